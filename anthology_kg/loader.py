@@ -1,0 +1,195 @@
+"""Loading an anthology: its data, the ontology, the shapes and the query folders.
+
+``load_anthology(root)`` reads every ``data/*.ttl`` of ``root`` into one graph and
+remembers, for each subject, the file and line where it is first written. The
+bundled ontology, shapes and queries are always used; ``root``'s own
+``ontology/shapes/`` and ``queries/`` are added to them.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rdflib import Graph, Literal, URIRef
+from rdflib.plugins.parsers.notation3 import BadSyntax
+from rdflib.term import Node
+
+from . import resources
+from .errors import AnthologyError
+from .namespaces import DCTERMS, DEFAULT_BASE, bind_prefixes
+from .sourcemap import subject_lines
+
+WAIVERS_FILE = "waivers.ttl"
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a source file: the file and a 1-based line."""
+
+    path: Path
+    line: int
+
+
+@dataclass
+class Anthology:
+    """An anthology as loaded: graphs, the files they came from, and where each subject is."""
+
+    root: Path
+    data: Graph
+    ontology: Graph
+    shapes: Graph
+    waivers: Graph
+    data_files: list[Path]
+    shape_files: list[Path]
+    query_dirs: list[Path]
+    base: str = DEFAULT_BASE
+    locations: dict[Node, Location] = field(default_factory=dict)
+    _owners: dict[Node, Node | None] = field(default_factory=dict, repr=False)
+
+    def identifier(self, node: Node) -> str | None:
+        """The ``dcterms:identifier`` of ``node`` in the data, if it has one."""
+        value = self.data.value(node, DCTERMS.identifier)
+        return str(value) if value is not None else None
+
+    def entries(self) -> Iterator[tuple[Node, str]]:
+        """Every node that has an identifier, with it, sorted by identifier."""
+        pairs = {(s, str(o)) for s, o in self.data.subject_objects(DCTERMS.identifier)}
+        yield from sorted(pairs, key=lambda pair: (pair[1], str(pair[0])))
+
+    def owner(self, node: Node) -> Node | None:
+        """The entry ``node`` belongs to: itself if it has an identifier, else the
+        nearest entry that points at it (a claim, an arm, a takeaway...)."""
+        if node not in self._owners:
+            self._owners[node] = self._find_owner(node)
+        return self._owners[node]
+
+    def _find_owner(self, node: Node) -> Node | None:
+        seen, todo = {node}, deque([node])
+        while todo:
+            current = todo.popleft()
+            if self.identifier(current) is not None:
+                return current
+            for subject in sorted(self.data.subjects(None, current), key=str):
+                if subject not in seen:
+                    seen.add(subject)
+                    todo.append(subject)
+        return None
+
+    def location(self, node: Node) -> Location | None:
+        """Where ``node`` is first written as a subject, or else where its owner is."""
+        if node in self.locations:
+            return self.locations[node]
+        owner = self.owner(node)
+        return self.locations.get(owner) if owner is not None else None
+
+    def resolve_entry(self, text: str) -> URIRef:
+        """The entry named by an identifier (``LIT-168``) or a full IRI.
+
+        Raises AnthologyError when the anthology has no such entry.
+        """
+        for subject in self.data.subjects(DCTERMS.identifier, Literal(text)):
+            if isinstance(subject, URIRef):
+                return subject
+        iri = URIRef(text)
+        if "://" in text and self.identifier(iri) is not None:
+            return iri
+        raise AnthologyError(f"no entry {text!r} in the anthology")
+
+    def union(self, *, shapes: bool = False) -> Graph:
+        """A new graph of the data and the ontology (and the shapes, if asked)."""
+        graph = bind_prefixes(Graph(), self.base)
+        graph += self.data
+        graph += self.ontology
+        if shapes:
+            graph += self.shapes
+        return graph
+
+
+def parse_turtle(path: Path, base: str = DEFAULT_BASE) -> tuple[Graph, str]:
+    """Parse one Turtle file, relative IRIs against ``base``; return the graph and text.
+
+    Raises AnthologyError with the file and line for unreadable or invalid Turtle.
+    """
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise AnthologyError(f"cannot read file: {exc.strerror}", path) from None
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        raise AnthologyError("not UTF-8 text", path, line) from None
+    graph = Graph()
+    try:
+        graph.parse(data=text, format="turtle", publicID=base)
+    except BadSyntax as exc:
+        raise AnthologyError(f"Turtle syntax error: {exc._why}", path, exc.lines + 1) from None
+    except Exception as exc:  # rdflib raises a few other types for bad terms
+        raise AnthologyError(f"Turtle error: {exc}", path) from None
+    return graph, text
+
+
+def _turtle_files(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.ttl")) if folder.is_dir() else []
+
+
+def _distinct_dirs(*folders: Path) -> list[Path]:
+    seen: list[Path] = []
+    for folder in folders:
+        if folder.is_dir() and folder.resolve() not in [s.resolve() for s in seen]:
+            seen.append(folder)
+    return seen
+
+
+def load_anthology(
+    root: Path | None = None,
+    *,
+    base: str = DEFAULT_BASE,
+    extra_shapes: list[Path] | tuple[Path, ...] = (),
+) -> Anthology:
+    """Load the anthology at ``root`` (default: ``resources.find_root()``).
+
+    Every file is parsed before anything is merged, so a broken file raises
+    AnthologyError and leaves nothing half-loaded.
+    """
+    root = (root or resources.find_root()).resolve()
+    data_dir = root / "data"
+    if not data_dir.is_dir():
+        raise AnthologyError("no data/ folder here: not an anthology", root)
+
+    data = bind_prefixes(Graph(), base)
+    locations: dict[Node, Location] = {}
+    data_files = _turtle_files(data_dir)
+    for path in data_files:
+        graph, text = parse_turtle(path, base)
+        data += graph
+        for subject, line in subject_lines(text, base).items():
+            locations.setdefault(subject, Location(path, line))
+
+    ontology, _ = parse_turtle(resources.ontology_file(), base)
+    shape_dirs = _distinct_dirs(resources.bundled_shapes_dir(), root / "ontology" / "shapes")
+    shape_files = [p for folder in shape_dirs for p in _turtle_files(folder)]
+    shape_files += [Path(p) for p in extra_shapes]
+    shapes = bind_prefixes(Graph(), base)
+    for path in shape_files:
+        shapes += parse_turtle(path, base)[0]
+
+    waivers = Graph()
+    if (root / WAIVERS_FILE).is_file():
+        waivers, text = parse_turtle(root / WAIVERS_FILE, base)
+        for subject, line in subject_lines(text, base).items():
+            locations.setdefault(subject, Location(root / WAIVERS_FILE, line))
+
+    return Anthology(
+        root=root,
+        data=data,
+        ontology=bind_prefixes(ontology, base),
+        shapes=shapes,
+        waivers=waivers,
+        data_files=data_files,
+        shape_files=shape_files,
+        query_dirs=_distinct_dirs(resources.bundled_queries_dir(), root / "queries"),
+        base=base,
+        locations=locations,
+    )

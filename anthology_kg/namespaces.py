@@ -1,0 +1,36 @@
+"""The namespaces of the vocabulary contract and the prefixes the tool writes."""
+
+from __future__ import annotations
+
+from rdflib import Graph, Namespace
+from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SH, SKOS, XSD
+
+AK = Namespace("https://w3id.org/anthology-kg/ns#")
+DEFAULT_BASE = "https://w3id.org/anthology-kg/id/"
+CITO = Namespace("http://purl.org/spar/cito/")
+
+#: The prefixes the tool binds when it writes or prints RDF, in this fixed set.
+PREFIXES: dict[str, str] = {
+    "ak": str(AK),
+    "cito": str(CITO),
+    "dcterms": str(DCTERMS),
+    "id": DEFAULT_BASE,
+    "owl": str(OWL),
+    "prov": str(PROV),
+    "rdf": str(RDF),
+    "rdfs": str(RDFS),
+    "sh": str(SH),
+    "skos": str(SKOS),
+    "xsd": str(XSD),
+}
+
+
+def bind_prefixes(graph: Graph, base: str = DEFAULT_BASE) -> Graph:
+    """Bind the tool's fixed prefixes on ``graph`` (``id:`` to ``base``) and return it."""
+    for prefix, iri in PREFIXES.items():
+        graph.bind(prefix, base if prefix == "id" else iri, override=True, replace=True)
+    return graph
+
+
+__all__ = ["AK", "CITO", "DCTERMS", "DEFAULT_BASE", "OWL", "PREFIXES", "PROV", "RDF", "RDFS"]
+__all__ += ["SH", "SKOS", "XSD", "bind_prefixes"]

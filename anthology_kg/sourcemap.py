@@ -1,0 +1,103 @@
+"""Where each subject of a Turtle file is first written: the line a report points at.
+
+rdflib's parser keeps no positions, so this module scans the Turtle text itself. It
+only has to find the first term of each top-level statement and the prefix and base
+directives; the text has already been parsed by rdflib, so it is known to be valid.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urljoin
+
+from rdflib import URIRef
+
+_DIRECTIVE = re.compile(
+    r"(?:@prefix|PREFIX)\s+([A-Za-z][\w.-]*)?:\s*<([^>]*)>|(?:@base|BASE)\s+<([^>]*)>",
+    re.IGNORECASE,
+)
+_LOCAL_ESCAPE = re.compile(r"\\(.)")
+_TERM_END = set(" \t\r\n;,()[]<\"'#")
+
+
+def subject_lines(text: str, base: str = "") -> dict[URIRef, int]:
+    """Map each IRI that starts a top-level statement to its first line (1-based)."""
+    prefixes: dict[str, str] = {}
+    lines: dict[URIRef, int] = {}
+    for start, line in _statement_starts(text):
+        directive = _DIRECTIVE.match(text, start)
+        if directive:
+            prefix, iri, new_base = directive.groups()
+            if new_base is not None:
+                base = urljoin(base, new_base)
+            else:
+                prefixes[prefix or ""] = urljoin(base, iri)
+            continue
+        subject = _read_iri(text, start, prefixes, base)
+        if subject is not None:
+            lines.setdefault(subject, line)
+    return lines
+
+
+def _read_iri(text: str, start: int, prefixes: dict[str, str], base: str) -> URIRef | None:
+    if text.startswith("<", start):
+        end = text.index(">", start)
+        return URIRef(urljoin(base, text[start + 1 : end]))
+    if text.startswith(("[", "(", "_:"), start):
+        return None
+    end = start
+    while end < len(text) and text[end] not in _TERM_END:
+        end += 2 if text[end] == "\\" else 1
+    token = text[start:end].rstrip(".")
+    prefix, sep, local = token.partition(":")
+    if not sep or prefix not in prefixes:
+        return None
+    return URIRef(prefixes[prefix] + _LOCAL_ESCAPE.sub(r"\1", local))
+
+
+def _statement_starts(text: str):
+    """Yield (offset, line) of the first character of each top-level statement."""
+    i, n, line, depth = 0, len(text), 1, 0
+    at_start = True
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+            i += 1
+            continue
+        if c in " \t\r":
+            i += 1
+            continue
+        if c == "#":
+            while i < n and text[i] != "\n":
+                i += 1
+            continue
+        if at_start and depth == 0:
+            yield i, line
+            at_start = False
+            if _DIRECTIVE.match(text, i) and not text.startswith("@", i):
+                # SPARQL-style PREFIX/BASE has no closing dot.
+                end = text.index(">", i) + 1
+                line += text.count("\n", i, end)
+                i, at_start = end, True
+                continue
+        if c in "\"'":
+            quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else c
+            j = i + len(quote)
+            while j < n and not text.startswith(quote, j):
+                j += 2 if text[j] == "\\" else 1
+            line += text.count("\n", i, j)
+            i = j + len(quote)
+            continue
+        if c == "<" and depth >= 0:
+            j = text.find(">", i)
+            if j != -1 and "\n" not in text[i:j] and " " not in text[i:j]:
+                i = j + 1
+                continue
+        if c in "[(":
+            depth += 1
+        elif c in "])":
+            depth -= 1
+        elif c == "." and depth == 0 and (i + 1 >= n or text[i + 1] in " \t\r\n#"):
+            at_start = True
+        i += 1

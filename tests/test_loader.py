@@ -1,0 +1,74 @@
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, run_cli
+from rdflib import URIRef
+
+from anthology_kg.errors import AnthologyError
+from anthology_kg.loader import load_anthology
+from anthology_kg.namespaces import AK, DEFAULT_BASE
+
+
+def test_bundled_anthology_loads_every_file_and_knows_lines():
+    anthology = load_anthology()
+    names = [p.name for p in anthology.data_files]
+    assert "ARXIV-2409.19256.ttl" in names and "ADR-032.ttl" in names
+    location = anthology.location(URIRef(DEFAULT_BASE + "ARXIV-2409.19256"))
+    assert location.path.name == "ARXIV-2409.19256.ttl"
+    text = location.path.read_text(encoding="utf-8").splitlines()
+    assert text[location.line - 1].startswith("id:ARXIV-2409.19256 a ak:Reference")
+
+
+def test_a_blank_node_is_located_at_its_owner_entry():
+    anthology = load_anthology()
+    entry = URIRef(DEFAULT_BASE + "ARXIV-2409.19256")
+    takeaway = next(anthology.data.objects(entry, AK.takeaway))
+    assert anthology.owner(takeaway) == entry
+    assert anthology.location(takeaway) == anthology.location(entry)
+
+
+def test_minimal_fixture_loads():
+    anthology = load_anthology(FIXTURES / "minimal")
+    assert [p.name for p in anthology.data_files] == ["LIT-001.ttl"]
+    assert anthology.identifier(URIRef(DEFAULT_BASE + "LIT-001")) == "LIT-001"
+
+
+def test_syntax_error_names_file_and_line():
+    with pytest.raises(AnthologyError) as info:
+        load_anthology(FIXTURES / "broken-syntax")
+    assert Path(info.value.path).name == "LIT-001.ttl"
+    assert info.value.line == 8
+
+
+def test_cli_reports_syntax_error_as_file_line_and_exit_2():
+    result = run_cli("--root", str(FIXTURES / "broken-syntax"), "stats")
+    assert result.exit_code == 2
+    assert "broken-syntax/data/LIT-001.ttl:8: Turtle syntax error" in result.stderr
+    assert "Traceback" not in result.output
+    assert result.stdout == ""
+
+
+def test_folder_without_data_is_an_input_error(tmp_path):
+    result = run_cli("--root", str(tmp_path), "stats")
+    assert result.exit_code == 2
+    assert "no data/ folder" in result.stderr
+
+
+def test_relative_iris_resolve_against_the_entry_base(tmp_path):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "SOTA-001.ttl").write_text(
+        "<SOTA-001> a <https://w3id.org/anthology-kg/ns#SotaRecord> ;\n"
+        '    <http://purl.org/dc/terms/identifier> "SOTA-001" .\n',
+        encoding="utf-8",
+    )
+    anthology = load_anthology(tmp_path)
+    assert anthology.resolve_entry("SOTA-001") == URIRef(DEFAULT_BASE + "SOTA-001")
+    assert anthology.location(URIRef(DEFAULT_BASE + "SOTA-001")).line == 1
+
+
+def test_root_queries_and_shapes_are_added_to_bundled(tmp_path):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "queries").mkdir()
+    anthology = load_anthology(tmp_path)
+    assert anthology.query_dirs[-1] == tmp_path / "queries"
+    assert len(anthology.query_dirs) == 2
