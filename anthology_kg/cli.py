@@ -5,15 +5,21 @@ Exit codes: 0 ok; 1 the anthology breaks a rule; 2 a usage or input error.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
 from . import __version__
 from .errors import AnthologyError
+from .files import write_atomic
 from .loader import Anthology, load_anthology
 from .namespaces import DEFAULT_BASE
+from .reports import WRITERS, text_report
+from .rules import rule_catalog
 from .stats import compute_stats
+from .validation import INFERENCE_CHOICES
+from .validation import validate as run_validation
 
 EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
 
@@ -84,3 +90,85 @@ def stats(settings: Settings) -> None:
     click.echo(f"files read: {len(result.files)}")
     for name in result.files:
         click.echo(f"  {name}")
+
+
+def _emit(text: str, output: Path | None) -> None:
+    """Print ``text``, or write it atomically to ``output``."""
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_atomic(output, text)
+
+
+@main.command()
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(sorted(WRITERS)),
+    default="text",
+    show_default=True,
+    help="text: path:line: severity [ADR] message (focus); json: a documented object; "
+    "github: workflow annotations; junit: one testcase per rule; sarif: SARIF 2.1.0.",
+)
+@click.option(
+    "--inference",
+    type=click.Choice(INFERENCE_CHOICES),
+    default="none",
+    show_default=True,
+    help="Entail triples from the ontology before validating.",
+)
+@click.option(
+    "--shapes",
+    "extra_shapes",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Add the shapes of this Turtle file to the bundled and the anthology's own.",
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(["violation", "warning"]),
+    default="violation",
+    show_default=True,
+    help="Exit 1 on violations only, or on warnings too.",
+)
+@click.option(
+    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file."
+)
+@click.pass_obj
+def validate(settings, fmt, inference, extra_shapes, fail_on, output) -> None:
+    """Check the anthology against the rules of its decision records (SHACL).
+
+    Exit 0 when it conforms, 1 when a rule is broken, 2 on input errors.
+    """
+    report = run_validation(settings.anthology(extra_shapes=list(extra_shapes)), inference)
+    _emit(WRITERS[fmt](report), output)
+    sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)
+
+
+@main.command()
+@click.option(
+    "--fail-on",
+    type=click.Choice(["violation", "warning"]),
+    default="violation",
+    show_default=True,
+    help="Exit 1 on violations only, or on warnings too.",
+)
+@click.pass_obj
+def check(settings, fail_on) -> None:
+    """Load and validate the anthology; print each result and a one-line summary.
+
+    The job for CI and pre-commit: exit 0 when it conforms, 1 when a rule is broken,
+    2 when a file cannot be read.
+    """
+    anthology = settings.anthology()
+    report = run_validation(anthology)
+    click.echo(text_report(report), nl=False)
+    sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)
+
+
+@main.command()
+@click.pass_obj
+def rules(settings) -> None:
+    """List each rule shape: its rule in words, the decision record it enforces, severity."""
+    for rule in rule_catalog(settings.anthology()):
+        click.echo(f"{rule.name}\trule {rule.number}\t{rule.source}\t{rule.severity}\t{rule.label}")

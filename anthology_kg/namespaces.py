@@ -7,11 +7,13 @@ from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SH, SKOS, XSD
 
 AK = Namespace("https://w3id.org/anthology-kg/ns#")
 DEFAULT_BASE = "https://w3id.org/anthology-kg/id/"
+AKS = Namespace("https://w3id.org/anthology-kg/shapes#")
 CITO = Namespace("http://purl.org/spar/cito/")
 
 #: The prefixes the tool binds when it writes or prints RDF, in this fixed set.
 PREFIXES: dict[str, str] = {
     "ak": str(AK),
+    "aks": str(AKS),
     "cito": str(CITO),
     "dcterms": str(DCTERMS),
     "id": DEFAULT_BASE,
@@ -32,5 +34,5 @@ def bind_prefixes(graph: Graph, base: str = DEFAULT_BASE) -> Graph:
     return graph
 
 
-__all__ = ["AK", "CITO", "DCTERMS", "DEFAULT_BASE", "OWL", "PREFIXES", "PROV", "RDF", "RDFS"]
+__all__ = ["AK", "AKS", "CITO", "DCTERMS", "DEFAULT_BASE", "OWL", "PREFIXES", "PROV", "RDF", "RDFS"]
 __all__ += ["SH", "SKOS", "XSD", "bind_prefixes"]

@@ -1,0 +1,262 @@
+"""Every rule has a good and a bad fixture anthology; the bad one gives exactly these results."""
+
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+from rdflib import URIRef
+
+from anthology_kg.loader import load_anthology
+from anthology_kg.namespaces import AKS
+from anthology_kg.validation import validate
+
+RULES = FIXTURES / "rules"
+A = "ADR-032"
+
+# (severity, focus, shape, adr, file, line, path, value)
+EXPECTED = {
+    "rule1-bad": {
+        (
+            "Violation",
+            "ARXIV-2401.00001",
+            "Rule1AdmittedCategory",
+            A,
+            "ARXIV-2401.00001.ttl",
+            6,
+            "ak:category",
+            "ak:survey",
+        ),
+        ("Violation", "LIT-001", "Rule1OneCategory", A, "LIT-001.ttl", 6, "ak:category", None),
+        ("Violation", "LIT-002", "Rule1OneCategory", A, "LIT-002.ttl", 6, "ak:category", None),
+    },
+    "rule2-bad": {
+        (
+            "Violation",
+            "LIT-001",
+            "Rule2NoPracticeOnInfrastructure",
+            A,
+            "LIT-001.ttl",
+            6,
+            "ak:category",
+            "ak:infrastructure",
+        ),
+    },
+    "rule3-bad": {
+        (
+            "Violation",
+            "LIT-001",
+            "Rule3NoVerdictOnInfrastructure",
+            A,
+            "LIT-001.ttl",
+            6,
+            "ak:category",
+            "ak:infrastructure",
+        ),
+    },
+    "rule4-bad": {
+        (
+            "Warning",
+            "LIT-001",
+            "Rule4InfrastructureHeldForAReason",
+            A,
+            "LIT-001.ttl",
+            6,
+            None,
+            "LIT-001",
+        ),
+    },
+    "rule5-bad": {
+        ("Violation", "LIT-001", "Rule5ReadNeedsNote", None, "LIT-001.ttl", 6, None, "LIT-001"),
+        (
+            "Violation",
+            "LIT-002",
+            "Rule5UnreadHasNoNote",
+            None,
+            "LIT-001.ttl",
+            11,
+            "ak:readingStatus",
+            "ak:unread",
+        ),
+    },
+    "rule6-bad": {
+        (
+            "Violation",
+            "LIT-001",
+            "Rule6RangeNamesAlgorithm",
+            None,
+            "LIT-001.ttl",
+            6,
+            "ak:algorithm",
+            None,
+        ),
+        (
+            "Violation",
+            "LIT-001",
+            "Rule6RangeNamesBaseline",
+            None,
+            "LIT-001.ttl",
+            6,
+            "ak:baseline",
+            None,
+        ),
+    },
+    "rule7-bad": {
+        (
+            "Violation",
+            "LIT-001",
+            "Rule7ReproducibilityRestsOnRecord",
+            None,
+            "LIT-001.ttl",
+            11,
+            "ak:restsOn",
+            None,
+        ),
+        (
+            "Violation",
+            "LIT-001",
+            "Rule7ReproducibilityRestsOnRecord",
+            None,
+            "LIT-001.ttl",
+            13,
+            "ak:restsOn",
+            "id:LIT-001-repro",
+        ),
+    },
+    "rule8-bad": {
+        (
+            "Violation",
+            "LIT-01",
+            "Rule8LiteratureIdentifier",
+            None,
+            "LIT-01.ttl",
+            6,
+            "dcterms:identifier",
+            "LIT-01",
+        ),
+        (
+            "Violation",
+            "SOTA-001",
+            "Rule8UniqueIdentifier",
+            None,
+            "SOTA-001.ttl",
+            6,
+            "dcterms:identifier",
+            "SOTA-001",
+        ),
+        (
+            "Violation",
+            "SOTA-001",
+            "Rule8UniqueIdentifier",
+            None,
+            "SOTA-001.ttl",
+            9,
+            "dcterms:identifier",
+            "SOTA-001",
+        ),
+    },
+    "rule9-bad": {
+        (
+            "Violation",
+            "LIT-001",
+            "Rule9NoDanglingReference",
+            None,
+            "LIT-001.ttl",
+            6,
+            "dcterms:references",
+            "id:LIT-999",
+        ),
+    },
+    "rule10-bad": {
+        (
+            "Violation",
+            "ADR-002",
+            "Rule10SupersededIsReplaced",
+            None,
+            "ADR-002.ttl",
+            6,
+            None,
+            "ADR-002",
+        ),
+        (
+            "Violation",
+            "COMPARISON-x",
+            "Rule10ComparisonHasTwoArms",
+            None,
+            "COMPARISON-x.ttl",
+            6,
+            "ak:arm",
+            None,
+        ),
+        (
+            "Violation",
+            "COMPARISON-x",
+            "Rule10ArmHasAlgorithm",
+            None,
+            "COMPARISON-x.ttl",
+            10,
+            "ak:algorithm",
+            None,
+        ),
+    },
+}
+
+
+def observed(root: Path, drop: set[str] = frozenset()):
+    anthology = load_anthology(root)
+    for name in drop:
+        anthology.shapes.remove((AKS[name], None, None))
+    return {
+        (
+            r.severity,
+            r.focus,
+            r.shape.removeprefix("aks:"),
+            r.adr,
+            Path(r.file).name,
+            r.line,
+            r.path,
+            r.value,
+        )
+        for r in validate(anthology).results
+    }
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_bad_fixture_gives_exactly_the_expected_results(name):
+    assert observed(RULES / name) == EXPECTED[name]
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_good_fixture_conforms_without_warnings(name):
+    good = RULES / name.replace("-bad", "-good")
+    assert observed(good) == set()
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_results_come_from_the_shapes(name):
+    """Without the rule's shapes, the bad fixture gives none of its results."""
+    shapes = {expected[2] for expected in EXPECTED[name]}
+    assert observed(RULES / name, drop=shapes) == set()
+
+
+def test_bundled_anthology_conforms_without_warnings():
+    report = validate(load_anthology())
+    assert report.conforms and report.results == []
+
+
+def test_every_rule_of_design_has_a_shape_with_a_message_naming_its_source():
+    from anthology_kg.rules import rule_catalog
+
+    rules = rule_catalog(load_anthology())
+    assert {r.number for r in rules} == set(range(1, 11))
+    for rule in rules:
+        assert rule.message and (rule.adr or "Integrity") in rule.message
+        assert (rule.adr == A) == (rule.number <= 4)
+        assert rule.severity == ("Warning" if rule.number == 4 else "Violation")
+        assert isinstance(rule.node, URIRef)
+
+
+def test_inference_modes_agree_on_a_bad_fixture():
+    plain = {(r.focus, r.shape) for r in validate(load_anthology(RULES / "rule2-bad")).results}
+    for inference in ("rdfs", "owlrl"):
+        report = validate(load_anthology(RULES / "rule2-bad"), inference)
+        assert {(r.focus, r.shape) for r in report.results} == plain

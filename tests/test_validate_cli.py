@@ -1,0 +1,205 @@
+"""`validate`, `check` and `rules` through the CLI: output formats, exit codes, waivers."""
+
+import json
+import re
+import shutil
+from xml.etree import ElementTree as ET
+
+import pytest
+from conftest import FIXTURES, run_cli
+
+RULES = FIXTURES / "rules"
+
+
+def add_practice(root):
+    path = root / "data" / "ARXIV-2409.19256.ttl"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace(
+        "    ak:practiceWithheldBy id:ADR-032 ;\n",
+        '    ak:carriesPractice [ a ak:Practice ; rdfs:label "Run RL on verl" ] ;\n',
+    )
+    path.write_text(text, encoding="utf-8")
+
+
+def test_check_on_bundled_anthology_exits_0():
+    result = run_cli("check")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("conforms: 0 violation(s), 0 warning(s)")
+
+
+def test_check_fails_when_the_seed_entry_gains_a_practice(bundled_copy, monkeypatch):
+    add_practice(bundled_copy)
+    monkeypatch.chdir(bundled_copy)
+    result = run_cli("check")
+    assert result.exit_code == 1
+    line = result.stdout.splitlines()[0]
+    assert re.match(
+        r"data/ARXIV-2409\.19256\.ttl:8: Violation \[ADR-032\] Rule 2 of ADR-032: an "
+        r"infrastructure entry carries no practice \(ARXIV-2409\.19256, ak:category "
+        r"ak:infrastructure\)$",
+        line,
+    ), line
+    assert result.stdout.splitlines()[-1].startswith("does not conform: 1 violation(s)")
+
+
+def test_text_is_sorted_by_file_and_line():
+    result = run_cli("--root", str(RULES / "rule10-bad"), "validate")
+    assert result.exit_code == 1
+    places = [line.split(": ")[0] for line in result.stdout.splitlines()[:-1]]
+    keys = [(p.rsplit(":", 1)[0], int(p.rsplit(":", 1)[1])) for p in places]
+    assert keys == sorted(keys) and len(keys) == 3
+
+
+def test_warnings_alone_pass_unless_fail_on_warning():
+    root = str(RULES / "rule4-bad")
+    assert run_cli("--root", root, "validate").exit_code == 0
+    assert run_cli("--root", root, "validate", "--fail-on", "warning").exit_code == 1
+    assert run_cli("--root", root, "check", "--fail-on", "warning").exit_code == 1
+
+
+def test_json_format_has_the_documented_structure():
+    result = run_cli("--root", str(RULES / "rule9-bad"), "validate", "--format", "json")
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    assert set(doc) == {"schema", "conforms", "counts", "results"}
+    assert doc["conforms"] is False
+    assert doc["counts"] == {"violations": 1, "warnings": 0, "infos": 0, "waived": 0}
+    (item,) = doc["results"]
+    assert set(item) == {
+        "severity",
+        "focus",
+        "path",
+        "value",
+        "message",
+        "shape",
+        "rule",
+        "adr",
+        "file",
+        "line",
+        "component",
+        "waived",
+        "waiverReason",
+    }
+    assert item["focus"] == "LIT-001" and item["value"] == "id:LIT-999" and item["line"] == 6
+    assert item["shape"] == "aks:Rule9NoDanglingReference" and item["rule"] == 9
+
+
+def test_github_format_is_workflow_annotations():
+    result = run_cli("--root", str(RULES / "rule5-bad"), "validate", "--format", "github")
+    lines = result.stdout.splitlines()
+    annotation = re.compile(r"^::(error|warning|notice) file=[^,:]+,line=\d+,title=[^:]+::.+$")
+    assert len(lines) == 3
+    for line in lines[:-1]:
+        assert annotation.match(line), line
+        assert "%3A" in line.split("::")[1]  # the ':' of titles is escaped
+
+
+def test_junit_format_has_one_testcase_per_rule():
+    result = run_cli("--root", str(RULES / "rule8-bad"), "validate", "--format", "junit")
+    root = ET.fromstring(result.stdout)
+    suite = root.find("testsuite")
+    cases = suite.findall("testcase")
+    rules = run_cli("rules").stdout.splitlines()
+    assert len(cases) == len(rules) == int(suite.get("tests"))
+    failed = {c.get("name") for c in cases if c.find("failure") is not None}
+    assert failed == {"aks:Rule8LiteratureIdentifier", "aks:Rule8UniqueIdentifier"}
+    assert suite.get("failures") == "2"
+
+
+def test_sarif_format_has_the_required_fields():
+    result = run_cli("--root", str(RULES / "rule2-bad"), "validate", "--format", "sarif")
+    doc = json.loads(result.stdout)
+    assert doc["version"] == "2.1.0" and "$schema" in doc
+    (run,) = doc["runs"]
+    driver = run["tool"]["driver"]
+    assert driver["name"] == "anthology-kg"
+    ids = [rule["id"] for rule in driver["rules"]]
+    assert len(ids) == len(set(ids)) == 22
+    (res,) = run["results"]
+    assert res["ruleId"] == "aks:Rule2NoPracticeOnInfrastructure"
+    assert ids[res["ruleIndex"]] == res["ruleId"]
+    assert res["level"] == "error" and res["message"]["text"]
+    loc = res["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"].endswith("rule2-bad/data/LIT-001.ttl")
+    assert loc["region"]["startLine"] == 6
+
+
+def test_output_file_and_same_bytes_twice(tmp_path):
+    out = tmp_path / "report.sarif"
+    args = ("--root", str(RULES / "rule1-bad"), "validate", "--format", "sarif", "-o", str(out))
+    assert run_cli(*args).exit_code == 1
+    first = out.read_bytes()
+    run_cli(*args)
+    assert out.read_bytes() == first and first.startswith(b"{")
+
+
+def test_extra_shapes_file(tmp_path):
+    shapes = tmp_path / "extra.ttl"
+    shapes.write_text(
+        "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+        "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+        "<urn:x:NeedsStatus> a sh:PropertyShape ; ak:ruleNumber 99 ;\n"
+        "  sh:targetClass ak:LiteratureRecord ; sh:path ak:readingStatus ; sh:minCount 1 ;\n"
+        '  sh:message "Local rule: a literature record has a reading status" .\n',
+        encoding="utf-8",
+    )
+    result = run_cli(
+        "--root", str(FIXTURES / "rules" / "rule1-good"), "validate", "--shapes", str(shapes)
+    )
+    assert result.exit_code == 1
+    assert (
+        "Local rule: a literature record has a reading status (LIT-001, ak:readingStatus)"
+        in result.stdout
+    )
+
+
+def test_bad_inference_value_is_a_usage_error():
+    result = run_cli("validate", "--inference", "magic")
+    assert result.exit_code == 2
+
+
+def test_rules_lists_each_shape():
+    result = run_cli("rules")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert len(lines) == 22
+    assert "aks:Rule2NoPracticeOnInfrastructure\trule 2\tADR-032\tViolation\t" in result.stdout
+    assert any(line.split("\t")[2:4] == ["ADR-032", "Warning"] for line in lines)
+
+
+WAIVER = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix aks: <https://w3id.org/anthology-kg/shapes#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+
+<waiver/LIT-001-rule9> a ak:Waiver ;
+    ak:waives <LIT-001> ;
+    ak:rule aks:Rule9NoDanglingReference ;
+    rdfs:comment "LIT-999 is being written" ;
+    ak:expires "{expires}"^^xsd:date .
+"""
+
+
+@pytest.fixture
+def waived_root(tmp_path):
+    root = tmp_path / "w"
+    shutil.copytree(RULES / "rule9-bad", root)
+    return root
+
+
+def test_active_waiver_is_reported_not_counted(waived_root):
+    (waived_root / "waivers.ttl").write_text(WAIVER.format(expires="2999-12-31"), "utf-8")
+    result = run_cli("--root", str(waived_root), "check")
+    assert result.exit_code == 0
+    assert "Violation (waived: LIT-999 is being written)" in result.stdout
+    assert "0 violation(s), 0 warning(s), 1 waived" in result.stdout
+
+
+def test_expired_waiver_is_itself_a_violation(waived_root):
+    (waived_root / "waivers.ttl").write_text(WAIVER.format(expires="2000-01-01"), "utf-8")
+    result = run_cli("--root", str(waived_root), "validate", "--format", "json")
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    messages = [(r["shape"], r["file"].rsplit("/", 1)[-1], r["line"]) for r in doc["results"]]
+    assert ("aks:WaiverNotExpired", "waivers.ttl", 6) in messages
+    assert doc["counts"]["violations"] == 2 and doc["counts"]["waived"] == 0
