@@ -9,13 +9,17 @@ import sys
 from pathlib import Path
 
 import click
+from rdflib import URIRef
 
 from . import __version__
+from .endpoint import run_remote
 from .errors import AnthologyError
 from .files import write_atomic
 from .loader import Anthology, load_anthology
 from .namespaces import DEFAULT_BASE
+from .queries import bind_params, catalog, find_query, parse_param_options, run_local, with_values
 from .reports import WRITERS, text_report
+from .results import RESULT_FORMATS, graph_to_turtle, to_csv, to_json, to_table, to_tsv, to_xml
 from .rules import rule_catalog
 from .stats import compute_stats
 from .validation import INFERENCE_CHOICES
@@ -92,10 +96,10 @@ def stats(settings: Settings) -> None:
         click.echo(f"  {name}")
 
 
-def _emit(text: str, output: Path | None) -> None:
-    """Print ``text``, or write it atomically to ``output``."""
+def _emit(text: str, output: Path | None = None) -> None:
+    """Print ``text`` byte for byte (CRLF stays CRLF), or write it atomically to ``output``."""
     if output is None:
-        click.echo(text, nl=False)
+        click.echo(text.encode("utf-8"), nl=False)
     else:
         write_atomic(output, text)
 
@@ -172,3 +176,91 @@ def rules(settings) -> None:
     """List each rule shape: its rule in words, the decision record it enforces, severity."""
     for rule in rule_catalog(settings.anthology()):
         click.echo(f"{rule.name}\trule {rule.number}\t{rule.source}\t{rule.severity}\t{rule.label}")
+
+
+@main.command("queries")
+@click.pass_obj
+def list_queries(settings) -> None:
+    """List the stored queries: name, summary and parameters."""
+    for query in catalog(settings.anthology()).values():
+        params = " ".join(f"{p.name}=<{p.type}>" for p in query.params)
+        click.echo(f"{query.name}\t{query.summary}" + (f"\t{params}" if params else ""))
+
+
+def _format_option(func):
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(RESULT_FORMATS),
+        default="table",
+        show_default=True,
+        help="table for people; csv, tsv, json, xml: the W3C SPARQL 1.1 result formats.",
+    )(func)
+
+
+def _endpoint_option(func):
+    return click.option(
+        "--endpoint",
+        metavar="URL",
+        help="Run on this SPARQL 1.1 Protocol endpoint instead of the local anthology.",
+    )(func)
+
+
+def _print_result(settings: Settings, result, fmt: str) -> None:
+    if result.kind == "graph":
+        click.echo(graph_to_turtle(result.graph), nl=False)
+        return
+    if fmt == "table":
+        anthology = settings.anthology()
+
+        def show(node):
+            if isinstance(node, URIRef):
+                identifier = anthology.identifier(node)
+                return identifier or anthology.data.namespace_manager.normalizeUri(node)
+            return str(node)
+
+        click.echo(to_table(result, show), nl=False)
+        return
+    writer = {"csv": to_csv, "tsv": to_tsv, "json": to_json, "xml": to_xml}[fmt]
+    _emit(writer(result))
+
+
+def _run(settings: Settings, text: str, endpoint: str | None, bindings=None, source=None):
+    if endpoint:
+        return run_remote(endpoint, with_values(text, bindings or {}))
+    return run_local(settings.anthology(), text, bindings, source)
+
+
+@main.command()
+@click.argument("name")
+@click.option(
+    "--param", "params", multiple=True, metavar="NAME=VALUE", help="Bind a query parameter."
+)
+@_format_option
+@_endpoint_option
+@click.pass_obj
+def query(settings, name, params, fmt, endpoint) -> None:
+    """Run the stored query NAME (see `anthology-kg queries`).
+
+    Parameters are bound as RDF terms, never pasted into the query text; an entry
+    parameter takes an identifier (ARXIV-2409.19256) or an IRI.
+    """
+    anthology = settings.anthology()
+    stored = find_query(anthology, name)
+    bindings = bind_params(anthology, stored, parse_param_options(params))
+    _print_result(settings, _run(settings, stored.text, endpoint, bindings, stored.path), fmt)
+
+
+@main.command()
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@_format_option
+@_endpoint_option
+@click.pass_obj
+def sparql(settings, file, fmt, endpoint) -> None:
+    """Run an ad-hoc SPARQL query from FILE (or - for standard input).
+
+    SELECT and ASK print in --format; CONSTRUCT and DESCRIBE print Turtle.
+    """
+    text = file.read()
+    source = None if file.name == "<stdin>" else file.name
+    _print_result(settings, _run(settings, text, endpoint, source=source), fmt)

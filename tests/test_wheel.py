@@ -29,6 +29,8 @@ def test_installed_wheel_finds_bundled_data(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "anthology_kg/_bundled/ontology/anthology.ttl" in names
     assert "anthology_kg/_bundled/data/ARXIV-2409.19256.ttl" in names
+    assert "anthology_kg/_bundled/queries/confounders.rq" in names
+    assert "anthology_kg/_bundled/ontology/shapes/adr-032.ttl" in names
     site = tmp_path / "site"
     subprocess.run(
         [

@@ -1,0 +1,259 @@
+"""Stored SPARQL queries: the catalog, safe parameters, and running a query.
+
+A stored query is a ``.rq`` file whose first lines are a grlc-style header of
+``#+ key: value`` lines (``summary``, ``description``, ``param: name — meaning``,
+``param-type: name entry|iri|literal``). Parameters are bound as RDF terms in a
+``VALUES`` block: a value is never pasted into the query text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rdflib import Graph, Literal, URIRef, Variable
+from rdflib.plugins.sparql import prepareQuery
+from rdflib.term import Node
+
+from .errors import AnthologyError
+from .loader import Anthology
+
+PARAM_TYPES = ("entry", "iri", "literal")
+_HEADER = re.compile(r"^#\+\s*([\w-]+)\s*:\s*(.*)$")
+_PARAM = re.compile(r"^([A-Za-z_]\w*)\s*(?:—|--|-|:)?\s*(.*)$")
+_IRI_FORBIDDEN = re.compile(r'[\s<>"{}|^`\\]')
+
+
+@dataclass(frozen=True)
+class Param:
+    """A parameter of a stored query: bound to the query variable of the same name."""
+
+    name: str
+    meaning: str
+    type: str = "literal"
+
+
+@dataclass(frozen=True)
+class StoredQuery:
+    """A ``.rq`` file of the catalog."""
+
+    name: str
+    path: Path
+    summary: str
+    description: str
+    params: tuple[Param, ...]
+    text: str
+
+
+@dataclass
+class QueryResult:
+    """A SPARQL answer: rows of a SELECT, the boolean of an ASK, or a graph."""
+
+    kind: str  # "select", "ask" or "graph"
+    variables: list[str] = field(default_factory=list)
+    rows: list[tuple[Node | None, ...]] = field(default_factory=list)
+    boolean: bool | None = None
+    graph: Graph | None = None
+
+
+def read_query(path: Path) -> StoredQuery:
+    """Read a stored query and its header; a malformed header is an AnthologyError."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise AnthologyError(f"cannot read query: {exc}", path) from None
+    meta: dict[str, str] = {}
+    params: list[tuple[str, str]] = []
+    types: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.startswith("#"):
+            break
+        match = _HEADER.match(line)
+        if not match:
+            continue
+        key, value = match.group(1).lower(), match.group(2).strip()
+        if key == "param":
+            param = _PARAM.match(value)
+            if not param:
+                raise AnthologyError(f"bad param line: {value!r}", path, number)
+            params.append((param.group(1), param.group(2)))
+        elif key == "param-type":
+            name, _, kind = value.partition(" ")
+            if kind.strip() not in PARAM_TYPES:
+                raise AnthologyError(
+                    f"param-type of {name!r} must be one of {', '.join(PARAM_TYPES)}", path, number
+                )
+            types[name] = kind.strip()
+        else:
+            meta[key] = value
+    if "summary" not in meta:
+        raise AnthologyError("the header has no '#+ summary:' line", path, 1)
+    return StoredQuery(
+        name=path.stem,
+        path=path,
+        summary=meta["summary"],
+        description=meta.get("description", ""),
+        params=tuple(Param(n, m, types.get(n, "literal")) for n, m in params),
+        text=text,
+    )
+
+
+def catalog(anthology: Anthology) -> dict[str, StoredQuery]:
+    """The stored queries by name; a query of the anthology's own replaces a bundled one."""
+    queries: dict[str, StoredQuery] = {}
+    for folder in anthology.query_dirs:
+        for path in sorted(folder.glob("*.rq")):
+            queries[path.stem] = read_query(path)
+    return dict(sorted(queries.items()))
+
+
+def find_query(anthology: Anthology, name: str) -> StoredQuery:
+    """The stored query ``name``, or an AnthologyError listing the known names."""
+    queries = catalog(anthology)
+    if name not in queries:
+        raise AnthologyError(f"no stored query {name!r}; known: {', '.join(queries)}")
+    return queries[name]
+
+
+def bind_params(
+    anthology: Anthology, query: StoredQuery, values: dict[str, str]
+) -> dict[str, Node]:
+    """Turn ``name=value`` strings into RDF terms of each parameter's type.
+
+    An unknown parameter, a missing one, an entry the anthology lacks or a value
+    invalid for its type is an AnthologyError that names the parameter.
+    """
+    declared = {p.name: p for p in query.params}
+    for name in values:
+        if name not in declared:
+            known = ", ".join(declared) or "none"
+            raise AnthologyError(f"query {query.name!r} has no parameter {name!r} (known: {known})")
+    bound: dict[str, Node] = {}
+    for param in query.params:
+        if param.name not in values:
+            raise AnthologyError(f"query {query.name!r} needs --param {param.name}=VALUE")
+        raw = values[param.name]
+        if param.type == "entry":
+            try:
+                bound[param.name] = anthology.resolve_entry(raw)
+            except AnthologyError:
+                raise AnthologyError(
+                    f"parameter {param.name!r}: no entry {raw!r} in the anthology"
+                ) from None
+        elif param.type == "iri":
+            if "://" not in raw and not raw.startswith("urn:") or _IRI_FORBIDDEN.search(raw):
+                raise AnthologyError(f"parameter {param.name!r}: {raw!r} is not an absolute IRI")
+            bound[param.name] = URIRef(raw)
+        else:
+            bound[param.name] = Literal(raw)
+    return bound
+
+
+def parse_param_options(options: tuple[str, ...]) -> dict[str, str]:
+    """``("entry=LIT-168",)`` to ``{"entry": "LIT-168"}``; a value may contain ``=``."""
+    values: dict[str, str] = {}
+    for option in options:
+        name, sep, value = option.partition("=")
+        if not sep or not name:
+            raise AnthologyError(f"--param {option!r}: expected NAME=VALUE")
+        if name in values:
+            raise AnthologyError(f"--param {name!r} given twice")
+        values[name] = value
+    return values
+
+
+def with_values(text: str, bindings: dict[str, Node]) -> str:
+    """The query with a VALUES block for ``bindings`` at the start of its WHERE clause,
+    for a store that takes only query text (the SPARQL 1.1 Protocol).
+
+    Each term is written by rdflib's own N3 serializer (``Node.n3()``), which escapes
+    it: a value can never end the block or add query text.
+    """
+    if not bindings:
+        return text
+    names = sorted(bindings)
+    block = (
+        "VALUES ("
+        + " ".join(f"?{n}" for n in names)
+        + ") { ("
+        + " ".join(bindings[n].n3() for n in names)
+        + ") }"
+    )
+    brace = _where_brace(text)
+    return text[: brace + 1] + "\n    " + block + text[brace + 1 :]
+
+
+def _where_brace(text: str) -> int:
+    """Offset of the ``{`` that opens the query's WHERE clause (outside comments,
+    strings and IRIs)."""
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "#":
+            i = text.find("\n", i)
+            i = n if i == -1 else i
+            continue
+        if c in "\"'":
+            quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else c
+            j = i + len(quote)
+            while j < n and not text.startswith(quote, j):
+                j += 2 if text[j] == "\\" else 1
+            i = j + len(quote)
+            continue
+        if c == "<" and re.match(r"<[^\s<>\"{}|^`\\]*>", text[i:]):
+            i = text.index(">", i) + 1
+            continue
+        # A CONSTRUCT's first brace opens its template; otherwise the first brace
+        # opens the WHERE clause, whether or not the keyword is written.
+        if c == "{" and (
+            re.search(r"\bWHERE\s*$", text[:i], re.IGNORECASE)
+            or not re.search(r"\bCONSTRUCT\b", text[:i], re.IGNORECASE)
+        ):
+            return i
+        i += 1
+    raise AnthologyError("the query has no WHERE clause to bind parameters in")
+
+
+def query_kind(text: str, source: str | Path | None = None) -> str:
+    """``select``, ``ask`` or ``graph`` (CONSTRUCT, DESCRIBE); a syntax error is an
+    AnthologyError."""
+    try:
+        prepared = prepareQuery(text)
+    except Exception as exc:
+        raise AnthologyError(f"SPARQL syntax error: {_first_line(exc)}", source) from None
+    name = prepared.algebra.name
+    return {"SelectQuery": "select", "AskQuery": "ask"}.get(name, "graph")
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def run_local(
+    anthology: Anthology,
+    text: str,
+    bindings: dict[str, Node] | None = None,
+    source: str | Path | None = None,
+) -> QueryResult:
+    """Run ``text`` on the anthology's data, ontology and shapes with rdflib.
+
+    ``bindings`` go in as rdflib's initBindings: rdflib mis-evaluates a VALUES block
+    followed by an OPTIONAL that binds the same variable, initBindings it gets right.
+    """
+    kind = query_kind(text, source)
+    graph = anthology.union(shapes=True)
+    try:
+        result = graph.query(text, initBindings=bindings or {})
+    except Exception as exc:
+        raise AnthologyError(f"query failed: {_first_line(exc)}", source) from None
+    if kind == "ask":
+        return QueryResult(kind="ask", boolean=bool(result.askAnswer))
+    if kind == "graph":
+        out = Graph(namespace_manager=graph.namespace_manager)
+        for triple in result:
+            out.add(triple)
+        return QueryResult(kind="graph", graph=out)
+    variables = [str(v) for v in result.vars]
+    rows = [tuple(row.get(Variable(v)) for v in variables) for row in result.bindings]
+    return QueryResult(kind="select", variables=variables, rows=rows)

@@ -1,0 +1,310 @@
+"""Stored queries: golden answers on three anthologies, parameters, W3C result formats."""
+
+import csv
+import io
+import json
+import os
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+from conftest import FIXTURES, run_cli
+
+from anthology_kg.loader import load_anthology
+from anthology_kg.queries import bind_params, catalog, find_query, run_local, with_values
+from anthology_kg.resources import bundled_dir
+from anthology_kg.results import to_tsv
+
+GOLDEN = Path(__file__).parent / "golden"
+ANTHOLOGIES = {
+    "bundled": (bundled_dir(), "ARXIV-2409.19256"),
+    "queries-trained": (FIXTURES / "queries-trained", "ARXIV-2409.19256"),
+    "queries-two": (FIXTURES / "queries-two", "LIT-001"),
+}
+NAMES = [
+    "backlog",
+    "by-category",
+    "confounders",
+    "depends-on",
+    "known-unknowns",
+    "open-questions",
+    "reproducibility",
+    "rules",
+    "unread",
+]
+
+
+def answer(root: Path, name: str, entry: str):
+    anthology = load_anthology(root)
+    stored = find_query(anthology, name)
+    values = {"entry": entry} if stored.params else {}
+    return run_local(anthology, stored.text, bind_params(anthology, stored, values))
+
+
+def test_catalog_holds_every_standing_question_with_an_order_by():
+    queries = catalog(load_anthology())
+    assert sorted(queries) == NAMES
+    for query in queries.values():
+        assert query.summary and query.description
+        assert "ORDER BY" in query.text
+    assert [(p.name, p.type) for p in queries["depends-on"].params] == [("entry", "entry")]
+
+
+@pytest.mark.parametrize("anthology", sorted(ANTHOLOGIES))
+@pytest.mark.parametrize("name", NAMES)
+def test_golden_answer(anthology, name):
+    root, entry = ANTHOLOGIES[anthology]
+    got = to_tsv(answer(root, name, entry))
+    golden = GOLDEN / anthology / f"{name}.tsv"
+    if os.environ.get("UPDATE_GOLDEN"):
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(got, encoding="utf-8")
+    assert got == golden.read_text(encoding="utf-8")
+
+
+ID = "https://w3id.org/anthology-kg/id/"
+AK = "https://w3id.org/anthology-kg/ns#"
+
+
+def rows(result):
+    return [dict(zip(result.variables, map(str, row), strict=True)) for row in result.rows]
+
+
+def test_confounders_on_bundled_are_the_grpo_and_ppo_baselines():
+    got = rows(answer(bundled_dir(), "confounders", ""))
+    assert [(r["arm"], r["algorithm"]) for r in got] == [
+        (ID + "COMPARISON-es-baselines-grpo", AK + "GRPO"),
+        (ID + "COMPARISON-es-baselines-ppo", AK + "PPO"),
+    ]
+    for row in got:
+        assert row["property"] == AK + "trainedWith"
+        assert row["checkpoints"] == ID + "SOTA-154"
+        assert row["question"] == ID + "QUESTION-baselines-on-verl"
+        assert row["address"] == ID + "ARXIV-2409.19256"
+
+
+def test_confounders_drop_an_arm_whose_framework_is_recorded():
+    got = rows(answer(FIXTURES / "queries-trained", "confounders", ""))
+    assert [r["arm"] for r in got] == [ID + "COMPARISON-es-baselines-ppo"]
+
+
+def test_confounder_properties_come_from_the_graph():
+    got = rows(answer(FIXTURES / "queries-two", "confounders", ""))
+    assert {(r["arm"].rsplit("/", 1)[1], r["property"].rsplit("#", 1)[1]) for r in got} == {
+        ("COMPARISON-one-grpo", "hardware"),
+        ("COMPARISON-one-grpo", "trainedWith"),
+        ("COMPARISON-one-ppo", "hardware"),
+    }
+
+
+def test_reproducibility_chain_reaches_the_entry_describing_verl():
+    got = rows(answer(bundled_dir(), "reproducibility", ""))
+    links = [
+        (r["from"].rsplit("/", 1)[1], r["link"].rsplit("#")[1], r["to"].rsplit("/", 1)[1])
+        for r in got
+    ]
+    assert links == [
+        ("LIT-168-reproducible", "restsOn", "CODEBASE-verl"),
+        ("CODEBASE-verl", "describedIn", "ARXIV-2409.19256"),
+    ]
+    assert {r["entry"] for r in got} == {ID + "LIT-168"}
+    assert {r["recorded"] for r in got} == {"true"}
+
+
+def test_backlog_stated_4_known_1():
+    (row,) = rows(answer(bundled_dir(), "backlog", ""))
+    assert (row["stated"], row["known"], row["entry"]) == ("4", "1", ID + "ARXIV-2409.19256")
+    assert (row["citing"], row["documents"], row["status"]) == ("3", "12", AK + "unread")
+
+
+def test_known_unknowns_on_bundled():
+    got = rows(answer(bundled_dir(), "known-unknowns", ""))
+    assert [(r["figure"].rsplit("#")[1], r["stated"], r["known"]) for r in got] == [
+        ("backlogTopSize", "4", "1"),
+        ("documentsRead", "12", "0"),
+        ("citingDocuments", "3", "0"),
+    ]
+
+
+def test_depends_on_the_seed_entry():
+    got = rows(answer(bundled_dir(), "depends-on", "ARXIV-2409.19256"))
+    assert [r["dependent"] for r in got] == [
+        ID + "LIT-168-reproducible",
+        ID + "QUESTION-baselines-on-verl",
+    ]
+
+
+# ---- the CLI ------------------------------------------------------------------------------
+
+
+def test_queries_lists_names_summaries_and_parameters():
+    result = run_cli("queries")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert [line.split("\t")[0] for line in lines] == NAMES
+    assert "depends-on\tEverything that rests on an entry, transitively\tentry=<entry>" in lines
+
+
+def test_query_confounders_as_a_table():
+    result = run_cli("query", "confounders")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == [
+        "comparison",
+        "arm",
+        "algorithm",
+        "property",
+        "checkpoints",
+        "question",
+        "address",
+    ]
+    assert lines[2].split() == [
+        "COMPARISON-es-baselines",
+        "id:COMPARISON-es-baselines-grpo",
+        "ak:GRPO",
+        "ak:trainedWith",
+        "SOTA-154",
+        "QUESTION-baselines-on-verl",
+        "ARXIV-2409.19256",
+    ]
+    assert lines[3].split()[2] == "ak:PPO" and lines[-1] == "(2 rows)"
+
+
+def test_query_confounders_as_w3c_json():
+    result = run_cli("query", "confounders", "--format", "json")
+    doc = json.loads(result.stdout)
+    assert doc["head"]["vars"][:2] == ["comparison", "arm"]
+    bindings = doc["results"]["bindings"]
+    assert len(bindings) == 2
+    assert bindings[0]["algorithm"] == {"type": "uri", "value": AK + "GRPO"}
+    assert bindings[1]["checkpoints"] == {"type": "uri", "value": ID + "SOTA-154"}
+
+
+def test_json_literals_are_typed():
+    doc = json.loads(run_cli("query", "backlog", "--format", "json").stdout)
+    (binding,) = doc["results"]["bindings"]
+    integer = "http://www.w3.org/2001/XMLSchema#integer"
+    assert binding["stated"] == {"type": "literal", "value": "4", "datatype": integer}
+
+
+def test_csv_follows_the_recommendation():
+    result = run_cli("query", "open-questions", "--format", "csv")
+    raw = result.stdout_bytes
+    assert raw.count(b"\r\n") == 3 and b"\n" not in raw.replace(b"\r\n", b"")
+    table = list(csv.reader(io.StringIO(raw.decode("utf-8"), newline="")))
+    assert table[0] == ["question", "label", "concerns", "property", "address"]
+    assert table[1][0] == ID + "QUESTION-baselines-on-verl"  # bare IRI, no <>
+    assert table[1][1].startswith("Were the GRPO and PPO baselines")
+
+
+def test_tsv_follows_the_recommendation():
+    lines = run_cli("query", "backlog", "--format", "tsv").stdout.splitlines()
+    assert lines[0].split("\t")[:3] == ["?decision", "?stated", "?known"]
+    fields = lines[1].split("\t")
+    assert fields[0] == f"<{ID}ADR-032>" and fields[1] == "4"
+
+
+def test_xml_results_format():
+    root = ET.fromstring(run_cli("query", "unread", "--format", "xml").stdout)
+    ns = {"s": "http://www.w3.org/2005/sparql-results#"}
+    assert [v.get("name") for v in root.findall("s:head/s:variable", ns)] == [
+        "entry",
+        "class",
+        "category",
+        "title",
+    ]
+    (result,) = root.findall("s:results/s:result", ns)
+    assert result.find("s:binding[@name='entry']/s:uri", ns).text == ID + "ARXIV-2409.19256"
+
+
+def test_depends_on_through_the_cli_with_identifier_and_iri():
+    by_id = run_cli("query", "depends-on", "--param", "entry=ARXIV-2409.19256", "--format", "csv")
+    by_iri = run_cli(
+        "query", "depends-on", "--param", f"entry={ID}ARXIV-2409.19256", "--format", "csv"
+    )
+    assert by_id.exit_code == 0 and by_id.stdout == by_iri.stdout
+    assert by_id.stdout_bytes.count(b"\r\n") == 3
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["depends-on"], "needs --param entry=VALUE"),
+        (["depends-on", "--param", "entry=LIT-999"], "parameter 'entry': no entry 'LIT-999'"),
+        (["depends-on", "--param", "entry=x> } ; DROP ALL ; #"], "parameter 'entry': no entry"),
+        (["depends-on", "--param", "entry=LIT-168", "--param", "depth=3"], "no parameter 'depth'"),
+        (["confounders", "--param", "entry=LIT-168"], "no parameter 'entry'"),
+        (["depends-on", "--param", "entry"], "expected NAME=VALUE"),
+        (["nosuch"], "no stored query 'nosuch'"),
+    ],
+)
+def test_parameter_errors_exit_2_and_name_the_parameter(args, message):
+    result = run_cli("query", *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert result.stdout == ""
+
+
+def test_an_injection_attempt_is_bound_as_a_value(tmp_path):
+    """A literal parameter holding query syntax stays one RDF literal."""
+    anthology = load_anthology()
+    (tmp_path / "label.rq").write_text(
+        "#+ summary: entries with this label\n#+ param: label — a label\n"
+        "SELECT ?x ?label WHERE { OPTIONAL { ?x <http://www.w3.org/2000/01/rdf-schema#label> "
+        "?label } } ORDER BY ?x\n",
+        encoding="utf-8",
+    )
+    from anthology_kg.queries import read_query
+
+    stored = read_query(tmp_path / "label.rq")
+    evil = 'x> } ; DROP ALL ; # " } INSERT DATA { <a> <b> <c> } #'
+    bindings = bind_params(anthology, stored, {"label": evil})
+    result = run_local(anthology, stored.text, bindings)
+    assert result.rows == [(None, result.rows[0][1])]
+    assert str(result.rows[0][1]) == evil
+    assert len(anthology.data) == len(load_anthology().data)
+
+
+def test_sparql_adhoc_select_ask_construct_and_stdin(tmp_path):
+    select = tmp_path / "q.rq"
+    select.write_text(
+        "PREFIX dcterms: <http://purl.org/dc/terms/>\n"
+        'SELECT ?e WHERE { ?e dcterms:identifier "LIT-168" }',
+        encoding="utf-8",
+    )
+    result = run_cli("sparql", str(select), "--format", "csv")
+    assert result.stdout_bytes == f"e\r\n{ID}LIT-168\r\n".encode()
+    ask = run_cli(
+        "sparql",
+        "-",
+        "--format",
+        "json",
+        input="ASK { ?s a <https://w3id.org/anthology-kg/ns#Comparison> }",
+    )
+    assert json.loads(ask.stdout) == {"head": {}, "boolean": True}
+    construct = run_cli(
+        "sparql",
+        "-",
+        input=(
+            "CONSTRUCT { ?s a <urn:x:Found> } "
+            "WHERE { ?s a <https://w3id.org/anthology-kg/ns#Codebase> }"
+        ),
+    )
+    assert construct.exit_code == 0
+    assert "CODEBASE-verl" in construct.stdout and "urn:x:Found" in construct.stdout
+
+
+def test_sparql_syntax_error_exits_2(tmp_path):
+    bad = tmp_path / "bad.rq"
+    bad.write_text("SELECT ?x WHERE { ?x ", encoding="utf-8")
+    result = run_cli("sparql", str(bad))
+    assert result.exit_code == 2
+    assert "bad.rq: SPARQL syntax error" in result.stderr
+
+
+def test_with_values_puts_terms_in_the_where_clause():
+    from rdflib import Literal
+
+    text = "#+ summary: CONSTRUCT in a comment\nCONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }"
+    bound = with_values(text, {"o": Literal('a" } DROP ALL #')})
+    assert bound.endswith('WHERE {\n    VALUES (?o) { ("a\\" } DROP ALL #") } ?s ?p ?o }')
