@@ -18,10 +18,12 @@ from .files import write_atomic
 from .loader import Anthology, load_anthology
 from .namespaces import DEFAULT_BASE
 from .queries import bind_params, catalog, find_query, parse_param_options, run_local, with_values
+from .records import parse_record, render_record, unified_diff
 from .reports import WRITERS, text_report
 from .results import RESULT_FORMATS, graph_to_turtle, to_csv, to_json, to_table, to_tsv, to_xml
 from .rules import rule_catalog
 from .stats import compute_stats
+from .turtle import canonical_turtle
 from .validation import INFERENCE_CHOICES
 from .validation import validate as run_validation
 
@@ -264,3 +266,47 @@ def sparql(settings, file, fmt, endpoint) -> None:
     text = file.read()
     source = None if file.name == "<stdin>" else file.name
     _print_result(settings, _run(settings, text, endpoint, source=source), fmt)
+
+
+@main.command("import")
+@click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the Turtle here."
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Parse, print back and compare: exit 0 if byte-identical, else show a diff, exit 1.",
+)
+@click.pass_obj
+def import_record(settings, record, output, check) -> None:
+    """Turn a printed entry (RECORD.txt) into the entry's Turtle.
+
+    Without -o the Turtle is printed. A malformed record is reported as file:line,
+    exit 2, and nothing is written.
+    """
+    try:
+        text = record.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise AnthologyError("not UTF-8 text", record) from None
+    parsed = parse_record(text, record, settings.base)
+    if check:
+        printed = render_record(parsed.graph, parsed.iri)
+        if printed == text:
+            click.echo(f"{record}: round trip is byte-identical")
+            return
+        click.echo(unified_diff(text, printed, str(record)), nl=False)
+        sys.exit(EXIT_RULES)
+    _emit(canonical_turtle(parsed.graph, base=settings.base), output)
+
+
+@main.command()
+@click.argument("identifier")
+@click.option(
+    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file."
+)
+@click.pass_obj
+def render(settings, identifier, output) -> None:
+    """Print entry IDENTIFIER in the anthology's printed form (no final newline)."""
+    anthology = settings.anthology()
+    _emit(render_record(anthology.data, anthology.resolve_entry(identifier)), output)

@@ -8,6 +8,7 @@ directives; the text has already been parsed by rdflib, so it is known to be val
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from urllib.parse import urljoin
 
 from rdflib import URIRef
@@ -20,11 +21,25 @@ _LOCAL_ESCAPE = re.compile(r"\\(.)")
 _TERM_END = set(" \t\r\n;,()[]<\"'#")
 
 
-def subject_lines(text: str, base: str = "") -> dict[URIRef, int]:
-    """Map each IRI that starts a top-level statement to its first line (1-based)."""
+@dataclass
+class SourceMap:
+    """What the scan finds: each subject's first line, and the comments of the file."""
+
+    lines: dict[URIRef, int] = field(default_factory=dict)
+    #: Comment lines written just before a subject's statement, joined with newlines.
+    comments: dict[URIRef, str] = field(default_factory=dict)
+    #: Comment lines before the first directive or statement.
+    header: str = ""
+
+
+def scan(text: str, base: str = "") -> SourceMap:
+    """Scan Turtle ``text`` for subject lines and comments (see SourceMap)."""
     prefixes: dict[str, str] = {}
-    lines: dict[URIRef, int] = {}
-    for start, line in _statement_starts(text):
+    found = SourceMap()
+    first = True
+    for start, line, comments in _statement_starts(text):
+        if first:
+            found.header, comments, first = "\n".join(comments), [], False
         directive = _DIRECTIVE.match(text, start)
         if directive:
             prefix, iri, new_base = directive.groups()
@@ -35,8 +50,17 @@ def subject_lines(text: str, base: str = "") -> dict[URIRef, int]:
             continue
         subject = _read_iri(text, start, prefixes, base)
         if subject is not None:
-            lines.setdefault(subject, line)
-    return lines
+            found.lines.setdefault(subject, line)
+            if comments:
+                previous = found.comments.get(subject)
+                block = "\n".join(comments)
+                found.comments[subject] = f"{previous}\n{block}" if previous else block
+    return found
+
+
+def subject_lines(text: str, base: str = "") -> dict[URIRef, int]:
+    """Map each IRI that starts a top-level statement to its first line (1-based)."""
+    return scan(text, base).lines
 
 
 def _read_iri(text: str, start: int, prefixes: dict[str, str], base: str) -> URIRef | None:
@@ -56,9 +80,11 @@ def _read_iri(text: str, start: int, prefixes: dict[str, str], base: str) -> URI
 
 
 def _statement_starts(text: str):
-    """Yield (offset, line) of the first character of each top-level statement."""
+    """Yield (offset, line, comments) for each top-level statement: its first character,
+    its line, and the comment lines met since the previous statement ended."""
     i, n, line, depth = 0, len(text), 1, 0
     at_start = True
+    comments: list[str] = []
     while i < n:
         c = text[i]
         if c == "\n":
@@ -69,11 +95,15 @@ def _statement_starts(text: str):
             i += 1
             continue
         if c == "#":
-            while i < n and text[i] != "\n":
-                i += 1
+            end = text.find("\n", i)
+            end = n if end == -1 else end
+            if at_start and depth == 0:
+                comments.append(text[i:end].rstrip())
+            i = end
             continue
         if at_start and depth == 0:
-            yield i, line
+            yield i, line, comments
+            comments = []
             at_start = False
             if _DIRECTIVE.match(text, i) and not text.startswith("@", i):
                 # SPARQL-style PREFIX/BASE has no closing dot.
