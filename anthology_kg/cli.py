@@ -13,13 +13,19 @@ from rdflib import URIRef
 
 from . import __version__
 from .endpoint import run_remote
-from .errors import AnthologyError
+from .errors import AnthologyError, display_path
+from .export import FORMATS as EXPORT_FORMATS
+from .export import INFERENCE as EXPORT_INFERENCE
+from .export import WRITERS as EXPORT_WRITERS
+from .export import build_export, parse_include
 from .files import write_atomic
+from .formatting import format_anthology
 from .loader import Anthology, load_anthology
 from .namespaces import DEFAULT_BASE
 from .queries import bind_params, catalog, find_query, parse_param_options, run_local, with_values
 from .records import parse_record, render_record, unified_diff
 from .reports import WRITERS, text_report
+from .resources import find_root
 from .results import RESULT_FORMATS, graph_to_turtle, to_csv, to_json, to_table, to_tsv, to_xml
 from .rules import rule_catalog
 from .stats import compute_stats
@@ -310,3 +316,61 @@ def render(settings, identifier, output) -> None:
     """Print entry IDENTIFIER in the anthology's printed form (no final newline)."""
     anthology = settings.anthology()
     _emit(render_record(anthology.data, anthology.resolve_entry(identifier)), output)
+
+
+@main.command()
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(EXPORT_FORMATS),
+    default="turtle",
+    show_default=True,
+    help="Serialization; all are byte-stable for the same graph.",
+)
+@click.option(
+    "--inferred",
+    type=click.Choice(EXPORT_INFERENCE),
+    default="none",
+    show_default=True,
+    help="Add the RDFS or OWL-RL closure (owlrl), kept apart from the asserted triples.",
+)
+@click.option(
+    "--include",
+    default="data,ontology",
+    show_default=True,
+    help="Comma list of data, ontology, shapes.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write atomically to this file (a failure leaves the old file untouched).",
+)
+@click.pass_obj
+def export(settings, fmt, inferred, include, output) -> None:
+    """Export the graph for other tools (Protégé, Fuseki, Oxigraph, GraphDB, rapper)."""
+    built = build_export(settings.anthology(), parse_include(include), inferred)
+    _emit(EXPORT_WRITERS[fmt](built), output)
+
+
+@main.command("fmt")
+@click.option(
+    "--check", is_flag=True, help="Change nothing; exit 1 listing files that would change."
+)
+@click.pass_obj
+def fmt_command(settings, check) -> None:
+    """Rewrite data/*.ttl in the canonical Turtle style (what contributors commit).
+
+    Comments written before a statement are kept; the graph never changes.
+    """
+    root = settings.root or find_root()
+    if not (root / "data").is_dir():
+        raise AnthologyError("no data/ folder here: not an anthology", root)
+    files = format_anthology(root, settings.base, write=not check)
+    changed = [item for item in files if item.changed]
+    for item in changed:
+        verb = "would reformat" if check else "reformatted"
+        click.echo(f"{verb} {display_path(item.path)}")
+    click.echo(f"{len(changed)} of {len(files)} file(s) {'would change' if check else 'changed'}")
+    if check and changed:
+        sys.exit(EXIT_RULES)

@@ -18,6 +18,7 @@ from rdflib.plugins.parsers.notation3 import BadSyntax
 from rdflib.term import Node
 
 from . import resources
+from .bnodes import relabel
 from .errors import AnthologyError
 from .namespaces import DCTERMS, DEFAULT_BASE, bind_prefixes
 from .sourcemap import subject_lines
@@ -183,9 +184,9 @@ def load_anthology(
 
     return Anthology(
         root=root,
-        data=data,
-        ontology=bind_prefixes(ontology, base),
-        shapes=shapes,
+        data=relabel(data),
+        ontology=bind_prefixes(relabel(ontology), base),
+        shapes=relabel(shapes),
         waivers=waivers,
         data_files=data_files,
         shape_files=shape_files,

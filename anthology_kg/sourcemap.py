@@ -44,9 +44,9 @@ def scan(text: str, base: str = "") -> SourceMap:
         if directive:
             prefix, iri, new_base = directive.groups()
             if new_base is not None:
-                base = urljoin(base, new_base)
+                base = _resolve(base, new_base)
             else:
-                prefixes[prefix or ""] = urljoin(base, iri)
+                prefixes[prefix or ""] = _resolve(base, iri)
             continue
         subject = _read_iri(text, start, prefixes, base)
         if subject is not None:
@@ -63,10 +63,18 @@ def subject_lines(text: str, base: str = "") -> dict[URIRef, int]:
     return scan(text, base).lines
 
 
+def _resolve(base: str, iri: str) -> str:
+    """``iri`` resolved against ``base``; urljoin alone would drop an empty fragment."""
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", iri):
+        return iri
+    joined = urljoin(base, iri)
+    return joined + "#" if iri.endswith("#") and not joined.endswith("#") else joined
+
+
 def _read_iri(text: str, start: int, prefixes: dict[str, str], base: str) -> URIRef | None:
     if text.startswith("<", start):
         end = text.index(">", start)
-        return URIRef(urljoin(base, text[start + 1 : end]))
+        return URIRef(_resolve(base, text[start + 1 : end]))
     if text.startswith(("[", "(", "_:"), start):
         return None
     end = start

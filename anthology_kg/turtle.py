@@ -3,9 +3,8 @@
 Prefixes are the tool's fixed set, those used, sorted by name. Subjects are sorted by
 IRI; ``rdf:type`` comes first, then predicates sorted by IRI, objects sorted by kind and
 value (numbers by value). A blank node used once as an object is written nested as
-``[ ... ]`` (a well-formed list as ``( ... )``); any other blank node gets a label that
-rdflib's canonical labelling derives from the graph's content, so no hash seed or parse
-order changes the output.
+``[ ... ]`` (a well-formed list as ``( ... )``); any other blank node gets a label derived
+from its content (bnodes.py), so no hash seed or parse order changes the output.
 """
 
 from __future__ import annotations
@@ -15,10 +14,10 @@ from collections import defaultdict
 from decimal import Decimal, InvalidOperation
 
 from rdflib import RDF, BNode, Graph, Literal, URIRef
-from rdflib.compare import to_canonical_graph
 from rdflib.namespace import XSD
 from rdflib.term import Node
 
+from .bnodes import relabel
 from .namespaces import DEFAULT_BASE, PREFIXES
 
 INDENT = "    "
@@ -46,7 +45,7 @@ def _escape_long(text: str) -> str:
 
 class _Writer:
     def __init__(self, graph: Graph, prefixes: dict[str, str]):
-        self.graph = _relabel_shared_blank_nodes(graph)
+        self.graph = relabel(graph)
         self.prefixes = prefixes
         self.used: set[str] = set()
         self.inbound: dict[Node, int] = defaultdict(int)
@@ -179,13 +178,6 @@ class _Writer:
         head = self.term(subject, 0) if isinstance(subject, URIRef) else f"_:{subject}"
         lines = self.predicate_lines(subject, 0)
         return head + " " + f" ;\n{INDENT}".join(lines) + " .\n"
-
-
-def _relabel_shared_blank_nodes(graph: Graph) -> Graph:
-    """The same graph with every blank node labelled canonically from its content."""
-    if not any(isinstance(t, BNode) for triple in graph for t in triple):
-        return graph
-    return to_canonical_graph(graph)
 
 
 def canonical_turtle(

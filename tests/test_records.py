@@ -1,6 +1,5 @@
 """The printed record: import to RDF, render back byte for byte, and bad input."""
 
-
 import pytest
 from conftest import FIXTURES, REPO, run_cli
 from rdflib import RDF, BNode, Graph, Literal, URIRef
