@@ -22,6 +22,7 @@ from .loader import Anthology
 PARAM_TYPES = ("entry", "iri", "literal")
 _HEADER = re.compile(r"^#\+\s*([\w-]+)\s*:\s*(.*)$")
 _PARAM = re.compile(r"^([A-Za-z_]\w*)\s*(?:—|--|-|:)?\s*(.*)$")
+_SELECT_STAR = re.compile(r"\bSELECT\s+(?:DISTINCT\s+|REDUCED\s+)?\*", re.IGNORECASE)
 _IRI_FORBIDDEN = re.compile(r'[\s<>"{}|^`\\]')
 
 
@@ -236,13 +237,22 @@ def run_local(
     bindings: dict[str, Node] | None = None,
     source: str | Path | None = None,
 ) -> QueryResult:
-    """Run ``text`` on the anthology's data, ontology and shapes with rdflib.
+    """Run ``text`` on the anthology's data, ontology and shapes with rdflib."""
+    return evaluate(anthology.union(shapes=True), text, bindings, source)
+
+
+def evaluate(
+    graph: Graph,
+    text: str,
+    bindings: dict[str, Node] | None = None,
+    source: str | Path | None = None,
+) -> QueryResult:
+    """Run ``text`` on ``graph`` with rdflib and return its answer.
 
     ``bindings`` go in as rdflib's initBindings: rdflib mis-evaluates a VALUES block
     followed by an OPTIONAL that binds the same variable, initBindings it gets right.
     """
     kind = query_kind(text, source)
-    graph = anthology.union(shapes=True)
     try:
         result = graph.query(text, initBindings=bindings or {})
     except Exception as exc:
@@ -255,5 +265,13 @@ def run_local(
             out.add(triple)
         return QueryResult(kind="graph", graph=out)
     variables = [str(v) for v in result.vars]
+    if _SELECT_STAR.search(text):
+        # rdflib returns SELECT *'s variables in set order; use their order in the query.
+        variables.sort(key=lambda v: _first_use(text, v))
     rows = [tuple(row.get(Variable(v)) for v in variables) for row in result.bindings]
     return QueryResult(kind="select", variables=variables, rows=rows)
+
+
+def _first_use(text: str, variable: str) -> tuple[int, str]:
+    match = re.search(rf"[?$]{re.escape(variable)}\b", text)
+    return (match.start() if match else len(text), variable)

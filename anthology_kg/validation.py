@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 import pyshacl
+import rdflib
 from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
 from rdflib.plugins.sparql import processor as sparql_processor
 from rdflib.term import Node
@@ -149,6 +150,35 @@ def _vocabulary(ontology: Graph) -> Graph:
     return vocabulary
 
 
+def shacl_report(
+    data: Graph,
+    shapes: Graph,
+    ontology: Graph | None = None,
+    inference: str = "none",
+    allow_warnings: bool = False,
+) -> tuple[bool, Graph]:
+    """The reference engine: pySHACL, with each SPARQL text parsed once.
+
+    Returns pySHACL's conforms flag and its sh:ValidationReport graph.
+    """
+    normalize = rdflib.NORMALIZE_LITERALS
+    with _parsed_queries_cached():
+        conforms, report_graph, _ = pyshacl.validate(
+            data,
+            shacl_graph=shapes,
+            ont_graph=ontology,
+            inference=inference,
+            allow_warnings=allow_warnings,
+            advanced=False,
+        )
+    # pySHACL sets rdflib's global NORMALIZE_LITERALS back to True when it is done.
+    rdflib.NORMALIZE_LITERALS = normalize
+    if not isinstance(report_graph, Graph):
+        # pySHACL returns a ValidationFailure for shapes it refuses (unsupported SPARQL).
+        raise AnthologyError(f"the shapes cannot be used: {report_graph}")
+    return bool(conforms), report_graph
+
+
 def run_shacl(anthology: Anthology, inference: str = "none") -> Graph:
     """Run pySHACL over the anthology's data with its shapes; return the report graph."""
     if inference not in INFERENCE_CHOICES:
@@ -159,16 +189,7 @@ def run_shacl(anthology: Anthology, inference: str = "none") -> Graph:
         data, ontology = anthology.data + _vocabulary(anthology.ontology), None
     else:
         data, ontology = anthology.data, anthology.ontology
-    with _parsed_queries_cached():
-        _, report_graph, _ = pyshacl.validate(
-            data,
-            shacl_graph=anthology.shapes,
-            ont_graph=ontology,
-            inference=inference,
-            allow_warnings=True,
-            advanced=False,
-        )
-    return report_graph
+    return shacl_report(data, anthology.shapes, ontology, inference, allow_warnings=True)[1]
 
 
 def validate(anthology: Anthology, inference: str = "none", today: dt.date | None = None) -> Report:

@@ -26,3 +26,28 @@ def bundled_copy(tmp_path: Path) -> Path:
 def run_cli(*args: str, input: str | None = None):
     """Run the CLI in-process; stdout and stderr are kept apart."""
     return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Print the conformance figures of the W3C suites when they ran."""
+    import sys
+
+    lines = []
+    shacl = sys.modules.get("test_w3c_shacl")
+    if shacl is not None:
+        for engine, tally in sorted(shacl.RESULTS.items()):
+            lines.append(
+                f"W3C SHACL ({engine}): {tally['passed']} passed, "
+                f"{tally['expected failures']} expected failures, of {tally['total']}"
+            )
+    results = sys.modules.get("test_w3c_results")
+    if results is not None and results.RESULTS["total"]:
+        tally = results.RESULTS
+        lines.append(
+            f"W3C SPARQL result formats (writers): {tally['passed']} passed, "
+            f"{tally['expected failures']} expected failures, of {tally['total']}"
+        )
+    if lines:
+        terminalreporter.section("conformance")
+        for line in lines:
+            terminalreporter.write_line(line)
