@@ -20,7 +20,7 @@ from .export import WRITERS as EXPORT_WRITERS
 from .export import build_export, parse_include
 from .files import write_atomic
 from .formatting import format_anthology
-from .loader import Anthology, load_anthology
+from .loader import Anthology, load_anthology, with_data
 from .namespaces import DEFAULT_BASE
 from .queries import bind_params, catalog, find_query, parse_param_options, run_local, with_values
 from .records import parse_record, render_record, unified_diff
@@ -28,6 +28,8 @@ from .reports import WRITERS, text_report
 from .resources import find_root
 from .results import RESULT_FORMATS, graph_to_turtle, to_csv, to_json, to_table, to_tsv, to_xml
 from .rules import rule_catalog
+from .server import DATA_GRAPH, default_graphs, fetch_graph, load_store, query_url, serve_command
+from .server import publish as run_publish
 from .stats import compute_stats
 from .turtle import canonical_turtle
 from .validation import INFERENCE_CHOICES
@@ -146,13 +148,29 @@ def _emit(text: str, output: Path | None = None) -> None:
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file."
 )
+@click.option(
+    "--endpoint",
+    metavar="URL",
+    help="Validate the data published to this SPARQL query endpoint (read back with "
+    "CONSTRUCT) against the local rules; results then carry no file and line.",
+)
+@click.option(
+    "--graph",
+    default=DATA_GRAPH,
+    show_default=True,
+    metavar="IRI",
+    help="With --endpoint: the named graph holding the data.",
+)
 @click.pass_obj
-def validate(settings, fmt, inference, extra_shapes, fail_on, output) -> None:
+def validate(settings, fmt, inference, extra_shapes, fail_on, output, endpoint, graph) -> None:
     """Check the anthology against the rules of its decision records (SHACL).
 
     Exit 0 when it conforms, 1 when a rule is broken, 2 on input errors.
     """
-    report = run_validation(settings.anthology(extra_shapes=list(extra_shapes)), inference)
+    anthology = settings.anthology(extra_shapes=list(extra_shapes))
+    if endpoint:
+        anthology = with_data(anthology, fetch_graph(endpoint, graph))
+    report = run_validation(anthology, inference)
     _emit(WRITERS[fmt](report), output)
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)
 
@@ -207,10 +225,19 @@ def _format_option(func):
 
 
 def _endpoint_option(func):
+    func = click.option(
+        "--graph",
+        "graphs",
+        multiple=True,
+        metavar="IRI",
+        help="With --endpoint: the graph(s) the query sees as its default graph "
+        f"(default: the published data, ontology and shapes graphs, {DATA_GRAPH} …).",
+    )(func)
     return click.option(
         "--endpoint",
         metavar="URL",
-        help="Run on this SPARQL 1.1 Protocol endpoint instead of the local anthology.",
+        help="Run on this SPARQL 1.1 Protocol query endpoint (Oxigraph: "
+        "http://HOST:7878/query) instead of the local anthology.",
     )(func)
 
 
@@ -233,9 +260,13 @@ def _print_result(settings: Settings, result, fmt: str) -> None:
     _emit(writer(result))
 
 
-def _run(settings: Settings, text: str, endpoint: str | None, bindings=None, source=None):
+def _remote_url(endpoint: str, graphs: tuple[str, ...]) -> str:
+    return query_url(endpoint, list(graphs) or default_graphs())
+
+
+def _run(settings, text, endpoint, graphs=(), bindings=None, source=None):
     if endpoint:
-        return run_remote(endpoint, with_values(text, bindings or {}))
+        return run_remote(_remote_url(endpoint, graphs), with_values(text, bindings or {}))
     return run_local(settings.anthology(), text, bindings, source)
 
 
@@ -247,7 +278,7 @@ def _run(settings: Settings, text: str, endpoint: str | None, bindings=None, sou
 @_format_option
 @_endpoint_option
 @click.pass_obj
-def query(settings, name, params, fmt, endpoint) -> None:
+def query(settings, name, params, fmt, endpoint, graphs) -> None:
     """Run the stored query NAME (see `anthology-kg queries`).
 
     Parameters are bound as RDF terms, never pasted into the query text; an entry
@@ -256,7 +287,8 @@ def query(settings, name, params, fmt, endpoint) -> None:
     anthology = settings.anthology()
     stored = find_query(anthology, name)
     bindings = bind_params(anthology, stored, parse_param_options(params))
-    _print_result(settings, _run(settings, stored.text, endpoint, bindings, stored.path), fmt)
+    result = _run(settings, stored.text, endpoint, graphs, bindings, stored.path)
+    _print_result(settings, result, fmt)
 
 
 @main.command()
@@ -264,14 +296,14 @@ def query(settings, name, params, fmt, endpoint) -> None:
 @_format_option
 @_endpoint_option
 @click.pass_obj
-def sparql(settings, file, fmt, endpoint) -> None:
+def sparql(settings, file, fmt, endpoint, graphs) -> None:
     """Run an ad-hoc SPARQL query from FILE (or - for standard input).
 
     SELECT and ASK print in --format; CONSTRUCT and DESCRIBE print Turtle.
     """
     text = file.read()
     source = None if file.name == "<stdin>" else file.name
-    _print_result(settings, _run(settings, text, endpoint, source=source), fmt)
+    _print_result(settings, _run(settings, text, endpoint, graphs, source=source), fmt)
 
 
 @main.command("import")
@@ -374,3 +406,68 @@ def fmt_command(settings, check) -> None:
     click.echo(f"{len(changed)} of {len(files)} file(s) {'would change' if check else 'changed'}")
     if check and changed:
         sys.exit(EXIT_RULES)
+
+
+@main.command()
+@click.option(
+    "--endpoint",
+    required=True,
+    metavar="URL",
+    help="Graph Store HTTP Protocol endpoint (Oxigraph: http://HOST:7878/store).",
+)
+@click.option(
+    "--graph", default=DATA_GRAPH, show_default=True, metavar="IRI", help="Graph for the data."
+)
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="Replace each graph (PUT, one operation: readers see the old or the new graph); "
+    "without it the triples are added (POST).",
+)
+@click.pass_obj
+def publish(settings, endpoint, graph, replace) -> None:
+    """Upload the data, ontology and shapes to a SPARQL 1.1 store, as three named graphs.
+
+    Server errors (unreachable, 4xx, 5xx) are reported with the HTTP status, exit 2.
+    """
+    for sent in run_publish(settings.anthology(), endpoint, graph, replace):
+        click.echo(
+            f"{'replaced' if replace else 'added to'} <{sent.graph}>: {sent.triples} triples"
+        )
+
+
+@main.command()
+@click.option("--port", default=7878, show_default=True, help="Port to listen on.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--read-only", is_flag=True, help="Refuse updates (SPARQL Update, Graph Store).")
+@click.pass_obj
+def serve(settings, port, host, read_only) -> None:
+    """Start an Oxigraph SPARQL server loaded with the anthology (until Ctrl-C).
+
+    Queries at http://HOST:PORT/query see data, ontology and shapes as one default graph.
+    """
+    import signal
+    import subprocess
+    import tempfile
+
+    anthology = settings.anthology()
+    with tempfile.TemporaryDirectory(prefix="anthology-kg-store-") as folder:
+        load_store(anthology, Path(folder))
+        command = serve_command(Path(folder), host, port, read_only)
+        base = f"http://{host}:{port}"
+        click.echo(f"SPARQL endpoint: {base}/query   Graph Store: {base}/store")
+        click.echo(
+            f"try: curl -s {base}/query -H 'Accept: text/csv' "
+            "--data-urlencode 'query=SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'"
+        )
+        process = subprocess.Popen(command)
+
+        def stop(*_):
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, stop)
+        try:
+            sys.exit(process.wait())
+        except KeyboardInterrupt:
+            process.terminate()
+            process.wait()

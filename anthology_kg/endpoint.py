@@ -20,16 +20,17 @@ def http(url: str, *, method: str = "GET", data: bytes | None = None, headers=No
     """One HTTP request; a connection failure or an HTTP error is an AnthologyError
     that names the URL and the status."""
     request = urllib.request.Request(url, data=data, method=method, headers=headers or {})
+    shown = url.split("?", 1)[0]
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
             return response.read()
     except urllib.error.HTTPError as exc:
         body = exc.read().decode("utf-8", "replace").strip().splitlines()
         detail = f": {body[0][:200]}" if body else ""
-        raise AnthologyError(f"{method} {url}: HTTP {exc.code} {exc.reason}{detail}") from None
+        raise AnthologyError(f"{method} {shown}: HTTP {exc.code} {exc.reason}{detail}") from None
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
-        raise AnthologyError(f"{method} {url}: cannot connect ({reason})") from None
+        raise AnthologyError(f"{method} {shown}: cannot connect ({reason})") from None
 
 
 def _term(binding: dict):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rdflib import Graph, Literal, URIRef
@@ -194,3 +194,10 @@ def load_anthology(
         base=base,
         locations=locations,
     )
+
+
+def with_data(anthology: Anthology, data: Graph) -> Anthology:
+    """The same anthology (ontology, shapes, queries) over other data, such as data read
+    back from a store: it has no source files, so results carry no file and line."""
+    bind_prefixes(data, anthology.base)
+    return replace(anthology, data=data, data_files=[], locations={}, _owners={})

@@ -1,0 +1,249 @@
+"""A real Oxigraph server: publish, query remotely, validate remotely, replace, errors."""
+
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from anthology_kg.endpoint import run_remote
+from anthology_kg.errors import AnthologyError
+from anthology_kg.loader import load_anthology
+from anthology_kg.queries import bind_params, catalog, run_local, with_values
+from anthology_kg.server import default_graphs, publish, query_url
+from anthology_kg.validation import validate
+
+BINARY = Path(sys.executable).parent / "oxigraph"
+OXIGRAPH = str(BINARY) if BINARY.exists() else shutil.which("oxigraph")
+pytestmark = pytest.mark.skipif(
+    OXIGRAPH is None, reason="the oxigraph server binary is not installed (pip install oxigraph)"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until_up(url: str, seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url + "/query?query=ASK%7B%7D", timeout=1).read()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("oxigraph did not start")
+
+
+@pytest.fixture(scope="module")
+def oxigraph():
+    port = free_port()
+    process = subprocess.Popen(
+        [OXIGRAPH, "serve", "--bind", f"127.0.0.1:{port}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(base)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def published(oxigraph):
+    result = run_cli("publish", "--endpoint", f"{oxigraph}/store", "--replace")
+    assert result.exit_code == 0, result.stderr
+    assert "replaced <https://w3id.org/anthology-kg/graph/data>" in result.stdout
+    return oxigraph
+
+
+def local_and_remote(anthology, endpoint, name, values):
+    stored = catalog(anthology)[name]
+    bindings = bind_params(anthology, stored, values)
+    local = run_local(anthology, stored.text, bindings)
+    remote = run_remote(query_url(endpoint, default_graphs()), with_values(stored.text, bindings))
+    return local, remote
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "backlog",
+        "by-category",
+        "confounders",
+        "depends-on",
+        "known-unknowns",
+        "open-questions",
+        "reproducibility",
+        "rules",
+        "unread",
+    ],
+)
+def test_every_stored_query_gives_the_same_rows_remotely(published, name):
+    anthology = load_anthology()
+    values = {"entry": "ARXIV-2409.19256"} if name == "depends-on" else {}
+    local, remote = local_and_remote(anthology, f"{published}/query", name, values)
+    assert remote.variables == local.variables
+    assert remote.rows == local.rows
+    assert local.rows  # every standing question has an answer on the bundled anthology
+
+
+def test_query_cli_remote_output_is_the_local_output(published):
+    for fmt in ("table", "json", "csv"):
+        local = run_cli("query", "confounders", "--format", fmt)
+        remote = run_cli(
+            "query", "confounders", "--format", fmt, "--endpoint", f"{published}/query"
+        )
+        assert remote.exit_code == 0 and remote.stdout_bytes == local.stdout_bytes
+
+
+def test_sparql_cli_remote(published):
+    text = "SELECT ?e WHERE { ?e a <https://w3id.org/anthology-kg/ns#Codebase> } ORDER BY ?e"
+    local = run_cli("sparql", "-", "--format", "csv", input=text)
+    remote = run_cli(
+        "sparql", "-", "--format", "csv", "--endpoint", f"{published}/query", input=text
+    )
+    assert remote.stdout_bytes == local.stdout_bytes
+
+
+def test_validate_remote_reports_what_local_validation_reports(published, tmp_path):
+    # Publish a broken copy to a graph of its own and validate it remotely.
+    root = tmp_path / "broken"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "rules" / "rule10-bad", root)
+    graph = "urn:test:broken"
+    assert (
+        run_cli(
+            "--root",
+            str(root),
+            "publish",
+            "--endpoint",
+            f"{published}/store",
+            "--graph",
+            graph,
+            "--replace",
+        ).exit_code
+        == 0
+    )
+    local = validate(load_anthology(root))
+    result = run_cli(
+        "--root",
+        str(root),
+        "validate",
+        "--format",
+        "json",
+        "--endpoint",
+        f"{published}/query",
+        "--graph",
+        graph,
+    )
+    assert result.exit_code == 1
+    import json
+
+    remote = json.loads(result.stdout)["results"]
+    key = ("focus", "path", "value", "shape", "severity")
+    assert sorted(tuple(r[k] for k in key) for r in remote) == sorted(
+        (r.focus, r.path, r.value, r.shape, r.severity) for r in local.results
+    )
+    assert {r["file"] for r in remote} == {None}
+
+
+def test_replace_is_atomic_for_readers(published, tmp_path):
+    endpoint = f"{published}/query"
+    bigger = tmp_path / "bigger"
+    shutil.copytree(Path(__file__).parent.parent / "data", bigger / "data")
+    (bigger / "data" / "SOTA-999.ttl").write_text(
+        "<SOTA-999> a <https://w3id.org/anthology-kg/ns#SotaRecord> ;\n"
+        '    <http://purl.org/dc/terms/identifier> "SOTA-999" .\n',
+        encoding="utf-8",
+    )
+    graph = "urn:test:atomic"
+    small, big = load_anthology(), load_anthology(bigger)
+    publish(small, f"{published}/store", graph, replace=True)
+    count_query = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+    url = query_url(endpoint, [graph])
+    seen, stop = set(), threading.Event()
+
+    def reader():
+        while not stop.is_set():
+            seen.add(int(run_remote(url, count_query).rows[0][0]))
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    try:
+        for i in range(20):
+            publish(big if i % 2 == 0 else small, f"{published}/store", graph, replace=True)
+    finally:
+        stop.set()
+        thread.join(timeout=30)
+    assert seen <= {len(small.data), len(big.data)}, seen
+    assert seen
+
+
+def test_server_down_is_exit_2():
+    port = free_port()
+    result = run_cli("query", "unread", "--endpoint", f"http://127.0.0.1:{port}/query")
+    assert result.exit_code == 2 and "cannot connect" in result.stderr
+    result = run_cli("publish", "--endpoint", f"http://127.0.0.1:{port}/store")
+    assert result.exit_code == 2 and "cannot connect" in result.stderr
+
+
+def test_wrong_url_is_http_404_exit_2(oxigraph):
+    result = run_cli("query", "unread", "--endpoint", f"{oxigraph}/nope")
+    assert result.exit_code == 2
+    assert f"POST {oxigraph}/nope: HTTP 404" in result.stderr
+    result = run_cli("publish", "--endpoint", f"{oxigraph}/nothing-here")
+    assert result.exit_code == 2 and "HTTP 404" in result.stderr
+
+
+def test_validating_a_missing_graph_is_exit_2(oxigraph):
+    result = run_cli("validate", "--endpoint", f"{oxigraph}/query", "--graph", "urn:test:none")
+    assert result.exit_code == 2 and "<urn:test:none> is empty or missing" in result.stderr
+
+
+def test_validate_remote_bundled_conforms(published):
+    result = run_cli("validate", "--endpoint", f"{published}/query")
+    assert result.exit_code == 0 and result.stdout.startswith("conforms: 0 violation(s)")
+
+
+def test_serve_starts_a_loaded_read_only_server():
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "anthology_kg", "serve", "--port", str(port), "--read-only"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_until_up(base)
+        result = run_remote(
+            f"{base}/query",
+            'SELECT ?e WHERE { ?e <http://purl.org/dc/terms/identifier> "ARXIV-2409.19256" }',
+        )
+        assert [str(r[0]) for r in result.rows] == [
+            "https://w3id.org/anthology-kg/id/ARXIV-2409.19256"
+        ]
+        with pytest.raises(AnthologyError, match="HTTP 4"):
+            from anthology_kg.endpoint import http
+
+            http(
+                f"{base}/store?default",
+                method="POST",
+                data=b"<a:a> <a:b> <a:c> .",
+                headers={"Content-Type": "application/n-triples"},
+            )
+    finally:
+        process.terminate()
+        out, _ = process.communicate(timeout=10)
+    assert f"SPARQL endpoint: http://127.0.0.1:{port}/query" in out
