@@ -12,6 +12,7 @@ import click
 from rdflib import URIRef
 
 from . import __version__
+from .authoring import KINDS, new_entry_graph, write_new_entry
 from .endpoint import run_remote
 from .errors import AnthologyError, display_path
 from .export import FORMATS as EXPORT_FORMATS
@@ -25,11 +26,12 @@ from .namespaces import DEFAULT_BASE
 from .queries import bind_params, catalog, find_query, parse_param_options, run_local, with_values
 from .records import parse_record, render_record, unified_diff
 from .reports import WRITERS, text_report
-from .resources import find_root
+from .resources import bundled_dir, find_root
 from .results import RESULT_FORMATS, graph_to_turtle, to_csv, to_json, to_table, to_tsv, to_xml
 from .rules import rule_catalog
 from .server import DATA_GRAPH, default_graphs, fetch_graph, load_store, query_url, serve_command
 from .server import publish as run_publish
+from .site import build_site
 from .stats import compute_stats
 from .turtle import canonical_turtle
 from .validation import INFERENCE_CHOICES
@@ -57,8 +59,8 @@ class Settings:
         self.base = base
         self._anthology: Anthology | None = None
 
-    def anthology(self, **kwargs) -> Anthology:
-        if self._anthology is None or kwargs:
+    def anthology(self, reload: bool = False, **kwargs) -> Anthology:
+        if self._anthology is None or kwargs or reload:
             self._anthology = load_anthology(self.root, base=self.base, **kwargs)
         return self._anthology
 
@@ -471,3 +473,53 @@ def serve(settings, port, host, read_only) -> None:
         except KeyboardInterrupt:
             process.terminate()
             process.wait()
+
+
+@main.command()
+@click.argument("kind", type=click.Choice(sorted(KINDS)))
+@click.argument("identifier")
+@click.option("--title", help="The work's title (a label for other kinds).")
+@click.option("--authors", help='As the record prints them: "Sheng et al."')
+@click.option(
+    "--category",
+    help="For a reference or lit entry: method, evaluation, infrastructure, or another "
+    "category a decision record admits.",
+)
+@click.pass_obj
+def new(settings, kind, identifier, title, authors, category) -> None:
+    """Write data/IDENTIFIER.ttl for a new entry of KIND, then check it.
+
+    Refuses an identifier of the wrong form or one the anthology has (exit 2, nothing
+    written). Prints what the rules still ask of the entry: only you can fill it in.
+    """
+    if settings.root is None and find_root() == bundled_dir():
+        raise AnthologyError("no anthology here (no data/ folder); use --root DIR")
+    anthology = settings.anthology()
+    graph = new_entry_graph(anthology, kind, identifier, title, authors, category)
+    path = write_new_entry(anthology, graph, identifier)
+    click.echo(f"wrote {display_path(path)}")
+    report = run_validation(settings.anthology(reload=True))
+    todo = [r for r in report.counted if r.focus == identifier]
+    for r in todo:
+        click.echo(f"to fill in: {r.path} ({r.message})" if r.path else f"to fill in: {r.message}")
+    if not todo:
+        click.echo(f"{identifier} passes check")
+
+
+@main.command()
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder to write the site into (created if missing).",
+)
+@click.pass_obj
+def site(settings, output) -> None:
+    """Build a static HTML site: index, entry pages, query results, rules, pictures."""
+    output.mkdir(parents=True, exist_ok=True)
+    written = build_site(settings.anthology(), output)
+    click.echo(
+        f"wrote {len(written)} files to {display_path(output)}; open "
+        f"{display_path(output / 'index.html')}"
+    )

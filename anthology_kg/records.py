@@ -140,7 +140,8 @@ def parse_record(text: str, path: Path | str = "<record>", base: str = DEFAULT_B
     return Record(identifier=identifier, iri=iri, graph=graph)
 
 
-def _ordered(graph: Graph, subject: Node, predicate: URIRef, text: URIRef) -> list[str]:
+def ordered_values(graph: Graph, subject: Node, predicate: URIRef, text: URIRef) -> list[str]:
+    """The ``text`` of each ``predicate`` value of ``subject``, in ``ak:position`` order."""
     items = []
     for node in graph.objects(subject, predicate):
         position = graph.value(node, AK.position)
@@ -169,8 +170,8 @@ def render_record(graph: Graph, entry: URIRef) -> str:
     if missing:
         raise AnthologyError(f"{entry} cannot be printed: it has no {', '.join(missing)}")
     lines = [f"{authors} ({str(issued)[:4]}){DASH}{identifier}", TAKEAWAYS]
-    lines += [f"- {t}" for t in _ordered(graph, entry, AK.takeaway, RDF.value)]
-    practices = _ordered(graph, entry, AK.carriesPractice, RDFS.label)
+    lines += [f"- {t}" for t in ordered_values(graph, entry, AK.takeaway, RDF.value)]
+    practices = ordered_values(graph, entry, AK.carriesPractice, RDFS.label)
     if practices:
         lines.append(PRACTICES)
         lines += [f"- {p}" for p in practices]

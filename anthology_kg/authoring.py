@@ -1,0 +1,71 @@
+"""``new``: a data file for a new entry, from a template of the fields its class needs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rdflib import RDF, RDFS, Graph, Literal, URIRef
+from rdflib.namespace import DCTERMS
+
+from .errors import AnthologyError
+from .files import write_atomic
+from .loader import Anthology
+from .namespaces import AK, bind_prefixes
+from .records import entry_class
+from .turtle import canonical_turtle
+
+KINDS = {
+    "reference": AK.Reference,
+    "lit": AK.LiteratureRecord,
+    "adr": AK.DecisionRecord,
+    "sota": AK.SotaRecord,
+    "note": AK.Note,
+}
+CATEGORIES = ("method", "evaluation", "infrastructure")
+
+
+def new_entry_graph(
+    anthology: Anthology,
+    kind: str,
+    identifier: str,
+    title: str | None = None,
+    authors: str | None = None,
+    category: str | None = None,
+) -> Graph:
+    """The triples of a new entry; an identifier of the wrong form for ``kind``, one the
+    anthology already has, or a category on a kind that takes none is an AnthologyError."""
+    cls = KINDS[kind]
+    if entry_class(identifier) != cls:
+        raise AnthologyError(
+            f"{identifier!r} is not an identifier for a {kind} entry "
+            "(reference: ARXIV-nnnn.nnnnn, lit: LIT-nnn, adr: ADR-nnn, sota: SOTA-nnn, "
+            "note: NOTE-nnn)"
+        )
+    if any(existing == identifier for _, existing in anthology.entries()):
+        raise AnthologyError(f"the anthology already has an entry {identifier!r}")
+    if category is not None and cls not in (AK.Reference, AK.LiteratureRecord):
+        raise AnthologyError(f"a {kind} entry has no category")
+    entry = URIRef(anthology.base + identifier)
+    graph = bind_prefixes(Graph(), anthology.base)
+    graph.add((entry, RDF.type, cls))
+    graph.add((entry, DCTERMS.identifier, Literal(identifier)))
+    if title:
+        graph.add((entry, DCTERMS.title if cls == AK.Reference else RDFS.label, Literal(title)))
+    if authors:
+        graph.add((entry, AK.authors, Literal(authors)))
+    if category:
+        graph.add((entry, AK.category, AK[category]))
+    if cls in (AK.Reference, AK.LiteratureRecord):
+        graph.add((entry, AK.readingStatus, AK.unread))
+    if cls == AK.DecisionRecord:
+        graph.add((entry, AK.status, AK.proposed))
+    return graph
+
+
+def write_new_entry(anthology: Anthology, graph: Graph, identifier: str) -> Path:
+    """Write ``data/ID.ttl`` in the canonical format; refuse to overwrite a file."""
+    path = anthology.root / "data" / f"{identifier}.ttl"
+    if path.exists():
+        raise AnthologyError("the file exists already; nothing written", path)
+    write_atomic(path, canonical_turtle(graph, base=anthology.base))
+    return path
