@@ -21,6 +21,7 @@ from .export import WRITERS as EXPORT_WRITERS
 from .export import build_export, parse_include
 from .files import write_atomic
 from .formatting import format_anthology
+from .generate import generate as run_generate
 from .loader import Anthology, load_anthology, with_data
 from .namespaces import DEFAULT_BASE
 from .queries import bind_params, catalog, find_query, parse_param_options, run_local, with_values
@@ -522,4 +523,34 @@ def site(settings, output) -> None:
     click.echo(
         f"wrote {len(written)} files to {display_path(output)}; open "
         f"{display_path(output / 'index.html')}"
+    )
+
+
+@main.command()
+@click.option(
+    "--entries", "count", type=click.IntRange(min=20), required=True, help="About N entries."
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="The same seed, the same files."
+)
+@click.option(
+    "--violations",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Plant K violations spread over the rules, listed in expected-violations.json.",
+)
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder to write data/ (and expected-violations.json) into.",
+)
+def generate(count, seed, violations, output) -> None:
+    """Write a reproducible synthetic anthology, for scale runs and test fixtures."""
+    summary = run_generate(count, seed, output, violations)
+    click.echo(
+        f"wrote {summary['files']} entry files and {summary['violations']} planted "
+        f"violation(s) to {display_path(output)}"
     )
