@@ -19,6 +19,7 @@ from .export import FORMATS as EXPORT_FORMATS
 from .export import INFERENCE as EXPORT_INFERENCE
 from .export import WRITERS as EXPORT_WRITERS
 from .export import build_export, parse_include
+from .fast import load_fast
 from .files import write_atomic
 from .formatting import format_anthology
 from .generate import generate as run_generate
@@ -32,6 +33,7 @@ from .results import RESULT_FORMATS, graph_to_turtle, to_csv, to_json, to_table,
 from .rules import rule_catalog
 from .server import DATA_GRAPH, default_graphs, fetch_graph, load_store, query_url, serve_command
 from .server import publish as run_publish
+from .shacl_sparql import Unsupported
 from .site import build_site
 from .stats import compute_stats
 from .turtle import canonical_turtle
@@ -61,9 +63,42 @@ class Settings:
         self._anthology: Anthology | None = None
 
     def anthology(self, reload: bool = False, **kwargs) -> Anthology:
+        """The anthology loaded for the reference engine (rdflib)."""
         if self._anthology is None or kwargs or reload:
             self._anthology = load_anthology(self.root, base=self.base, **kwargs)
         return self._anthology
+
+    def for_engine(self, engine: str, extra_shapes=()):
+        """The anthology loaded for ``engine``: pyoxigraph for fast, rdflib for reference."""
+        if engine == "fast":
+            return load_fast(self.root, base=self.base, extra_shapes=list(extra_shapes))
+        return self.anthology(extra_shapes=list(extra_shapes)) if extra_shapes else self.anthology()
+
+
+def _engine_option(func):
+    return click.option(
+        "--engine",
+        type=click.Choice(["fast", "reference"]),
+        default="fast",
+        show_default=True,
+        help="fast: pyoxigraph, shapes compiled to SPARQL; reference: rdflib and pySHACL. "
+        "Both give the same results (tested); --inference always uses the reference engine.",
+    )(func)
+
+
+def _validated(settings: Settings, engine: str, inference: str = "none", extra_shapes=()):
+    """Validate with ``engine``, falling back to the reference engine (and saying so) for
+    inference or shapes the fast engine cannot compile."""
+    if engine == "fast" and inference == "none":
+        try:
+            return run_validation(settings.for_engine("fast", extra_shapes))
+        except Unsupported as exc:
+            click.echo(
+                f"anthology-kg: the fast engine cannot run these shapes ({exc}); "
+                "using the reference engine",
+                err=True,
+            )
+    return run_validation(settings.for_engine("reference", extra_shapes), inference)
 
 
 @click.group(cls=AnthologyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -164,16 +199,20 @@ def _emit(text: str, output: Path | None = None) -> None:
     metavar="IRI",
     help="With --endpoint: the named graph holding the data.",
 )
+@_engine_option
 @click.pass_obj
-def validate(settings, fmt, inference, extra_shapes, fail_on, output, endpoint, graph) -> None:
+def validate(settings, fmt, inference, extra_shapes, fail_on, output, endpoint, graph, engine):
     """Check the anthology against the rules of its decision records (SHACL).
 
     Exit 0 when it conforms, 1 when a rule is broken, 2 on input errors.
     """
-    anthology = settings.anthology(extra_shapes=list(extra_shapes))
     if endpoint:
-        anthology = with_data(anthology, fetch_graph(endpoint, graph))
-    report = run_validation(anthology, inference)
+        anthology = with_data(
+            settings.for_engine("reference", extra_shapes), fetch_graph(endpoint, graph)
+        )
+        report = run_validation(anthology, inference)
+    else:
+        report = _validated(settings, engine, inference, extra_shapes)
     _emit(WRITERS[fmt](report), output)
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)
 
@@ -186,15 +225,15 @@ def validate(settings, fmt, inference, extra_shapes, fail_on, output, endpoint, 
     show_default=True,
     help="Exit 1 on violations only, or on warnings too.",
 )
+@_engine_option
 @click.pass_obj
-def check(settings, fail_on) -> None:
+def check(settings, fail_on, engine) -> None:
     """Load and validate the anthology; print each result and a one-line summary.
 
     The job for CI and pre-commit: exit 0 when it conforms, 1 when a rule is broken,
     2 when a file cannot be read.
     """
-    anthology = settings.anthology()
-    report = run_validation(anthology)
+    report = _validated(settings, engine)
     click.echo(text_report(report), nl=False)
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)
 
@@ -244,17 +283,15 @@ def _endpoint_option(func):
     )(func)
 
 
-def _print_result(settings: Settings, result, fmt: str) -> None:
+def _print_result(anthology, result, fmt: str) -> None:
     if result.kind == "graph":
         click.echo(graph_to_turtle(result.graph), nl=False)
         return
     if fmt == "table":
-        anthology = settings.anthology()
 
         def show(node):
             if isinstance(node, URIRef):
-                identifier = anthology.identifier(node)
-                return identifier or anthology.data.namespace_manager.normalizeUri(node)
+                return anthology.identifier(node) or anthology.normalize(node)
             return str(node)
 
         click.echo(to_table(result, show), nl=False)
@@ -267,10 +304,10 @@ def _remote_url(endpoint: str, graphs: tuple[str, ...]) -> str:
     return query_url(endpoint, list(graphs) or default_graphs())
 
 
-def _run(settings, text, endpoint, graphs=(), bindings=None, source=None):
+def _run(anthology, text, endpoint, graphs=(), bindings=None, source=None):
     if endpoint:
         return run_remote(_remote_url(endpoint, graphs), with_values(text, bindings or {}))
-    return run_local(settings.anthology(), text, bindings, source)
+    return run_local(anthology, text, bindings, source)
 
 
 @main.command()
@@ -280,33 +317,36 @@ def _run(settings, text, endpoint, graphs=(), bindings=None, source=None):
 )
 @_format_option
 @_endpoint_option
+@_engine_option
 @click.pass_obj
-def query(settings, name, params, fmt, endpoint, graphs) -> None:
+def query(settings, name, params, fmt, endpoint, graphs, engine) -> None:
     """Run the stored query NAME (see `anthology-kg queries`).
 
     Parameters are bound as RDF terms, never pasted into the query text; an entry
     parameter takes an identifier (ARXIV-2409.19256) or an IRI.
     """
-    anthology = settings.anthology()
+    anthology = settings.for_engine(engine)
     stored = find_query(anthology, name)
     bindings = bind_params(anthology, stored, parse_param_options(params))
-    result = _run(settings, stored.text, endpoint, graphs, bindings, stored.path)
-    _print_result(settings, result, fmt)
+    result = _run(anthology, stored.text, endpoint, graphs, bindings, stored.path)
+    _print_result(anthology, result, fmt)
 
 
 @main.command()
 @click.argument("file", type=click.File("r", encoding="utf-8"))
 @_format_option
 @_endpoint_option
+@_engine_option
 @click.pass_obj
-def sparql(settings, file, fmt, endpoint, graphs) -> None:
+def sparql(settings, file, fmt, endpoint, graphs, engine) -> None:
     """Run an ad-hoc SPARQL query from FILE (or - for standard input).
 
     SELECT and ASK print in --format; CONSTRUCT and DESCRIBE print Turtle.
     """
     text = file.read()
     source = None if file.name == "<stdin>" else file.name
-    _print_result(settings, _run(settings, text, endpoint, graphs, source=source), fmt)
+    anthology = settings.for_engine(engine)
+    _print_result(anthology, _run(anthology, text, endpoint, graphs, source=source), fmt)
 
 
 @main.command("import")

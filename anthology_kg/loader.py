@@ -99,6 +99,10 @@ class Anthology:
             return iri
         raise AnthologyError(f"no entry {text!r} in the anthology")
 
+    def normalize(self, node: URIRef) -> str:
+        """An IRI as a prefixed name where a bound prefix fits, else ``<iri>``."""
+        return self.data.namespace_manager.normalizeUri(node)
+
     def union(self, *, shapes: bool = False) -> Graph:
         """A new graph of the data and the ontology (and the shapes, if asked)."""
         graph = bind_prefixes(Graph(), self.base)
@@ -168,6 +172,38 @@ def load_anthology(
         for subject, line in subject_lines(text, base).items():
             locations.setdefault(subject, Location(path, line))
 
+    rules = load_rules(root, base, extra_shapes)
+    return Anthology(
+        root=root,
+        data=relabel(data),
+        ontology=rules.ontology,
+        shapes=rules.shapes,
+        waivers=rules.waivers,
+        data_files=data_files,
+        shape_files=rules.shape_files,
+        query_dirs=rules.query_dirs,
+        base=base,
+        locations={**rules.locations, **locations},
+    )
+
+
+@dataclass
+class Rules:
+    """What every engine reads besides the data: ontology, shapes, waivers, queries."""
+
+    ontology: Graph
+    shapes: Graph
+    shape_files: list[Path]
+    query_dirs: list[Path]
+    waivers: Graph
+    locations: dict[Node, Location]
+
+
+def load_rules(root: Path, base: str = DEFAULT_BASE, extra_shapes=()) -> Rules:
+    """The bundled ontology, shapes and queries, with ``root``'s own shapes, queries
+    and waivers added."""
+    if not (root / "data").is_dir():
+        raise AnthologyError("no data/ folder here: not an anthology", root)
     ontology, _ = parse_turtle(resources.ontology_file(), base)
     shape_dirs = _distinct_dirs(resources.bundled_shapes_dir(), root / "ontology" / "shapes")
     shape_files = [p for folder in shape_dirs for p in _turtle_files(folder)]
@@ -175,23 +211,18 @@ def load_anthology(
     shapes = bind_prefixes(Graph(), base)
     for path in shape_files:
         shapes += parse_turtle(path, base)[0]
-
     waivers = Graph()
+    locations: dict[Node, Location] = {}
     if (root / WAIVERS_FILE).is_file():
         waivers, text = parse_turtle(root / WAIVERS_FILE, base)
         for subject, line in subject_lines(text, base).items():
-            locations.setdefault(subject, Location(root / WAIVERS_FILE, line))
-
-    return Anthology(
-        root=root,
-        data=relabel(data),
+            locations[subject] = Location(root / WAIVERS_FILE, line)
+    return Rules(
         ontology=bind_prefixes(relabel(ontology), base),
         shapes=relabel(shapes),
-        waivers=waivers,
-        data_files=data_files,
         shape_files=shape_files,
         query_dirs=_distinct_dirs(resources.bundled_queries_dir(), root / "queries"),
-        base=base,
+        waivers=waivers,
         locations=locations,
     )
 

@@ -237,7 +237,13 @@ def run_local(
     bindings: dict[str, Node] | None = None,
     source: str | Path | None = None,
 ) -> QueryResult:
-    """Run ``text`` on the anthology's data, ontology and shapes with rdflib."""
+    """Run ``text`` on the anthology's data, ontology and shapes: with pyoxigraph for a
+    FastAnthology, with rdflib for an Anthology."""
+    from .fast import FastAnthology, run_store_query
+
+    if isinstance(anthology, FastAnthology):
+        query_kind(text, source)
+        return run_store_query(anthology, text, bindings)
     return evaluate(anthology.union(shapes=True), text, bindings, source)
 
 

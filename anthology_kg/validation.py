@@ -193,8 +193,22 @@ def run_shacl(anthology: Anthology, inference: str = "none") -> Graph:
 
 
 def validate(anthology: Anthology, inference: str = "none", today: dt.date | None = None) -> Report:
-    """Validate ``anthology`` and return the located, waived and sorted results."""
-    report_graph = run_shacl(anthology, inference)
+    """Validate ``anthology`` and return the located, waived and sorted results.
+
+    A FastAnthology is checked by the fast engine (shapes compiled to SPARQL on
+    pyoxigraph), an Anthology by the reference engine (pySHACL).
+    """
+    from .fast import FastAnthology, fast_shacl
+
+    if isinstance(anthology, FastAnthology):
+        if inference != "none":
+            raise AnthologyError(
+                "the fast engine validates without inference: "
+                "use --engine reference with --inference"
+            )
+        report_graph = fast_shacl(anthology)
+    else:
+        report_graph = run_shacl(anthology, inference)
     rules = rule_catalog(anthology)
     by_shape = {rule.node: rule for rule in rules}
     results = [
@@ -217,7 +231,7 @@ def short(anthology: Anthology, node: Node | None) -> str | None:
     identifier = anthology.identifier(node)
     if identifier is not None:
         return identifier
-    return anthology.data.namespace_manager.normalizeUri(node).strip("<>")
+    return anthology.normalize(node).strip("<>")
 
 
 def _path_text(anthology: Anthology, graph: Graph, path: Node | None) -> str | None:
@@ -225,7 +239,7 @@ def _path_text(anthology: Anthology, graph: Graph, path: Node | None) -> str | N
     if path is None:
         return None
     if isinstance(path, URIRef):
-        return anthology.data.namespace_manager.normalizeUri(path)
+        return anthology.normalize(path)
     inverse = graph.value(path, SH.inversePath)
     if inverse is not None:
         return "^" + _path_text(anthology, graph, inverse)

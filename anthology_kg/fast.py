@@ -1,0 +1,289 @@
+"""The fast engine: the anthology in a pyoxigraph store, shapes run as compiled SPARQL.
+
+``load_fast(root)`` parses the data files with pyoxigraph's Turtle parser into one store
+(data, ontology, the vocabulary skeleton and shapes in named graphs) and gives the same
+interface the validator and the query runner use on the reference ``Anthology``. Its
+validation report is a SHACL ``sh:ValidationReport`` graph like pySHACL's, so every
+writer, waiver and source location works the same on either engine.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyoxigraph as ox
+from rdflib import RDF, BNode, Graph, Literal, URIRef
+from rdflib.namespace import DCTERMS, SH, XSD
+from rdflib.term import Node
+
+from . import resources
+from .errors import AnthologyError
+from .loader import Location, load_rules
+from .namespaces import DEFAULT_BASE, bind_prefixes
+from .queries import QueryResult, query_kind, with_values
+from .shacl_sparql import CompiledConstraint, Compiler
+from .sourcemap import subject_lines
+
+DATA = ox.NamedNode("urn:anthology-kg:graph:data")
+VOCABULARY = ox.NamedNode("urn:anthology-kg:graph:vocabulary")
+ONTOLOGY = ox.NamedNode("urn:anthology-kg:graph:ontology")
+SHAPES = ox.NamedNode("urn:anthology-kg:graph:shapes")
+_IDENTIFIER = ox.NamedNode(str(DCTERMS.identifier))
+
+
+def to_ox(node: Node):
+    """An rdflib term as a pyoxigraph term."""
+    if isinstance(node, URIRef):
+        return ox.NamedNode(str(node))
+    if isinstance(node, BNode):
+        return ox.BlankNode(str(node))
+    if node.language:
+        return ox.Literal(str(node), language=node.language)
+    if node.datatype is not None:
+        return ox.Literal(str(node), datatype=ox.NamedNode(str(node.datatype)))
+    return ox.Literal(str(node))
+
+
+def from_ox(term) -> Node:
+    """A pyoxigraph term as an rdflib term (xsd:string literals without a datatype)."""
+    if isinstance(term, ox.NamedNode):
+        return URIRef(term.value)
+    if isinstance(term, ox.BlankNode):
+        return BNode(term.value)
+    if term.language:
+        return Literal(term.value, lang=term.language)
+    if term.datatype.value == str(XSD.string):
+        return Literal(term.value)
+    return Literal(term.value, datatype=URIRef(term.datatype.value))
+
+
+def add_graph(store: ox.Store, graph: Graph, name) -> None:
+    """Copy an rdflib graph into a named graph of ``store``."""
+    store.extend(ox.Quad(to_ox(s), to_ox(p), to_ox(o), name) for s, p, o in graph)
+
+
+def _vocabulary(ontology: Graph) -> Graph:
+    vocabulary = Graph()
+    for predicate in (RDF.type, URIRef("http://www.w3.org/2000/01/rdf-schema#subClassOf")):
+        for triple in ontology.triples((None, predicate, None)):
+            vocabulary.add(triple)
+    return vocabulary
+
+
+@dataclass
+class FastAnthology:
+    """An anthology in a pyoxigraph store, with the reference Anthology's interface."""
+
+    root: Path
+    store: ox.Store
+    ontology: Graph
+    shapes: Graph
+    waivers: Graph
+    data_files: list[Path]
+    shape_files: list[Path]
+    query_dirs: list[Path]
+    base: str = DEFAULT_BASE
+    locations: dict[Node, Location] = field(default_factory=dict)
+    _owners: dict = field(default_factory=dict, repr=False)
+    _scanned: set = field(default_factory=set, repr=False)
+    _names: Graph = field(default_factory=Graph, repr=False)
+
+    def __post_init__(self):
+        bind_prefixes(self._names, self.base)
+
+    def normalize(self, node: URIRef) -> str:
+        return self._names.namespace_manager.normalizeUri(node)
+
+    def identifier(self, node: Node) -> str | None:
+        if isinstance(node, Literal):
+            return None
+        for quad in self.store.quads_for_pattern(to_ox(node), _IDENTIFIER, None, DATA):
+            return quad.object.value
+        return None
+
+    def entries(self):
+        pairs = {
+            (from_ox(q.subject), q.object.value)
+            for q in self.store.quads_for_pattern(None, _IDENTIFIER, None, DATA)
+        }
+        yield from sorted(pairs, key=lambda pair: (pair[1], str(pair[0])))
+
+    def resolve_entry(self, text: str) -> URIRef:
+        for quad in self.store.quads_for_pattern(None, _IDENTIFIER, ox.Literal(text), DATA):
+            if isinstance(quad.subject, ox.NamedNode):
+                return URIRef(quad.subject.value)
+        if "://" in text and self.identifier(URIRef(text)) is not None:
+            return URIRef(text)
+        raise AnthologyError(f"no entry {text!r} in the anthology")
+
+    def owner(self, node: Node) -> Node | None:
+        if node not in self._owners:
+            self._owners[node] = self._find_owner(node)
+        return self._owners[node]
+
+    def _find_owner(self, node: Node) -> Node | None:
+        if isinstance(node, Literal):
+            return None
+        seen, todo = {node}, deque([node])
+        while todo:
+            current = todo.popleft()
+            if self.identifier(current) is not None:
+                return current
+            inbound = {
+                from_ox(q.subject)
+                for q in self.store.quads_for_pattern(None, None, to_ox(current), DATA)
+            }
+            for subject in sorted(inbound, key=str):
+                if subject not in seen:
+                    seen.add(subject)
+                    todo.append(subject)
+        return None
+
+    def _scan(self, path: Path) -> None:
+        if path in self._scanned or not path.is_file():
+            return
+        self._scanned.add(path)
+        text = path.read_text(encoding="utf-8")
+        for subject, line in subject_lines(text, self.base).items():
+            self.locations.setdefault(subject, Location(path, line))
+
+    def location(self, node: Node) -> Location | None:
+        """Found lazily: the file named by the owner's identifier is scanned first, and
+        every file only when an entry is not in the file of its name."""
+        owner = self.owner(node)
+        identifier = self.identifier(owner) if owner is not None else None
+        if identifier:
+            self._scan(self.root / "data" / f"{identifier}.ttl")
+        if node not in self.locations and (owner is None or owner not in self.locations):
+            for path in self.data_files:
+                self._scan(path)
+        if node in self.locations:
+            return self.locations[node]
+        return self.locations.get(owner) if owner is not None else None
+
+
+def load_fast(
+    root: Path | None = None, *, base: str = DEFAULT_BASE, extra_shapes=()
+) -> FastAnthology:
+    """Load the anthology at ``root`` into a pyoxigraph store."""
+    root = (root or resources.find_root()).resolve()
+    rules = load_rules(root, base, extra_shapes)
+    store = ox.Store()
+    data_files = sorted((root / "data").glob("*.ttl"))
+    for path in data_files:
+        try:
+            store.load(path=str(path), format=ox.RdfFormat.TURTLE, base_iri=base, to_graph=DATA)
+        except SyntaxError as exc:
+            raise AnthologyError(f"Turtle syntax error: {exc.msg}", path, exc.lineno) from None
+    add_graph(store, rules.ontology, ONTOLOGY)
+    add_graph(store, _vocabulary(rules.ontology), VOCABULARY)
+    add_graph(store, rules.shapes, SHAPES)
+    return FastAnthology(
+        root=root,
+        store=store,
+        ontology=rules.ontology,
+        shapes=rules.shapes,
+        waivers=rules.waivers,
+        data_files=data_files,
+        shape_files=rules.shape_files,
+        query_dirs=rules.query_dirs,
+        base=base,
+        locations=dict(rules.locations),
+    )
+
+
+# -- validation --------------------------------------------------------------------------
+
+
+def _copy_tree(source: Graph, node: Node, target: Graph) -> Node:
+    if isinstance(node, BNode):
+        for p, o in source.predicate_objects(node):
+            target.add((node, p, _copy_tree(source, o, target)))
+    return node
+
+
+def run_compiled(
+    store: ox.Store, shapes: Graph, compiled: list[CompiledConstraint], default_graph
+) -> tuple[bool, Graph]:
+    """Run the compiled constraints; return (conforms, sh:ValidationReport graph)."""
+    report = Graph()
+    root = BNode()
+    report.add((root, RDF.type, SH.ValidationReport))
+    count = 0
+    for constraint in compiled:
+        try:
+            rows = store.query(constraint.sparql, default_graph=default_graph)
+        except SyntaxError as exc:
+            raise AnthologyError(f"compiled shape {constraint.shape}: bad SPARQL: {exc}") from None
+        names = {v.value for v in rows.variables}
+        for row in rows:
+            focus = from_ox(row["this"])
+            value = row["value"] if "value" in names else None
+            path = row["path"] if "path" in names else None
+            result = BNode()
+            count += 1
+            report.add((root, SH.result, result))
+            report.add((result, RDF.type, SH.ValidationResult))
+            report.add((result, SH.focusNode, focus))
+            report.add((result, SH.resultSeverity, constraint.severity))
+            report.add((result, SH.sourceShape, constraint.shape))
+            report.add((result, SH.sourceConstraintComponent, constraint.component))
+            if value is not None:
+                report.add((result, SH.value, from_ox(value)))
+            elif constraint.value_is_focus:
+                report.add((result, SH.value, focus))
+            if path is not None:
+                report.add((result, SH.resultPath, from_ox(path)))
+            elif constraint.path is not None:
+                report.add((result, SH.resultPath, _copy_tree(shapes, constraint.path, report)))
+            for message in shapes.objects(constraint.shape, SH.message):
+                report.add((result, SH.resultMessage, message))
+    report.add((root, SH.conforms, Literal(count == 0)))
+    return count == 0, report
+
+
+def fast_report(data: Graph, shapes: Graph, vocabulary: Graph | None = None) -> tuple[bool, Graph]:
+    """The fast engine on rdflib graphs (the W3C suite's way in): shapes compiled to SPARQL
+    and run on a pyoxigraph store holding ``data`` (and ``vocabulary``)."""
+    store = ox.Store()
+    add_graph(store, data, DATA)
+    graphs = [DATA]
+    if vocabulary is not None:
+        add_graph(store, vocabulary, VOCABULARY)
+        graphs.append(VOCABULARY)
+    return run_compiled(store, shapes, Compiler(shapes).compile(), graphs)
+
+
+def fast_shacl(anthology: FastAnthology) -> Graph:
+    """Validate a FastAnthology; return the report graph."""
+    compiled = Compiler(anthology.shapes).compile()
+    return run_compiled(anthology.store, anthology.shapes, compiled, [DATA, VOCABULARY])[1]
+
+
+# -- queries -------------------------------------------------------------------------------
+
+
+def run_store_query(anthology: FastAnthology, text: str, bindings=None) -> QueryResult:
+    """Run a query on the store's data, ontology and shapes (as one default graph),
+    parameters bound as RDF terms in a VALUES block (pyoxigraph's substitutions only bind
+    projected variables)."""
+    kind = query_kind(text)
+    text = with_values(text, bindings or {})
+    try:
+        result = anthology.store.query(text, default_graph=[DATA, ONTOLOGY, SHAPES])
+    except (SyntaxError, OSError) as exc:
+        raise AnthologyError(f"query failed: {exc}") from None
+    if kind == "ask":
+        return QueryResult(kind="ask", boolean=bool(result))
+    if kind == "graph":
+        graph = Graph()
+        for triple in result:
+            graph.add((from_ox(triple.subject), from_ox(triple.predicate), from_ox(triple.object)))
+        return QueryResult(kind="graph", graph=graph)
+    variables = [v.value for v in result.variables]
+    rows = [
+        tuple(from_ox(row[v]) if row[v] is not None else None for v in variables) for row in result
+    ]
+    return QueryResult(kind="select", variables=variables, rows=rows)

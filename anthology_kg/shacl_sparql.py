@@ -1,0 +1,396 @@
+"""SHACL shapes compiled to SPARQL SELECT queries: the fast engine's validator.
+
+Each constraint of each shape becomes one query whose rows are the validation results
+(``?this`` the focus node, ``?value`` the value node where the constraint has one).
+The queries run on any SPARQL 1.1 engine; the fast engine runs them on pyoxigraph.
+Constraints the compiler does not know raise ``Unsupported``, so that a caller can
+fall back to the reference engine (pySHACL) rather than give a partial answer.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+from rdflib import RDF, RDFS, Graph, Literal, URIRef
+from rdflib.namespace import OWL, SH, XSD
+from rdflib.term import Node
+
+TYPE_PATH = f"<{RDF.type}>/<{RDFS.subClassOf}>*"
+
+
+class Unsupported(Exception):
+    """A shape uses SHACL the compiler does not handle."""
+
+
+@dataclass(frozen=True)
+class CompiledConstraint:
+    """One query; each row is a result of ``shape`` with ``component``."""
+
+    shape: Node
+    component: URIRef
+    severity: URIRef
+    path: Node | None  # the shape's sh:path, copied into the report
+    sparql: str
+    value_is_focus: bool  # node-level constraints report the focus as the value
+
+
+def term(node: Node) -> str:
+    """A term in SPARQL syntax."""
+    if isinstance(node, URIRef):
+        return f"<{node}>"
+    if isinstance(node, Literal):
+        lexical = (
+            str(node)
+            .replace("\\", "\\\\")
+            .replace('"', '\\"')
+            .replace("\n", "\\n")
+            .replace("\r", "\\r")
+        )
+        if node.language:
+            return f'"{lexical}"@{node.language}'
+        if node.datatype is not None and node.datatype != XSD.string:
+            return f'"{lexical}"^^<{node.datatype}>'
+        return f'"{lexical}"'
+    raise Unsupported(f"blank node {node} used as a constant")
+
+
+class Compiler:
+    """Compiles the shapes of one shapes graph."""
+
+    def __init__(self, shapes: Graph):
+        self.g = shapes
+        self.fresh = itertools.count()
+
+    def var(self) -> str:
+        return f"?_v{next(self.fresh)}"
+
+    def items(self, node: Node) -> list[Node]:
+        return list(self.g.collection(node))
+
+    # -- paths and targets -----------------------------------------------------------
+    def path(self, node: Node) -> str:
+        g = self.g
+        if isinstance(node, URIRef):
+            return f"<{node}>"
+        if (node, RDF.first, None) in g:
+            return "(" + "/".join(self.path(p) for p in self.items(node)) + ")"
+        for predicate, suffix in (
+            (SH.zeroOrMorePath, "*"),
+            (SH.oneOrMorePath, "+"),
+            (SH.zeroOrOnePath, "?"),
+        ):
+            inner = g.value(node, predicate)
+            if inner is not None:
+                return f"({self.path(inner)}){suffix}"
+        inverse = g.value(node, SH.inversePath)
+        if inverse is not None:
+            return f"^({self.path(inverse)})"
+        alternative = g.value(node, SH.alternativePath)
+        if alternative is not None:
+            return "(" + "|".join(self.path(p) for p in self.items(alternative)) + ")"
+        raise Unsupported(f"path {node}")
+
+    def targets(self, shape: Node) -> str | None:
+        g, parts = self.g, []
+        for cls in g.objects(shape, SH.targetClass):
+            parts.append(f"{{ ?this {TYPE_PATH} {term(cls)} . }}")
+        if (shape, RDF.type, RDFS.Class) in g or (shape, RDF.type, OWL.Class) in g:
+            parts.append(f"{{ ?this {TYPE_PATH} {term(shape)} . }}")
+        for node in g.objects(shape, SH.targetNode):
+            parts.append(f"{{ VALUES ?this {{ {term(node)} }} }}")
+        for p in g.objects(shape, SH.targetSubjectsOf):
+            parts.append(f"{{ ?this {term(p)} ?_ts . }}")
+        for p in g.objects(shape, SH.targetObjectsOf):
+            parts.append(f"{{ ?_to {term(p)} ?this . }}")
+        if (shape, SH.target, None) in g:
+            raise Unsupported("sh:target (SHACL-AF)")
+        if not parts:
+            return None
+        return "{ SELECT DISTINCT ?this WHERE { " + " UNION ".join(sorted(parts)) + " } }"
+
+    # -- conformance of a node to a shape, as a SPARQL boolean expression -------------
+    def conforms(self, shape: Node, node: str) -> str:
+        g, tests = self.g, []
+        path = g.value(shape, SH.path)
+        if path is not None:
+            values = self.var()
+            pattern = f"{node} {self.path(path)} {values}"
+            tests += self.value_tests(shape, values, pattern)
+        else:
+            tests += self.node_tests(shape, node)
+        for nested in g.objects(shape, SH.property):
+            tests.append(self.conforms(nested, node))
+        return "(" + " && ".join(tests) + ")" if tests else "true"
+
+    def node_tests(self, shape: Node, node: str) -> list[str]:
+        tests = []
+        for p, o in self.g.predicate_objects(shape):
+            if p == SH.hasValue:
+                tests.append(f"sameTerm({node}, {term(o)})")
+            elif p in _NODE_TESTS:
+                tests += self._one_node_test(p, o, shape, node)
+            elif p in _IGNORED or p in _TARGETS or p == SH.property:
+                continue
+            elif str(p).startswith(str(SH)):
+                raise Unsupported(f"{p} inside a shape")
+        return tests
+
+    def value_tests(self, shape: Node, values: str, pattern: str) -> list[str]:
+        g, tests = self.g, []
+        for p, o in g.predicate_objects(shape):
+            if p == SH.minCount:
+                tests.append(self.count_at_least(pattern, values, int(o)))
+            elif p == SH.maxCount:
+                tests.append("!" + self.count_at_least(pattern, values, int(o) + 1))
+            elif p == SH.hasValue:
+                tests.append(f"EXISTS {{ {pattern.rsplit(' ', 1)[0]} {term(o)} }}")
+            elif p in _NODE_TESTS:
+                inner = self.node_tests_for(p, o, shape, values)
+                tests.append(f"NOT EXISTS {{ {pattern} FILTER (!{inner}) }}")
+            elif p in _IGNORED or p == SH.path:
+                continue
+            elif str(p).startswith(str(SH)):
+                raise Unsupported(f"{p} inside a shape")
+        return tests
+
+    def node_tests_for(self, p: URIRef, o: Node, shape: Node, node: str) -> str:
+        if p == SH.hasValue:
+            return f"sameTerm({node}, {term(o)})"
+        return "(" + " && ".join(self._one_node_test(p, o, shape, node)) + ")"
+
+    def _one_node_test(self, p: URIRef, o: Node, shape: Node, node: str) -> list[str]:
+        if p == SH["class"]:
+            return [f"EXISTS {{ {node} {TYPE_PATH} {term(o)} }}"]
+        if p == SH.datatype:
+            return [f"(isLiteral({node}) && datatype({node}) = {term(o)})"]
+        if p == SH["in"]:
+            return [f"{node} IN ({', '.join(term(i) for i in self.items(o))})"]
+        if p == SH.nodeKind:
+            return [self.node_kind(node, o)]
+        if p == SH["not"]:
+            return [f"!{self.conforms(o, node)}"]
+        if p == SH.node:
+            return [self.conforms(o, node)]
+        if p == SH.pattern:
+            return [self.pattern_test(shape, node, o)]
+        if p == SH["or"]:
+            return ["(" + " || ".join(self.conforms(s, node) for s in self.items(o)) + ")"]
+        if p == SH["and"]:
+            return ["(" + " && ".join(self.conforms(s, node) for s in self.items(o)) + ")"]
+        raise Unsupported(str(p))
+
+    def count_at_least(self, pattern: str, values: str, n: int) -> str:
+        if n <= 0:
+            return "true"
+        subject, path, _ = pattern.split(" ", 2)
+        names = [self.var() for _ in range(n)]
+        triples = " . ".join(f"{subject} {path} {v}" for v in names)
+        distinct = " && ".join(f"{a} != {b}" for a, b in itertools.combinations(names, 2))
+        return f"EXISTS {{ {triples} {'FILTER (' + distinct + ')' if distinct else ''} }}"
+
+    def node_kind(self, node: str, kind: Node) -> str:
+        tests = {
+            SH.IRI: f"isIRI({node})",
+            SH.BlankNode: f"isBlank({node})",
+            SH.Literal: f"isLiteral({node})",
+            SH.BlankNodeOrIRI: f"(isBlank({node}) || isIRI({node}))",
+            SH.BlankNodeOrLiteral: f"(isBlank({node}) || isLiteral({node}))",
+            SH.IRIOrLiteral: f"(isIRI({node}) || isLiteral({node}))",
+        }
+        if kind not in tests:
+            raise Unsupported(f"sh:nodeKind {kind}")
+        return tests[kind]
+
+    def pattern_test(self, shape: Node, node: str, pattern: Node) -> str:
+        flags = self.g.value(shape, SH.flags)
+        extra = f", {term(Literal(str(flags)))}" if flags is not None else ""
+        return f"(!isBlank({node}) && REGEX(STR({node}), {term(Literal(str(pattern)))}{extra}))"
+
+    # -- whole shapes ----------------------------------------------------------------
+    def compile(self) -> list[CompiledConstraint]:
+        g, out = self.g, []
+        shapes = set(g.subjects(RDF.type, SH.NodeShape)) | set(
+            g.subjects(RDF.type, SH.PropertyShape)
+        )
+        for predicate in (SH.targetClass, SH.targetNode, SH.targetSubjectsOf, SH.targetObjectsOf):
+            shapes |= set(g.subjects(predicate, None))
+        for shape in sorted(shapes, key=str):
+            if (shape, SH.deactivated, Literal(True)) in g:
+                continue
+            targets = self.targets(shape)
+            if targets is None:
+                continue
+            out += self.compile_shape(shape, targets)
+        return out
+
+    def severity(self, shape: Node) -> URIRef:
+        return self.g.value(shape, SH.severity) or SH.Violation
+
+    def compile_shape(self, shape: Node, targets: str) -> list[CompiledConstraint]:
+        g, out = self.g, []
+        path = g.value(shape, SH.path)
+        if path is not None:
+            out += self.property_constraints(shape, targets, path)
+        else:
+            out += self.node_constraints(shape, targets)
+        for nested in g.objects(shape, SH.property):
+            if (nested, SH.deactivated, Literal(True)) not in g:
+                out += self.property_constraints(nested, targets, g.value(nested, SH.path))
+        for sparql in g.objects(shape, SH.sparql):
+            out.append(self.sparql_constraint(shape, sparql, targets, path))
+        return out
+
+    def node_constraints(self, shape: Node, targets: str) -> list[CompiledConstraint]:
+        out = []
+        for p, o in sorted(self.g.predicate_objects(shape), key=lambda po: str(po[0])):
+            component = _COMPONENTS.get(p)
+            if component is None:
+                if p in _IGNORED or p in (SH.property, SH.sparql) or not str(p).startswith(str(SH)):
+                    continue
+                if p in _TARGETS:
+                    continue
+                raise Unsupported(str(p))
+            test = self.node_test_for_component(p, o, shape, "?this")
+            query = f"SELECT DISTINCT ?this WHERE {{ {targets} FILTER (!{test}) }}"
+            out.append(
+                CompiledConstraint(shape, component, self.severity(shape), None, query, True)
+            )
+        return out
+
+    def node_test_for_component(self, p: URIRef, o: Node, shape: Node, node: str) -> str:
+        if p == SH.hasValue:
+            return f"sameTerm({node}, {term(o)})"
+        if p == SH.xone:
+            parts = [self.conforms(s, node) for s in self.items(o)]
+            ones = " + ".join(f"IF({c}, 1, 0)" for c in parts)
+            return f"(({ones}) = 1)"
+        if p == SH.closed:
+            raise Unsupported("sh:closed")
+        return "(" + " && ".join(self._one_node_test(p, o, shape, node)) + ")"
+
+    def property_constraints(
+        self, shape: Node, targets: str, path: Node
+    ) -> list[CompiledConstraint]:
+        if path is None:
+            raise Unsupported("a property shape without sh:path")
+        g, out = self.g, []
+        step = self.path(path)
+        severity = self.severity(shape)
+        for p, o in sorted(g.predicate_objects(shape), key=lambda po: str(po[0])):
+            component = _COMPONENTS.get(p)
+            if component is None:
+                if (
+                    p in _IGNORED
+                    or p in _TARGETS
+                    or p in (SH.path, SH.property, SH.sparql)
+                    or (not str(p).startswith(str(SH)))
+                ):
+                    continue
+                raise Unsupported(str(p))
+            if p in (SH.minCount, SH.maxCount):
+                n = int(o)
+                comparison = f"?count < {n}" if p == SH.minCount else f"?count > {n}"
+                query = (
+                    "SELECT ?this WHERE { { SELECT ?this (COUNT(DISTINCT ?value) AS ?count) "
+                    f"WHERE {{ {targets} OPTIONAL {{ ?this {step} ?value }} }} GROUP BY ?this }} "
+                    f"FILTER ({comparison}) }}"
+                )
+            elif p == SH.hasValue:
+                query = (
+                    f"SELECT DISTINCT ?this WHERE {{ {targets} "
+                    f"FILTER NOT EXISTS {{ ?this {step} {term(o)} }} }}"
+                )
+            elif p in (SH.uniqueLang,):
+                if not (isinstance(o, Literal) and o.toPython() is True):
+                    continue
+                query = (
+                    f"SELECT DISTINCT ?this WHERE {{ {targets} ?this {step} ?a, ?b . "
+                    "FILTER (?a != ?b && lang(?a) != '' && lang(?a) = lang(?b)) }"
+                )
+                out.append(CompiledConstraint(shape, component, severity, path, query, False))
+                continue
+            else:
+                test = self.node_test_for_component(p, o, shape, "?value")
+                query = (
+                    f"SELECT DISTINCT ?this ?value WHERE {{ {targets} ?this {step} ?value . "
+                    f"FILTER (!{test}) }}"
+                )
+            out.append(CompiledConstraint(shape, component, severity, path, query, False))
+        return out
+
+    def sparql_constraint(
+        self, shape: Node, constraint: Node, targets: str, path: Node | None
+    ) -> CompiledConstraint:
+        g = self.g
+        select = g.value(constraint, SH.select)
+        if select is None:
+            raise Unsupported("a SPARQL constraint without sh:select")
+        text = str(select)
+        for unsupported in ("$shapesGraph", "$currentShape", "$PATH"):
+            if unsupported in text:
+                raise Unsupported(f"{unsupported} in a SPARQL constraint")
+        if re.search(r"\b(MINUS|VALUES|SERVICE)\b", text, re.IGNORECASE):
+            raise Unsupported("MINUS, VALUES or SERVICE in a SPARQL constraint")
+        prefixes = []
+        for source in g.objects(constraint, SH.prefixes):
+            for declaration in g.objects(source, SH.declare):
+                prefix = g.value(declaration, SH.prefix)
+                namespace = g.value(declaration, SH.namespace)
+                prefixes.append(f"PREFIX {prefix}: <{namespace}>")
+        body = text.replace("$this", "?this")
+        if not re.search(r"SELECT\s+(DISTINCT\s+|REDUCED\s+)?(\*|[^{]*\?this\b)", body, re.I):
+            body = re.sub(
+                r"SELECT\s+(DISTINCT\s+|REDUCED\s+)?", r"SELECT \1?this ", body, count=1, flags=re.I
+            )
+        query = (
+            "\n".join(sorted(set(prefixes)))
+            + f"\nSELECT DISTINCT ?this ?path ?value WHERE {{ {targets} {{ {body} }} }}"
+        )
+        return CompiledConstraint(
+            shape, SH.SPARQLConstraintComponent, self.severity(shape), path, query, path is None
+        )
+
+
+_COMPONENTS = {
+    SH["class"]: SH.ClassConstraintComponent,
+    SH.datatype: SH.DatatypeConstraintComponent,
+    SH.nodeKind: SH.NodeKindConstraintComponent,
+    SH.minCount: SH.MinCountConstraintComponent,
+    SH.maxCount: SH.MaxCountConstraintComponent,
+    SH.pattern: SH.PatternConstraintComponent,
+    SH.hasValue: SH.HasValueConstraintComponent,
+    SH["in"]: SH.InConstraintComponent,
+    SH["not"]: SH.NotConstraintComponent,
+    SH["or"]: SH.OrConstraintComponent,
+    SH["and"]: SH.AndConstraintComponent,
+    SH.xone: SH.XoneConstraintComponent,
+    SH.node: SH.NodeConstraintComponent,
+    SH.uniqueLang: SH.UniqueLangConstraintComponent,
+}
+_NODE_TESTS = {
+    SH["class"],
+    SH.datatype,
+    SH["in"],
+    SH.nodeKind,
+    SH["not"],
+    SH.node,
+    SH.pattern,
+    SH["or"],
+    SH["and"],
+}
+_TARGETS = {SH.targetClass, SH.targetNode, SH.targetSubjectsOf, SH.targetObjectsOf}
+_IGNORED = {
+    SH.message,
+    SH.severity,
+    SH.name,
+    SH.description,
+    SH.order,
+    SH.group,
+    SH.deactivated,
+    SH.flags,
+    SH.defaultValue,
+    SH.prefixes,
+    SH.declare,
+}
