@@ -256,7 +256,7 @@ def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
                 text += " .\n"
             w.write(cmp_id, text)
             budget -= 1
-        if budget > 0 and category == "infrastructure":
+        if category == "infrastructure":  # always: an infrastructure entry must be held
             qid = f"QUESTION-gen{unit}"
             w.write(
                 qid,
