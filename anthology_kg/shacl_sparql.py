@@ -17,6 +17,8 @@ from rdflib import RDF, RDFS, Graph, Literal, URIRef
 from rdflib.namespace import OWL, SH, XSD
 from rdflib.term import Node
 
+from .queries import _where_brace
+
 TYPE_PATH = f"<{RDF.type}>/<{RDFS.subClassOf}>*"
 
 
@@ -179,6 +181,18 @@ class Compiler:
             return ["(" + " || ".join(self.conforms(s, node) for s in self.items(o)) + ")"]
         if p == SH["and"]:
             return ["(" + " && ".join(self.conforms(s, node) for s in self.items(o)) + ")"]
+        if p == SH.xone:
+            ones = " + ".join(f"IF({self.conforms(s, node)}, 1, 0)" for s in self.items(o))
+            return [f"(({ones}) = 1)"]
+        if p in _RANGES:
+            return [f"COALESCE(({node} {_RANGES[p]} {term(o)}), false)"]
+        if p == SH.minLength:
+            return [f"(!isBlank({node}) && STRLEN(STR({node})) >= {int(o)})"]
+        if p == SH.maxLength:
+            return [f"(!isBlank({node}) && STRLEN(STR({node})) <= {int(o)})"]
+        if p == SH.languageIn:
+            tags = " || ".join(f"langMatches(lang({node}), {term(t)})" for t in self.items(o))
+            return [f"(isLiteral({node}) && ({tags or 'false'}))"]
         raise Unsupported(str(p))
 
     def count_at_least(self, pattern: str, values: str, n: int) -> str:
@@ -211,6 +225,11 @@ class Compiler:
     # -- whole shapes ----------------------------------------------------------------
     def compile(self) -> list[CompiledConstraint]:
         g, out = self.g, []
+        if (None, RDF.type, SH.ConstraintComponent) in g or any(
+            (None, p, None) in g
+            for p in (SH.validator, SH.nodeValidator, SH.propertyValidator, SH.parameter)
+        ):
+            raise Unsupported("SPARQL-based constraint components")
         shapes = set(g.subjects(RDF.type, SH.NodeShape)) | set(
             g.subjects(RDF.type, SH.PropertyShape)
         )
@@ -235,9 +254,15 @@ class Compiler:
             out += self.property_constraints(shape, targets, path)
         else:
             out += self.node_constraints(shape, targets)
+        inner = targets
+        if path is not None:  # the value nodes of a property shape are its nested shapes' focus
+            inner = (
+                "{ SELECT DISTINCT ?this WHERE { { SELECT (?this AS ?_outer) WHERE { "
+                f"{targets} }} }} ?_outer {self.path(path)} ?this }} }}"
+            )
         for nested in g.objects(shape, SH.property):
             if (nested, SH.deactivated, Literal(True)) not in g:
-                out += self.property_constraints(nested, targets, g.value(nested, SH.path))
+                out += self.compile_shape(nested, inner)
         for sparql in g.objects(shape, SH.sparql):
             out.append(self.sparql_constraint(shape, sparql, targets, path))
         return out
@@ -252,12 +277,57 @@ class Compiler:
                 if p in _TARGETS:
                     continue
                 raise Unsupported(str(p))
+            if p == SH.closed:
+                if isinstance(o, Literal) and o.toPython() is True:
+                    out.append(self.closed(shape, targets))
+                continue
+            severity = self.severity(shape)
+            if p in _PAIRS:
+                query = self.pair_query(p, o, targets, None)
+                out.append(CompiledConstraint(shape, component, severity, None, query, False))
+                continue
             test = self.node_test_for_component(p, o, shape, "?this")
             query = f"SELECT DISTINCT ?this WHERE {{ {targets} FILTER (!{test}) }}"
+            # sh:hasValue reports no value node; the other node-level constraints the focus.
             out.append(
-                CompiledConstraint(shape, component, self.severity(shape), None, query, True)
+                CompiledConstraint(shape, component, severity, None, query, p != SH.hasValue)
             )
         return out
+
+    def closed(self, shape: Node, targets: str) -> CompiledConstraint:
+        allowed = {
+            term(path)
+            for nested in self.g.objects(shape, SH.property)
+            for path in self.g.objects(nested, SH.path)
+            if isinstance(path, URIRef)
+        }
+        for ignored in self.g.objects(shape, SH.ignoredProperties):
+            allowed |= {term(i) for i in self.items(ignored)}
+        not_in = f"FILTER (?path NOT IN ({', '.join(sorted(allowed))}))" if allowed else ""
+        query = (
+            f"SELECT DISTINCT ?this ?path ?value WHERE {{ {targets} ?this ?path ?value {not_in} }}"
+        )
+        return CompiledConstraint(
+            shape, SH.ClosedConstraintComponent, self.severity(shape), None, query, False
+        )
+
+    def pair_query(self, p: URIRef, other: Node, targets: str, step: str | None) -> str:
+        """sh:equals, sh:disjoint, sh:lessThan, sh:lessThanOrEquals: the value nodes (those
+        of ``step``, or the focus itself on a node shape) against another property's."""
+        own = f"?this {step} ?value" if step else "BIND (?this AS ?value)"
+        is_own = f"?this {step} ?value" if step else "FILTER (sameTerm(?value, ?this))"
+        o = term(other)
+        if p == SH.equals:
+            body = (
+                f"{{ {own} FILTER NOT EXISTS {{ ?this {o} ?value }} }} UNION "
+                f"{{ ?this {o} ?value FILTER NOT EXISTS {{ {is_own} }} }}"
+            )
+        elif p == SH.disjoint:
+            body = f"{own} . ?this {o} ?value"
+        else:
+            op = "<" if p == SH.lessThan else "<="
+            body = f"{own} . ?this {o} ?_other FILTER (!COALESCE((?value {op} ?_other), false))"
+        return f"SELECT DISTINCT ?this ?value WHERE {{ {targets} {body} }}"
 
     def node_test_for_component(self, p: URIRef, o: Node, shape: Node, node: str) -> str:
         if p == SH.hasValue:
@@ -306,11 +376,16 @@ class Compiler:
                 if not (isinstance(o, Literal) and o.toPython() is True):
                     continue
                 query = (
-                    f"SELECT DISTINCT ?this WHERE {{ {targets} ?this {step} ?a, ?b . "
-                    "FILTER (?a != ?b && lang(?a) != '' && lang(?a) = lang(?b)) }"
+                    f"SELECT DISTINCT ?this ?_lang WHERE {{ {targets} ?this {step} ?a, ?b . "
+                    "FILTER (?a != ?b && lang(?a) != '' && lang(?a) = lang(?b)) "
+                    "BIND (lang(?a) AS ?_lang) }"
                 )
                 out.append(CompiledConstraint(shape, component, severity, path, query, False))
                 continue
+            elif p in _PAIRS:
+                query = self.pair_query(p, o, targets, step)
+            elif p == SH.closed:
+                raise Unsupported("sh:closed on a property shape")
             else:
                 test = self.node_test_for_component(p, o, shape, "?value")
                 query = (
@@ -331,6 +406,10 @@ class Compiler:
         for unsupported in ("$shapesGraph", "$currentShape", "$PATH"):
             if unsupported in text:
                 raise Unsupported(f"{unsupported} in a SPARQL constraint")
+        if re.search(r"\bAS\s+[?$]this\b", text, re.IGNORECASE):
+            raise Unsupported("AS rebinds a pre-bound variable in a SPARQL constraint")
+        if re.search(r"\{\s*SELECT\b", text, re.IGNORECASE):
+            raise Unsupported("a nested SELECT in a SPARQL constraint")
         if re.search(r"\b(MINUS|VALUES|SERVICE)\b", text, re.IGNORECASE):
             raise Unsupported("MINUS, VALUES or SERVICE in a SPARQL constraint")
         prefixes = []
@@ -344,9 +423,13 @@ class Compiler:
             body = re.sub(
                 r"SELECT\s+(DISTINCT\s+|REDUCED\s+)?", r"SELECT \1?this ", body, count=1, flags=re.I
             )
+        # ?this is bound first inside the constraint's own WHERE group, so that its
+        # FILTERs see the focus node as SHACL's pre-binding would.
+        brace = _where_brace(body)
+        body = body[: brace + 1] + f" {targets} " + body[brace + 1 :]
         query = (
             "\n".join(sorted(set(prefixes)))
-            + f"\nSELECT DISTINCT ?this ?path ?value WHERE {{ {targets} {{ {body} }} }}"
+            + f"\nSELECT DISTINCT ?this ?path ?value WHERE {{ {{ {body} }} }}"
         )
         return CompiledConstraint(
             shape, SH.SPARQLConstraintComponent, self.severity(shape), path, query, path is None
@@ -368,18 +451,30 @@ _COMPONENTS = {
     SH.xone: SH.XoneConstraintComponent,
     SH.node: SH.NodeConstraintComponent,
     SH.uniqueLang: SH.UniqueLangConstraintComponent,
+    SH.minLength: SH.MinLengthConstraintComponent,
+    SH.maxLength: SH.MaxLengthConstraintComponent,
+    SH.languageIn: SH.LanguageInConstraintComponent,
+    SH.minInclusive: SH.MinInclusiveConstraintComponent,
+    SH.minExclusive: SH.MinExclusiveConstraintComponent,
+    SH.maxInclusive: SH.MaxInclusiveConstraintComponent,
+    SH.maxExclusive: SH.MaxExclusiveConstraintComponent,
+    SH.equals: SH.EqualsConstraintComponent,
+    SH.disjoint: SH.DisjointConstraintComponent,
+    SH.lessThan: SH.LessThanConstraintComponent,
+    SH.lessThanOrEquals: SH.LessThanOrEqualsConstraintComponent,
+    SH.closed: SH.ClosedConstraintComponent,
+}
+_RANGES = {
+    SH.minInclusive: ">=",
+    SH.minExclusive: ">",
+    SH.maxInclusive: "<=",
+    SH.maxExclusive: "<",
 }
 _NODE_TESTS = {
-    SH["class"],
-    SH.datatype,
-    SH["in"],
-    SH.nodeKind,
-    SH["not"],
-    SH.node,
-    SH.pattern,
-    SH["or"],
-    SH["and"],
-}
+    SH["class"], SH.datatype, SH["in"], SH.nodeKind, SH["not"], SH.node, SH.pattern, SH["or"],
+    SH["and"], SH.xone, SH.minLength, SH.maxLength, SH.languageIn, *_RANGES,
+}  # fmt: skip
+_PAIRS = {SH.equals, SH.disjoint, SH.lessThan, SH.lessThanOrEquals}
 _TARGETS = {SH.targetClass, SH.targetNode, SH.targetSubjectsOf, SH.targetObjectsOf}
 _IGNORED = {
     SH.message,
@@ -393,4 +488,5 @@ _IGNORED = {
     SH.defaultValue,
     SH.prefixes,
     SH.declare,
+    SH.ignoredProperties,
 }
