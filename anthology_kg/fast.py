@@ -22,7 +22,8 @@ from . import resources
 from .errors import AnthologyError
 from .loader import Location, load_rules
 from .namespaces import DEFAULT_BASE, bind_prefixes
-from .queries import QueryResult, query_kind, with_values
+from .progress import track
+from .queries import QueryResult, with_values
 from .shacl_sparql import CompiledConstraint, Compiler
 from .sourcemap import subject_lines
 
@@ -172,7 +173,7 @@ def load_fast(
     rules = load_rules(root, base, extra_shapes)
     store = ox.Store()
     data_files = sorted((root / "data").glob("*.ttl"))
-    for path in data_files:
+    for path in track(data_files, "loading"):
         try:
             store.load(path=str(path), format=ox.RdfFormat.TURTLE, base_iri=base, to_graph=DATA)
         except SyntaxError as exc:
@@ -212,7 +213,7 @@ def run_compiled(
     root = BNode()
     report.add((root, RDF.type, SH.ValidationReport))
     count = 0
-    for constraint in compiled:
+    for constraint in track(compiled, "checking"):
         try:
             rows = store.query(constraint.sparql, default_graph=default_graph)
         except SyntaxError as exc:
@@ -265,19 +266,20 @@ def fast_shacl(anthology: FastAnthology) -> Graph:
 # -- queries -------------------------------------------------------------------------------
 
 
-def run_store_query(anthology: FastAnthology, text: str, bindings=None) -> QueryResult:
+def run_store_query(anthology: FastAnthology, text: str, bindings=None, source=None) -> QueryResult:
     """Run a query on the store's data, ontology and shapes (as one default graph),
     parameters bound as RDF terms in a VALUES block (pyoxigraph's substitutions only bind
     projected variables)."""
-    kind = query_kind(text)
     text = with_values(text, bindings or {})
     try:
         result = anthology.store.query(text, default_graph=[DATA, ONTOLOGY, SHAPES])
-    except (SyntaxError, OSError) as exc:
-        raise AnthologyError(f"query failed: {exc}") from None
-    if kind == "ask":
+    except SyntaxError as exc:
+        raise AnthologyError(f"SPARQL syntax error: {exc}", source) from None
+    except OSError as exc:
+        raise AnthologyError(f"query failed: {exc}", source) from None
+    if isinstance(result, ox.QueryBoolean):
         return QueryResult(kind="ask", boolean=bool(result))
-    if kind == "graph":
+    if isinstance(result, ox.QueryTriples):
         graph = Graph()
         for triple in result:
             graph.add((from_ox(triple.subject), from_ox(triple.predicate), from_ox(triple.object)))

@@ -21,6 +21,7 @@ from . import resources
 from .bnodes import relabel
 from .errors import AnthologyError
 from .namespaces import DCTERMS, DEFAULT_BASE, bind_prefixes
+from .progress import track
 from .sourcemap import subject_lines
 
 WAIVERS_FILE = "waivers.ttl"
@@ -166,7 +167,7 @@ def load_anthology(
     data = bind_prefixes(Graph(), base)
     locations: dict[Node, Location] = {}
     data_files = _turtle_files(data_dir)
-    for path in data_files:
+    for path in track(data_files, "loading"):
         graph, text = parse_turtle(path, base)
         data += graph
         for subject, line in subject_lines(text, base).items():

@@ -242,8 +242,7 @@ def run_local(
     from .fast import FastAnthology, run_store_query
 
     if isinstance(anthology, FastAnthology):
-        query_kind(text, source)
-        return run_store_query(anthology, text, bindings)
+        return run_store_query(anthology, text, bindings, source)
     return evaluate(anthology.union(shapes=True), text, bindings, source)
 
 

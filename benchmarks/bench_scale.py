@@ -1,0 +1,136 @@
+"""Scale benchmark: load, check, every stored query and export, on generated anthologies.
+
+    python benchmarks/bench_scale.py --sizes 1000 10000 100000 [--reference-max 10000]
+
+Each (size, path) runs in a fresh subprocess, so that its peak RSS is its own. The
+reference path is rdflib + pySHACL; the fast path pyoxigraph + compiled SHACL; "bare"
+is pyoxigraph alone (its parser, its query engine, its serializer), the yardstick of
+the targets. Figures are printed, never asserted: this is a benchmark, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def timed(fn):
+    start = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - start, value
+
+
+def worker(root: Path, path: str) -> dict:
+    from anthology_kg.export import build_export, to_turtle
+    from anthology_kg.fast import DATA, ONTOLOGY, SHAPES, load_fast
+    from anthology_kg.loader import load_anthology
+    from anthology_kg.queries import bind_params, catalog, run_local, with_values
+    from anthology_kg.validation import validate
+
+    out: dict = {}
+    if path == "bare":
+        import pyoxigraph as ox
+
+        store = ox.Store()
+
+        def load():
+            for p in sorted((root / "data").glob("*.ttl")):
+                store.load(path=str(p), format=ox.RdfFormat.TURTLE, to_graph=DATA)
+
+        out["load"], _ = timed(load)
+        reference = load_fast(root)  # for the query texts and the ontology/shapes graphs
+        entry = next(iter(dict(reference.entries()).values()))
+        for name, stored in catalog(reference).items():
+            bindings = bind_params(reference, stored, {p.name: entry for p in stored.params})
+            text = with_values(stored.text, bindings)
+            out[f"query {name}"], _ = timed(
+                lambda t=text: list(
+                    reference.store.query(t, default_graph=[DATA, ONTOLOGY, SHAPES])
+                )
+            )
+        out["export"], _ = timed(lambda: store.dump(format=ox.RdfFormat.N_QUADS))
+    else:
+        loader = load_fast if path == "fast" else load_anthology
+        out["load"], anthology = timed(lambda: loader(root))
+        out["check"], report = timed(lambda: validate(anthology))
+        out["results"] = len(report.results)
+        entry = next(iter(dict(anthology.entries()).values()))
+        for name, stored in catalog(anthology).items():
+            bindings = bind_params(anthology, stored, {p.name: entry for p in stored.params})
+            out[f"query {name}"], _ = timed(
+                lambda s=stored, b=bindings: run_local(anthology, s.text, b)
+            )
+        if path == "reference":
+            out["export"], _ = timed(lambda: to_turtle(build_export(anthology)))
+    out["peak RSS MiB"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return out
+
+
+def run(size: int, path: str, root: Path) -> dict:
+    done = subprocess.run(
+        [sys.executable, __file__, "--worker", path, str(root)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
+    parser.add_argument(
+        "--reference-max",
+        type=int,
+        default=10000,
+        help="largest size the (slow) reference path runs at",
+    )
+    parser.add_argument("--worker", nargs=2, metavar=("PATH", "ROOT"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        print(json.dumps(worker(Path(args.worker[1]), args.worker[0])))
+        return
+    from anthology_kg.generate import generate
+
+    for size in args.sizes:
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            started = time.perf_counter()
+            generate(size, 1, root, violations=size // 200)
+            print(f"\n## {size} entries (generated in {time.perf_counter() - started:.1f} s)")
+            figures = {"bare": run(size, "bare", root), "fast": run(size, "fast", root)}
+            if size <= args.reference_max:
+                figures["reference"] = run(size, "reference", root)
+            rows = sorted({k for f in figures.values() for k in f})
+            names = list(figures)
+            print("| step | " + " | ".join(names) + " | reference / fast | fast / bare |")
+            print("|---|" + "---|" * (len(names) + 2))
+            for row in rows:
+                cells = [figures[n].get(row) for n in names]
+                text = [
+                    "" if c is None else (f"{c:.3f}" if isinstance(c, float) else str(c))
+                    for c in cells
+                ]
+                ratio_rf = ratio_fb = ""
+                f, r, b = (
+                    (figures[n].get(row) for n in ("fast", "reference", "bare"))
+                    if "reference" in figures
+                    else (figures["fast"].get(row), None, figures["bare"].get(row))
+                )
+                if row != "results" and "RSS" not in row:
+                    if isinstance(f, float) and isinstance(r, float) and f > 0:
+                        ratio_rf = f"{r / f:.1f}×"
+                    if isinstance(f, float) and isinstance(b, float) and b > 0:
+                        ratio_fb = f"{f / b:.1f}×"
+                print(f"| {row} | " + " | ".join(text) + f" | {ratio_rf} | {ratio_fb} |")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
