@@ -9,6 +9,7 @@ writer, waiver and source location works the same on either engine.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,9 @@ VOCABULARY = ox.NamedNode("urn:anthology-kg:graph:vocabulary")
 ONTOLOGY = ox.NamedNode("urn:anthology-kg:graph:ontology")
 SHAPES = ox.NamedNode("urn:anthology-kg:graph:shapes")
 _IDENTIFIER = ox.NamedNode(str(DCTERMS.identifier))
+_IDENTIFIER_TEXT = re.compile(
+    r'(?:dcterms:identifier|<http://purl\.org/dc/terms/identifier>)\s+"([^"\\]+)"'
+)
 
 
 def to_ox(node: Node):
@@ -90,6 +94,7 @@ class FastAnthology:
     _owners: dict = field(default_factory=dict, repr=False)
     _scanned: set = field(default_factory=set, repr=False)
     _names: Graph = field(default_factory=Graph, repr=False)
+    _identifier_files: dict | None = field(default=None, repr=False)
 
     def __post_init__(self):
         bind_prefixes(self._names, self.base)
@@ -150,16 +155,28 @@ class FastAnthology:
         for subject, line in subject_lines(text, self.base).items():
             self.locations.setdefault(subject, Location(path, line))
 
+    def _files_by_identifier(self) -> dict[str, Path]:
+        """Which file writes ``identifier "X"``, read once with a plain text search."""
+        if self._identifier_files is None:
+            self._identifier_files = {}
+            for path in self.data_files:
+                for match in _IDENTIFIER_TEXT.finditer(path.read_text(encoding="utf-8")):
+                    self._identifier_files.setdefault(match.group(1), path)
+        return self._identifier_files
+
     def location(self, node: Node) -> Location | None:
-        """Found lazily: the file named by the owner's identifier is scanned first, and
-        every file only when an entry is not in the file of its name."""
+        """Found lazily: the file named by the owner's identifier is scanned first; when
+        the entry is not there, the files whose text holds its identifier."""
         owner = self.owner(node)
         identifier = self.identifier(owner) if owner is not None else None
         if identifier:
             self._scan(self.root / "data" / f"{identifier}.ttl")
         if node not in self.locations and (owner is None or owner not in self.locations):
-            for path in self.data_files:
-                self._scan(path)
+            if identifier in self._files_by_identifier():
+                self._scan(self._files_by_identifier()[identifier])
+            else:
+                for path in self.data_files:
+                    self._scan(path)
         if node in self.locations:
             return self.locations[node]
         return self.locations.get(owner) if owner is not None else None
