@@ -10,7 +10,6 @@ writer, waiver and source location works the same on either engine.
 from __future__ import annotations
 
 import re
-from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from rdflib.term import Node
 
 from . import resources
 from .errors import AnthologyError
-from .loader import Location, load_rules
+from .loader import Location, find_owner, load_rules, vocabulary
 from .namespaces import DEFAULT_BASE, bind_prefixes
 from .progress import track
 from .queries import QueryResult, with_values
@@ -67,14 +66,6 @@ def from_ox(term) -> Node:
 def add_graph(store: ox.Store, graph: Graph, name) -> None:
     """Copy an rdflib graph into a named graph of ``store``."""
     store.extend(ox.Quad(to_ox(s), to_ox(p), to_ox(o), name) for s, p, o in graph)
-
-
-def _vocabulary(ontology: Graph) -> Graph:
-    vocabulary = Graph()
-    for predicate in (RDF.type, URIRef("http://www.w3.org/2000/01/rdf-schema#subClassOf")):
-        for triple in ontology.triples((None, predicate, None)):
-            vocabulary.add(triple)
-    return vocabulary
 
 
 @dataclass
@@ -126,26 +117,14 @@ class FastAnthology:
 
     def owner(self, node: Node) -> Node | None:
         if node not in self._owners:
-            self._owners[node] = self._find_owner(node)
+            self._owners[node] = find_owner(node, self.identifier, self.referrers)
         return self._owners[node]
 
-    def _find_owner(self, node: Node) -> Node | None:
-        if isinstance(node, Literal):
-            return None
-        seen, todo = {node}, deque([node])
-        while todo:
-            current = todo.popleft()
-            if self.identifier(current) is not None:
-                return current
-            inbound = {
-                from_ox(q.subject)
-                for q in self.store.quads_for_pattern(None, None, to_ox(current), DATA)
-            }
-            for subject in sorted(inbound, key=str):
-                if subject not in seen:
-                    seen.add(subject)
-                    todo.append(subject)
-        return None
+    def referrers(self, node: Node) -> set[Node]:
+        """The subjects of the data's quads whose object is ``node``."""
+        return {
+            from_ox(q.subject) for q in self.store.quads_for_pattern(None, None, to_ox(node), DATA)
+        }
 
     def _scan(self, path: Path) -> None:
         if path in self._scanned or not path.is_file():
@@ -196,7 +175,7 @@ def load_fast(
         except SyntaxError as exc:
             raise AnthologyError(f"Turtle syntax error: {exc.msg}", path, exc.lineno) from None
     add_graph(store, rules.ontology, ONTOLOGY)
-    add_graph(store, _vocabulary(rules.ontology), VOCABULARY)
+    add_graph(store, vocabulary(rules.ontology), VOCABULARY)
     add_graph(store, rules.shapes, SHAPES)
     return FastAnthology(
         root=root,

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from rdflib import Graph, Literal, URIRef
+from rdflib import RDF, RDFS, Graph, Literal, URIRef
 from rdflib.plugins.parsers.notation3 import BadSyntax
 from rdflib.term import Node
 
@@ -65,20 +65,12 @@ class Anthology:
         """The entry ``node`` belongs to: itself if it has an identifier, else the
         nearest entry that points at it (a claim, an arm, a takeaway...)."""
         if node not in self._owners:
-            self._owners[node] = self._find_owner(node)
+            self._owners[node] = find_owner(node, self.identifier, self.referrers)
         return self._owners[node]
 
-    def _find_owner(self, node: Node) -> Node | None:
-        seen, todo = {node}, deque([node])
-        while todo:
-            current = todo.popleft()
-            if self.identifier(current) is not None:
-                return current
-            for subject in sorted(self.data.subjects(None, current), key=str):
-                if subject not in seen:
-                    seen.add(subject)
-                    todo.append(subject)
-        return None
+    def referrers(self, node: Node) -> set[Node]:
+        """The subjects of the triples whose object is ``node``."""
+        return set(self.data.subjects(None, node))
 
     def location(self, node: Node) -> Location | None:
         """Where ``node`` is first written as a subject, or else where its owner is."""
@@ -112,6 +104,36 @@ class Anthology:
         if shapes:
             graph += self.shapes
         return graph
+
+
+def find_owner(node: Node, identifier, referrers) -> Node | None:
+    """The nearest node, ``node`` first, then its referrers breadth first, that has an
+    identifier; ties go to the smallest IRI, so the answer never depends on order."""
+    if isinstance(node, Literal):
+        return None
+    seen, todo = {node}, deque([node])
+    while todo:
+        current = todo.popleft()
+        if identifier(current) is not None:
+            return current
+        for subject in sorted(referrers(current), key=str):
+            if subject not in seen:
+                seen.add(subject)
+                todo.append(subject)
+    return None
+
+
+def vocabulary(ontology: Graph) -> Graph:
+    """The ontology's rdf:type and rdfs:subClassOf triples.
+
+    Enough for sh:targetClass and sh:class to see subclass instances, and for rule 9 to
+    tell a concept of the ontology (ak:method) from a name nothing defines.
+    """
+    skeleton = Graph()
+    for predicate in (RDF.type, RDFS.subClassOf):
+        for triple in ontology.triples((None, predicate, None)):
+            skeleton.add(triple)
+    return skeleton
 
 
 def parse_turtle(path: Path, base: str = DEFAULT_BASE) -> tuple[Graph, str]:

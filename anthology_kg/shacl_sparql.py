@@ -13,10 +13,11 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from rdflib import RDF, RDFS, Graph, Literal, URIRef
-from rdflib.namespace import OWL, SH, XSD
+from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
+from rdflib.namespace import OWL, SH
 from rdflib.term import Node
 
+from .export import nt_term
 from .queries import _where_brace
 
 TYPE_PATH = f"<{RDF.type}>/<{RDFS.subClassOf}>*"
@@ -39,23 +40,10 @@ class CompiledConstraint:
 
 
 def term(node: Node) -> str:
-    """A term in SPARQL syntax."""
-    if isinstance(node, URIRef):
-        return f"<{node}>"
-    if isinstance(node, Literal):
-        lexical = (
-            str(node)
-            .replace("\\", "\\\\")
-            .replace('"', '\\"')
-            .replace("\n", "\\n")
-            .replace("\r", "\\r")
-        )
-        if node.language:
-            return f'"{lexical}"@{node.language}'
-        if node.datatype is not None and node.datatype != XSD.string:
-            return f'"{lexical}"^^<{node.datatype}>'
-        return f'"{lexical}"'
-    raise Unsupported(f"blank node {node} used as a constant")
+    """A constant in SPARQL syntax (N-Triples syntax is valid SPARQL)."""
+    if isinstance(node, BNode):
+        raise Unsupported(f"blank node {node} used as a constant")
+    return nt_term(node)
 
 
 class Compiler:

@@ -20,7 +20,7 @@ from rdflib.plugins.sparql import processor as sparql_processor
 from rdflib.term import Node
 
 from .errors import AnthologyError, display_path
-from .loader import Anthology
+from .loader import Anthology, vocabulary
 from .namespaces import AK, SH
 from .rules import Rule, rule_catalog
 
@@ -137,19 +137,6 @@ def _parsed_queries_cached() -> Iterator[None]:
         sparql_processor.SPARQLProcessor.query = original
 
 
-def _vocabulary(ontology: Graph) -> Graph:
-    """The ontology's rdf:type and rdfs:subClassOf triples.
-
-    Enough for sh:targetClass and sh:class to see subclass instances, and for rule 9 to
-    tell a concept of the ontology (ak:method) from a name nothing defines.
-    """
-    vocabulary = Graph()
-    for predicate in (RDF.type, RDFS.subClassOf):
-        for triple in ontology.triples((None, predicate, None)):
-            vocabulary.add(triple)
-    return vocabulary
-
-
 def shacl_report(
     data: Graph,
     shapes: Graph,
@@ -186,7 +173,7 @@ def run_shacl(anthology: Anthology, inference: str = "none") -> Graph:
     # Inference needs the whole ontology; without it, the vocabulary's skeleton will do
     # and keeps pySHACL from validating every axiom of the ontology as data.
     if inference == "none":
-        data, ontology = anthology.data + _vocabulary(anthology.ontology), None
+        data, ontology = anthology.data + vocabulary(anthology.ontology), None
     else:
         data, ontology = anthology.data, anthology.ontology
     return shacl_report(data, anthology.shapes, ontology, inference, allow_warnings=True)[1]
