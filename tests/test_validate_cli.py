@@ -203,3 +203,26 @@ def test_expired_waiver_is_itself_a_violation(waived_root):
     messages = [(r["shape"], r["file"].rsplit("/", 1)[-1], r["line"]) for r in doc["results"]]
     assert ("aks:WaiverNotExpired", "waivers.ttl", 6) in messages
     assert doc["counts"]["violations"] == 2 and doc["counts"]["waived"] == 0
+
+
+def test_both_engines_print_the_same_report():
+    root = str(RULES / "rule10-bad")
+    fast = run_cli("--root", root, "check")
+    reference = run_cli("--root", root, "check", "--engine", "reference")
+    assert fast.exit_code == reference.exit_code == 1
+    assert fast.stdout == reference.stdout
+
+
+def test_shapes_the_fast_engine_cannot_compile_fall_back_to_pyshacl(tmp_path):
+    shapes = tmp_path / "qualified.ttl"
+    shapes.write_text(
+        "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+        "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+        "<urn:x:Q> a sh:PropertyShape ; ak:ruleNumber 98 ; sh:targetClass ak:Comparison ;\n"
+        "  sh:path ak:arm ; sh:qualifiedValueShape [ sh:class ak:Arm ] ;\n"
+        '  sh:qualifiedMinCount 4 ; sh:message "Local rule: four arms" .\n',
+        encoding="utf-8",
+    )
+    result = run_cli("validate", "--shapes", str(shapes))
+    assert "using the reference engine" in result.stderr
+    assert result.exit_code == 1 and "Local rule: four arms" in result.stdout
