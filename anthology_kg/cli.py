@@ -75,6 +75,16 @@ class Settings:
         return self.anthology(extra_shapes=list(extra_shapes)) if extra_shapes else self.anthology()
 
 
+def _fail_on_option(func):
+    return click.option(
+        "--fail-on",
+        type=click.Choice(["violation", "warning"]),
+        default="violation",
+        show_default=True,
+        help="Exit 1 on violations only, or on warnings too.",
+    )(func)
+
+
 def _engine_option(func):
     return click.option(
         "--engine",
@@ -176,13 +186,7 @@ def _emit(text: str, output: Path | None = None) -> None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Add the shapes of this Turtle file to the bundled and the anthology's own.",
 )
-@click.option(
-    "--fail-on",
-    type=click.Choice(["violation", "warning"]),
-    default="violation",
-    show_default=True,
-    help="Exit 1 on violations only, or on warnings too.",
-)
+@_fail_on_option
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file."
 )
@@ -218,13 +222,7 @@ def validate(settings, fmt, inference, extra_shapes, fail_on, output, endpoint, 
 
 
 @main.command()
-@click.option(
-    "--fail-on",
-    type=click.Choice(["violation", "warning"]),
-    default="violation",
-    show_default=True,
-    help="Exit 1 on violations only, or on warnings too.",
-)
+@_fail_on_option
 @_engine_option
 @click.pass_obj
 def check(settings, fail_on, engine) -> None:

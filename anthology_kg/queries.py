@@ -18,6 +18,7 @@ from rdflib.term import Node
 
 from .errors import AnthologyError
 from .loader import Anthology
+from .sourcemap import string_end
 
 PARAM_TYPES = ("entry", "iri", "literal")
 _HEADER = re.compile(r"^#\+\s*([\w-]+)\s*:\s*(.*)$")
@@ -196,11 +197,7 @@ def _where_brace(text: str) -> int:
             i = n if i == -1 else i
             continue
         if c in "\"'":
-            quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else c
-            j = i + len(quote)
-            while j < n and not text.startswith(quote, j):
-                j += 2 if text[j] == "\\" else 1
-            i = j + len(quote)
+            i = string_end(text, i)
             continue
         if c == "<" and re.match(r"<[^\s<>\"{}|^`\\]*>", text[i:]):
             i = text.index(">", i) + 1

@@ -87,6 +87,16 @@ def _read_iri(text: str, start: int, prefixes: dict[str, str], base: str) -> URI
     return URIRef(prefixes[prefix] + _LOCAL_ESCAPE.sub(r"\1", local))
 
 
+def string_end(text: str, start: int) -> int:
+    """The offset just past the quoted string (short or long, ' or ") opening at
+    ``start``; backslash escapes are skipped. Turtle and SPARQL quote alike."""
+    quote = text[start : start + 3] if text[start : start + 3] in ('"""', "'''") else text[start]
+    j = start + len(quote)
+    while j < len(text) and not text.startswith(quote, j):
+        j += 2 if text[j] == "\\" else 1
+    return j + len(quote)
+
+
 def _statement_starts(text: str):
     """Yield (offset, line, comments) for each top-level statement: its first character,
     its line, and the comment lines met since the previous statement ended."""
@@ -120,12 +130,9 @@ def _statement_starts(text: str):
                 i, at_start = end, True
                 continue
         if c in "\"'":
-            quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else c
-            j = i + len(quote)
-            while j < n and not text.startswith(quote, j):
-                j += 2 if text[j] == "\\" else 1
-            line += text.count("\n", i, j)
-            i = j + len(quote)
+            end = string_end(text, i)
+            line += text.count("\n", i, end)
+            i = end
             continue
         if c == "<" and depth >= 0:
             j = text.find(">", i)
