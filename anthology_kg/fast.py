@@ -20,7 +20,7 @@ from rdflib.term import Node
 
 from . import resources
 from .errors import AnthologyError
-from .loader import Location, find_owner, load_rules, vocabulary
+from .loader import EntryIndex, Location, load_rules, vocabulary
 from .namespaces import DEFAULT_BASE, bind_prefixes
 from .progress import track
 from .queries import QueryResult, with_values
@@ -68,21 +68,11 @@ def add_graph(store: ox.Store, graph: Graph, name) -> None:
     store.extend(ox.Quad(to_ox(s), to_ox(p), to_ox(o), name) for s, p, o in graph)
 
 
-@dataclass
-class FastAnthology:
+@dataclass(kw_only=True)
+class FastAnthology(EntryIndex):
     """An anthology in a pyoxigraph store, with the reference Anthology's interface."""
 
-    root: Path
     store: ox.Store
-    ontology: Graph
-    shapes: Graph
-    waivers: Graph
-    data_files: list[Path]
-    shape_files: list[Path]
-    query_dirs: list[Path]
-    base: str = DEFAULT_BASE
-    locations: dict[Node, Location] = field(default_factory=dict)
-    _owners: dict = field(default_factory=dict, repr=False)
     _scanned: set = field(default_factory=set, repr=False)
     _names: Graph = field(default_factory=Graph, repr=False)
     _identifier_files: dict | None = field(default=None, repr=False)
@@ -100,25 +90,14 @@ class FastAnthology:
             return quad.object.value
         return None
 
-    def entries(self):
-        pairs = {
-            (from_ox(q.subject), q.object.value)
-            for q in self.store.quads_for_pattern(None, _IDENTIFIER, None, DATA)
-        }
-        yield from sorted(pairs, key=lambda pair: (pair[1], str(pair[0])))
+    def identifier_pairs(self):
+        for quad in self.store.quads_for_pattern(None, _IDENTIFIER, None, DATA):
+            yield from_ox(quad.subject), quad.object.value
 
-    def resolve_entry(self, text: str) -> URIRef:
+    def identified(self, text: str):
+        """The nodes whose identifier is ``text``."""
         for quad in self.store.quads_for_pattern(None, _IDENTIFIER, ox.Literal(text), DATA):
-            if isinstance(quad.subject, ox.NamedNode):
-                return URIRef(quad.subject.value)
-        if "://" in text and self.identifier(URIRef(text)) is not None:
-            return URIRef(text)
-        raise AnthologyError(f"no entry {text!r} in the anthology")
-
-    def owner(self, node: Node) -> Node | None:
-        if node not in self._owners:
-            self._owners[node] = find_owner(node, self.identifier, self.referrers)
-        return self._owners[node]
+            yield from_ox(quad.subject)
 
     def referrers(self, node: Node) -> set[Node]:
         """The subjects of the data's quads whose object is ``node``."""

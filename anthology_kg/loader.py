@@ -35,12 +35,13 @@ class Location:
     line: int
 
 
-@dataclass
-class Anthology:
-    """An anthology as loaded: graphs, the files they came from, and where each subject is."""
+@dataclass(kw_only=True)
+class EntryIndex:
+    """What both engines' anthologies share: the rules' graphs and files, and the lookups
+    of entries built on two primitives each engine gives, ``identifier(node)`` and
+    ``referrers(node)``, with ``identified(text)`` and ``identifier_pairs()``."""
 
     root: Path
-    data: Graph
     ontology: Graph
     shapes: Graph
     waivers: Graph
@@ -51,15 +52,9 @@ class Anthology:
     locations: dict[Node, Location] = field(default_factory=dict)
     _owners: dict[Node, Node | None] = field(default_factory=dict, repr=False)
 
-    def identifier(self, node: Node) -> str | None:
-        """The ``dcterms:identifier`` of ``node`` in the data, if it has one."""
-        value = self.data.value(node, DCTERMS.identifier)
-        return str(value) if value is not None else None
-
     def entries(self) -> Iterator[tuple[Node, str]]:
         """Every node that has an identifier, with it, sorted by identifier."""
-        pairs = {(s, str(o)) for s, o in self.data.subject_objects(DCTERMS.identifier)}
-        yield from sorted(pairs, key=lambda pair: (pair[1], str(pair[0])))
+        yield from sorted(set(self.identifier_pairs()), key=lambda pair: (pair[1], str(pair[0])))
 
     def owner(self, node: Node) -> Node | None:
         """The entry ``node`` belongs to: itself if it has an identifier, else the
@@ -67,6 +62,39 @@ class Anthology:
         if node not in self._owners:
             self._owners[node] = find_owner(node, self.identifier, self.referrers)
         return self._owners[node]
+
+    def resolve_entry(self, text: str) -> URIRef:
+        """The entry named by an identifier (``LIT-168``) or a full IRI.
+
+        Raises AnthologyError when the anthology has no such entry.
+        """
+        for subject in self.identified(text):
+            if isinstance(subject, URIRef):
+                return subject
+        iri = URIRef(text)
+        if "://" in text and self.identifier(iri) is not None:
+            return iri
+        raise AnthologyError(f"no entry {text!r} in the anthology")
+
+
+@dataclass(kw_only=True)
+class Anthology(EntryIndex):
+    """An anthology as loaded by rdflib: its data graph, and where each subject is."""
+
+    data: Graph
+
+    def identifier(self, node: Node) -> str | None:
+        """The ``dcterms:identifier`` of ``node`` in the data, if it has one."""
+        value = self.data.value(node, DCTERMS.identifier)
+        return str(value) if value is not None else None
+
+    def identifier_pairs(self) -> Iterator[tuple[Node, str]]:
+        for s, o in self.data.subject_objects(DCTERMS.identifier):
+            yield s, str(o)
+
+    def identified(self, text: str) -> Iterator[Node]:
+        """The nodes whose identifier is ``text``."""
+        return self.data.subjects(DCTERMS.identifier, Literal(text))
 
     def referrers(self, node: Node) -> set[Node]:
         """The subjects of the triples whose object is ``node``."""
@@ -78,19 +106,6 @@ class Anthology:
             return self.locations[node]
         owner = self.owner(node)
         return self.locations.get(owner) if owner is not None else None
-
-    def resolve_entry(self, text: str) -> URIRef:
-        """The entry named by an identifier (``LIT-168``) or a full IRI.
-
-        Raises AnthologyError when the anthology has no such entry.
-        """
-        for subject in self.data.subjects(DCTERMS.identifier, Literal(text)):
-            if isinstance(subject, URIRef):
-                return subject
-        iri = URIRef(text)
-        if "://" in text and self.identifier(iri) is not None:
-            return iri
-        raise AnthologyError(f"no entry {text!r} in the anthology")
 
     def normalize(self, node: URIRef) -> str:
         """An IRI as a prefixed name where a bound prefix fits, else ``<iri>``."""
