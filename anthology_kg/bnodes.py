@@ -17,10 +17,10 @@ from rdflib.term import Node
 _DEPTH = 6
 
 
-def stable_labels(graph: Graph) -> dict[BNode, BNode]:
+def stable_labels(graph: Graph) -> dict[Node, BNode]:
     """A new label for every blank node of ``graph``, from its content and context."""
-    outgoing: dict[Node, list] = defaultdict(list)
-    incoming: dict[Node, list] = defaultdict(list)
+    outgoing: dict[BNode, list[tuple[Node, Node]]] = defaultdict(list)
+    incoming: dict[BNode, list[tuple[Node, Node]]] = defaultdict(list)
     for s, p, o in graph:
         if isinstance(s, BNode):
             outgoing[s].append((p, o))
@@ -53,7 +53,7 @@ def stable_labels(graph: Graph) -> dict[BNode, BNode]:
     for node in set(outgoing) | set(incoming):
         text = context(node, _DEPTH) + content(node, _DEPTH)
         groups[hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]].append(node)
-    labels: dict[BNode, BNode] = {}
+    labels: dict[Node, BNode] = {}
     for digest, nodes in groups.items():
         for index, node in enumerate(sorted(nodes, key=str)):
             labels[node] = BNode(f"b{digest}" + (f"x{index}" if len(nodes) > 1 else ""))

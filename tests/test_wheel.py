@@ -1,15 +1,30 @@
-"""The built wheel carries its ontology, queries and data and works outside the repo."""
+"""The built wheel carries its ontology, queries and data and works outside the repo.
+
+The two ``install`` tests build fresh environments from the package index (pip's cache makes
+a second run quick); they are left out of the default run and run by ``.ci/run`` with
+``pytest -m install``.
+"""
 
 import os
+import re
+import shutil
 import subprocess
 import sys
+import venv
 import zipfile
+from pathlib import Path
 
+import pytest
 from conftest import REPO
 
+from anthology_kg import __version__
+from anthology_kg.resources import bundled_dir
 
-def test_installed_wheel_finds_bundled_data(tmp_path):
-    dist = tmp_path / "dist"
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel of this checkout, built once per module without build isolation."""
+    dist = tmp_path_factory.mktemp("dist")
     subprocess.run(
         [
             sys.executable,
@@ -25,12 +40,24 @@ def test_installed_wheel_finds_bundled_data(tmp_path):
         ],
         check=True,
     )
-    (wheel,) = dist.glob("anthology_kg-*.whl")
+    (built,) = dist.glob("anthology_kg-*.whl")
+    return built
+
+
+def test_wheel_ships_data_license_and_type_marker(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     assert "anthology_kg/_bundled/ontology/anthology.ttl" in names
     assert "anthology_kg/_bundled/data/ARXIV-2409.19256.ttl" in names
     assert "anthology_kg/_bundled/queries/confounders.rq" in names
     assert "anthology_kg/_bundled/ontology/shapes/adr-032.ttl" in names
+    assert "anthology_kg/py.typed" in names
+    assert f"anthology_kg-{__version__}.dist-info/licenses/LICENSE" in names
+    metadata = zipfile.ZipFile(wheel).read(f"anthology_kg-{__version__}.dist-info/METADATA")
+    assert b"License-Expression: MIT" in metadata
+    assert (REPO / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+
+
+def test_installed_wheel_finds_bundled_data(wheel, tmp_path):
     site = tmp_path / "site"
     subprocess.run(
         [
@@ -65,3 +92,93 @@ def test_installed_wheel_finds_bundled_data(tmp_path):
     first, *rest = result.stdout.splitlines()
     assert first.startswith(str(site))
     assert "  ARXIV-2409.19256.ttl" in rest
+
+
+def _clean_env() -> dict[str, str]:
+    """The environment without this test run's virtualenv and Python path."""
+    return {
+        k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")
+    }
+
+
+@pytest.mark.install
+def test_wheel_with_its_dependencies_runs_every_command_outside_the_repo(wheel, tmp_path):
+    """A plain ``pip install <wheel>`` (no extras) into a fresh venv: every runtime import
+    must come from a core dependency."""
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    python = env_dir / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "-q", str(wheel)], check=True)
+    extras = subprocess.run(
+        [str(python), "-c", "import importlib.util as u; print(u.find_spec('pytest'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert extras.stdout.strip() == "None", "the fresh venv must hold no test extra"
+    tool = str(env_dir / "bin" / "anthology-kg")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        result = subprocess.run(
+            [tool, *args], cwd=elsewhere, env=_clean_env(), capture_output=True, text=True
+        )
+        assert result.returncode == 0, f"{args}: {result.stderr}"
+        return result
+
+    assert run("--version").stdout.strip().endswith(__version__)
+    assert "conform" in run("check").stdout.lower()
+    assert run("query", "confounders").stdout.strip()
+    run("export", "-o", "anthology.ttl")
+    assert "id:ARXIV-2409.19256 a ak:Reference ;" in (elsewhere / "anthology.ttl").read_text(
+        encoding="utf-8"
+    )
+    run("site", "-o", "site")
+    assert (elsewhere / "site" / "index.html").is_file()
+
+
+def _git(*args: str, cwd: Path) -> None:
+    env = {
+        **_clean_env(),
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.org",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.org",
+    }
+    subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
+
+
+@pytest.mark.install
+def test_pre_commit_hooks_run_with_no_additional_dependencies(tmp_path):
+    """``pre-commit try-repo`` installs this repository's hooks as pre-commit does for a
+    user (its own venv, ``pip install .``, no ``additional_dependencies``) and runs both
+    on an anthology repository. The repository is tried at its current state."""
+    pre_commit = shutil.which("pre-commit", path=str(Path(sys.executable).parent))
+    if pre_commit is None:
+        pytest.skip("pre-commit is not installed (it is in the test extra)")
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    anthology = tmp_path / "anthology"
+    shutil.copytree(bundled_dir() / "data", anthology / "data")
+    _git("init", "-q", cwd=anthology)
+    _git("add", "data", cwd=anthology)
+    _git("commit", "-q", "-m", "anthology", cwd=anthology)
+    env = {**_clean_env(), "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    for hook in ("anthology-kg-fmt", "anthology-kg-check"):
+        result = subprocess.run(
+            [pre_commit, "try-repo", str(REPO), hook, "--all-files"],
+            cwd=anthology,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert re.search(r"anthology-kg (fmt --check|check)\.+Passed", result.stdout), result.stdout
+
+
+def test_readme_pre_commit_revision_is_the_version_tag():
+    """The README's snippet names the release tag of this version (``v`` + version)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    (rev,) = re.findall(r"^\s+rev: (\S+)", readme, flags=re.MULTILINE)
+    assert rev == f"v{__version__}"
