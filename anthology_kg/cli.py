@@ -434,18 +434,26 @@ def export(settings, fmt, inferred, include, output) -> None:
 def fmt_command(settings, check) -> None:
     """Rewrite data/*.ttl in the canonical Turtle style (what contributors commit).
 
-    Comments written before a statement are kept; the graph never changes.
+    Comments written before a statement are kept; the graph never changes, nor any
+    literal's lexical form. A file edited while fmt runs is left alone and reported
+    ("changed while formatting: FILE", exit 1).
     """
     root = settings.root or find_root()
     if not (root / "data").is_dir():
         raise AnthologyError("no data/ folder here: not an anthology", root)
-    files = format_anthology(root, settings.base, write=not check)
-    changed = [item for item in files if item.changed]
+    run = format_anthology(root, settings.base, write=not check)
+    changed = [
+        item for item in run.files if item.changed and item.path not in run.changed_meanwhile
+    ]
     for item in changed:
         verb = "would reformat" if check else "reformatted"
         click.echo(f"{verb} {display_path(item.path)}")
-    click.echo(f"{len(changed)} of {len(files)} file(s) {'would change' if check else 'changed'}")
-    if check and changed:
+    for path in run.changed_meanwhile:
+        click.echo(f"changed while formatting: {display_path(path)}", err=True)
+    click.echo(
+        f"{len(changed)} of {len(run.files)} file(s) {'would change' if check else 'changed'}"
+    )
+    if (check and changed) or run.changed_meanwhile:
         sys.exit(EXIT_RULES)
 
 

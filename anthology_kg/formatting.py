@@ -1,55 +1,109 @@
-"""``fmt``: data files rewritten in the canonical Turtle style, never changing their meaning."""
+"""``fmt``: data files rewritten in the canonical Turtle style, never changing their meaning.
+
+Files are read with the strict parser (``sources``), each literal keeping its lexical form
+exactly (``007`` stays ``007``: the author's text, not a store's canonical form). Every
+file is formatted before any is written; just before a file is replaced, its bytes are
+read again, and a file edited since it was formatted is left alone and reported.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from rdflib import Graph
-from rdflib.compare import isomorphic
+import pyoxigraph as ox
+from rdflib import URIRef
+from rdflib.term import Node
 
 from .errors import AnthologyError
 from .files import write_atomic
-from .loader import parse_turtle
 from .namespaces import DEFAULT_BASE
 from .sourcemap import scan
+from .sources import parse_quads, parse_turtle_file, read_source, to_graph
 from .turtle import canonical_turtle
 
 
 @dataclass(frozen=True)
 class Formatted:
-    """A data file and its canonical text."""
+    """A data file, the bytes that were formatted and its canonical text."""
 
     path: Path
     original: str
     canonical: str
+    source: bytes = b""
 
     @property
     def changed(self) -> bool:
         return self.original != self.canonical
 
 
+@dataclass
+class FormatRun:
+    """What ``format_anthology`` did: every file formatted, and those left alone because
+    they changed on disk while the run was formatting them."""
+
+    files: list[Formatted] = field(default_factory=list)
+    changed_meanwhile: list[Path] = field(default_factory=list)
+
+
+def _canonical_quads(quads: list[ox.Quad]) -> set[str]:
+    """The quads as N-Quads lines, blank nodes labelled by RDFC-1.0 so that two parses
+    of the same graph give the same set."""
+    if any(isinstance(t, ox.BlankNode) for q in quads for t in (q.subject, q.object)):
+        dataset = ox.Dataset(quads)
+        dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
+        return {str(q) for q in dataset}
+    return {str(q) for q in quads}
+
+
 def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
     """The canonical text of one Turtle file, keeping the comments written before each
-    statement. Raises AnthologyError if the result would not be the same graph."""
-    graph, text = parse_turtle(path, base)
+    statement. Raises AnthologyError naming the first triple (and its subject's line) if
+    the result would not be the same graph."""
+    quads, text, data = parse_turtle_file(path, base)
     found = scan(text, base)
-    canonical = canonical_turtle(graph, base=base, comments=found.comments, header=found.header)
-    again = Graph().parse(data=canonical, format="turtle", publicID=base)
-    if not isomorphic(graph, again):
-        raise AnthologyError("formatting would change the graph; file left as it is", path)
-    return Formatted(path=path, original=text, canonical=canonical)
+    comments: dict[Node, str] = {subject: note for subject, note in found.comments.items()}
+    canonical = canonical_turtle(to_graph(quads), base=base, comments=comments, header=found.header)
+    before = _canonical_quads(quads)
+    after = _canonical_quads(parse_quads(canonical, path, base))
+    if before != after:
+        lost = sorted(before - after) or sorted(after - before)
+        subject = lost[0].split(" ", 1)[0]
+        line = found.lines.get(URIRef(subject[1:-1])) if subject.startswith("<") else None
+        raise AnthologyError(
+            f"formatting would change the triple {lost[0].removesuffix(' .')}; file left as it is",
+            path,
+            line,
+        )
+    return Formatted(path=path, original=text, canonical=canonical, source=data)
 
 
-def format_anthology(root: Path, base: str = DEFAULT_BASE, write: bool = True) -> list[Formatted]:
+def write_formatted(files: list[Formatted]) -> list[Path]:
+    """Replace each changed file by its canonical text, unless its bytes are no longer
+    those that were formatted (an edit saved meanwhile is never lost); return those."""
+    meanwhile = []
+    for item in files:
+        if not item.changed:
+            continue
+        try:
+            still = read_source(item.path) == item.source
+        except AnthologyError:  # deleted or replaced by something unreadable meanwhile
+            still = False
+        if not still:
+            meanwhile.append(item.path)
+            continue
+        write_atomic(item.path, item.canonical)
+    return meanwhile
+
+
+def format_anthology(root: Path, base: str = DEFAULT_BASE, write: bool = True) -> FormatRun:
     """Format every ``data/*.ttl`` of ``root``; with ``write``, rewrite those that change.
 
     All files are formatted before any is written, so a broken file stops the run with
     nothing rewritten.
     """
     files = [format_file(p, base) for p in sorted((root / "data").glob("*.ttl"))]
+    run = FormatRun(files=files)
     if write:
-        for item in files:
-            if item.changed:
-                write_atomic(item.path, item.canonical)
-    return files
+        run.changed_meanwhile = write_formatted(files)
+    return run

@@ -1,0 +1,145 @@
+"""Reading the anthology's source files at the boundary, where bad input is caught.
+
+Every Turtle file the tool reads goes through ``read_source``: only a regular file is
+opened (a folder, a FIFO, a device named ``*.ttl`` is refused before ``open``, so nothing
+hangs), and a symlink loop, a dangling symlink or an unreadable file is an
+``AnthologyError`` naming the path. Turtle is parsed by pyoxigraph's parser, the strict
+one, for both engines: what one engine refuses (``<X 1>``, ``"\\uD800"``) the other
+refuses too, with the same ``file:line`` message.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+import pyoxigraph as ox
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.term import Node
+
+from .errors import AnthologyError
+
+_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+_REASONS = {
+    errno.ELOOP: "a symlink loop",
+    errno.ENOENT: "no such file (a dangling symlink?)",
+    errno.EACCES: "permission denied",
+    errno.EISDIR: "a folder, not a file",
+}
+
+
+def _reason(exc: OSError) -> str:
+    return _REASONS.get(exc.errno or 0, exc.strerror or str(exc))
+
+
+def read_source(path: Path) -> bytes:
+    """The bytes of the regular file ``path``; anything else is an AnthologyError."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise AnthologyError(f"cannot read: {_reason(exc)}", path) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise AnthologyError("cannot read: a folder, not a file", path)
+    if not stat.S_ISREG(info.st_mode):
+        raise AnthologyError("cannot read: not a regular file (a FIFO, socket or device)", path)
+    try:
+        # O_NONBLOCK: should the file be swapped for a FIFO after the check, open
+        # still returns at once instead of waiting for a writer.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise AnthologyError("cannot read: not a regular file", path)
+            return handle.read()
+    except OSError as exc:
+        raise AnthologyError(f"cannot read: {_reason(exc)}", path) from None
+    except MemoryError:
+        raise AnthologyError("cannot read: the file is too large for memory", path) from None
+
+
+def decode_utf8(data: bytes, path: Path | str | None) -> str:
+    """``data`` as text; bytes that are not UTF-8 are an AnthologyError at their line."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise AnthologyError("not UTF-8 text", path, line) from None
+
+
+def read_text(path: Path) -> str:
+    """The UTF-8 text of the regular file ``path`` (see ``read_source``)."""
+    return decode_utf8(read_source(path), path)
+
+
+def check_base(base: str) -> str:
+    """``base`` if it is an absolute IRI the strict parser accepts, else an AnthologyError."""
+    try:
+        ox.NamedNode(base)
+    except ValueError as exc:
+        raise AnthologyError(f"--base {base!r} is not an absolute IRI: {exc}") from None
+    if ":" not in base:
+        raise AnthologyError(f"--base {base!r} is not an absolute IRI")
+    return base
+
+
+def parse_quads(data: bytes | str, path: Path | str | None, base: str) -> list[ox.Quad]:
+    """The quads of Turtle ``data``, relative IRIs against ``base``; a syntax error is an
+    AnthologyError at its file and line."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    try:
+        return list(ox.parse(data, format=ox.RdfFormat.TURTLE, base_iri=base))
+    except SyntaxError as exc:
+        message = exc.msg or str(exc)
+        raise AnthologyError(f"Turtle syntax error: {message}", path, exc.lineno) from None
+    except ValueError as exc:  # an invalid base IRI
+        raise AnthologyError(f"cannot parse with base {base!r}: {exc}", path) from None
+    except MemoryError:
+        raise AnthologyError("the file is too large for memory", path) from None
+
+
+def term(node: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple) -> Node:
+    """A pyoxigraph term as an rdflib term, a literal's lexical form kept exactly (the
+    author's ``007`` stays ``007``: rdflib would normalize it to ``7``)."""
+    if isinstance(node, ox.NamedNode):
+        return URIRef(node.value)
+    if isinstance(node, ox.BlankNode):
+        return BNode(node.value)
+    if isinstance(node, ox.Literal):
+        if node.language:
+            return Literal(node.value, lang=node.language, normalize=False)
+        if node.datatype.value == _XSD_STRING:
+            return Literal(node.value, normalize=False)
+        return _exact_literal(node.value, URIRef(node.datatype.value))
+    raise AnthologyError(f"RDF-star triple terms are not supported: {node}")
+
+
+def _exact_literal(lexical: str, datatype: URIRef) -> Literal:
+    literal = Literal(lexical, datatype=datatype, normalize=False)
+    if str(literal) == lexical:
+        return literal
+    # rdflib collapses the spaces of xsd:token and xsd:normalizedString even with
+    # normalize=False; the author's text is kept by building the term around it (the
+    # same four slots Literal.__new__ fills).
+    exact = str.__new__(Literal, lexical)
+    exact._language = None
+    exact._datatype = datatype
+    exact._value = literal.value
+    exact._ill_typed = literal.ill_typed
+    return exact
+
+
+def to_graph(quads: list[ox.Quad], graph: Graph | None = None) -> Graph:
+    """The triples of ``quads`` (any graph name) added to ``graph`` (default a new one)."""
+    graph = Graph() if graph is None else graph
+    for quad in quads:
+        graph.add((term(quad.subject), term(quad.predicate), term(quad.object)))
+    return graph
+
+
+def parse_turtle_file(path: Path, base: str) -> tuple[list[ox.Quad], str, bytes]:
+    """Read and parse one Turtle file: its quads, its text and its bytes."""
+    data = read_source(path)
+    text = decode_utf8(data, path)
+    return parse_quads(data, path, base), text, data
