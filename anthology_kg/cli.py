@@ -27,7 +27,7 @@ from .loader import Anthology, load_anthology, with_data
 from .namespaces import DEFAULT_BASE
 from .queries import bind_params, catalog, find_query, parse_param_options, run_local, with_values
 from .records import parse_record, render_record, unified_diff
-from .reports import WRITERS, text_report
+from .reports import WRITERS, select_results, text_report
 from .resources import bundled_dir, find_root
 from .results import RESULT_FORMATS, graph_to_turtle, to_csv, to_json, to_table, to_tsv, to_xml
 from .rules import rule_catalog
@@ -83,6 +83,26 @@ def _fail_on_option(func):
         show_default=True,
         help="Exit 1 on violations only, or on warnings too.",
     )(func)
+
+
+def _select_options(func):
+    func = click.option(
+        "--ignore",
+        multiple=True,
+        metavar="CODE",
+        help="Leave out the results of these rules: a code (AK004), a code prefix or a "
+        "shape name; repeatable or comma-separated.",
+    )(func)
+    return click.option(
+        "--select",
+        multiple=True,
+        metavar="CODE",
+        help="Report only these rules (codes as in `anthology-kg rules`, e.g. AK002,AK009).",
+    )(func)
+
+
+def _codes(values: tuple[str, ...]) -> list[str]:
+    return [code.strip() for value in values for code in value.split(",") if code.strip()]
 
 
 def _engine_option(func):
@@ -187,6 +207,7 @@ def _emit(text: str, output: Path | None = None) -> None:
     help="Add the shapes of this Turtle file to the bundled and the anthology's own.",
 )
 @_fail_on_option
+@_select_options
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file."
 )
@@ -205,7 +226,9 @@ def _emit(text: str, output: Path | None = None) -> None:
 )
 @_engine_option
 @click.pass_obj
-def validate(settings, fmt, inference, extra_shapes, fail_on, output, endpoint, graph, engine):
+def validate(
+    settings, fmt, inference, extra_shapes, fail_on, select, ignore, output, endpoint, graph, engine
+):
     """Check the anthology against the rules of its decision records (SHACL).
 
     Exit 0 when it conforms, 1 when a rule is broken, 2 on input errors.
@@ -217,21 +240,23 @@ def validate(settings, fmt, inference, extra_shapes, fail_on, output, endpoint, 
         report = run_validation(anthology, inference)
     else:
         report = _validated(settings, engine, inference, extra_shapes)
+    report = select_results(report, _codes(select), _codes(ignore))
     _emit(WRITERS[fmt](report), output)
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)
 
 
 @main.command()
 @_fail_on_option
+@_select_options
 @_engine_option
 @click.pass_obj
-def check(settings, fail_on, engine) -> None:
+def check(settings, fail_on, select, ignore, engine) -> None:
     """Load and validate the anthology; print each result and a one-line summary.
 
     The job for CI and pre-commit: exit 0 when it conforms, 1 when a rule is broken,
     2 when a file cannot be read.
     """
-    report = _validated(settings, engine)
+    report = select_results(_validated(settings, engine), _codes(select), _codes(ignore))
     click.echo(text_report(report), nl=False)
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)
 
@@ -239,9 +264,13 @@ def check(settings, fail_on, engine) -> None:
 @main.command()
 @click.pass_obj
 def rules(settings) -> None:
-    """List each rule shape: its rule in words, the decision record it enforces, severity."""
+    """List each rule shape: its rule, the decision record it enforces, severity, code, and
+    the rule in words."""
     for rule in rule_catalog(settings.anthology()):
-        click.echo(f"{rule.name}\trule {rule.number}\t{rule.source}\t{rule.severity}\t{rule.label}")
+        click.echo(
+            f"{rule.name}\trule {rule.number}\t{rule.source}\t{rule.severity}\t{rule.code}"
+            f"\t{rule.label}"
+        )
 
 
 @main.command("queries")

@@ -5,17 +5,24 @@ bytes. JSON is this object (``schema`` names its version)::
 
     {"schema": "anthology-kg/validation-report/1", "conforms": bool,
      "counts": {"violations", "warnings", "infos", "waived"},
-     "results": [{"severity", "focus", "path", "value", "message", "shape", "rule",
-                  "adr", "file", "line", "component", "waived", "waiverReason"}]}
+     "results": [{"code", "severity", "focus", "path", "value", "message", "shape", "rule",
+                  "adr", "file", "line", "column", "component", "waived", "waiverReason"}]}
+
+``file``, ``line`` and ``column`` (1-based) point at the triple that breaks the rule
+(its predicate, or its object in an object list); where no single triple is at fault
+(a missing property), at the focus entry's subject. ``code`` is the rule's stable code
+(``AK002``; see rules.rule_code).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from xml.etree import ElementTree as ET
 
 from . import __version__
+from .rules import matches_code
 from .validation import Report, RuleResult
 
 JSON_SCHEMA_ID = "anthology-kg/validation-report/1"
@@ -30,20 +37,41 @@ def _tag(result: RuleResult) -> str:
 def _where(result: RuleResult) -> str:
     if result.file is None:
         return "<graph>"
-    return f"{result.file}:{result.line}" if result.line else result.file
+    if not result.line:
+        return result.file
+    return f"{result.file}:{result.line}" + (f":{result.column}" if result.column else "")
 
 
 def text_report(report: Report) -> str:
-    """One line per result, ``path:line: severity [ADR-032] message (focus)``, then a summary."""
+    """One line per result, ``path:line:col: CODE severity [ADR-032] message (focus)``, as
+    linters print them, then a summary."""
     lines = []
     for r in report.results:
         detail = ", ".join(part for part in (r.focus, r.path) if part)
         if r.path and r.value is not None:
             detail += f" {r.value}"
         severity = f"{r.severity} (waived: {r.waiver_reason})" if r.waived else r.severity
-        lines.append(f"{_where(r)}: {severity} {_tag(r)} {r.message} ({detail})")
+        lines.append(f"{_where(r)}: {r.code} {severity} {_tag(r)} {r.message} ({detail})")
     lines.append(summary_line(report))
     return "\n".join(lines) + "\n"
+
+
+def select_results(
+    report: Report, select: Sequence[str] = (), ignore: Sequence[str] = ()
+) -> Report:
+    """The report with only the results (and rules) named by ``select`` (all when empty)
+    and none named by ``ignore``: codes, code prefixes or shape names (rules.matches_code)."""
+
+    def kept(code: str, shape: str) -> bool:
+        if select and not matches_code(code, shape, select):
+            return False
+        return not (ignore and matches_code(code, shape, ignore))
+
+    return replace(
+        report,
+        results=[r for r in report.results if kept(r.code, r.shape)],
+        rules=[rule for rule in report.rules if kept(rule.code, rule.name)],
+    )
 
 
 def summary_line(report: Report) -> str:
@@ -85,7 +113,9 @@ def github_report(report: Report) -> str:
             props.append(f"file={_escape_property(r.file)}")
             if r.line:
                 props.append(f"line={r.line}")
-        props.append(f"title={_escape_property(f'{_tag(r)} {r.shape}')}")
+            if r.column:
+                props.append(f"col={r.column}")
+        props.append(f"title={_escape_property(f'{r.code} {_tag(r)} {r.shape}')}")
         lines.append(f"::{command} {','.join(props)}::{_escape_data(f'{r.message} ({r.focus})')}")
     lines.append(summary_line(report))
     return "\n".join(lines) + "\n"
@@ -104,17 +134,19 @@ def junit_report(report: Report) -> str:
             failure = ET.SubElement(
                 case, "failure", message=f"{len(violations)} violation(s)", type="Violation"
             )
-            failure.text = "\n".join(f"{_where(r)}: {r.message} ({r.focus})" for r in violations)
+            failure.text = "\n".join(
+                f"{_where(r)}: {r.code} {r.message} ({r.focus})" for r in violations
+            )
         others = [r for r in mine if r.severity != "Violation"]
         if others:
             out = ET.SubElement(case, "system-out")
             out.text = "\n".join(
-                f"{_where(r)}: {r.severity} {r.message} ({r.focus})" for r in others
+                f"{_where(r)}: {r.code} {r.severity} {r.message} ({r.focus})" for r in others
             )
     suite.set("tests", str(len(report.rules)))
     suite.set("failures", str(failures))
     suite.set("errors", "0")
-    suites = ET.Element("testsuites", name="anthology-kg", tests=suite.get("tests"))
+    suites = ET.Element("testsuites", name="anthology-kg", tests=str(len(report.rules)))
     suites.set("failures", str(failures))
     suites.append(suite)
     ET.indent(suites)
@@ -122,34 +154,49 @@ def junit_report(report: Report) -> str:
 
 
 def sarif_report(report: Report) -> str:
-    """SARIF 2.1.0 with one reporting descriptor per rule shape."""
+    """SARIF 2.1.0 with one reporting descriptor per rule code (``AK002``); the shapes
+    that encode a rule are listed in its descriptor, each result names its shape."""
     level = {"Violation": "error", "Warning": "warning", "Info": "note"}
-    rules = [
-        {
-            "id": rule.name,
-            "name": rule.name.split(":")[-1],
-            "shortDescription": {"text": rule.label or rule.name},
-            "fullDescription": {"text": rule.message or rule.label or rule.name},
-            "defaultConfiguration": {"level": level.get(rule.severity, "error")},
-            "properties": {"rule": rule.number, "enforces": rule.source},
-        }
-        for rule in report.rules
-    ]
+    by_code: dict[str, list] = {}
+    for rule in report.rules:
+        by_code.setdefault(rule.code, []).append(rule)
+    rules = []
+    for code, shapes in by_code.items():
+        first = shapes[0]
+        labels = [rule.label or rule.name for rule in shapes]
+        rules.append(
+            {
+                "id": code,
+                "name": first.name.split(":")[-1] if len(shapes) == 1 else f"Rule{first.number}",
+                "shortDescription": {"text": labels[0]},
+                "fullDescription": {
+                    "text": "; ".join(labels) if len(shapes) > 1 else first.message or labels[0]
+                },
+                "defaultConfiguration": {"level": level.get(first.severity, "error")},
+                "properties": {
+                    "rule": first.number,
+                    "enforces": first.source,
+                    "shapes": [rule.name for rule in shapes],
+                },
+            }
+        )
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     results = []
     for r in report.results:
         result: dict = {
-            "ruleId": r.shape,
+            "ruleId": r.code,
             "level": level.get(r.severity, "error"),
             "message": {"text": f"{r.message} ({r.focus})"},
-            "properties": {"focus": r.focus, "path": r.path, "value": r.value},
+            "properties": {"shape": r.shape, "focus": r.focus, "path": r.path, "value": r.value},
         }
-        if r.shape in index:
-            result["ruleIndex"] = index[r.shape]
+        if r.code in index:
+            result["ruleIndex"] = index[r.code]
         if r.file:
             location: dict = {"artifactLocation": {"uri": r.file}}
             if r.line:
                 location["region"] = {"startLine": r.line}
+                if r.column:
+                    location["region"]["startColumn"] = r.column
             result["locations"] = [{"physicalLocation": location}]
         if r.waived:
             result["suppressions"] = [{"kind": "external", "justification": r.waiver_reason}]

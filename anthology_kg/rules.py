@@ -1,7 +1,15 @@
-"""The rule catalog: which SHACL shape encodes which rule, of which decision record."""
+"""The rule catalog: which SHACL shape encodes which rule, of which decision record,
+and the short stable code each rule is known by (``AK002``).
+
+A rule's code is ``AK`` and its three-digit ``ak:ruleNumber`` (DESIGN.md numbers the
+rules and never renumbers them), so the code lives where the number does, on the
+shapes; the shapes that encode one rule share its code. A result no numbered rule
+gives has the code of the waivers (``AK000``) or, for a shape of your own, its name.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rdflib import RDFS, URIRef
@@ -24,9 +32,40 @@ class Rule:
     message: str | None
 
     @property
+    def code(self) -> str:
+        """The rule's short stable code: ``AK`` and its number, ``AK002``."""
+        return rule_code(self.number, self.name)
+
+    @property
     def source(self) -> str:
         """Who the rule answers to: the decision record, or the record's integrity."""
         return self.adr or "integrity"
+
+
+#: The code of results about the waivers file itself (an expired or incomplete waiver).
+WAIVER_CODE = "AK000"
+WAIVER_SHAPE = "aks:WaiverNotExpired"
+
+
+def rule_code(number: int | None, shape: str) -> str:
+    """The code of rule ``number``; a shape without a number is known by its name."""
+    if number is not None:
+        return f"AK{number:03d}"
+    return WAIVER_CODE if shape == WAIVER_SHAPE else shape
+
+
+def matches_code(code: str, shape: str, patterns: Sequence[str]) -> bool:
+    """Whether a result of ``code`` (from ``shape``) is named by one of ``patterns``: a
+    code, a code prefix as in ruff (``AK00`` names AK001–AK009) or a shape name."""
+    for pattern in patterns:
+        wanted = pattern.strip()
+        if not wanted:
+            continue
+        if code.upper().startswith(wanted.upper()) or shape == wanted:
+            return True
+        if shape.split(":")[-1] == wanted:
+            return True
+    return False
 
 
 def rule_catalog(anthology: Anthology) -> list[Rule]:
@@ -43,7 +82,7 @@ def rule_catalog(anthology: Anthology) -> list[Rule]:
                 name=shapes.namespace_manager.normalizeUri(node)
                 if isinstance(node, URIRef)
                 else str(node),
-                number=int(shapes.value(node, AK.ruleNumber)),
+                number=int(str(shapes.value(node, AK.ruleNumber))),
                 label=str(shapes.value(node, RDFS.label) or ""),
                 adr=(anthology.identifier(adr) or str(adr).rsplit("/", 1)[-1]) if adr else None,
                 severity=str(severity).rsplit("#", 1)[-1] if severity else "Violation",

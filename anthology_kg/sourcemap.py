@@ -7,8 +7,10 @@ directives; the text has already been parsed by rdflib, so it is known to be val
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import urljoin
 
 from rdflib import URIRef
@@ -146,3 +148,275 @@ def _statement_starts(text: str):
         elif c == "." and depth == 0 and (i + 1 >= n or text[i + 1] in " \t\r\n#"):
             at_start = True
         i += 1
+
+
+# --- Where each triple is written -------------------------------------------------
+#
+# A report points at the triple that breaks a rule. rdflib keeps no positions, so the
+# Turtle text is tokenized once more here (it has parsed, so it is known to be valid)
+# and each written triple gets the line and column of its predicate (of its object
+# when it is not the first object of an object list).
+
+_TOKEN = re.compile(
+    r"""
+    (?P<ws>[ \t\r\n]+|\#[^\n]*)
+    | (?P<iri><[^<>"{}|^`\\\x00-\x20]*>)
+    | (?P<string>"""
+    + r'"""|'
+    + r"'''|"
+    + r'"|'
+    + r"'"
+    + r""")
+    | (?P<punct>\^\^|[\[\]();,.])
+    | (?P<lang>@[A-Za-z]+(?:-[A-Za-z0-9]+)*)
+    | (?P<word>[^ \t\r\n;,()\[\]<"'\#^]+)
+    """,
+    re.VERBOSE,
+)
+_STRING_ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f"}
+_ESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)", re.DOTALL)
+_RDF_TYPE = URIRef("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
+
+
+@dataclass(frozen=True)
+class Written:
+    """One triple as written: its subject (an IRI, or ``("[]", n)`` for the n-th nested
+    blank node of the file), predicate, object (an IRI, a ``("literal", lexical)`` pair
+    or a nested blank node) and where it is."""
+
+    subject: object
+    predicate: URIRef
+    object: object
+    line: int
+    column: int
+
+
+def _unescape(text: str) -> str:
+    def one(match: re.Match) -> str:
+        code = match.group(1)
+        if code[0] in "uU" and len(code) > 1:
+            return chr(int(code[1:], 16))
+        return _STRING_ESCAPES.get(code, code)
+
+    return _ESCAPE.sub(one, text)
+
+
+@dataclass
+class Positions:
+    """The triples of a Turtle text as written, and where each top-level subject starts."""
+
+    triples: list[Written] = field(default_factory=list)
+    subjects: dict[object, tuple[int, int]] = field(default_factory=dict)
+
+
+class _Tokens:
+    """Turtle tokens with their 1-based line and column; comments and spaces skipped."""
+
+    def __init__(self, text: str):
+        self.items: list[tuple[str, str, int, int]] = []
+        line, line_start, i = 1, 0, 0
+        while i < len(text):
+            match = _TOKEN.match(text, i)
+            if match is None:  # not Turtle we understand: stop, keep what was read
+                break
+            kind = match.lastgroup or "word"
+            if kind == "string":
+                end = string_end(text, i)
+                value = text[i:end]
+            else:
+                end = match.end()
+                if kind == "word":  # a name never ends with a dot: that one closes
+                    while end - i > 1 and text[end - 1] == ".":
+                        end -= 1
+                value = text[i:end]
+            if kind != "ws":
+                self.items.append((kind, value, line, i - line_start + 1))
+            newlines = text.count("\n", i, end)
+            if newlines:
+                line += newlines
+                line_start = text.rindex("\n", i, end) + 1
+            i = end
+        self.at = 0
+
+    def peek(self) -> tuple[str, str, int, int]:
+        return self.items[self.at] if self.at < len(self.items) else ("eof", "", 0, 0)
+
+    def take(self) -> tuple[str, str, int, int]:
+        token = self.peek()
+        self.at += 1
+        return token
+
+
+class _Reader:
+    """A recursive-descent reader of Turtle's triples grammar that records positions."""
+
+    def __init__(self, text: str, base: str):
+        self.tokens = _Tokens(text)
+        self.prefixes: dict[str, str] = {}
+        self.base = base
+        self.nested = 0
+        self.found: list[Written] = []
+        self.subjects: dict[object, tuple[int, int]] = {}
+
+    def run(self) -> Positions:
+        while self.tokens.peek()[0] != "eof":
+            kind, value, _, _ = self.tokens.peek()
+            lowered = value.lower()
+            if kind in ("word", "lang") and lowered in ("@prefix", "prefix", "@base", "base"):
+                self.tokens.take()
+                if lowered.endswith("prefix"):
+                    name = self.tokens.take()[1]
+                    self.prefixes[name[:-1]] = _resolve(self.base, self.tokens.take()[1][1:-1])
+                else:
+                    self.base = _resolve(self.base, self.tokens.take()[1][1:-1])
+                if value.startswith("@"):
+                    self.tokens.take()  # the closing dot
+                continue
+            _, _, line, column = self.tokens.peek()
+            subject = self.term()
+            self.subjects.setdefault(subject, (line, column))
+            if self.tokens.peek()[1] != ".":
+                self.predicate_objects(subject)
+            self.tokens.take()  # the closing dot
+        return Positions(self.found, self.subjects)
+
+    def iri(self, value: str) -> URIRef | None:
+        if value.startswith("<"):
+            return URIRef(_resolve(self.base, _unescape(value[1:-1])))
+        if value == "a":
+            return _RDF_TYPE
+        prefix, sep, local = value.partition(":")
+        if sep and prefix in self.prefixes:
+            return URIRef(self.prefixes[prefix] + _LOCAL_ESCAPE.sub(r"\1", local))
+        return None
+
+    def term(self) -> object:
+        """Read one term (a nested blank node or a collection with its triples)."""
+        kind, value, _, _ = self.tokens.take()
+        if value == "[":
+            self.nested += 1
+            node = ("[]", self.nested)
+            if self.tokens.peek()[1] != "]":
+                self.predicate_objects(node)
+            self.tokens.take()  # ]
+            return node
+        if value == "(":
+            while self.tokens.peek()[1] not in (")", ""):
+                self.term()
+            self.tokens.take()
+            return ("()", None)
+        if kind == "string":
+            quote = 3 if value[:3] in ('"""', "'''") else 1
+            lexical = _unescape(value[quote:-quote])
+            following = self.tokens.peek()
+            if following[0] == "lang":
+                self.tokens.take()
+            elif following[1] == "^^":
+                self.tokens.take()
+                self.tokens.take()
+            return ("literal", lexical)
+        if value.startswith("_:"):
+            return ("_:", value[2:])
+        found = self.iri(value)
+        return found if found is not None else ("literal", value)
+
+    def predicate_objects(self, subject: object) -> None:
+        while True:
+            _, value, line, column = self.tokens.take()
+            predicate = self.iri(value)
+            first = True
+            while True:
+                kind, _, object_line, object_column = self.tokens.peek()
+                if kind == "eof":
+                    return
+                obj = self.term()
+                if predicate is not None:
+                    where = (line, column) if first else (object_line, object_column)
+                    self.found.append(Written(subject, predicate, obj, *where))
+                first = False
+                if self.tokens.peek()[1] != ",":
+                    break
+                self.tokens.take()
+            while self.tokens.peek()[1] == ";":
+                self.tokens.take()
+            if self.tokens.peek()[1] in (".", "]", ""):
+                return
+
+
+def written_triples(text: str, base: str = "") -> Positions:
+    """Every triple written in Turtle ``text``, in the order written, with its position."""
+    try:
+        return _Reader(text, base).run()
+    except (IndexError, ValueError):  # text this reader does not follow: no positions
+        return Positions()
+
+
+@functools.lru_cache(maxsize=64)
+def _file_positions(path: str, stamp: tuple[int, int], base: str) -> Positions:
+    with open(path, encoding="utf-8") as handle:
+        return written_triples(handle.read(), base)
+
+
+def file_positions(path: Path, base: str) -> Positions:
+    """``written_triples`` of a file, read once while the file is unchanged."""
+    try:
+        status = path.stat()
+        return _file_positions(str(path), (status.st_mtime_ns, status.st_size), base)
+    except (OSError, UnicodeDecodeError):
+        return Positions()
+
+
+def _matches(written: object, value: object) -> bool:
+    if value is None:
+        return True
+    if isinstance(written, tuple) and written[0] == "literal":
+        return written[1] == str(value)
+    return written == value
+
+
+def locate(
+    positions: Positions,
+    focus: object,
+    owner: object,
+    predicate: object | None,
+    value: object | None,
+) -> tuple[int, int] | None:
+    """Line and column of what breaks a rule: the triple ``focus predicate value`` when
+    the text writes it (for a blank ``focus``, the one such triple nested in ``owner``'s
+    statement), else where ``focus`` (or ``owner``) starts as a subject. None when the
+    text says neither."""
+    if isinstance(predicate, URIRef):
+        direct = [
+            w
+            for w in positions.triples
+            if w.subject == focus and w.predicate == predicate and _matches(w.object, value)
+        ]
+        if direct:
+            return direct[0].line, direct[0].column
+        if value is not None and owner is not None and focus != owner:
+            nested = _nested(positions, owner, predicate, value)
+            if len(nested) == 1:
+                return nested[0].line, nested[0].column
+    for subject in (focus, owner):
+        if subject in positions.subjects:
+            return positions.subjects[subject]
+    return None
+
+
+def _nested(positions: Positions, owner: object, predicate: URIRef, value: object) -> list[Written]:
+    """The triples ``? predicate value`` written inside blank nodes nested in ``owner``'s
+    statements."""
+    inside: set[object] = set()
+    todo = [owner]
+    while todo:
+        current = todo.pop()
+        for w in positions.triples:
+            if w.subject == current and isinstance(w.object, tuple) and w.object[0] == "[]":
+                if w.object not in inside:
+                    inside.add(w.object)
+                    todo.append(w.object)
+    return [
+        w
+        for w in positions.triples
+        if w.subject in inside and w.predicate == predicate and _matches(w.object, value)
+    ]

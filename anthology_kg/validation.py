@@ -22,11 +22,11 @@ from rdflib.term import Node
 from .errors import AnthologyError, display_path
 from .loader import Anthology, vocabulary
 from .namespaces import AK, SH
-from .rules import Rule, rule_catalog
+from .rules import WAIVER_SHAPE, Rule, rule_catalog, rule_code
+from .sourcemap import file_positions, locate
 
 INFERENCE_CHOICES = ("none", "rdfs", "owlrl")
 SEVERITIES = ("Violation", "Warning", "Info")
-WAIVER_SHAPE = "aks:WaiverNotExpired"
 
 
 @dataclass(frozen=True)
@@ -46,11 +46,19 @@ class RuleResult:
     component: str | None = None
     waived: bool = False
     waiver_reason: str | None = None
+    #: The 1-based column of the triple at fault (of the focus subject when none is).
+    column: int | None = None
+
+    @property
+    def code(self) -> str:
+        """The rule's short stable code (``AK002``), see rules.rule_code."""
+        return rule_code(self.rule, self.shape)
 
     def sort_key(self) -> tuple:
         return (
             self.file or "\uffff",
             self.line or 0,
+            self.column or 0,
             self.rule or 0,
             self.shape,
             self.focus,
@@ -61,6 +69,7 @@ class RuleResult:
 
     def as_dict(self) -> dict:
         return {
+            "code": self.code,
             "severity": self.severity,
             "focus": self.focus,
             "path": self.path,
@@ -71,6 +80,7 @@ class RuleResult:
             "adr": self.adr,
             "file": self.file,
             "line": self.line,
+            "column": self.column,
             "component": self.component,
             "waived": self.waived,
             "waiverReason": self.waiver_reason,
@@ -250,17 +260,24 @@ def _result(anthology: Anthology, graph: Graph, node: Node, by_shape: dict) -> R
     location = anthology.location(focus_node)
     value = graph.value(node, SH.value)
     component = graph.value(node, SH.sourceConstraintComponent)
+    path = graph.value(node, SH.resultPath)
+    where = (
+        locate(file_positions(location.path, anthology.base), focus_node, owner, path, value)
+        if location
+        else None
+    )
     return RuleResult(
         severity=str(severity).rsplit("#", 1)[-1] if severity else "Violation",
         focus=short(anthology, owner if owner is not None else focus_node),
-        path=_path_text(anthology, graph, graph.value(node, SH.resultPath)),
+        path=_path_text(anthology, graph, path),
         value=short(anthology, value),
         message=message,
         shape=rule.name if rule else str(shape_node),
         rule=rule.number if rule else None,
         adr=rule.adr if rule else None,
         file=display_path(location.path) if location else None,
-        line=location.line if location else None,
+        line=where[0] if where else location.line if location else None,
+        column=where[1] if where else None,
         component=str(component).rsplit("#", 1)[-1] if component else None,
     )
 
@@ -292,9 +309,11 @@ def _apply_waivers(
         reason = waivers.value(waiver, RDFS.comment)
         expires = waivers.value(waiver, AK.expires)
         location = anthology.locations.get(waiver)
+        start = file_positions(location.path, anthology.base).subjects if location else {}
         where = {
             "file": display_path(location.path) if location else None,
             "line": location.line if location else None,
+            "column": start[waiver][1] if waiver in start else None,
         }
         problem = None
         if focus is None or shape is None or reason is None or expires is None:
@@ -322,9 +341,14 @@ def _apply_waivers(
                 )
             )
             continue
-        shape_name = anthology.shapes.namespace_manager.normalizeUri(shape)
-        active[(short(anthology, focus), shape_name)] = str(reason)
+        # A waiver names the rule by its shape or by its code (ak:rule "AK009").
+        rule_name = (
+            str(shape)
+            if isinstance(shape, Literal)
+            else anthology.shapes.namespace_manager.normalizeUri(shape)
+        )
+        active[(short(anthology, focus), rule_name)] = str(reason)
     for result in results:
-        reason = active.get((result.focus, result.shape))
+        reason = active.get((result.focus, result.shape)) or active.get((result.focus, result.code))
         out.append(replace(result, waived=True, waiver_reason=reason) if reason else result)
     return out

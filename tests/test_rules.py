@@ -13,7 +13,8 @@ from anthology_kg.validation import validate
 RULES = FIXTURES / "rules"
 A = "ADR-032"
 
-# (severity, focus, shape, adr, file, line, path, value)
+# (severity, focus, shape, adr, file, line, path, value): the line of the triple at
+# fault, or of the focus entry's subject where no single triple is (a missing value)
 EXPECTED = {
     "rule1-bad": {
         (
@@ -22,12 +23,12 @@ EXPECTED = {
             "Rule1AdmittedCategory",
             A,
             "ARXIV-2401.00001.ttl",
-            6,
+            8,
             "ak:category",
             "ak:survey",
         ),
         ("Violation", "LIT-001", "Rule1OneCategory", A, "LIT-001.ttl", 6, "ak:category", None),
-        ("Violation", "LIT-002", "Rule1OneCategory", A, "LIT-002.ttl", 6, "ak:category", None),
+        ("Violation", "LIT-002", "Rule1OneCategory", A, "LIT-002.ttl", 8, "ak:category", None),
     },
     "rule2-bad": {
         (
@@ -36,7 +37,7 @@ EXPECTED = {
             "Rule2NoPracticeOnInfrastructure",
             A,
             "LIT-001.ttl",
-            6,
+            8,
             "ak:category",
             "ak:infrastructure",
         ),
@@ -48,7 +49,7 @@ EXPECTED = {
             "Rule3NoVerdictOnInfrastructure",
             A,
             "LIT-001.ttl",
-            6,
+            8,
             "ak:category",
             "ak:infrastructure",
         ),
@@ -73,7 +74,7 @@ EXPECTED = {
             "Rule5UnreadHasNoNote",
             None,
             "LIT-001.ttl",
-            11,
+            14,
             "ak:readingStatus",
             "ak:unread",
         ),
@@ -117,7 +118,7 @@ EXPECTED = {
             "Rule7ReproducibilityRestsOnRecord",
             None,
             "LIT-001.ttl",
-            13,
+            14,
             "ak:restsOn",
             "id:LIT-001-repro",
         ),
@@ -129,7 +130,7 @@ EXPECTED = {
             "Rule8LiteratureIdentifier",
             None,
             "LIT-01.ttl",
-            6,
+            7,
             "dcterms:identifier",
             "LIT-01",
         ),
@@ -139,7 +140,7 @@ EXPECTED = {
             "Rule8UniqueIdentifier",
             None,
             "SOTA-001.ttl",
-            6,
+            7,
             "dcterms:identifier",
             "SOTA-001",
         ),
@@ -149,7 +150,7 @@ EXPECTED = {
             "Rule8UniqueIdentifier",
             None,
             "SOTA-001.ttl",
-            9,
+            10,
             "dcterms:identifier",
             "SOTA-001",
         ),
@@ -161,7 +162,7 @@ EXPECTED = {
             "Rule9NoDanglingReference",
             None,
             "LIT-001.ttl",
-            6,
+            9,
             "dcterms:references",
             "id:LIT-999",
         ),
@@ -183,7 +184,7 @@ EXPECTED = {
             "Rule10ComparisonHasTwoArms",
             None,
             "COMPARISON-x.ttl",
-            6,
+            8,
             "ak:arm",
             None,
         ),

@@ -34,7 +34,7 @@ def test_check_fails_when_the_seed_entry_gains_a_practice(bundled_copy, monkeypa
     assert result.exit_code == 1
     line = result.stdout.splitlines()[0]
     assert re.match(
-        r"data/ARXIV-2409\.19256\.ttl:8: Violation \[ADR-032\] Rule 2 of ADR-032: an "
+        r"data/ARXIV-2409\.19256\.ttl:14:5: AK002 Violation \[ADR-032\] Rule 2 of ADR-032: an "
         r"infrastructure entry carries no practice \(ARXIV-2409\.19256, ak:category "
         r"ak:infrastructure\)$",
         line,
@@ -45,8 +45,8 @@ def test_check_fails_when_the_seed_entry_gains_a_practice(bundled_copy, monkeypa
 def test_text_is_sorted_by_file_and_line():
     result = run_cli("--root", str(RULES / "rule10-bad"), "validate")
     assert result.exit_code == 1
-    places = [line.split(": ")[0] for line in result.stdout.splitlines()[:-1]]
-    keys = [(p.rsplit(":", 1)[0], int(p.rsplit(":", 1)[1])) for p in places]
+    places = [line.split(": ")[0].split(":") for line in result.stdout.splitlines()[:-1]]
+    keys = [(p[0], int(p[1]), int(p[2])) for p in places]
     assert keys == sorted(keys) and len(keys) == 3
 
 
@@ -66,6 +66,7 @@ def test_json_format_has_the_documented_structure():
     assert doc["counts"] == {"violations": 1, "warnings": 0, "infos": 0, "waived": 0}
     (item,) = doc["results"]
     assert set(item) == {
+        "code",
         "severity",
         "focus",
         "path",
@@ -76,18 +77,22 @@ def test_json_format_has_the_documented_structure():
         "adr",
         "file",
         "line",
+        "column",
         "component",
         "waived",
         "waiverReason",
     }
-    assert item["focus"] == "LIT-001" and item["value"] == "id:LIT-999" and item["line"] == 6
+    assert item["focus"] == "LIT-001" and item["value"] == "id:LIT-999" and item["line"] == 9
+    assert item["column"] == 36 and item["code"] == "AK009"
     assert item["shape"] == "aks:Rule9NoDanglingReference" and item["rule"] == 9
 
 
 def test_github_format_is_workflow_annotations():
     result = run_cli("--root", str(RULES / "rule5-bad"), "validate", "--format", "github")
     lines = result.stdout.splitlines()
-    annotation = re.compile(r"^::(error|warning|notice) file=[^,:]+,line=\d+,title=[^:]+::.+$")
+    annotation = re.compile(
+        r"^::(error|warning|notice) file=[^,:]+,line=\d+,col=\d+,title=AK\d{3} [^:]+::.+$"
+    )
     assert len(lines) == 3
     for line in lines[:-1]:
         assert annotation.match(line), line
@@ -114,14 +119,17 @@ def test_sarif_format_has_the_required_fields():
     driver = run["tool"]["driver"]
     assert driver["name"] == "anthology-kg"
     ids = [rule["id"] for rule in driver["rules"]]
-    assert len(ids) == len(set(ids)) == 22
+    assert ids == [f"AK{n:03d}" for n in range(1, 11)]  # one descriptor per rule code
     (res,) = run["results"]
-    assert res["ruleId"] == "aks:Rule2NoPracticeOnInfrastructure"
+    assert res["ruleId"] == "AK002"
+    assert res["properties"]["shape"] == "aks:Rule2NoPracticeOnInfrastructure"
     assert ids[res["ruleIndex"]] == res["ruleId"]
+    region = res["locations"][0]["physicalLocation"]["region"]
+    assert region == {"startLine": 8, "startColumn": 5}
     assert res["level"] == "error" and res["message"]["text"]
     loc = res["locations"][0]["physicalLocation"]
     assert loc["artifactLocation"]["uri"].endswith("rule2-bad/data/LIT-001.ttl")
-    assert loc["region"]["startLine"] == 6
+    assert loc["region"]["startLine"] == 8  # the ak:category triple, not the subject (6)
 
 
 def test_output_file_and_same_bytes_twice(tmp_path):

@@ -1,0 +1,114 @@
+"""Results located like a linter's: file, line and column of the triple at fault, and a
+short stable code per rule, usable in --select, --ignore and waivers."""
+
+import json
+import shutil
+
+import pytest
+from conftest import FIXTURES, run_cli
+from rdflib import URIRef
+
+from anthology_kg.sourcemap import locate, written_triples
+
+RULES = FIXTURES / "rules"
+AK = "https://w3id.org/anthology-kg/ns#"
+ID = "https://w3id.org/anthology-kg/id/"
+
+TEXT = """PREFIX ak: <https://w3id.org/anthology-kg/ns#>
+@prefix id: <https://w3id.org/anthology-kg/id/> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+
+# a comment with "quotes" and ; , . [ ]
+id:A a ak:LiteratureRecord ;
+    ak:category ak:method, ak:evaluation ;
+    ak:note "x; y. [z]"@en , '''two
+lines''' ;
+    ak:size "4"^^xsd:integer ;
+    ak:figure [ ak:algorithm ak:RLHF ; ak:unit "\\u00d7" ] ;
+    ak:restsOn <B>.
+<B> ak:order ( ak:x ak:y ) ; ak:label "b" .
+"""
+
+
+def test_written_triples_carry_line_and_column():
+    found = written_triples(TEXT, ID)
+    where = {
+        (str(w.predicate).rsplit("#")[-1], str(w.object)): (w.line, w.column) for w in found.triples
+    }
+    assert where[("category", AK + "method")] == (7, 5)  # first object: the predicate
+    assert where[("category", AK + "evaluation")] == (7, 28)  # later ones: the object
+    assert where[("note", "('literal', 'two\\nlines')")] == (8, 30)
+    assert where[("size", "('literal', '4')")] == (10, 5)
+    assert where[("unit", "('literal', '×')")] == (11, 40)
+    assert where[("restsOn", ID + "B")] == (12, 5)
+    assert where[("label", "('literal', 'b')")] == (13, 30)
+    assert found.subjects[URIRef(ID + "B")] == (13, 1)
+
+
+def test_locate_prefers_the_triple_then_a_nested_one_then_the_subject():
+    found = written_triples(TEXT, ID)
+    a, figure = URIRef(ID + "A"), object()
+    category, algorithm = URIRef(AK + "category"), URIRef(AK + "algorithm")
+    assert locate(found, a, a, category, URIRef(AK + "evaluation")) == (7, 28)
+    assert locate(found, figure, a, algorithm, URIRef(AK + "RLHF")) == (11, 17)
+    assert locate(found, a, a, URIRef(AK + "missing"), None) == (6, 1)
+
+
+def test_unreadable_text_gives_no_positions_not_an_error():
+    assert written_triples("id:A ak:b [ ak:c", ID).triples == []
+
+
+def test_a_broken_rule_points_at_the_offending_triple():
+    result = run_cli("--root", str(RULES / "rule9-bad"), "check")
+    assert result.exit_code == 1
+    where, rest = result.stdout.splitlines()[0].split(": ", 1)
+    assert where.endswith("rule9-bad/data/LIT-001.ttl:9:36")  # the dcterms:references object
+    assert rest.startswith("AK009 Violation [integrity] Integrity rule 9: ")
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_select_and_ignore_by_code_prefix_or_shape(engine):
+    root = str(RULES / "rule8-bad")
+    base = ("--root", root, "validate", "--engine", engine, "--format", "json")
+    codes = lambda *a: {r["code"] for r in json.loads(run_cli(*base, *a).stdout)["results"]}  # noqa: E731
+    assert codes() == {"AK008"}
+    assert codes("--select", "AK00") == {"AK008"}
+    assert codes("--select", "AK001,AK002") == set()
+    assert run_cli(*base, "--ignore", "AK008").exit_code == 0
+    shapes = {
+        r["shape"]
+        for r in json.loads(run_cli(*base, "--ignore", "Rule8UniqueIdentifier").stdout)["results"]
+    }
+    assert shapes == {"aks:Rule8LiteratureIdentifier"}
+
+
+def test_rules_lists_the_codes():
+    lines = run_cli("rules").stdout.splitlines()
+    codes = {line.split("\t")[4] for line in lines}
+    assert codes == {f"AK{n:03d}" for n in range(1, 11)}
+
+
+def test_a_waiver_may_name_the_rule_by_its_code(tmp_path):
+    root = tmp_path / "w"
+    shutil.copytree(RULES / "rule9-bad", root)
+    (root / "waivers.ttl").write_text(
+        "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+        '<waiver/x> a ak:Waiver ; ak:waives <LIT-001> ; ak:rule "AK009" ;\n'
+        '    rdfs:comment "being written" ; ak:expires "2999-01-01"^^xsd:date .\n',
+        encoding="utf-8",
+    )
+    result = run_cli("--root", str(root), "check")
+    assert result.exit_code == 0, result.stdout
+    assert "AK009 Violation (waived: being written)" in result.stdout
+
+
+def test_every_format_carries_the_column():
+    root = str(RULES / "rule2-bad")
+    github = run_cli("--root", root, "validate", "--format", "github").stdout
+    assert ",line=8,col=5,title=AK002 " in github
+    junit = run_cli("--root", root, "validate", "--format", "junit").stdout
+    assert "LIT-001.ttl:8:5: AK002 " in junit
+    doc = json.loads(run_cli("--root", root, "validate", "--format", "json").stdout)
+    assert (doc["results"][0]["line"], doc["results"][0]["column"]) == (8, 5)
