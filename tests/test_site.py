@@ -53,7 +53,7 @@ def test_new_entry_fails_check_until_the_user_fills_it_in(anthology):
     assert "to fill in: ak:category (Rule 1 of ADR-032" in result.stdout
     check = run_cli("check")
     assert check.exit_code == 1
-    assert check.stdout.startswith("data/LIT-169.ttl:6: Violation [ADR-032] Rule 1")
+    assert check.stdout.startswith("data/LIT-169.ttl:6:1: AK001 Violation [ADR-032] Rule 1")
     path = anthology / "data" / "LIT-169.ttl"
     path.write_text(
         path.read_text("utf-8").replace(
