@@ -13,6 +13,8 @@ from rdflib import URIRef
 
 from . import __version__
 from .authoring import KINDS, new_entry_graph, write_new_entry
+from .diff import diff_states
+from .diffreport import WRITERS as DIFF_WRITERS
 from .endpoint import run_remote
 from .errors import AnthologyError, display_path
 from .export import FORMATS as EXPORT_FORMATS
@@ -30,6 +32,7 @@ from .records import parse_record, render_record, unified_diff
 from .reports import WRITERS, select_results, text_report
 from .resources import bundled_dir, find_root
 from .results import RESULT_FORMATS, graph_to_turtle, to_csv, to_json, to_table, to_tsv, to_xml
+from .revisions import anthology_root, resolve_states
 from .rules import rule_catalog
 from .server import DATA_GRAPH, default_graphs, fetch_graph, load_store, query_url, serve_command
 from .server import publish as run_publish
@@ -484,6 +487,39 @@ def fmt_command(settings, check) -> None:
     )
     if (check and changed) or run.changed_meanwhile:
         sys.exit(EXIT_RULES)
+
+
+@main.command("diff")
+@click.argument("old", required=False)
+@click.argument("new", required=False)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(list(DIFF_WRITERS)),
+    default="text",
+    show_default=True,
+    help="text for people; markdown: a summary table and a section per entry (a pull-request "
+    "comment, $GITHUB_STEP_SUMMARY); json: a documented object; nquads: a patch, the removed "
+    "and the added triples in two named graphs.",
+)
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when the states differ.")
+@click.option(
+    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file."
+)
+@click.pass_obj
+def diff_command(settings, old, new, fmt, exit_zero, output) -> None:
+    """Show what changed in the graph from OLD to NEW, by entry.
+
+    OLD and NEW are git revisions of the repository holding the anthology, or folders;
+    the default is HEAD against the working tree, and OLD alone may be a range
+    (origin/main...HEAD). Blank nodes are matched by content: reformatting is no change.
+    Exit 0 when the graphs are equal, 1 when they differ, 2 for a bad revision or an
+    unreadable state.
+    """
+    old_state, new_state = resolve_states(settings.root or anthology_root(), old, new)
+    result = diff_states(old_state, new_state, settings.base)
+    _emit(DIFF_WRITERS[fmt](result), output)
+    sys.exit(EXIT_OK if result.equal or exit_zero else EXIT_RULES)
 
 
 @main.command()

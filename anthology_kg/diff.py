@@ -1,0 +1,601 @@
+"""The semantic difference between two states of an anthology, by entry.
+
+``diff_states(old, new)`` parses each state's data files with pyoxigraph and compares the
+two graphs as sets of triples. Blank nodes are matched by content: a blank node that is
+part of a tree (the ``[ ... ]`` nesting the anthology's Turtle uses) is keyed by what it
+says, its outgoing triples with nested blank nodes keyed the same way (a Merkle key). A
+group of blank nodes that points at itself in a cycle is keyed through RDF Dataset
+Canonicalization (RDFC-1.0, pyoxigraph's) of that group alone.
+
+Why not canonicalize each whole state: RDFC-1.0 numbers blank nodes in the order of their
+hashes across the dataset, so one new blank node anywhere renumbers others, and every
+renumbered node would show as a change (pyoxigraph's documentation warns of exactly
+that). A key that depends only on the node's own content makes a moved, reordered or
+reformatted blank node no change, and a changed takeaway one removed and one added.
+
+Changes are grouped by the entry that owns each fact (the nearest node with a
+``dcterms:identifier``, as validation reports name a focus entry). A fact about a blank
+node is shown inside the fact that points at it, so a changed takeaway reads as one
+takeaway removed and one added. An entry whose identifier disappears while another
+appears with the same content is reported as renamed.
+
+Files whose bytes are the same in both states are parsed once: their triples are the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import pyoxigraph as ox
+from rdflib import URIRef
+
+from .errors import AnthologyError
+from .loader import find_owner
+from .namespaces import DCTERMS, DEFAULT_BASE, PREFIXES, RDF, RDFS, XSD
+from .revisions import State
+from .sourcemap import subject_lines
+
+IDENTIFIER = ox.NamedNode(str(DCTERMS.identifier))
+RDF_TYPE = ox.NamedNode(str(RDF.type))
+#: Predicates whose literal names a node for people, best first.
+LABEL_PREDICATES = (ox.NamedNode(str(DCTERMS.title)), ox.NamedNode(str(RDFS.label)))
+_PLAIN_DATATYPES = {str(XSD.integer), str(XSD.decimal), str(XSD.double), str(XSD.boolean)}
+_PARSER_PREFIX = re.compile(r"^Parser error (?:at|between) [^:]*: ")
+
+
+# -- blank nodes keyed by content -----------------------------------------------------------
+
+
+class Blank:
+    """A blank node keyed by its content; ``label`` is stable across runs and machines."""
+
+    label: str
+
+    def __str__(self) -> str:
+        return f"_:{self.label}"
+
+
+@dataclass(frozen=True, eq=True)
+class TreeBlank(Blank):
+    """A blank node of a tree: equal to any blank node that says the same things."""
+
+    content: frozenset[tuple[Term, Term]]
+
+    @cached_property
+    def label(self) -> str:  # type: ignore[override]
+        text = "\n".join(sorted(f"{p} {o}" for p, o in self.content))
+        return "b" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+    def outgoing(self) -> list[tuple[Term, Term]]:
+        return sorted(
+            self.content, key=lambda pair: (pair[0] != RDF_TYPE, str(pair[0]), str(pair[1]))
+        )
+
+
+@dataclass(frozen=True, eq=True)
+class CanonicalBlank(Blank):
+    """A blank node of a cycle, labelled by RDFC-1.0 within its group of blank nodes."""
+
+    label: str
+
+
+Term = ox.NamedNode | ox.Literal | Blank
+Fact = tuple[Term, Term, Term]
+
+
+@dataclass(frozen=True)
+class ParsedFile:
+    """The facts of one data file, blank nodes keyed by content, and what names its nodes."""
+
+    facts: frozenset[Fact]
+    identifiers: dict[ox.NamedNode, str]
+    #: The title (or else the smallest rdfs:label) of a node, ranked: (0, title), (1, label).
+    labels: dict[ox.NamedNode, tuple[int, str]]
+
+
+def parse_data(content: bytes, source: str | None = None, base: str = DEFAULT_BASE) -> ParsedFile:
+    """Parse one Turtle file's bytes; ``source`` names it in errors (``REV:data/X.ttl``).
+
+    Raises AnthologyError with the file and line when the Turtle does not parse.
+    """
+    try:
+        quads = list(ox.parse(content, ox.RdfFormat.TURTLE, base_iri=base))
+    except SyntaxError as exc:
+        message = _PARSER_PREFIX.sub("", exc.msg or "invalid Turtle")
+        raise AnthologyError(f"Turtle syntax error: {message}", source, exc.lineno) from None
+    facts: set[Fact] = set()
+    with_blanks: list[tuple] = []
+    identifiers: dict[ox.NamedNode, str] = {}
+    labels: dict[ox.NamedNode, tuple[int, str]] = {}
+    for s, p, o, _ in quads:
+        if isinstance(s, ox.BlankNode) or isinstance(o, ox.BlankNode):
+            with_blanks.append((s, p, o))
+            continue
+        facts.add((s, p, o))
+        if isinstance(o, ox.Literal):
+            if p == IDENTIFIER:
+                identifiers[s] = o.value
+            elif p in LABEL_PREDICATES:
+                name = (LABEL_PREDICATES.index(p), o.value)
+                labels[s] = min(name, labels.get(s, name))
+    if with_blanks:
+        facts.update(_blank_facts(with_blanks))
+    return ParsedFile(frozenset(facts), identifiers, labels)
+
+
+class _Cycle(Exception):
+    pass
+
+
+def _blank_facts(triples: list[tuple]) -> set[Fact]:
+    """One file's ``triples`` that hold a blank node, each blank node replaced by its key."""
+    outgoing: dict[ox.BlankNode, list] = defaultdict(list)
+    nodes: set[ox.BlankNode] = set()
+    for s, p, o in triples:
+        if isinstance(s, ox.BlankNode):
+            outgoing[s].append((p, o))
+            nodes.add(s)
+        if isinstance(o, ox.BlankNode):
+            nodes.add(o)
+    try:
+        keys = _tree_keys(outgoing, sorted(nodes, key=str))
+        return {(keys.get(s, s), p, keys.get(o, o)) for s, p, o in triples}
+    except _Cycle:
+        pass
+    facts: set[Fact] = set()
+    keyed: dict = {}
+    for group in _groups(triples, nodes):
+        mine = [t for t in triples if t[0] in group or t[2] in group]
+        try:
+            keyed.update(_tree_keys(outgoing, sorted(group, key=str)))
+        except _Cycle:
+            facts.update(_canonical_facts(mine))
+            continue
+        facts.update((keyed.get(s, s), p, keyed.get(o, o)) for s, p, o in mine)
+    return facts
+
+
+def _tree_keys(outgoing: dict, nodes: list) -> dict:
+    """Merkle keys, children before parents (iteratively: an RDF list may be long)."""
+    keys: dict = {}
+    for start in nodes:
+        if start in keys:
+            continue
+        on_path: set = set()
+        stack = [(start, False)]
+        while stack:
+            node, done = stack.pop()
+            if done:
+                on_path.discard(node)
+                keys[node] = TreeBlank(
+                    frozenset(
+                        (p, keys[o] if isinstance(o, ox.BlankNode) else o)
+                        for p, o in outgoing.get(node, ())
+                    )
+                )
+                continue
+            if node in keys:
+                continue
+            on_path.add(node)
+            stack.append((node, True))
+            for _, o in outgoing.get(node, ()):
+                if isinstance(o, ox.BlankNode) and o not in keys:
+                    if o in on_path:
+                        raise _Cycle
+                    stack.append((o, False))
+    return keys
+
+
+def _groups(triples: list[tuple], nodes: set) -> list[set]:
+    """The blank nodes joined by triples between two blank nodes (union-find)."""
+    parent = {n: n for n in nodes}
+
+    def find(n):
+        while parent[n] is not n:
+            parent[n] = parent[parent[n]]
+            n = parent[n]
+        return n
+
+    for s, _, o in triples:
+        if isinstance(s, ox.BlankNode) and isinstance(o, ox.BlankNode):
+            parent[find(s)] = find(o)
+    groups: dict = defaultdict(set)
+    for n in nodes:
+        groups[find(n)].add(n)
+    return list(groups.values())
+
+
+def _canonical_facts(triples: list[tuple]) -> set[Fact]:
+    """A group of blank nodes with a cycle, canonicalized alone with RDFC-1.0; each label
+    is prefixed by a digest of the group's canonical form, so equal groups get equal keys
+    and different groups never share one."""
+    dataset = ox.Dataset(ox.Quad(s, p, o) for s, p, o in triples)
+    dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
+    canonical = sorted(str(q) for q in dataset)
+    digest = hashlib.sha256("\n".join(canonical).encode("utf-8")).hexdigest()[:16]
+
+    def key(term):
+        return CanonicalBlank(f"c{digest}{term.value}") if isinstance(term, ox.BlankNode) else term
+
+    return {(key(q.subject), q.predicate, key(q.object)) for q in dataset}
+
+
+# -- one state's graph ------------------------------------------------------------------------
+
+
+@dataclass
+class StateGraph:
+    """A state's data files parsed: its facts, and what names and owns its nodes."""
+
+    state: State
+    base: str
+    files: dict[str, ParsedFile]
+    _owners: dict = field(default_factory=dict, repr=False)
+    _lines: dict = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def facts(self) -> set[Fact]:
+        union: set[Fact] = set()
+        for parsed in self.files.values():
+            union.update(parsed.facts)
+        return union
+
+    @cached_property
+    def identifiers(self) -> dict[ox.NamedNode, str]:
+        merged: dict[ox.NamedNode, str] = {}
+        for parsed in self.files.values():
+            merged.update(parsed.identifiers)
+        return merged
+
+    @cached_property
+    def labels(self) -> dict[ox.NamedNode, str]:
+        ranked: dict[ox.NamedNode, tuple[int, str]] = {}
+        for parsed in self.files.values():
+            for node, name in parsed.labels.items():
+                ranked[node] = min(name, ranked.get(node, name))
+        return {node: name for node, (_, name) in ranked.items()}
+
+    @cached_property
+    def referrers(self) -> dict[Term, list[Term]]:
+        """For each node, the subjects of the facts that point at it."""
+        found: dict[Term, list[Term]] = defaultdict(list)
+        for s, _, o in self.facts:
+            if not isinstance(o, ox.Literal):
+                found[o].append(s)
+        return found
+
+    def owner(self, node: Term) -> Term | None:
+        """The entry ``node`` belongs to: itself when it has an identifier, else the
+        nearest entry pointing at it (the rule validation reports use)."""
+        if node not in self._owners:
+            # find_owner is typed for rdflib terms; it only hashes, compares and str()s them.
+            self._owners[node] = find_owner(
+                node,  # type: ignore[arg-type]
+                self.identifiers.get,
+                lambda n: self.referrers.get(n, ()),
+            )
+        return self._owners[node]
+
+    def text(self, relative: str) -> str:
+        return self.state.files[relative].decode("utf-8")
+
+    def subject_line(self, relative: str, node: Term) -> int | None:
+        """The line where ``node`` starts a statement in the file, if it does."""
+        if relative not in self._lines:
+            self._lines[relative] = subject_lines(self.text(relative), self.base)
+        if isinstance(node, ox.NamedNode):
+            return self._lines[relative].get(URIRef(node.value))
+        return None
+
+    def file_of(self, fact: Fact, candidates: Iterable[str]) -> str | None:
+        """The first of ``candidates`` (relative paths) whose file holds ``fact``."""
+        for relative in candidates:
+            if fact in self.files[relative].facts:
+                return relative
+        return None
+
+    @cached_property
+    def _entry_files(self) -> dict[ox.NamedNode, str]:
+        found: dict[ox.NamedNode, str] = {}
+        for relative, parsed in sorted(self.files.items(), reverse=True):
+            found.update(dict.fromkeys(parsed.identifiers, relative))
+        return found
+
+    def entry_place(self, node: Term) -> tuple[str, int | None] | None:
+        """The file (and line) where an entry is written: the first file, by name, that
+        gives its identifier."""
+        relative = self._entry_files.get(node)  # type: ignore[arg-type]
+        return (relative, self.subject_line(relative, node)) if relative else None
+
+
+def load_state(
+    state: State, base: str = DEFAULT_BASE, cache: dict[bytes, ParsedFile] | None = None
+) -> StateGraph:
+    """Parse every data file of ``state``; files already in ``cache`` (same bytes) are
+    not parsed again."""
+    cache = {} if cache is None else cache
+    files: dict[str, ParsedFile] = {}
+    for relative in state.data_files():
+        content = state.files[relative]
+        if content not in cache:
+            try:
+                cache[content] = parse_data(content, None, base)
+            except AnthologyError as exc:  # named here: a path costs a lookup per file
+                raise AnthologyError(exc.message, state.source(relative), exc.line) from None
+        files[relative] = cache[content]
+    return StateGraph(state=state, base=base, files=files)
+
+
+# -- terms in words ---------------------------------------------------------------------------
+
+_LOCAL = re.compile(r"^[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_-])?$")
+
+
+class Namer:
+    """Terms as a reviewer reads them: an entry by its identifier, another IRI as a
+    prefixed name, a literal as Turtle writes it, a blank node inline as ``[ ... ]``."""
+
+    def __init__(self, identifiers: dict[ox.NamedNode, str], base: str = DEFAULT_BASE):
+        self.identifiers = identifiers
+        namespaces = {prefix: base if prefix == "id" else iri for prefix, iri in PREFIXES.items()}
+        self.namespaces = sorted(namespaces.items(), key=lambda item: (-len(item[1]), item[0]))
+
+    def iri(self, node: ox.NamedNode) -> str:
+        for prefix, namespace in self.namespaces:
+            local = node.value[len(namespace) :]
+            if node.value.startswith(namespace) and (not local or _LOCAL.match(local)):
+                return f"{prefix}:{local}"
+        return f"<{node.value}>"
+
+    def predicate(self, node: Term) -> str:
+        return "a" if node == RDF_TYPE else self.term(node)
+
+    def term(self, node: Term) -> str:
+        if isinstance(node, ox.NamedNode):
+            return self.identifiers.get(node) or self.iri(node)
+        if isinstance(node, ox.Literal):
+            return self.literal(node)
+        if isinstance(node, TreeBlank):
+            parts = [f"{self.predicate(p)} {self.term(o)}" for p, o in node.outgoing()]
+            return "[ " + " ; ".join(parts) + " ]" if parts else "[]"
+        return str(node)
+
+    def literal(self, node: ox.Literal) -> str:
+        escaped = node.value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+        if node.language:
+            return f'"{escaped}"@{node.language}'
+        datatype = node.datatype.value
+        if datatype in _PLAIN_DATATYPES:
+            return node.value
+        if datatype == str(XSD.string):
+            return f'"{escaped}"'
+        return f'"{escaped}"^^{self.iri(node.datatype)}'
+
+
+# -- the difference -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FactChange:
+    """A fact added or removed; an added one with the file and line where it now stands."""
+
+    subject: Term
+    predicate: Term
+    object: Term
+    file: str | None = None
+    line: int | None = None
+
+    @property
+    def fact(self) -> Fact:
+        return (self.subject, self.predicate, self.object)
+
+
+@dataclass
+class EntryChange:
+    """What changed about one entry (``iri`` None: facts no entry owns)."""
+
+    iri: Term | None
+    identifier: str | None
+    status: str  # "added", "removed", "changed" or "renamed"
+    label: str | None = None
+    previous: str | None = None  # the identifier a renamed entry had
+    file: str | None = None
+    line: int | None = None
+    added: list[FactChange] = field(default_factory=list)
+    removed: list[FactChange] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.identifier or "(facts of no entry)"
+
+
+@dataclass
+class AnthologyDiff:
+    """The difference of two states: by entry, and as the sets of triples added and removed
+    (blank nodes keyed by content; inner facts of blank nodes included)."""
+
+    old: str
+    new: str
+    entries: list[EntryChange]
+    added: set[Fact]
+    removed: set[Fact]
+    namer: Namer
+
+    @property
+    def equal(self) -> bool:
+        return not self.added and not self.removed
+
+    def counts(self) -> dict[str, int]:
+        tally = {status: 0 for status in ("added", "removed", "renamed", "changed")}
+        for entry in self.entries:
+            if entry.iri is not None:
+                tally[entry.status] += 1
+        tally["factsAdded"] = sum(len(e.added) for e in self.entries)
+        tally["factsRemoved"] = sum(len(e.removed) for e in self.entries)
+        return tally
+
+
+def diff_states(old: State, new: State, base: str = DEFAULT_BASE) -> AnthologyDiff:
+    """The semantic difference from ``old`` to ``new`` (see the module docstring)."""
+    cache: dict[bytes, ParsedFile] = {}
+    before = load_state(old, base, cache)
+    after = load_state(new, base, cache)
+    kept = {id(parsed) for parsed in before.files.values()}
+    new_files = [r for r, parsed in sorted(after.files.items()) if id(parsed) not in kept]
+    kept = {id(parsed) for parsed in after.files.values()}
+    old_files = [r for r, parsed in sorted(before.files.items()) if id(parsed) not in kept]
+    # A fact can only be added by a file whose bytes the old state lacks, and removed by
+    # one the new state lacks: other files hold the same facts in both.
+    added = {f for r in new_files for f in after.files[r].facts if f not in before.facts}
+    removed = {f for r in old_files for f in before.files[r].facts if f not in after.facts}
+    namer = Namer({**before.identifiers, **after.identifiers}, base)
+    entries = _by_entry(before, after, added, removed, new_files)
+    return AnthologyDiff(old.name, new.name, entries, added, removed, namer)
+
+
+def _roots(facts: set[Fact]) -> list[Fact]:
+    """The facts a reviewer reads: those about a named node, or about a blank node that no
+    other fact of ``facts`` points at; the facts inside a blank node are shown within it.
+
+    A blank node keyed by content that an unchanged fact points at has the same content
+    in both states, so its inner facts did not change: looking within ``facts`` suffices.
+    """
+    inside = {o for _, _, o in facts if isinstance(o, TreeBlank)}
+    return [f for f in facts if not isinstance(f[0], TreeBlank) or f[0] not in inside]
+
+
+def _by_entry(
+    before: StateGraph,
+    after: StateGraph,
+    added: set[Fact],
+    removed: set[Fact],
+    new_files: list[str],
+) -> list[EntryChange]:
+    groups: dict[Term | None, tuple[list[FactChange], list[FactChange]]] = defaultdict(
+        lambda: ([], [])
+    )
+    for fact in _roots(added):
+        groups[after.owner(fact[0])][0].append(_located(after, fact, new_files))
+    for fact in _roots(removed):
+        groups[before.owner(fact[0])][1].append(FactChange(*fact))
+    entries: list[EntryChange] = []
+    for iri, (plus, minus) in groups.items():
+        in_old, in_new = iri in before.identifiers, iri in after.identifiers
+        status = "changed" if in_old == in_new else ("added" if in_new else "removed")
+        graph = after if in_new else before
+        place = graph.entry_place(iri) if iri is not None else None
+        entries.append(
+            EntryChange(
+                iri=iri,
+                identifier=graph.identifiers.get(iri) if iri is not None else None,  # type: ignore[arg-type]
+                status=status,
+                label=graph.labels.get(iri) if iri is not None else None,  # type: ignore[arg-type]
+                file=graph.state.display(place[0]) if place else None,
+                line=place[1] if place else None,
+                added=sorted(plus, key=_fact_order),
+                removed=sorted(minus, key=_fact_order),
+            )
+        )
+    entries = _renames(entries)
+    return sorted(entries, key=lambda e: (e.iri is None, e.identifier or "", str(e.iri)))
+
+
+def _fact_order(change: FactChange) -> tuple:
+    return (
+        str(change.subject),
+        change.predicate != RDF_TYPE,
+        str(change.predicate),
+        str(change.object),
+    )
+
+
+def _signature(entry: EntryChange, facts: list[FactChange]) -> frozenset:
+    """An entry's facts with its own IRI and identifier left out: equal for a rename."""
+
+    def plain(term: Term) -> object:
+        if term == entry.iri:
+            return "SELF"
+        if isinstance(term, ox.Literal) and term.value == entry.identifier:
+            return "SELF-ID"
+        return term
+
+    return frozenset((plain(c.subject), c.predicate, plain(c.object)) for c in facts)
+
+
+def _renames(entries: list[EntryChange]) -> list[EntryChange]:
+    """Pair each removed entry with an added one of the same content: a rename."""
+    gone = {_signature(e, e.removed): e for e in entries if e.status == "removed"}
+    out: list[EntryChange] = []
+    paired: set[int] = set()
+    for entry in sorted(entries, key=lambda e: e.identifier or ""):
+        if entry.status != "added":
+            continue
+        old = gone.pop(_signature(entry, entry.added), None)
+        if old is not None:
+            paired.add(id(old))
+            paired.add(id(entry))
+            out.append(
+                EntryChange(
+                    iri=entry.iri,
+                    identifier=entry.identifier,
+                    status="renamed",
+                    label=entry.label,
+                    previous=old.identifier,
+                    file=entry.file,
+                    line=entry.line,
+                )
+            )
+    return out + [e for e in entries if id(e) not in paired]
+
+
+def _located(graph: StateGraph, fact: Fact, candidates: list[str]) -> FactChange:
+    """An added fact with the file and line where it stands in the new state."""
+    relative = graph.file_of(fact, candidates)
+    if relative is None:
+        return FactChange(*fact)
+    return FactChange(*fact, file=graph.state.display(relative), line=_line(graph, relative, fact))
+
+
+def _line(graph: StateGraph, relative: str, fact: Fact) -> int | None:
+    """The line of ``fact``: from where its subject's statement starts, the first line
+    that writes its object (or, failing that, its predicate's local name); the subject's
+    line when neither is found. A text search: the parser keeps no positions."""
+    text = graph.text(relative)
+    start_line = graph.subject_line(relative, fact[0])
+    start = 0
+    if start_line is not None:
+        for _ in range(start_line - 1):
+            start = text.index("\n", start) + 1
+    for needle in (*_needles(fact[2]), _local_name(fact[1])):
+        if needle:
+            found = text.find(needle, start)
+            if found != -1:
+                return text.count("\n", 0, found) + 1
+    return start_line
+
+
+def _local_name(node: Term) -> str | None:
+    if isinstance(node, ox.NamedNode):
+        return re.split(r"[/#]", node.value)[-1] or None
+    return None
+
+
+def _needles(node: Term) -> list[str]:
+    """Pieces of text that writing ``node`` in Turtle most likely contains, best first."""
+    if isinstance(node, ox.Literal):
+        first = node.value.split("\n", 1)[0][:40]
+        if not first or '"' in first or "\\" in first:
+            return []
+        return [f'"{first}', f"'{first}", first]
+    if isinstance(node, TreeBlank):
+        for _, inner in node.outgoing():
+            if isinstance(inner, ox.Literal | TreeBlank) and (found := _needles(inner)):
+                return found
+        return []
+    name = _local_name(node)
+    return [name] if name else []

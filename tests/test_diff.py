@@ -1,0 +1,433 @@
+"""`diff`: the semantic difference of two states of an anthology, on real git repositories."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+from conftest import run_cli
+
+from anthology_kg.diff import diff_states, load_state, parse_data
+from anthology_kg.diffreport import ADDED_GRAPH, REMOVED_GRAPH
+from anthology_kg.resources import bundled_dir
+from anthology_kg.revisions import read_folder, resolve_states
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+ARXIV = "data/ARXIV-2409.19256.ttl"
+TAKEAWAY_3 = "1.53×–20.57× throughput over the systems baselines of the day"
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.org",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.org",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(repo), *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, **GIT_ENV},
+    )
+    return done.stdout
+
+
+def commit_all(repo: Path, message: str) -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch) -> Path:
+    """A git repository holding a copy of the bundled anthology, committed on main; the
+    working directory is the repository."""
+    root = tmp_path / "repo"
+    shutil.copytree(bundled_dir() / "data", root / "data")
+    git(root.parent, "init", "-q", "-b", "main", str(root))
+    commit_all(root, "the bundled anthology")
+    monkeypatch.chdir(root)
+    return root
+
+
+def edit(root: Path, relative: str, old: str, new: str) -> None:
+    path = root / relative
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {relative}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def change_takeaway(root: Path) -> None:
+    edit(root, ARXIV, TAKEAWAY_3, "1.5×–20.6× throughput over the systems baselines of the day")
+
+
+def give_practice(root: Path, relative: str = "data/LIT-168.ttl") -> None:
+    edit(
+        root,
+        relative,
+        "ak:techniqueCount 4 .",
+        "ak:techniqueCount 4 ;\n"
+        '    ak:carriesPractice [ a ak:Practice ; rdfs:label "Check on verl" ] .',
+    )
+
+
+def diff_json(*args: str) -> tuple[int, dict]:
+    result = run_cli("diff", *args, "--format", "json")
+    return result.exit_code, json.loads(result.stdout)
+
+
+# -- by entry -------------------------------------------------------------------------
+
+
+def test_no_change_exits_0(repo):
+    result = run_cli("diff")
+    assert result.exit_code == 0
+    assert result.stdout == "no change to the graph from HEAD to working tree\n"
+
+
+def test_added_entry(repo):
+    (repo / "data" / "ARXIV-2501.00001.ttl").write_text(
+        "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+        "@prefix dcterms: <http://purl.org/dc/terms/> .\n\n"
+        '<ARXIV-2501.00001> a ak:Reference ;\n    dcterms:identifier "ARXIV-2501.00001" ;\n'
+        '    dcterms:title "A new work" ;\n    ak:category ak:method .\n',
+        encoding="utf-8",
+    )
+    code, doc = diff_json()
+    assert code == 1
+    (entry,) = doc["entries"]
+    assert (entry["identifier"], entry["status"], entry["label"]) == (
+        "ARXIV-2501.00001",
+        "added",
+        "A new work",
+    )
+    assert (entry["file"], entry["line"]) == ("data/ARXIV-2501.00001.ttl", 4)
+    facts = {(f["predicate"], f["object"], f["line"]) for f in entry["added"]}
+    assert facts == {
+        ("a", "ak:Reference", 4),
+        ("dcterms:identifier", '"ARXIV-2501.00001"', 5),
+        ("dcterms:title", '"A new work"', 6),
+        ("ak:category", "ak:method", 7),
+    }
+    assert entry["removed"] == []
+    assert doc["counts"]["added"] == 1
+
+
+def test_removed_entry(repo):
+    (repo / "data" / "SOTA-154.ttl").unlink()
+    code, doc = diff_json()
+    assert code == 1
+    statuses = {e["identifier"]: e["status"] for e in doc["entries"]}
+    assert statuses["SOTA-154"] == "removed"
+    removed = next(e for e in doc["entries"] if e["identifier"] == "SOTA-154")
+    assert removed["added"] == [] and removed["removed"]
+    assert removed["file"] == "data/SOTA-154.ttl"  # where it was
+    # Nothing else changed: the entries pointing at SOTA-154 still say what they said.
+    assert set(statuses) == {"SOTA-154"}
+
+
+def test_changed_takeaway_is_one_removed_and_one_added(repo):
+    change_takeaway(repo)
+    result = run_cli("diff")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == (
+        'changed ARXIV-2409.19256 "HybridFlow: A Flexible and Efficient RLHF Framework"  '
+        "(data/ARXIV-2409.19256.ttl:8)"
+    )
+    assert lines[1].startswith('  - ak:takeaway [ a ak:Takeaway ; rdf:value "1.53×–20.57×')
+    assert lines[1].endswith("; ak:position 3 ]")
+    text_line = next(
+        n
+        for n, line in enumerate((repo / ARXIV).read_text(encoding="utf-8").splitlines(), 1)
+        if "1.5×–20.6×" in line
+    )
+    assert lines[2].startswith('  + ak:takeaway [ a ak:Takeaway ; rdf:value "1.5×–20.6×')
+    assert lines[2].endswith(f"; ak:position 3 ]  data/ARXIV-2409.19256.ttl:{text_line}")
+    assert len(lines) == 4
+    assert lines[3] == (
+        "HEAD → working tree: 1 changed, 0 added, 0 removed, 0 renamed entries; "
+        "1 fact(s) added, 1 removed"
+    )
+
+
+def test_moved_blank_node_is_no_change(repo):
+    # The takeaways written in another order, the figure as a labelled blank node at the end.
+    path = repo / ARXIV
+    text = path.read_text(encoding="utf-8")
+    head, figure = text.split("    ak:figure [\n")
+    text = head + "    ak:figure _:fig .\n\n_:fig " + figure.rsplit("]", 1)[0].strip() + " .\n"
+    takeaways = re.findall(r"\[\n    a ak:Takeaway ;.*?\n\]", text, re.DOTALL)
+    assert len(takeaways) == 3
+    for old, new in zip(takeaways, reversed(takeaways), strict=True):
+        text = text.replace(old, new.replace("a ak:Takeaway", "a ak:TAKEAWAY"), 1)
+    path.write_text(text.replace("ak:TAKEAWAY", "ak:Takeaway"), encoding="utf-8")
+    assert path.read_text(encoding="utf-8") != git(repo, "show", f"HEAD:{ARXIV}")
+    result = run_cli("diff")
+    assert result.stdout == "no change to the graph from HEAD to working tree\n"
+    assert result.exit_code == 0
+
+
+HAND_WRITTEN = """\
+PREFIX ak: <https://w3id.org/anthology-kg/ns#>
+@prefix dcterms: <http://purl.org/dc/terms/> .
+# Written by hand: full IRIs, one predicate per statement, a labelled blank node.
+<https://w3id.org/anthology-kg/id/LIT-168> ak:techniqueCount 4 ; ak:about <ARXIV-2503.14476> .
+<LIT-168> <http://www.w3.org/2000/01/rdf-schema#label> "DAPO" ;
+  a ak:LiteratureRecord ; ak:category ak:method ;
+  dcterms:identifier "LIT-168" ; ak:makesClaim <LIT-168-reproducible> ;
+  ak:releasedOn <CODEBASE-verl> ; ak:takeaway _:t .
+_:t a ak:Takeaway ; <http://www.w3.org/1999/02/22-rdf-syntax-ns#value> "Four techniques" ;
+  ak:position 1 .
+<LIT-168-reproducible> ak:restsOn <CODEBASE-verl> ;
+   a ak:ReproducibilityClaim ; <http://www.w3.org/2000/01/rdf-schema#label> "DAPO is reproducible" .
+"""
+
+
+def test_reformatted_file_is_no_change(repo):
+    (repo / "data" / "LIT-168.ttl").write_text(HAND_WRITTEN, encoding="utf-8")
+    commit_all(repo, "hand-written Turtle")
+    assert run_cli("fmt").exit_code == 0
+    formatted = (repo / "data" / "LIT-168.ttl").read_text(encoding="utf-8")
+    assert formatted != HAND_WRITTEN and "_:t" not in formatted
+    result = run_cli("diff")
+    assert result.stdout == "no change to the graph from HEAD to working tree\n"
+    assert result.exit_code == 0
+
+
+def test_renamed_entry(repo):
+    old = repo / "data" / "ARXIV-2503.14476.ttl"
+    text = old.read_text(encoding="utf-8").replace("ARXIV-2503.14476", "ARXIV-2503.99999")
+    (repo / "data" / "ARXIV-2503.99999.ttl").write_text(text, encoding="utf-8")
+    old.unlink()
+    code, doc = diff_json()
+    assert code == 1
+    by_id = {e["identifier"]: e for e in doc["entries"]}
+    renamed = by_id.pop("ARXIV-2503.99999")
+    assert renamed["status"] == "renamed" and renamed["previousIdentifier"] == "ARXIV-2503.14476"
+    assert renamed["added"] == [] and renamed["removed"] == []
+    assert doc["counts"]["renamed"] == 1 and doc["counts"]["removed"] == 0
+    # LIT-168 is about the work: it still points at the old identifier, now dangling.
+    assert "ARXIV-2503.14476" not in by_id
+
+
+def test_revisions_and_ranges(repo):
+    git(repo, "checkout", "-q", "-b", "topic")
+    change_takeaway(repo)
+    commit_all(repo, "takeaway")
+    git(repo, "checkout", "-q", "main")
+    give_practice(repo)
+    commit_all(repo, "practice on main")
+    git(repo, "checkout", "-q", "topic")
+    # main...topic: what topic changed since it left main (not main's own practice).
+    code, doc = diff_json("main...topic")
+    assert code == 1
+    assert [e["identifier"] for e in doc["entries"]] == ["ARXIV-2409.19256"]
+    # main..topic and two revisions: the states themselves, so main's practice shows too.
+    for args in (("main..topic",), ("main", "topic")):
+        code, doc = diff_json(*args)
+        assert [e["identifier"] for e in doc["entries"]] == ["ARXIV-2409.19256", "LIT-168"]
+    code, doc = diff_json("HEAD")
+    assert code == 0 and doc["equal"] is True and doc["entries"] == []
+
+
+def test_two_folders(tmp_path):
+    for name in ("a", "b"):
+        shutil.copytree(bundled_dir() / "data", tmp_path / name / "data")
+    give_practice(tmp_path / "b")
+    result = run_cli("diff", str(tmp_path / "a"), str(tmp_path / "b"))
+    assert result.exit_code == 1
+    assert result.stdout.startswith('changed LIT-168 "DAPO"')
+    assert run_cli("diff", str(tmp_path / "a"), str(tmp_path / "a")).exit_code == 0
+
+
+def test_exit_zero(repo):
+    change_takeaway(repo)
+    assert run_cli("diff", "--exit-zero").exit_code == 0
+
+
+def test_same_bytes_parsed_once(repo):
+    change_takeaway(repo)
+    old, new = resolve_states(repo)
+    cache: dict = {}
+    load_state(old, cache=cache)
+    load_state(new, cache=cache)
+    assert len(cache) == len(old.data_files()) + 1
+
+
+def test_blank_node_cycle_keyed_by_canonicalization():
+    def facts(text: str):
+        return parse_data(text.encode(), "x.ttl").facts
+
+    cycle = "<http://e/s> <http://e/p> _:a . _:a <http://e/q> _:b . _:b <http://e/q> _:a ."
+    same = "<http://e/s> <http://e/p> _:y . _:x <http://e/q> _:y . _:y <http://e/q> _:x ."
+    other = "<http://e/s> <http://e/p> _:a . _:a <http://e/q> _:a ."
+    assert facts(cycle) == facts(same)
+    assert facts(cycle) != facts(other)
+
+
+# -- formats --------------------------------------------------------------------------
+
+
+def test_markdown_table_and_sections(repo):
+    change_takeaway(repo)
+    give_practice(repo)
+    result = run_cli("diff", "--format", "markdown")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == "### Anthology graph: `HEAD` → `working tree`"
+    header = lines.index("| entry | change | facts added | facts removed | where |")
+    assert lines[header + 1] == "|---|---|---|---|---|"
+    rows = [line.split(" | ") for line in lines[header + 2 : header + 4]]
+    assert [row[0].lstrip("| ") for row in rows] == ["ARXIV-2409.19256", "LIT-168"]
+    assert [row[1:4] for row in rows] == [["changed", "1", "1"], ["changed", "1", "0"]]
+    assert lines[header + 4] == ""
+    assert result.stdout.count("<details>") == result.stdout.count("</details>") == 2
+    summaries = re.findall(r"<summary><b>([^<]+)</b>", result.stdout)
+    assert summaries == ["ARXIV-2409.19256", "LIT-168"]
+    practice = '- ➕ ak:carriesPractice [ a ak:Practice ; rdfs:label "Check on verl" ] — `data/LIT'
+    assert practice in result.stdout
+
+
+def test_markdown_escapes_markup(repo):
+    edit(repo, "data/LIT-168.ttl", 'rdfs:label "DAPO"', 'rdfs:label "<script>x</script> | y"')
+    out = run_cli("diff", "--format", "markdown").stdout
+    assert "<script>" not in out
+    assert "&lt;script&gt;x&lt;/script&gt; &#124; y" in out
+
+
+def test_markdown_of_no_change(repo):
+    result = run_cli("diff", "--format", "markdown")
+    assert (
+        result.stdout == "### Anthology graph: `HEAD` → `working tree`\n\nNo change to the graph.\n"
+    )
+
+
+def test_json_schema(repo):
+    change_takeaway(repo)
+    code, doc = diff_json()
+    assert set(doc) == {"schema", "old", "new", "equal", "counts", "entries"}
+    assert doc["schema"] == "anthology-kg/diff/1"
+    assert (doc["old"], doc["new"], doc["equal"]) == ("HEAD", "working tree", False)
+    assert set(doc["counts"]) == {
+        "added",
+        "removed",
+        "renamed",
+        "changed",
+        "factsAdded",
+        "factsRemoved",
+    }
+    (entry,) = doc["entries"]
+    assert set(entry) == {
+        "identifier",
+        "iri",
+        "status",
+        "previousIdentifier",
+        "label",
+        "file",
+        "line",
+        "added",
+        "removed",
+    }
+    assert entry["iri"] == "https://w3id.org/anthology-kg/id/ARXIV-2409.19256"
+    (added,) = entry["added"]
+    assert set(added) == {"subject", "predicate", "object", "file", "line"}
+    (removed,) = entry["removed"]
+    assert set(removed) == {"subject", "predicate", "object"}
+
+
+def _keyed(quads) -> set:
+    """Triples with blank nodes keyed by content, as the diff keys them."""
+    text = ox.serialize(
+        [ox.Triple(q.subject, q.predicate, q.object) for q in quads], format=ox.RdfFormat.N_TRIPLES
+    )
+    return set(parse_data(text or b"", "patch").facts)
+
+
+def test_nquads_patch_applies(repo):
+    change_takeaway(repo)
+    give_practice(repo)
+    (repo / "data" / "SOTA-154.ttl").unlink()
+    result = run_cli("diff", "--format", "nquads")
+    assert result.exit_code == 1
+    quads = list(ox.parse(result.stdout.encode(), ox.RdfFormat.N_QUADS))
+    graphs = {q.graph_name.value for q in quads}
+    assert graphs == {ADDED_GRAPH, REMOVED_GRAPH}
+    removed = [q for q in quads if q.graph_name.value == REMOVED_GRAPH]
+    added = [q for q in quads if q.graph_name.value == ADDED_GRAPH]
+    old, new = resolve_states(repo)
+    before, after = load_state(old).facts, load_state(new).facts
+    assert _keyed(removed) <= before and not (_keyed(removed) & after)
+    assert (before - _keyed(removed)) | _keyed(added) == after
+    assert result.stdout.splitlines() == sorted(result.stdout.splitlines())
+    assert run_cli("diff", "--format", "nquads").stdout == result.stdout  # same bytes
+
+
+# -- bad input ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def no_temporaries(tmp_path, monkeypatch):
+    """Temporary files go to a folder of their own, which must stay empty."""
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    yield folder
+    assert list(folder.iterdir()) == []
+
+
+def _fails_cleanly(result, pattern: str) -> None:
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    assert re.search(pattern, result.stderr), result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_unknown_revision(repo, no_temporaries):
+    _fails_cleanly(run_cli("diff", "no-such-branch"), r"unknown revision 'no-such-branch'")
+    _fails_cleanly(run_cli("diff", "main...nope"), r"unknown revision 'nope'")
+    _fails_cleanly(run_cli("diff", "--", "-x"), r"unknown revision '-x'")
+
+
+def test_not_an_anthology(repo, tmp_path, no_temporaries):
+    (tmp_path / "empty").mkdir()
+    _fails_cleanly(run_cli("diff", str(tmp_path / "empty"), "HEAD"), r"not an anthology")
+    git(repo, "rm", "-q", "-r", "data")
+    commit_all(repo, "no data")
+    _fails_cleanly(run_cli("diff", "HEAD", "HEAD~1"), r"^anthology-kg: HEAD: no data/\*\.ttl")
+
+
+def test_revision_with_bad_turtle_names_revision_file_and_line(repo, no_temporaries):
+    edit(repo, "data/LIT-168.ttl", 'rdfs:label "DAPO" ;', 'rdfs:label "DAPO ;')
+    commit_all(repo, "broken")
+    _fails_cleanly(
+        run_cli("diff", "HEAD~1", "HEAD"), r"^HEAD:data/LIT-168\.ttl:\d+: Turtle syntax error: "
+    )
+
+
+def test_not_a_git_repository(tmp_path, monkeypatch, no_temporaries):
+    shutil.copytree(bundled_dir() / "data", tmp_path / "plain" / "data")
+    monkeypatch.chdir(tmp_path / "plain")
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    _fails_cleanly(run_cli("diff"), r"not a git repository")
+
+
+def test_read_folder_state_lists_what_the_loader_reads(repo):
+    (repo / "data" / "notes.txt").write_text("not Turtle", encoding="utf-8")
+    (repo / "queries").mkdir()
+    (repo / "queries" / "mine.rq").write_text("SELECT * {}", encoding="utf-8")
+    state = read_folder(repo)
+    assert "data/notes.txt" not in state.files and "queries/mine.rq" in state.files
+    assert diff_states(state, state).equal
