@@ -4,17 +4,30 @@
 entries: decision records admitting the three categories, references and literature
 records of every category, state-of-the-art records, codebases, comparisons with arms,
 claims resting on codebases, notes on read entries, sweeps and tallies. It conforms to
-every rule, except for ``k`` planted violations spread over the rules, which are listed
-in ``out/expected-violations.json`` as ``{"focus": ..., "shape": ...}``.
+every rule, except for ``k`` planted violations spread over the rules (any ``k`` up to
+the entry count: when there are as many violations left to plant as entries left to write,
+every entry carries one, a dangling reference where it can host no other), which are
+listed in ``out/expected-violations.json`` as ``{"focus": ..., "shape": ...}``.
+
+Every file is written by the canonical Turtle writer, so ``fmt --check`` passes on a
+generated anthology; everything is written into a temporary folder inside ``out`` that is
+moved into place only when the whole anthology is written.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
+import shutil
+import tempfile
 from pathlib import Path
 
 from .errors import AnthologyError
+from .files import write_atomic
+from .namespaces import DEFAULT_BASE
+from .sources import parse_quads, to_graph
+from .turtle import canonical_turtle
 
 HEADER = (
     "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
@@ -44,41 +57,113 @@ def _q(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+DANGLING = "dangling-reference"
+
+
 class _Writer:
-    def __init__(self, out: Path, seed: int):
+    def __init__(self, out: Path, seed: int, plants: list[str]):
         self.data = out / "data"
         self.random = random.Random(seed)
         self.files = 0
+        self.plants = plants
 
     def write(self, identifier: str, body: str) -> None:
-        (self.data / f"{identifier}.ttl").write_text(HEADER + body, encoding="utf-8")
+        """Write ``data/IDENTIFIER.ttl`` in the canonical style (what ``fmt`` writes)."""
+        path = self.data / f"{identifier}.ttl"
+        graph = to_graph(parse_quads(HEADER + body, path, DEFAULT_BASE))
+        path.write_text(canonical_turtle(graph), encoding="utf-8")
         self.files += 1
+
+    def take(self, hostable: set[str], left: int) -> str | None:
+        """The violation the next entry carries: the one due if the entry can host it;
+        when no more entries than violations are ``left``, one it can host (the due
+        one, another of those to plant, else a dangling reference), so every violation
+        asked for is planted."""
+        if not self.plants:
+            return None
+        if self.plants[-1] in hostable:
+            return self.plants.pop()
+        if len(self.plants) < left:
+            return None
+        for index in range(len(self.plants) - 1, -1, -1):
+            if self.plants[index] in hostable:
+                return self.plants.pop(index)
+        self.plants.pop()
+        return DANGLING
 
 
 def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
-    """Write a synthetic anthology of about ``entries`` entries; return a summary."""
+    """Write a synthetic anthology of about ``entries`` entries into ``out``; return a
+    summary. Nothing is left in ``out`` unless the whole anthology was written."""
     if entries < 20:
         raise AnthologyError("--entries must be at least 20")
-    if violations > entries // 10:
-        raise AnthologyError("--violations may be at most a tenth of --entries")
+    if violations > entries:
+        raise AnthologyError(
+            f"--violations {violations} is more than --entries {entries}: "
+            "at most one planted violation per entry"
+        )
     data = out / "data"
-    if data.exists() and any(data.iterdir()):
-        raise AnthologyError("the folder already holds data/; choose an empty one", out)
-    data.mkdir(parents=True, exist_ok=True)
-    w = _Writer(out, seed)
-    rnd = w.random
+    try:
+        if data.exists() and (not data.is_dir() or any(data.iterdir())):
+            raise AnthologyError("the folder already holds data/; choose an empty one", out)
+        created = not out.exists()
+        out.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=".generate-", dir=out))
+    except OSError as exc:
+        raise AnthologyError(f"cannot write: {exc.strerror or exc}", out) from None
+    try:
+        (work / "data").mkdir()
+        summary, expected = _write_anthology(entries, seed, work, violations)
+        (work / "expected-violations.json").write_text(
+            json.dumps(expected, indent=2) + "\n", encoding="utf-8"
+        )
+        if data.exists():
+            data.rmdir()  # empty, checked above
+        os.replace(work / "data", data)
+        write_atomic(
+            out / "expected-violations.json",
+            (work / "expected-violations.json").read_bytes(),
+        )
+    except OSError as exc:
+        raise AnthologyError(f"cannot write: {exc.strerror or exc}", out) from None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        if created and not data.exists():
+            shutil.rmtree(out, ignore_errors=True)
+    return summary
+
+
+def _dangling(node: str) -> str:
+    return f"\nid:{node} dcterms:references id:ARXIV-9999.99999 .\n"
+
+
+def _write_anthology(
+    entries: int, seed: int, out: Path, violations: int
+) -> tuple[dict, list[dict]]:
     plants = [PLANTS[i % len(PLANTS)][0] for i in range(violations)]
+    w = _Writer(out, seed, plants)
+    rnd = w.random
     rnd.shuffle(plants)
     expected: list[dict] = []
+    shapes = dict(PLANTS)
 
-    w.write(
+    def simple(identifier: str, text: str, left: int) -> None:
+        """Write an entry that hosts no violation of its own kind: under pressure it
+        carries a dangling reference."""
+        if w.take(set(), left) is not None:
+            text += _dangling(identifier)
+            expected.append({"focus": identifier, "shape": shapes[DANGLING]})
+        w.write(identifier, text)
+
+    simple(
         "ADR-001",
         (
             'id:ADR-001 a ak:DecisionRecord ;\n    dcterms:identifier "ADR-001" ;\n'
-            "    ak:status ak:superseded .\n\n"
+            "    ak:status ak:superseded .\n"
         ),
+        entries,
     )
-    w.write(
+    simple(
         "ADR-002",
         (
             'id:ADR-002 a ak:DecisionRecord ;\n    dcterms:identifier "ADR-002" ;\n'
@@ -86,6 +171,7 @@ def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
             "    ak:admitsCategory ak:method, ak:evaluation, ak:infrastructure .\n\n"
             "ak:trainedWith a ak:ConfounderProperty ;\n    ak:declaredBy id:ADR-002 .\n"
         ),
+        entries - 1,
     )
     budget = entries - 2
     # Units of work: a state-of-the-art record, then references with their digests.
@@ -102,17 +188,18 @@ def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
             if number is not None:
                 sid = f"SOTA-{number:03d}"
                 identifier = sid
-                if plants and plants[-1] == "bad-identifier":
-                    plants.pop()
-                    identifier = f"SOTA-{number:04d}"
-                    expected.append({"focus": identifier, "shape": "aks:Rule8SotaIdentifier"})
-                w.write(
-                    sid,
-                    (
-                        f"id:{sid} a ak:SotaRecord ;\n    dcterms:identifier {_q(identifier)} ;\n"
-                        f"    rdfs:label {_q(f'published checkpoints {number}')} .\n"
-                    ),
+                plant = w.take({"bad-identifier"}, budget)
+                text = (
+                    f"id:{sid} a ak:SotaRecord ;\n    dcterms:identifier {{identifier}} ;\n"
+                    f"    rdfs:label {_q(f'published checkpoints {number}')} .\n"
                 )
+                if plant == "bad-identifier":
+                    identifier = f"SOTA-{number:04d}"
+                elif plant == DANGLING:
+                    text += _dangling(sid)
+                if plant is not None:
+                    expected.append({"focus": identifier, "shape": shapes[plant]})
+                w.write(sid, text.replace("{identifier}", _q(identifier)))
                 sotas.append(sid)
                 budget -= 1
                 continue
@@ -126,22 +213,21 @@ def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
             f'    dcterms:issued "{2015 + unit % 10}"^^xsd:gYear ;',
             "    ak:readingStatus ak:unread ;",
         ]
-        hostable = {"range-without-baseline", "dangling-reference"}
+        hostable = {"range-without-baseline", DANGLING}
         if category == "infrastructure":
             hostable |= {"practice-on-infrastructure", "verdict-on-infrastructure"}
-        plant = plants.pop() if plants and plants[-1] in hostable else None
+        plant = w.take(hostable, budget)
+        if plant is not None:
+            expected.append({"focus": ref, "shape": shapes[plant]})
         if plant == "practice-on-infrastructure":
             lines.append('    ak:carriesPractice [ a ak:Practice ; rdfs:label "Use it" ] ;')
-            expected.append({"focus": ref, "shape": "aks:Rule2NoPracticeOnInfrastructure"})
         elif plant == "verdict-on-infrastructure":
             lines.append(
                 "    ak:recommends [ a ak:Recommendation ; ak:preferred ak:GRPO ;"
                 " ak:over ak:PPO ] ;"
             )
-            expected.append({"focus": ref, "shape": "aks:Rule3NoVerdictOnInfrastructure"})
-        elif plant == "dangling-reference":
+        elif plant == DANGLING:
             lines.append("    dcterms:references id:ARXIV-9999.99999 ;")
-            expected.append({"focus": ref, "shape": "aks:Rule9NoDanglingReference"})
         claim = f"{ref}-throughput"
         addresses = [ref]
         lines.append(f"    ak:category ak:{category} ;")
@@ -156,27 +242,26 @@ def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
             'ak:unit "×"',
             f"ak:algorithm ak:{rnd.choice(ALGORITHMS)}",
         ]
-        if plant == "range-without-baseline":
-            expected.append({"focus": ref, "shape": "aks:Rule6RangeNamesBaseline"})
-        else:
+        if plant != "range-without-baseline":
             figure.append('ak:baseline "the baselines of the day"')
-        body = "\n".join(lines) + "\n\n"
-        body += (
+        text = "\n".join(lines) + "\n\n"
+        text += (
             f"id:{claim} a ak:QuantitativeClaim ;\n    ak:figure [ a ak:Figure ; "
             + " ; ".join(figure)
             + " ] .\n"
         )
-        w.write(ref, body)
+        w.write(ref, text)
         budget -= 1
         if category == "infrastructure" and budget > 0:
             cb = f"CODEBASE-gen{unit}"
-            w.write(
+            simple(
                 cb,
                 (
                     f"id:{cb} a ak:Codebase ;\n    dcterms:identifier {_q(cb)} ;\n"
                     f"    rdfs:label {_q(f'framework {unit}')} ;\n"
                     f"    ak:describedIn id:{ref} .\n"
                 ),
+                budget,
             )
             codebases.append(cb)
             budget -= 1
@@ -185,25 +270,23 @@ def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
             if number is not None:
                 lit = f"LIT-{number:03d}"
                 read = rnd.random() < 0.4
-                lit_plant = None
-                if plants and plants[-1] in (
-                    "no-category",
-                    "read-without-note",
-                    "claim-resting-on-nothing",
-                ):
-                    lit_plant = plants.pop()
+                lit_plant = w.take(
+                    {"no-category", "read-without-note", "claim-resting-on-nothing", DANGLING},
+                    budget,
+                )
+                if lit_plant is not None:
+                    expected.append({"focus": lit, "shape": shapes[lit_plant]})
                 body = [
                     f"id:{lit} a ak:LiteratureRecord ;",
                     f"    dcterms:identifier {_q(lit)} ;",
                     f"    ak:about id:{ref} ;",
                 ]
-                if lit_plant == "no-category":
-                    expected.append({"focus": lit, "shape": "aks:Rule1OneCategory"})
-                else:
+                if lit_plant != "no-category":
                     body.append(f"    ak:category ak:{category} ;")
                 if lit_plant == "read-without-note":
                     read = True
-                    expected.append({"focus": lit, "shape": "aks:Rule5ReadNeedsNote"})
+                if lit_plant == DANGLING:
+                    body.append("    dcterms:references id:ARXIV-9999.99999 ;")
                 note = None
                 if read and lit_plant != "read-without-note":
                     note = next(note_numbers, None)
@@ -212,14 +295,10 @@ def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
                 repro = f"{lit}-reproducible"
                 body.append(f"    ak:makesClaim id:{repro} .")
                 text = "\n".join(body) + "\n\n" + f"id:{repro} a ak:ReproducibilityClaim"
-                if lit_plant == "claim-resting-on-nothing" or not codebases:
-                    if lit_plant == "claim-resting-on-nothing":
-                        expected.append(
-                            {"focus": lit, "shape": "aks:Rule7ReproducibilityRestsOnRecord"}
-                        )
-                        text += " .\n"
-                    else:
-                        text += f" ;\n    ak:restsOn id:{ref} .\n"
+                if lit_plant == "claim-resting-on-nothing":
+                    text += " .\n"
+                elif not codebases:
+                    text += f" ;\n    ak:restsOn id:{ref} .\n"
                 else:
                     text += f" ;\n    ak:restsOn id:{rnd.choice(codebases)} .\n"
                 w.write(lit, text)
@@ -227,18 +306,19 @@ def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
                 budget -= 1
                 if note is not None and budget > 0:
                     nid = f"NOTE-{note:03d}"
-                    w.write(
+                    simple(
                         nid,
                         f"id:{nid} a ak:Note ;\n    dcterms:identifier {_q(nid)} ;\n"
                         f"    ak:noteOn id:{lit} .\n",
+                        budget,
                     )
                     budget -= 1
         if budget > 0 and unit % 5 == 0 and sotas:
             cmp_id = f"COMPARISON-gen{unit}"
-            arms = 1 if plants and plants[-1] == "one-armed-comparison" else rnd.randint(2, 3)
-            if arms == 1:
-                plants.pop()
-                expected.append({"focus": cmp_id, "shape": "aks:Rule10ComparisonHasTwoArms"})
+            cmp_plant = w.take({"one-armed-comparison", DANGLING}, budget)
+            arms = 1 if cmp_plant == "one-armed-comparison" else rnd.randint(2, 3)
+            if cmp_plant is not None:
+                expected.append({"focus": cmp_id, "shape": shapes[cmp_plant]})
             names = [f"{cmp_id}-arm{i}" for i in range(arms)]
             text = (
                 f"id:{cmp_id} a ak:Comparison ;\n    dcterms:identifier {_q(cmp_id)} ;\n"
@@ -246,6 +326,8 @@ def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
                 + ", ".join(f"id:{n}" for n in names)
                 + " .\n"
             )
+            if cmp_plant == DANGLING:
+                text += _dangling(cmp_id)
             for name in names:
                 text += (
                     f"\nid:{name} a ak:Arm ;\n    ak:algorithm ak:{rnd.choice(ALGORITHMS)} ;\n"
@@ -258,19 +340,20 @@ def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
             budget -= 1
         if category == "infrastructure":  # always: an infrastructure entry must be held
             qid = f"QUESTION-gen{unit}"
-            w.write(
+            simple(
                 qid,
                 (
                     f"id:{qid} a ak:OpenQuestion ;\n    dcterms:identifier {_q(qid)} ;\n"
                     f"    rdfs:label {_q(f'Open question {unit}')} ;\n"
                     "    ak:addressedIn " + ", ".join(f"id:{a}" for a in addresses) + " .\n"
                 ),
+                max(budget, 1),
             )
             budget -= 1
         if budget > 0 and unit % 50 == 0:
             sid = f"SWEEP-gen{unit}"
             read_count = rnd.randint(5, 40)
-            w.write(
+            simple(
                 sid,
                 (
                     f"id:{sid} a ak:Sweep ;\n    dcterms:identifier {_q(sid)} ;\n"
@@ -279,12 +362,10 @@ def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
                     f"    ak:tallied id:{ref} ;\n"
                     f"    ak:citingDocuments {rnd.randint(1, read_count)} .\n"
                 ),
+                budget,
             )
             budget -= 1
     if plants:
         raise AnthologyError(f"could not plant {len(plants)} violation(s): add entries")
     expected.sort(key=lambda e: (e["focus"], e["shape"]))
-    (out / "expected-violations.json").write_text(
-        json.dumps(expected, indent=2) + "\n", encoding="utf-8"
-    )
-    return {"files": w.files, "violations": len(expected)}
+    return {"files": w.files, "violations": len(expected)}, expected

@@ -109,3 +109,48 @@ def test_fmt_refuses_what_the_strict_parser_refuses(tmp_path, text, where):
     assert result.exit_code == 2 and where in result.stderr
     assert "Traceback" not in result.stderr
     assert (root / "data" / "X-1.ttl").read_text(encoding="utf-8") == text
+
+
+# ---- generate: any count of violations, canonical files, nothing left on failure ---------
+
+
+def test_generate_plants_one_violation_per_entry_and_writes_canonical_files(tmp_path):
+    import json
+
+    from anthology_kg.fast import load_fast
+    from anthology_kg.validation import validate
+
+    out = tmp_path / "g"
+    result = run_cli("generate", "--entries", "60", "--violations", "60", "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["data", "expected-violations.json"]
+    expected = json.loads((out / "expected-violations.json").read_text("utf-8"))
+    assert len(expected) == 60
+    report = validate(load_fast(out))
+    got = sorted((r.focus, r.shape) for r in report.counted if r.severity == "Violation")
+    assert got == sorted((e["focus"], e["shape"]) for e in expected)
+    check = run_cli("--root", str(out), "fmt", "--check")
+    assert check.exit_code == 0 and check.stdout.startswith("0 of "), check.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--entries", "30", "--violations", "31"], "more than --entries"),
+        (["--entries", "10"], "--entries"),
+    ],
+)
+def test_generate_refuses_and_writes_nothing(tmp_path, args, message):
+    out = tmp_path / "g"
+    result = run_cli("generate", *args, "-o", str(out))
+    assert result.exit_code == 2 and message in result.stderr
+    assert not out.exists()
+
+
+def test_generate_into_a_folder_holding_data_writes_nothing(tmp_path):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "mine.ttl").write_text("", encoding="utf-8")
+    result = run_cli("generate", "--entries", "20", "-o", str(tmp_path))
+    assert result.exit_code == 2 and "already holds data/" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]
+    assert [p.name for p in (tmp_path / "data").iterdir()] == ["mine.ttl"]
