@@ -36,7 +36,7 @@ from .revisions import anthology_root, resolve_states
 from .rules import rule_catalog
 from .server import DATA_GRAPH, default_graphs, fetch_graph, load_store, query_url, serve_command
 from .server import publish as run_publish
-from .shacl_sparql import Unsupported
+from .shacl import Unsupported
 from .site import build_site
 from .stats import compute_stats
 from .turtle import canonical_turtle

@@ -21,6 +21,7 @@ from rdflib.term import Node
 from .errors import AnthologyError
 from .loader import Anthology
 from .namespaces import PREFIXES, bind_prefixes
+from .terms import nt_term
 from .turtle import canonical_turtle
 
 FORMATS = ("turtle", "ntriples", "nquads", "jsonld", "rdfxml")
@@ -119,24 +120,6 @@ def to_turtle(export: Export) -> str:
             text = "\n".join(lines) + "\n\n" + rest
         text += "\n" + _inferred_header(export) + "\n\n" + statements
     return text
-
-
-def nt_term(node: Node) -> str:
-    """A term in N-Triples syntax (one line, escapes per RDF 1.1 N-Triples, UTF-8 kept)."""
-    if isinstance(node, Literal):
-        lexical = (
-            str(node)
-            .replace("\\", "\\\\")
-            .replace('"', '\\"')
-            .replace("\n", "\\n")
-            .replace("\r", "\\r")
-        )
-        if node.language:
-            return f'"{lexical}"@{node.language}'
-        if node.datatype is not None and node.datatype != XSD.string:
-            return f'"{lexical}"^^<{node.datatype}>'
-        return f'"{lexical}"'
-    return node.n3()
 
 
 def _nt_lines(graph: Graph, graph_name: URIRef | None = None) -> list[str]:

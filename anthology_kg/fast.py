@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyoxigraph as ox
-from rdflib import RDF, BNode, Graph, Literal, URIRef
-from rdflib.namespace import DCTERMS, SH, XSD
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import DCTERMS
 from rdflib.term import Node
 
 from . import resources
@@ -24,8 +24,9 @@ from .loader import EntryIndex, Location, load_rules, vocabulary
 from .namespaces import DEFAULT_BASE, bind_prefixes
 from .progress import track
 from .queries import QueryResult, with_values
-from .shacl_sparql import CompiledConstraint, Compiler
+from .shacl import report_graph, validate_graphs, validate_store
 from .sourcemap import subject_lines
+from .terms import from_ox, to_ox
 
 DATA = ox.NamedNode("urn:anthology-kg:graph:data")
 VOCABULARY = ox.NamedNode("urn:anthology-kg:graph:vocabulary")
@@ -35,32 +36,6 @@ _IDENTIFIER = ox.NamedNode(str(DCTERMS.identifier))
 _IDENTIFIER_TEXT = re.compile(
     r'(?:dcterms:identifier|<http://purl\.org/dc/terms/identifier>)\s+"([^"\\]+)"'
 )
-
-
-def to_ox(node: Node):
-    """An rdflib term as a pyoxigraph term."""
-    if isinstance(node, URIRef):
-        return ox.NamedNode(str(node))
-    if isinstance(node, BNode):
-        return ox.BlankNode(str(node))
-    if node.language:
-        return ox.Literal(str(node), language=node.language)
-    if node.datatype is not None:
-        return ox.Literal(str(node), datatype=ox.NamedNode(str(node.datatype)))
-    return ox.Literal(str(node))
-
-
-def from_ox(term) -> Node:
-    """A pyoxigraph term as an rdflib term (xsd:string literals without a datatype)."""
-    if isinstance(term, ox.NamedNode):
-        return URIRef(term.value)
-    if isinstance(term, ox.BlankNode):
-        return BNode(term.value)
-    if term.language:
-        return Literal(term.value, lang=term.language)
-    if term.datatype.value == str(XSD.string):
-        return Literal(term.value)
-    return Literal(term.value, datatype=URIRef(term.datatype.value))
 
 
 def add_graph(store: ox.Store, graph: Graph, name) -> None:
@@ -173,69 +148,15 @@ def load_fast(
 # -- validation --------------------------------------------------------------------------
 
 
-def _copy_tree(source: Graph, node: Node, target: Graph) -> Node:
-    if isinstance(node, BNode):
-        for p, o in source.predicate_objects(node):
-            target.add((node, p, _copy_tree(source, o, target)))
-    return node
-
-
-def run_compiled(
-    store: ox.Store, shapes: Graph, compiled: list[CompiledConstraint], default_graph
-) -> tuple[bool, Graph]:
-    """Run the compiled constraints; return (conforms, sh:ValidationReport graph)."""
-    report = Graph()
-    root = BNode()
-    report.add((root, RDF.type, SH.ValidationReport))
-    count = 0
-    for constraint in track(compiled, "checking"):
-        try:
-            rows = store.query(constraint.sparql, default_graph=default_graph)
-        except SyntaxError as exc:
-            raise AnthologyError(f"compiled shape {constraint.shape}: bad SPARQL: {exc}") from None
-        names = {v.value for v in rows.variables}
-        for row in rows:
-            focus = from_ox(row["this"])
-            value = row["value"] if "value" in names else None
-            path = row["path"] if "path" in names else None
-            result = BNode()
-            count += 1
-            report.add((root, SH.result, result))
-            report.add((result, RDF.type, SH.ValidationResult))
-            report.add((result, SH.focusNode, focus))
-            report.add((result, SH.resultSeverity, constraint.severity))
-            report.add((result, SH.sourceShape, constraint.shape))
-            report.add((result, SH.sourceConstraintComponent, constraint.component))
-            if value is not None:
-                report.add((result, SH.value, from_ox(value)))
-            elif constraint.value_is_focus:
-                report.add((result, SH.value, focus))
-            if path is not None:
-                report.add((result, SH.resultPath, from_ox(path)))
-            elif constraint.path is not None:
-                report.add((result, SH.resultPath, _copy_tree(shapes, constraint.path, report)))
-            for message in shapes.objects(constraint.shape, SH.message):
-                report.add((result, SH.resultMessage, message))
-    report.add((root, SH.conforms, Literal(count == 0)))
-    return count == 0, report
-
-
 def fast_report(data: Graph, shapes: Graph, vocabulary: Graph | None = None) -> tuple[bool, Graph]:
-    """The fast engine on rdflib graphs (the W3C suite's way in): shapes compiled to SPARQL
-    and run on a pyoxigraph store holding ``data`` (and ``vocabulary``)."""
-    store = ox.Store()
-    add_graph(store, data, DATA)
-    graphs = [DATA]
-    if vocabulary is not None:
-        add_graph(store, vocabulary, VOCABULARY)
-        graphs.append(VOCABULARY)
-    return run_compiled(store, shapes, Compiler(shapes).compile(), graphs)
+    """The fast engine on rdflib graphs (the W3C suite's way in): see shacl.validate_graphs."""
+    return validate_graphs(data, shapes, vocabulary)
 
 
 def fast_shacl(anthology: FastAnthology) -> Graph:
     """Validate a FastAnthology; return the report graph."""
-    compiled = Compiler(anthology.shapes).compile()
-    return run_compiled(anthology.store, anthology.shapes, compiled, [DATA, VOCABULARY])[1]
+    rows = validate_store(anthology.store, anthology.shapes, [DATA, VOCABULARY], SHAPES.value)
+    return report_graph(rows, anthology.shapes)
 
 
 # -- queries -------------------------------------------------------------------------------

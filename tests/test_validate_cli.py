@@ -222,15 +222,19 @@ def test_both_engines_print_the_same_report():
 
 
 def test_shapes_the_fast_engine_cannot_compile_fall_back_to_pyshacl(tmp_path):
-    shapes = tmp_path / "qualified.ttl"
+    # The compiler runs every W3C core and SPARQL-based construct; an SHACL-AF rule
+    # (sh:rule) is what it leaves to pySHACL.
+    shapes = tmp_path / "advanced.ttl"
     shapes.write_text(
         "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
         "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
         "<urn:x:Q> a sh:PropertyShape ; ak:ruleNumber 98 ; sh:targetClass ak:Comparison ;\n"
         "  sh:path ak:arm ; sh:qualifiedValueShape [ sh:class ak:Arm ] ;\n"
+        "  sh:rule [ a sh:TripleRule ; sh:subject sh:this ; sh:predicate ak:checked ;\n"
+        "            sh:object true ] ;\n"
         '  sh:qualifiedMinCount 4 ; sh:message "Local rule: four arms" .\n',
         encoding="utf-8",
     )
     result = run_cli("validate", "--shapes", str(shapes))
-    assert "using the reference engine" in result.stderr
+    assert "using the reference engine" in result.stderr and "SHACL-AF" in result.stderr
     assert result.exit_code == 1 and "Local rule: four arms" in result.stdout

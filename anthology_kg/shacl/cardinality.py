@@ -1,0 +1,20 @@
+"""SHACL 4.2 Cardinality constraint components: sh:minCount, sh:maxCount."""
+
+from __future__ import annotations
+
+from rdflib.namespace import SH
+
+from .model import Constraint, Context, Out
+
+
+def min_count(ctx: Context, c: Constraint, focus: str, out: Out) -> str | None:
+    n = c.integer(SH.minCount)
+    if n <= 0 or c.path is None:
+        return None
+    return f"FILTER (!{ctx.at_least(focus, c.path, n)})"
+
+
+def max_count(ctx: Context, c: Constraint, focus: str, out: Out) -> str | None:
+    if c.path is None:
+        return None
+    return f"FILTER ({ctx.at_least(focus, c.path, c.integer(SH.maxCount) + 1)})"

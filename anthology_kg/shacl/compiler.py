@@ -1,0 +1,356 @@
+"""The compiler: every constraint of every shape with targets becomes one SPARQL SELECT
+whose solutions are the validation results (``?this`` the focus node, ``?value`` and
+``?path`` where the result has them).
+
+``COMPONENTS`` is the one table from a SHACL Core constraint component to its
+translation (the sections' modules); ``NON_VALIDATING`` and the components' parameters
+are the one definition of what the compiler supports: a shape using any other ``sh:``
+property raises ``Unsupported``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from rdflib import RDF, Graph, Literal, URIRef
+from rdflib.namespace import SH, XSD
+from rdflib.term import Node
+
+from . import (
+    cardinality,
+    logical,
+    other,
+    property_pair,
+    shape_based,
+    sparql_based,
+    string_based,
+    value_range,
+    value_type,
+)
+from .errors import Unsupported
+from .model import Component, Constraint, Out
+from .paths import exists_value, path_text, path_triples
+from .sparql_text import rename
+from .targets import TARGET_PREDICATES, focus_nodes, has_targets
+
+C = Component
+COMPONENTS: tuple[Component, ...] = (
+    # 4.1 value type
+    C(SH.ClassConstraintComponent, (SH["class"],), test=value_type.class_test),
+    C(SH.DatatypeConstraintComponent, (SH.datatype,), test=value_type.datatype_test),
+    C(SH.NodeKindConstraintComponent, (SH.nodeKind,), test=value_type.node_kind_test),
+    # 4.2 cardinality
+    C(SH.MinCountConstraintComponent, (SH.minCount,), violations=cardinality.min_count),
+    C(SH.MaxCountConstraintComponent, (SH.maxCount,), violations=cardinality.max_count),
+    # 4.3 value range
+    C(SH.MinExclusiveConstraintComponent, (SH.minExclusive,), test=value_range.min_exclusive),
+    C(SH.MinInclusiveConstraintComponent, (SH.minInclusive,), test=value_range.min_inclusive),
+    C(SH.MaxExclusiveConstraintComponent, (SH.maxExclusive,), test=value_range.max_exclusive),
+    C(SH.MaxInclusiveConstraintComponent, (SH.maxInclusive,), test=value_range.max_inclusive),
+    # 4.4 string-based
+    C(SH.MinLengthConstraintComponent, (SH.minLength,), test=string_based.min_length),
+    C(SH.MaxLengthConstraintComponent, (SH.maxLength,), test=string_based.max_length),
+    C(SH.PatternConstraintComponent, (SH.pattern,), (SH.flags,), test=string_based.pattern),
+    C(SH.LanguageInConstraintComponent, (SH.languageIn,), test=string_based.language_in),
+    C(SH.UniqueLangConstraintComponent, (SH.uniqueLang,), violations=string_based.unique_lang),
+    # 4.5 property pair
+    C(SH.EqualsConstraintComponent, (SH.equals,), violations=property_pair.equals),
+    C(SH.DisjointConstraintComponent, (SH.disjoint,), violations=property_pair.disjoint),
+    C(SH.LessThanConstraintComponent, (SH.lessThan,), violations=property_pair.less_than),
+    C(
+        SH.LessThanOrEqualsConstraintComponent,
+        (SH.lessThanOrEquals,),
+        violations=property_pair.less_than_or_equals,
+    ),
+    # 4.6 logical
+    C(SH.NotConstraintComponent, (SH["not"],), test=logical.not_test),
+    C(SH.AndConstraintComponent, (SH["and"],), test=logical.and_test),
+    C(SH.OrConstraintComponent, (SH["or"],), test=logical.or_test),
+    C(SH.XoneConstraintComponent, (SH.xone,), test=logical.xone_test),
+    # 4.7 shape-based (sh:property is the compiler's own structure, see compile_shape)
+    C(SH.NodeConstraintComponent, (SH.node,), test=shape_based.node_test),
+    C(
+        SH.QualifiedMinCountConstraintComponent,
+        (SH.qualifiedValueShape, SH.qualifiedMinCount),
+        (SH.qualifiedValueShapesDisjoint,),
+        violations=shape_based.qualified_min_count,
+    ),
+    C(
+        SH.QualifiedMaxCountConstraintComponent,
+        (SH.qualifiedValueShape, SH.qualifiedMaxCount),
+        (SH.qualifiedValueShapesDisjoint,),
+        violations=shape_based.qualified_max_count,
+    ),
+    # 4.8 other
+    C(SH.ClosedConstraintComponent, (SH.closed,), (SH.ignoredProperties,), violations=other.closed),
+    C(SH.HasValueConstraintComponent, (SH.hasValue,), violations=other.has_value),
+    C(SH.InConstraintComponent, (SH["in"],), test=other.in_test),
+)
+# sh: properties of a shape that declare or describe it rather than constrain it.
+NON_VALIDATING = {
+    *TARGET_PREDICATES,
+    SH.path,
+    SH.property,
+    SH.sparql,
+    SH.select,  # a shape may be its own SPARQL constraint (read through sh:sparql)
+    SH.message,
+    SH.severity,
+    SH.deactivated,
+    SH.name,
+    SH.description,
+    SH.order,
+    SH.group,
+    SH.defaultValue,
+    SH.declare,
+    SH.prefixes,
+}
+# SHACL Advanced Features: defined by no W3C test of the core or SPARQL-based suites.
+ADVANCED = {URIRef(f"{SH}{name}") for name in ("rule", "target", "condition", "expression")}
+TRUE = Literal("true", datatype=XSD.boolean)
+# Up to this many values, "at least n values" is n pairwise distinct variables (fast
+# inside EXISTS); above it, a COUNT.
+PAIRWISE_LIMIT = 4
+
+
+@dataclass(frozen=True)
+class CompiledConstraint:
+    """One query; each solution is a result of ``shape`` with ``component``.
+
+    ``value_is_focus``: a solution without ?value reports the focus node as the value
+    (SPARQL-based constraints of node shapes). ``messages``: the result messages."""
+
+    shape: Node
+    component: URIRef
+    severity: URIRef
+    path: Node | None
+    sparql: str
+    value_is_focus: bool = False
+    source_constraint: Node | None = None
+    messages: tuple[Node, ...] = ()
+
+
+class Compiler:
+    """Compiles the shapes of one shapes graph. ``shapes_graph`` names the store graph
+    holding the shapes, for ``$shapesGraph``; without it a query using it is refused."""
+
+    def __init__(self, shapes: Graph, shapes_graph: str | None = None):
+        self.g = shapes
+        self.shapes_graph = shapes_graph
+        self.focus_block = ""
+        self._fresh = itertools.count()
+        self._stack: list[Node] = []
+        self.components = COMPONENTS + tuple(sparql_based.components(shapes))
+        self._parameters = {p for c in self.components for p in (*c.parameters, *c.optional)}
+
+    # -- helpers the translations use -----------------------------------------------
+    def fresh(self) -> str:
+        return f"?_v{next(self._fresh)}"
+
+    def path_triples(self, subject: str, path: Node, obj: str) -> str:
+        return path_triples(self.g, subject, path, obj, self.fresh)
+
+    def at_least(
+        self, focus: str, path: Node, n: int, condition: str | None = None, var: str = ""
+    ) -> str:
+        """The expression: ``focus`` has at least ``n`` distinct values of ``path``
+        (that satisfy ``condition``, written over the variable ``var``)."""
+        if n <= 0:
+            return "true"
+        if n == 1 and condition is None:
+            return exists_value(self.g, focus, path, self.fresh)
+        if n > PAIRWISE_LIMIT:
+            v, count = self.fresh(), self.fresh()
+            test = f"FILTER ({rename(condition, {var[1:]: v})})" if condition else ""
+            return (
+                f"EXISTS {{ {{ SELECT {focus} (COUNT(DISTINCT {v}) AS {count}) WHERE {{ "
+                f"{self.path_triples(focus, path, v)} {test} }} GROUP BY {focus} }} "
+                f"FILTER ({count} >= {n}) }}"
+            )
+        names = [self.fresh() for _ in range(n)]
+        parts = [self.path_triples(focus, path, v) for v in names]
+        tests = [f"!sameTerm({a}, {b})" for a, b in itertools.combinations(names, 2)]
+        if condition is not None:
+            tests += [rename(condition, {var[1:]: v}) for v in names]
+        test = f"FILTER ({' && '.join(tests)})" if tests else ""
+        return f"EXISTS {{ {' '.join(parts)} {test} }}"
+
+    # -- the one definition of a shape's constraints ---------------------------------
+    def constraints(self, shape: Node) -> list[Constraint]:
+        """The constraints ``shape`` declares, in a stable order; Unsupported for any
+        sh: property that is neither a parameter nor non-validating."""
+        g = self.g
+        for p in set(g.predicates(shape)):
+            if p in ADVANCED:
+                raise Unsupported(f"{p.n3(g.namespace_manager)} on shape {shape} (SHACL-AF)")
+            if str(p).startswith(str(SH)) and p not in NON_VALIDATING | self._parameters:
+                raise Unsupported(f"{p.n3(g.namespace_manager)} on shape {shape}")
+        path = g.value(shape, SH.path)
+        out = []
+        for component in self.components:
+            if path is None and not component.node_shapes:
+                continue
+            if path is not None and not component.property_shapes:
+                continue
+            values = [sorted(g.objects(shape, p), key=str) for p in component.parameters]
+            if not all(values):
+                continue
+            optional = {p: g.value(shape, p) for p in component.optional}
+            for combination in itertools.product(*values):
+                params = dict(zip(component.parameters, combination, strict=True))
+                params.update({p: v for p, v in optional.items() if v is not None})
+                out.append(Constraint(shape, component, params, path))
+        return out
+
+    def severity(self, shape: Node) -> URIRef:
+        severity = self.g.value(shape, SH.severity)
+        return severity if isinstance(severity, URIRef) else SH.Violation
+
+    def deactivated(self, node: Node) -> bool:
+        return (node, SH.deactivated, TRUE) in self.g
+
+    # -- a constraint's results at one focus node --------------------------------------
+    def violations(self, c: Constraint, focus: str, out: Out) -> str | None:
+        """A pattern whose solutions at ``focus`` are the results of ``c``."""
+        component = c.component
+        if component.test is not None:
+            if c.path is None:
+                return f"FILTER (!{component.test(self, c, focus)}) BIND ({focus} AS {out.value})"
+            return (
+                f"{self.path_triples(focus, c.path, out.value)} "
+                f"FILTER (!{component.test(self, c, out.value)})"
+            )
+        if component.violations is not None:
+            return component.violations(self, c, focus, out)
+        validators = component.select
+        assert isinstance(validators, sparql_based.Validators)
+        validator = validators.property if c.path is not None else validators.node
+        if validator is None or not validator.ask:
+            raise Unsupported(f"a SELECT validator of {component.iri} inside another shape")
+        return sparql_based.ask_violations(self, c, validator, focus, out, self.shapes_graph)
+
+    # -- conformance of a node to a shape (sh:node, sh:not, sh:or, ...) ---------------
+    def conforms(self, shape: Node, node: str) -> str:
+        """A SPARQL expression true when ``node`` conforms to ``shape``."""
+        if self.deactivated(shape):
+            return "true"
+        if shape in self._stack:
+            raise Unsupported(f"recursive shape {shape}")
+        self._stack.append(shape)
+        try:
+            tests = []
+            saved, self.focus_block = self.focus_block, ""
+            for c in self.constraints(shape):
+                if c.component.test is not None and c.path is None:
+                    tests.append(c.component.test(self, c, node))
+                    continue
+                out = Out(self.fresh(), self.fresh(), self.fresh())
+                pattern = self.violations(c, node, out)
+                if pattern is not None:
+                    tests.append(f"NOT EXISTS {{ {pattern} }}")
+            self.focus_block = saved
+            if (shape, SH.sparql, None) in self.g:
+                raise Unsupported(f"sh:sparql inside another shape ({shape})")
+            path = self.g.value(shape, SH.path)
+            for nested in sorted(self.g.objects(shape, SH.property), key=str):
+                if path is None:
+                    tests.append(self.conforms(nested, node))
+                else:
+                    v = self.fresh()
+                    tests.append(
+                        f"NOT EXISTS {{ {self.path_triples(node, path, v)} "
+                        f"FILTER (!{self.conforms(nested, v)}) }}"
+                    )
+            return "(" + " && ".join(tests) + ")" if tests else "true"
+        finally:
+            self._stack.pop()
+
+    # -- whole shapes ------------------------------------------------------------------
+    def shapes(self) -> list[Node]:
+        """The shapes with targets (SHACL 2.1.3), in a stable order."""
+        g = self.g
+        candidates = set(g.subjects(RDF.type, SH.NodeShape)) | set(
+            g.subjects(RDF.type, SH.PropertyShape)
+        )
+        for predicate in (*TARGET_PREDICATES, SH.target):
+            candidates |= set(g.subjects(predicate, None))
+        return sorted(
+            (s for s in candidates if has_targets(g, s) or (s, SH.target, None) in g), key=str
+        )
+
+    def compile(self) -> list[CompiledConstraint]:
+        out = []
+        for shape in self.shapes():
+            if self.deactivated(shape):
+                continue
+            targets = focus_nodes(self.g, shape)
+            if targets is not None:
+                out += self.compile_shape(shape, targets, ())
+        return out
+
+    def compile_shape(
+        self, shape: Node, targets: str, origins: tuple[str, ...]
+    ) -> list[CompiledConstraint]:
+        """The queries of ``shape`` at the focus nodes ``targets`` (a pattern binding
+        ?this), and of its property shapes at its value nodes. ``origins`` are the
+        variables of the outer focus nodes a nested shape's focus node was reached
+        from: a node reached from two is validated twice (the W3C suite's property-001)."""
+        g, out = self.g, []
+        path = g.value(shape, SH.path)
+        severity, messages = self.severity(shape), tuple(g.objects(shape, SH.message))
+        for c in self.constraints(shape):
+            validators = c.component.select
+            if isinstance(validators, sparql_based.Validators):
+                validator = validators.property if path is not None else validators.node
+                if validator is not None and not validator.ask:
+                    query = sparql_based.select_query(
+                        g, c, validator.text, targets, "", self.shapes_graph
+                    )
+                    out.append(
+                        CompiledConstraint(
+                            shape, c.component.iri, severity, path, query, path is None,
+                            validator.node, validator.messages or messages,
+                        )
+                    )  # fmt: skip
+                    continue
+            self.focus_block = targets
+            pattern = self.violations(c, "?this", Out("?value", "?path", "?_key"))
+            self.focus_block = ""
+            if pattern is None:
+                continue
+            keep = " ".join(("?this", "?value", "?path", "?_key", *origins))
+            query = f"SELECT DISTINCT {keep} WHERE {{ {targets} {pattern} }}"
+            out.append(
+                CompiledConstraint(shape, c.component.iri, severity, path, query, messages=messages)
+            )
+        for sparql in sorted(g.objects(shape, SH.sparql), key=str):
+            if self.deactivated(sparql):
+                continue
+            select = g.value(sparql, SH.select)
+            if select is None:
+                raise Unsupported(f"SPARQL constraint {sparql} without sh:select")
+            c = Constraint(shape, sparql_based.SPARQL_CONSTRAINT, {}, path)
+            query = sparql_based.select_query(
+                g, c, str(select), targets, sparql_based.prefixes(g, sparql), self.shapes_graph
+            )
+            own = tuple(g.objects(sparql, SH.message))
+            out.append(
+                CompiledConstraint(
+                    shape, SH.SPARQLConstraintComponent, severity, path, query, path is None,
+                    sparql, own or messages,
+                )
+            )  # fmt: skip
+        inner, inner_origins = targets, origins
+        if path is not None:  # the value nodes of a property shape are its nested shapes' focus
+            outer = self.fresh()
+            inner_origins = (*origins, outer)
+            kept = " ".join(origins)
+            inner = (
+                f"{{ SELECT DISTINCT ?this {' '.join(inner_origins)} WHERE {{ "
+                f"{{ SELECT (?this AS {outer}) {kept} WHERE {{ {targets} }} }} "
+                f"{outer} {path_text(g, path)} ?this }} }}"
+            )
+        for nested in sorted(g.objects(shape, SH.property), key=str):
+            if not self.deactivated(nested):
+                out += self.compile_shape(nested, inner, inner_origins)
+        return out

@@ -1,0 +1,6 @@
+"""The compiler's one error: shapes it cannot translate."""
+
+
+class Unsupported(Exception):
+    """The shapes use SHACL the compiler does not translate (SHACL-AF rules and custom
+    targets, or SPARQL it cannot pre-bind); a caller may fall back to pySHACL."""

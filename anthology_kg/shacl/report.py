@@ -1,0 +1,38 @@
+"""The W3C ``sh:ValidationReport`` graph (SHACL 3.6) of result rows, built on request."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rdflib import RDF, BNode, Graph, Literal
+from rdflib.namespace import SH
+
+from .paths import copy_path
+from .validator import ResultRow
+
+
+def report_graph(rows: Iterable[ResultRow], shapes: Graph) -> Graph:
+    """The validation report of ``rows``; result paths are copied from ``shapes``."""
+    report = Graph()
+    root = BNode()
+    report.add((root, RDF.type, SH.ValidationReport))
+    count = 0
+    for row in rows:
+        count += 1
+        result = BNode()
+        report.add((root, SH.result, result))
+        report.add((result, RDF.type, SH.ValidationResult))
+        report.add((result, SH.focusNode, row.focus))
+        report.add((result, SH.resultSeverity, row.severity))
+        report.add((result, SH.sourceShape, row.source_shape))
+        report.add((result, SH.sourceConstraintComponent, row.source_constraint_component))
+        if row.value is not None:
+            report.add((result, SH.value, row.value))
+        if row.path is not None:
+            report.add((result, SH.resultPath, copy_path(shapes, row.path, report)))
+        if row.source_constraint is not None:
+            report.add((result, SH.sourceConstraint, row.source_constraint))
+        for message in row.messages:
+            report.add((result, SH.resultMessage, message))
+    report.add((root, SH.conforms, Literal(count == 0)))
+    return report

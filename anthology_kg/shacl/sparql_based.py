@@ -1,0 +1,177 @@
+"""SHACL 5 SPARQL-based constraints (sh:sparql) and SHACL 6 SPARQL-based constraint
+components (sh:parameter with sh:validator, sh:nodeValidator, sh:propertyValidator).
+
+A SELECT constraint or validator becomes a whole query whose solutions are the results:
+``$PATH`` is replaced by the shape's path, ``$this`` is bound to the focus nodes and
+``$currentShape``, ``$shapesGraph`` and the parameters to their values by joining (see
+``sparql_text.prebind``). An ASK validator is a test per value node, so it also works
+inside sh:node, sh:or and the other shape-based components.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import OWL, SH, XSD
+from rdflib.term import Node
+
+from .errors import Unsupported
+from .model import Component, Constraint, Context, Out
+from .paths import path_text
+from .sparql_text import (
+    prebind,
+    rename,
+    subquery_projections,
+    term,
+    variables,
+    where_group,
+)
+
+# sh:sparql: each value is a SPARQL constraint (its own node), compiled by the compiler's
+# compile_shape, so the component has no translation of its own here.
+SPARQL_CONSTRAINT = Component(SH.SPARQLConstraintComponent, (SH.sparql,))
+_FORBIDDEN = re.compile(r"\b(MINUS|SERVICE|VALUES)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Validator:
+    """A SPARQL validator: its query text, whether it is an ASK, and its messages."""
+
+    node: Node
+    text: str
+    ask: bool
+    messages: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Validators:
+    """The validators of one SPARQL-based component, for node and property shapes."""
+
+    node: Validator | None
+    property: Validator | None
+
+
+def prefixes(g: Graph, holder: Node) -> str:
+    """PREFIX declarations for the ``sh:prefixes`` of ``holder``: the sh:declare of each
+    named node and of the ontologies it imports (owl:imports, within the shapes graph)."""
+    seen: set[Node] = set()
+    todo = list(g.objects(holder, SH.prefixes))
+    lines = set()
+    while todo:
+        node = todo.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        todo += list(g.objects(node, OWL.imports))
+        for declaration in g.objects(node, SH.declare):
+            prefix, namespace = g.value(declaration, SH.prefix), g.value(declaration, SH.namespace)
+            if prefix is None or namespace is None:
+                raise Unsupported(f"an incomplete sh:declare on {node}")
+            lines.add(f"PREFIX {prefix}: <{namespace}>")
+    return "\n".join(sorted(lines))
+
+
+def _check(text: str) -> None:
+    """SHACL 5.2.1 and 6.2.3.1: queries that cannot be pre-bound are refused."""
+    if _FORBIDDEN.search(re.sub(r'"[^"]*"|<[^<>\s]*>|#[^\n]*', "", text)):
+        raise Unsupported("MINUS, SERVICE or VALUES in a SHACL-SPARQL query")
+    for projected in subquery_projections(text):
+        if "this" not in projected:
+            raise Unsupported("a nested SELECT that does not project $this (SHACL 5.2.1)")
+    for name in ("this", "currentShape", "shapesGraph", "value"):
+        if re.search(rf"\bAS\s+[?$]{name}\b", text, re.IGNORECASE):
+            raise Unsupported(f"AS rebinds the pre-bound ${name} in a SHACL-SPARQL query")
+
+
+def _constants(c: Constraint, shapes_graph: str | None, text: str) -> dict[str, str]:
+    """VALUES blocks for the pre-bound constants the query uses."""
+    values: dict[str, Node] = {
+        name.rsplit("#", 1)[-1].rsplit("/", 1)[-1]: value
+        for name, value in c.params.items()
+        if name not in (SH.sparql,)
+    }
+    values["currentShape"] = c.shape
+    used = variables(text)
+    blocks = {name: f"VALUES ?{name} {{ {term(v)} }}" for name, v in values.items() if name in used}
+    if "shapesGraph" in used:
+        if shapes_graph is None:
+            raise Unsupported("$shapesGraph without a shapes graph in the store")
+        blocks["shapesGraph"] = f"VALUES ?shapesGraph {{ <{shapes_graph}> }}"
+    return blocks
+
+
+def select_query(
+    g: Graph, c: Constraint, text: str, targets: str, prefix_lines: str, shapes_graph: str | None
+) -> str:
+    """The whole query for a SELECT constraint or validator at the focus nodes
+    ``targets``; its solutions project ?this, ?value and ?path."""
+    _check(text)
+    if c.path is not None:
+        text = rename(text, {"PATH": path_text(g, c.path)})
+    elif "PATH" in variables(text):
+        raise Unsupported("$PATH in a SPARQL constraint of a node shape")
+    body = prebind(text, _constants(c, shapes_graph, text), targets)
+    head = body[: where_group(body)[0]]
+    if not re.search(r"SELECT\s+(DISTINCT\s+|REDUCED\s+)?(\*|[^{]*[?$]this\b)", head, re.I):
+        body = re.sub(
+            r"SELECT\s+(DISTINCT\s+|REDUCED\s+)?", r"SELECT \1?this ", body, count=1, flags=re.I
+        )
+    return prefix_lines + f"\nSELECT DISTINCT ?this ?value ?path WHERE {{ {{ {body} }} }}"
+
+
+def ask_violations(
+    ctx: Context, c: Constraint, validator: Validator, focus: str, out: Out, shapes_graph
+) -> str:
+    """An ASK validator as a violation pattern: a value node where the ASK is false."""
+    _check(validator.text)
+    value = out.value
+    text = rename(validator.text, {"this": focus, "value": value})
+    if c.path is not None:
+        text = rename(text, {"PATH": path_text(ctx.g, c.path)})
+    text = prebind(text, _constants(c, shapes_graph, validator.text), None)
+    start, end = where_group(text)
+    return f"{c.own_values(ctx, focus, value)} FILTER NOT EXISTS {text[start : end + 1]}"
+
+
+def _validator(g: Graph, node: Node | None) -> Validator | None:
+    if node is None:
+        return None
+    ask, select = g.value(node, SH.ask), g.value(node, SH.select)
+    if (ask is None) == (select is None):
+        raise Unsupported(f"validator {node} needs exactly one of sh:ask and sh:select")
+    return Validator(node, str(ask or select), ask is not None, tuple(g.objects(node, SH.message)))
+
+
+def components(g: Graph) -> list[Component]:
+    """The SPARQL-based constraint components declared in the shapes graph."""
+    out = []
+    for node in sorted(set(g.subjects(SH.parameter, None)), key=str):
+        if not isinstance(node, URIRef):
+            raise Unsupported(f"a constraint component without an IRI: {node}")
+        mandatory: list[URIRef] = []
+        optional: list[URIRef] = []
+        for parameter in g.objects(node, SH.parameter):
+            path = g.value(parameter, SH.path)
+            if not isinstance(path, URIRef):
+                raise Unsupported(f"parameter {parameter} of {node} without an IRI sh:path")
+            flag = g.value(parameter, SH.optional)
+            is_optional = flag == Literal("true", datatype=XSD.boolean)
+            (optional if is_optional else mandatory).append(path)
+        generic = _validator(g, g.value(node, SH.validator))
+        node_validator = _validator(g, g.value(node, SH.nodeValidator)) or generic
+        property_validator = _validator(g, g.value(node, SH.propertyValidator)) or generic
+        if generic is not None and not generic.ask:
+            raise Unsupported(f"sh:validator of {node} must be an ASK (SHACL 6.3)")
+        out.append(
+            Component(
+                iri=node,
+                parameters=tuple(sorted(mandatory)),
+                optional=tuple(sorted(optional)),
+                node_shapes=node_validator is not None,
+                property_shapes=property_validator is not None,
+                select=Validators(node_validator, property_validator),
+            )
+        )
+    return out

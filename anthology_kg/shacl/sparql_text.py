@@ -1,0 +1,167 @@
+"""SPARQL as text: constants, variable renaming and pre-binding.
+
+The compiler writes SPARQL as strings, and SHACL-SPARQL hands it query strings to
+pre-bind (``$this``, ``$value``, ``$PATH``, ``$currentShape``, ``$shapesGraph``,
+parameters). No SPARQL library here gives a query back as text after a rewrite, so this
+module scans the text itself, stepping over comments, strings and IRIs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from rdflib import BNode
+from rdflib.term import Node
+
+from ..sourcemap import string_end
+from ..terms import nt_term
+from .errors import Unsupported
+
+_IRI = re.compile(r"<[^\s<>\"{}|^`\\]*>")
+_VARIABLE = re.compile(r"[?$]([A-Za-z_][A-Za-z0-9_]*)")
+_VALUES_HEAD = re.compile(r"\bVALUES\s*(?:[?$]\w+|\([^)]*\))\s*$", re.IGNORECASE)
+_CORRELATED = re.compile(r"\b(?:EXISTS|OPTIONAL)\s*$", re.IGNORECASE)
+_SUBQUERY = re.compile(r"\{\s*SELECT\b", re.IGNORECASE)
+
+
+def term(node: Node) -> str:
+    """A constant in SPARQL syntax; a blank node has none (it would be a variable)."""
+    if isinstance(node, BNode):
+        raise Unsupported(f"blank node {node} used as a constant in SPARQL")
+    return nt_term(node)
+
+
+def _code(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, character) of the query's own syntax: comments, strings and IRIs are
+    stepped over (an IRI is yielded as its ``<`` alone)."""
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "#":
+            end = text.find("\n", i)
+            i = n if end == -1 else end
+            continue
+        if c in "\"'":
+            i = string_end(text, i)
+            continue
+        if c == "<":
+            match = _IRI.match(text, i)
+            if match:
+                yield i, c
+                i = match.end()
+                continue
+        yield i, c
+        i += 1
+
+
+def variables(text: str) -> set[str]:
+    """The names of the variables the query text uses (``?x`` and ``$x`` alike)."""
+    found = set()
+    for i, c in _code(text):
+        if c in "?$":
+            match = _VARIABLE.match(text, i)
+            if match:
+                found.add(match.group(1))
+    return found
+
+
+def rename(text: str, names: dict[str, str]) -> str:
+    """The text with each variable named in ``names`` (``?x`` or ``$x``) replaced by the
+    given SPARQL text (another variable, or a constant where the grammar allows one)."""
+    out, last = [], 0
+    for i, c in _code(text):
+        if c in "?$" and i >= last:
+            match = _VARIABLE.match(text, i)
+            if match and match.group(1) in names:
+                out.append(text[last:i] + names[match.group(1)])
+                last = match.end()
+    return "".join(out) + text[last:]
+
+
+def matching_brace(text: str, start: int) -> int:
+    """The offset of the ``}`` closing the ``{`` at ``start``."""
+    depth = 0
+    for i, c in _code(text[start:]):
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return start + i
+    raise Unsupported("unbalanced braces in a SPARQL query")
+
+
+def where_group(text: str) -> tuple[int, int]:
+    """(offset of ``{``, offset of ``}``) of the query's WHERE clause."""
+    for i, c in _code(text):
+        if c == "{":
+            return i, matching_brace(text, i)
+    raise Unsupported("a SPARQL query without a WHERE clause")
+
+
+def prebind(text: str, blocks: dict[str, str], focus_block: str | None) -> str:
+    """Pre-binding (SHACL 5.2.2) by joining: the query's WHERE group, and each group
+    nested in it that mentions a pre-bound variable, start with the patterns that bind
+    those variables — ``blocks`` maps a variable to a VALUES block for it, and
+    ``focus_block`` binds ``?this`` (the focus nodes). Groups of EXISTS and OPTIONAL
+    already see the bindings of the group around them and are left as they are; a
+    VALUES data block is not a group. This gives the pre-binding's answers for the
+    queries SHACL allows (no MINUS, SERVICE or VALUES of pre-bound variables)."""
+    bound = dict(blocks)
+    if focus_block is not None:
+        bound["this"] = focus_block
+    top, _ = where_group(text)
+    inserts: list[tuple[int, str]] = []
+    for i, c in _code(text):
+        if c != "{":
+            continue
+        before = text[:i]
+        if i != top and (
+            _VALUES_HEAD.search(before) or _CORRELATED.search(before) or _SUBQUERY.match(text, i)
+        ):
+            continue
+        group = text[i : matching_brace(text, i) + 1]
+        used = sorted(name for name in bound if name in variables(group))
+        if i == top:
+            used = sorted(bound)
+        if used:
+            inserts.append((i + 1, " " + " ".join(bound[name] for name in used) + " "))
+    for offset, block in reversed(inserts):
+        text = text[:offset] + block + text[offset:]
+    return text
+
+
+def _without_filters(text: str) -> str:
+    """``text`` with each FILTER's constraint removed."""
+    out, last = [], 0
+    for match in re.finditer(r"\bFILTER\s*[A-Za-z:_]*\s*\(", text, re.IGNORECASE):
+        if match.start() < last:
+            continue
+        depth, end = 0, len(text)
+        for j, c in _code(text[match.end() - 1 :]):
+            depth += {"(": 1, ")": -1}.get(c, 0)
+            if depth == 0:
+                end = match.end() + j
+                break
+        out.append(text[last : match.start()])
+        last = end
+    return "".join(out) + text[last:]
+
+
+def subquery_projections(text: str) -> list[set[str]]:
+    """The variables each nested SELECT projects (for ``SELECT *``, those its pattern
+    binds outside FILTERs: a close reading of SPARQL's in-scope variables)."""
+    out: list[set[str]] = []
+    for i, c in _code(text):
+        if c == "{" and _SUBQUERY.match(text, i):
+            head = text[i + 1 : where_group(text[i + 1 :])[0] + i + 1]
+            if re.search(r"SELECT\s+(DISTINCT\s+|REDUCED\s+)?\*", head, re.IGNORECASE):
+                start = i + 1 + len(head)
+                out.append(variables(_without_filters(text[start : matching_brace(text, start)])))
+            else:
+                out.append(
+                    variables(re.sub(r"\bAS\s+[?$]\w+", "", head, flags=re.I))
+                    | {m.group(1) for m in re.finditer(r"\bAS\s+[?$](\w+)", head, re.I)}
+                )
+    return out

@@ -1,0 +1,86 @@
+"""SHACL 4.1 Value type constraint components: sh:class, sh:datatype, sh:nodeKind."""
+
+from __future__ import annotations
+
+from rdflib import URIRef
+from rdflib.namespace import SH, XSD
+
+from .errors import Unsupported
+from .model import Constraint, Context
+from .sparql_text import term
+from .targets import TYPE_PATH
+
+# Datatypes whose lexical space SPARQL can check: a cast from the lexical form fails
+# exactly when the literal is ill-formed. (pyoxigraph keeps an ill-formed literal's
+# lexical form and datatype as written, so datatype() alone cannot tell.)
+CASTABLE = {
+    XSD[name]
+    for name in (
+        "boolean integer decimal double float dateTime date time duration dayTimeDuration "
+        "yearMonthDuration gYear gYearMonth gMonth gMonthDay gDay"
+    ).split()
+}
+
+# Derived integer types (XSD 1.1 part 2, 3.4): an xsd:integer lexical form in a range.
+INTEGER_RANGES = {
+    XSD.byte: (-128, 127),
+    XSD.short: (-32768, 32767),
+    XSD.int: (-2147483648, 2147483647),
+    XSD.long: (-9223372036854775808, 9223372036854775807),
+    XSD.unsignedByte: (0, 255),
+    XSD.unsignedShort: (0, 65535),
+    XSD.unsignedInt: (0, 4294967295),
+    XSD.unsignedLong: (0, 18446744073709551615),
+    XSD.nonNegativeInteger: (0, None),
+    XSD.positiveInteger: (1, None),
+    XSD.nonPositiveInteger: (None, 0),
+    XSD.negativeInteger: (None, -1),
+}
+
+
+def well_formed(node: str, datatype: URIRef) -> str | None:
+    """A SPARQL test of the lexical form of ``node`` for ``datatype``, where SPARQL
+    can check it (a cast for the XSD types SPARQL casts to, a cast and a range for the
+    derived integer types); None for the other datatypes."""
+    if datatype in CASTABLE:
+        return f"COALESCE(isLiteral({term(datatype)}(STR({node}))), false)"
+    if datatype in INTEGER_RANGES:
+        low, high = INTEGER_RANGES[datatype]
+        number = f"<{XSD.integer}>(STR({node}))"
+        bounds = [f"{number} >= {low}" if low is not None else f"isLiteral({number})"]
+        if high is not None:
+            bounds.append(f"{number} <= {high}")
+        return f"COALESCE({' && '.join(bounds)}, false)"
+    return None
+
+
+def class_test(ctx: Context, c: Constraint, node: str) -> str:
+    return f"EXISTS {{ {node} {TYPE_PATH} {term(c.params[SH['class']])} }}"
+
+
+def datatype_test(ctx: Context, c: Constraint, node: str) -> str:
+    datatype = c.params[SH.datatype]
+    if not isinstance(datatype, URIRef):
+        raise Unsupported(f"sh:datatype {datatype}")
+    test = f"isLiteral({node}) && sameTerm(datatype({node}), {term(datatype)})"
+    lexical = well_formed(node, datatype)
+    if lexical is not None:
+        test += f" && {lexical}"
+    return f"({test})"
+
+
+NODE_KINDS = {
+    SH.IRI: "isIRI({0})",
+    SH.BlankNode: "isBlank({0})",
+    SH.Literal: "isLiteral({0})",
+    SH.BlankNodeOrIRI: "(isBlank({0}) || isIRI({0}))",
+    SH.BlankNodeOrLiteral: "(isBlank({0}) || isLiteral({0}))",
+    SH.IRIOrLiteral: "(isIRI({0}) || isLiteral({0}))",
+}
+
+
+def node_kind_test(ctx: Context, c: Constraint, node: str) -> str:
+    kind = c.params[SH.nodeKind]
+    if not isinstance(kind, URIRef) or kind not in NODE_KINDS:
+        raise Unsupported(f"sh:nodeKind {kind}")
+    return NODE_KINDS[kind].format(node)
