@@ -13,6 +13,8 @@ from rdflib import URIRef
 
 from . import __version__
 from .authoring import KINDS, new_entry_graph, write_new_entry
+from .completion import complete_entries, complete_params, complete_queries
+from .config import FAIL_ON, find_config, format_from_output
 from .diff import diff_states
 from .diffreport import WRITERS as DIFF_WRITERS
 from .endpoint import run_remote
@@ -47,7 +49,16 @@ EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
 
 
 class AnthologyGroup(click.Group):
-    """A click group that turns an AnthologyError into ``file:line: message``, exit 2."""
+    """A click group that turns an AnthologyError into ``file:line: message``, exit 2,
+    and takes its options' defaults from the configuration file (config.find_config)."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            extra.setdefault("default_map", find_config(Path.cwd()).default_map())
+        except AnthologyError as exc:
+            click.echo(str(exc), err=True)
+            sys.exit(EXIT_INPUT)
+        return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: click.Context):
         try:
@@ -60,9 +71,13 @@ class AnthologyGroup(click.Group):
 class Settings:
     """The global options, and the anthology loaded from them on first use."""
 
-    def __init__(self, root: Path | None, base: str):
+    def __init__(self, root: Path | None, base: str, verbosity: int = 0, color=None):
         self.root = root
         self.base = base
+        #: -1 with --quiet (results only), 0, 1 and more with -v.
+        self.verbosity = verbosity
+        #: False with --no-color or NO_COLOR, True with --color, None: on terminals.
+        self.color = color
         self._anthology: Anthology | None = None
 
     def anthology(self, reload: bool = False, **kwargs) -> Anthology:
@@ -81,10 +96,10 @@ class Settings:
 def _fail_on_option(func):
     return click.option(
         "--fail-on",
-        type=click.Choice(["violation", "warning"]),
+        type=click.Choice(FAIL_ON),
         default="violation",
         show_default=True,
-        help="Exit 1 on violations only, or on warnings too.",
+        help="Exit 1 on results of this severity or graver (none: never; info: any result).",
     )(func)
 
 
@@ -149,21 +164,80 @@ def _validated(settings: Settings, engine: str, inference: str = "none", extra_s
     envvar="ANTHOLOGY_KG_BASE",
     help="Namespace of entry IRIs: an entry's IRI is this base plus its identifier.",
 )
+@click.option("-q", "--quiet", is_flag=True, help="Print results only: no summary, no notes.")
+@click.option("-v", "--verbose", count=True, help="Say more on stderr (what is read, engine).")
+@click.option(
+    "--color/--no-color",
+    default=None,
+    help="Colour the text output (default: on a terminal, unless NO_COLOR is set).",
+)
 @click.pass_context
-def main(ctx: click.Context, root: Path | None, base: str) -> None:
+def main(
+    ctx: click.Context, root: Path | None, base: str, quiet: bool, verbose: int, color
+) -> None:
     """Keep a research anthology as an RDF knowledge graph.
 
     Reads the Turtle files of an anthology's data/ folder against the anthology-kg
     ontology. Exit codes: 0 ok, 1 the anthology breaks a rule, 2 usage or input error.
+    Options may also come from anthology-kg.toml or [tool.anthology-kg] in pyproject.toml.
     """
-    ctx.obj = Settings(root, base)
+    import os
+
+    if color is None and os.environ.get("NO_COLOR"):
+        color = False
+    ctx.obj = Settings(root, base, -1 if quiet else verbose, color)
+    if verbose:
+        config = find_config(Path.cwd())
+        if config.path is not None:
+            click.echo(f"anthology-kg: configuration from {display_path(config.path)}", err=True)
+
+
+def _note(settings: Settings, message: str, level: int = 0) -> None:
+    """A message for people on stderr, shown at verbosity ``level`` and above."""
+    if settings.verbosity >= level:
+        click.echo(f"anthology-kg: {message}", err=True)
+
+
+def _summary(settings: Settings, message: str) -> None:
+    """A closing line on stdout, left out with --quiet."""
+    if settings.verbosity >= 0:
+        click.echo(message)
+
+
+def _json_option(func):
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(["text", "json"]),
+        default="text",
+        show_default=True,
+        help="text for people, json for programs.",
+    )(func)
+
+
+def _echo_json(document) -> None:
+    import json
+
+    click.echo(json.dumps(document, indent=2, ensure_ascii=False))
 
 
 @main.command()
+@_json_option
 @click.pass_obj
-def stats(settings: Settings) -> None:
+def stats(settings: Settings, fmt: str) -> None:
     """Print triples, entries by class and by category, and the files read."""
     result = compute_stats(settings.anthology())
+    if fmt == "json":
+        _echo_json(
+            {
+                "triples": result.triples,
+                "entries": result.entries,
+                "byClass": result.by_class,
+                "byCategory": result.by_category,
+                "files": list(result.files),
+            }
+        )
+        return
     click.echo(f"triples: {result.triples}")
     click.echo(f"entries: {result.entries}")
     click.echo("entries by class:")
@@ -190,10 +264,10 @@ def _emit(text: str, output: Path | None = None) -> None:
     "--format",
     "fmt",
     type=click.Choice(sorted(WRITERS)),
-    default="text",
-    show_default=True,
-    help="text: path:line: severity [ADR] message (focus); json: a documented object; "
-    "github: workflow annotations; junit: one testcase per rule; sarif: SARIF 2.1.0.",
+    default=None,
+    help="text (default): path:line:col: CODE severity [ADR] message (focus); json: a "
+    "documented object; github: workflow annotations; junit: one testcase per rule; "
+    "sarif: SARIF 2.1.0. Without it, -o's extension decides (.sarif, .json, .xml: JUnit).",
 )
 @click.option(
     "--inference",
@@ -244,7 +318,11 @@ def validate(
     else:
         report = _validated(settings, engine, inference, extra_shapes)
     report = select_results(report, _codes(select), _codes(ignore))
-    _emit(WRITERS[fmt](report), output)
+    fmt = fmt or format_from_output("validate", output, WRITERS) or "text"
+    if fmt == "text" and output is None:
+        _echo_report(settings, report)
+    else:
+        _emit(WRITERS[fmt](report), output)
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)
 
 
@@ -260,15 +338,54 @@ def check(settings, fail_on, select, ignore, engine) -> None:
     2 when a file cannot be read.
     """
     report = select_results(_validated(settings, engine), _codes(select), _codes(ignore))
-    click.echo(text_report(report), nl=False)
+    _echo_report(settings, report)
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)
 
 
+def _file_diff(before: str, after: str, name: str) -> str:
+    """A unified diff from a file as written to its canonical form (difflib)."""
+    import difflib
+
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=f"a/{name}",
+        tofile=f"b/{name}",
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+def _echo_report(settings: Settings, report) -> None:
+    """The text report on stdout, coloured on a terminal; --quiet drops the summary."""
+    lines = text_report(report, color=settings.color is not False).splitlines()
+    if settings.verbosity < 0:
+        lines = lines[:-1]
+    for line in lines:
+        click.echo(line, color=settings.color)
+
+
 @main.command()
+@_json_option
 @click.pass_obj
-def rules(settings) -> None:
+def rules(settings, fmt) -> None:
     """List each rule shape: its rule, the decision record it enforces, severity, code, and
     the rule in words."""
+    if fmt == "json":
+        _echo_json(
+            [
+                {
+                    "code": rule.code,
+                    "shape": rule.name,
+                    "rule": rule.number,
+                    "enforces": rule.source,
+                    "severity": rule.severity,
+                    "label": rule.label,
+                    "message": rule.message,
+                }
+                for rule in rule_catalog(settings.anthology())
+            ]
+        )
+        return
     for rule in rule_catalog(settings.anthology()):
         click.echo(
             f"{rule.name}\trule {rule.number}\t{rule.source}\t{rule.severity}\t{rule.code}"
@@ -277,9 +394,26 @@ def rules(settings) -> None:
 
 
 @main.command("queries")
+@_json_option
 @click.pass_obj
-def list_queries(settings) -> None:
+def list_queries(settings, fmt) -> None:
     """List the stored queries: name, summary and parameters."""
+    if fmt == "json":
+        _echo_json(
+            [
+                {
+                    "name": query.name,
+                    "summary": query.summary,
+                    "description": query.description,
+                    "params": [
+                        {"name": p.name, "type": p.type, "meaning": p.meaning} for p in query.params
+                    ],
+                    "file": display_path(query.path),
+                }
+                for query in catalog(settings.anthology()).values()
+            ]
+        )
+        return
     for query in catalog(settings.anthology()).values():
         params = " ".join(f"{p.name}=<{p.type}>" for p in query.params)
         click.echo(f"{query.name}\t{query.summary}" + (f"\t{params}" if params else ""))
@@ -341,9 +475,14 @@ def _run(anthology, text, endpoint, graphs=(), bindings=None, source=None):
 
 
 @main.command()
-@click.argument("name")
+@click.argument("name", shell_complete=complete_queries)
 @click.option(
-    "--param", "params", multiple=True, metavar="NAME=VALUE", help="Bind a query parameter."
+    "--param",
+    "params",
+    multiple=True,
+    metavar="NAME=VALUE",
+    shell_complete=complete_params,
+    help="Bind a query parameter.",
 )
 @_format_option
 @_endpoint_option
@@ -412,7 +551,7 @@ def import_record(settings, record, output, check) -> None:
 
 
 @main.command()
-@click.argument("identifier")
+@click.argument("identifier", shell_complete=complete_entries)
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file."
 )
@@ -428,9 +567,9 @@ def render(settings, identifier, output) -> None:
     "--format",
     "fmt",
     type=click.Choice(EXPORT_FORMATS),
-    default="turtle",
-    show_default=True,
-    help="Serialization; all are byte-stable for the same graph.",
+    default=None,
+    help="Serialization (default turtle, or what -o's extension says: .ttl .nt .nq "
+    ".jsonld .rdf); all are byte-stable for the same graph.",
 )
 @click.option(
     "--inferred",
@@ -454,16 +593,25 @@ def render(settings, identifier, output) -> None:
 @click.pass_obj
 def export(settings, fmt, inferred, include, output) -> None:
     """Export the graph for other tools (Protégé, Fuseki, Oxigraph, GraphDB, rapper)."""
+    fmt = fmt or format_from_output("export", output, EXPORT_FORMATS) or "turtle"
     built = build_export(settings.anthology(), parse_include(include), inferred)
     _emit(EXPORT_WRITERS[fmt](built), output)
 
 
 @main.command("fmt")
 @click.option(
-    "--check", is_flag=True, help="Change nothing; exit 1 listing files that would change."
+    "--check",
+    is_flag=True,
+    help="Change nothing; exit 1 listing the files that would change, each with its diff.",
+)
+@click.option(
+    "--diff",
+    "show_diff",
+    is_flag=True,
+    help="Change nothing; print a unified diff of what would change (exit 1 if anything).",
 )
 @click.pass_obj
-def fmt_command(settings, check) -> None:
+def fmt_command(settings, check, show_diff) -> None:
     """Rewrite data/*.ttl in the canonical Turtle style (what contributors commit).
 
     Comments written before a statement are kept; the graph never changes, nor any
@@ -473,17 +621,22 @@ def fmt_command(settings, check) -> None:
     root = settings.root or find_root()
     if not (root / "data").is_dir():
         raise AnthologyError("no data/ folder here: not an anthology", root)
+    check = check or show_diff
     run = format_anthology(root, settings.base, write=not check)
     changed = [
         item for item in run.files if item.changed and item.path not in run.changed_meanwhile
     ]
     for item in changed:
-        verb = "would reformat" if check else "reformatted"
-        click.echo(f"{verb} {display_path(item.path)}")
+        if not show_diff:
+            verb = "would reformat" if check else "reformatted"
+            click.echo(f"{verb} {display_path(item.path)}")
+        if check:
+            click.echo(_file_diff(item.original, item.canonical, display_path(item.path)), nl=False)
     for path in run.changed_meanwhile:
         click.echo(f"changed while formatting: {display_path(path)}", err=True)
-    click.echo(
-        f"{len(changed)} of {len(run.files)} file(s) {'would change' if check else 'changed'}"
+    _summary(
+        settings,
+        f"{len(changed)} of {len(run.files)} file(s) {'would change' if check else 'changed'}",
     )
     if (check and changed) or run.changed_meanwhile:
         sys.exit(EXIT_RULES)

@@ -19,6 +19,7 @@ from rdflib.term import Node
 
 from . import resources
 from .bnodes import relabel
+from .config import did_you_mean
 from .errors import AnthologyError
 from .namespaces import DCTERMS, DEFAULT_BASE, bind_prefixes
 from .progress import track
@@ -74,7 +75,8 @@ class EntryIndex:
         iri = URIRef(text)
         if "://" in text and self.identifier(iri) is not None:
             return iri
-        raise AnthologyError(f"no entry {text!r} in the anthology")
+        known = {identifier for _, identifier in self.identifier_pairs()}
+        raise AnthologyError(f"no entry {text!r} in the anthology{did_you_mean(text, known)}")
 
 
 @dataclass(kw_only=True)

@@ -16,6 +16,7 @@ from rdflib import Graph, Literal, URIRef, Variable
 from rdflib.plugins.sparql import prepareQuery
 from rdflib.term import Node
 
+from .config import did_you_mean
 from .errors import AnthologyError
 from .loader import Anthology
 from .sourcemap import string_end
@@ -114,7 +115,9 @@ def find_query(anthology: Anthology, name: str) -> StoredQuery:
     """The stored query ``name``, or an AnthologyError listing the known names."""
     queries = catalog(anthology)
     if name not in queries:
-        raise AnthologyError(f"no stored query {name!r}; known: {', '.join(queries)}")
+        raise AnthologyError(
+            f"no stored query {name!r}{did_you_mean(name, queries)}; known: {', '.join(queries)}"
+        )
     return queries[name]
 
 
@@ -139,10 +142,8 @@ def bind_params(
         if param.type == "entry":
             try:
                 bound[param.name] = anthology.resolve_entry(raw)
-            except AnthologyError:
-                raise AnthologyError(
-                    f"parameter {param.name!r}: no entry {raw!r} in the anthology"
-                ) from None
+            except AnthologyError as exc:
+                raise AnthologyError(f"parameter {param.name!r}: {exc.message}") from None
         elif param.type == "iri":
             if "://" not in raw and not raw.startswith("urn:") or _IRI_FORBIDDEN.search(raw):
                 raise AnthologyError(f"parameter {param.name!r}: {raw!r} is not an absolute IRI")

@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from xml.etree import ElementTree as ET
 
+import click
+
 from . import __version__
 from .rules import matches_code
 from .validation import Report, RuleResult
@@ -42,17 +44,31 @@ def _where(result: RuleResult) -> str:
     return f"{result.file}:{result.line}" + (f":{result.column}" if result.column else "")
 
 
-def text_report(report: Report) -> str:
+_SEVERITY_COLOURS = {"Violation": "red", "Warning": "yellow", "Info": "blue"}
+
+
+def text_report(report: Report, color: bool = False) -> str:
     """One line per result, ``path:line:col: CODE severity [ADR-032] message (focus)``, as
-    linters print them, then a summary."""
+    linters print them, then a summary; with ``color``, ANSI styles (click.style) on the
+    place, the code, the severity and the verdict."""
+
+    def style(text: str, **styles) -> str:
+        return click.style(text, **styles) if color else text
+
     lines = []
     for r in report.results:
         detail = ", ".join(part for part in (r.focus, r.path) if part)
         if r.path and r.value is not None:
             detail += f" {r.value}"
-        severity = f"{r.severity} (waived: {r.waiver_reason})" if r.waived else r.severity
-        lines.append(f"{_where(r)}: {r.code} {severity} {_tag(r)} {r.message} ({detail})")
-    lines.append(summary_line(report))
+        severity = style(r.severity, fg=_SEVERITY_COLOURS.get(r.severity), bold=True)
+        if r.waived:
+            severity = f"{r.severity} (waived: {r.waiver_reason})"
+        lines.append(
+            f"{style(_where(r), bold=True)}: {style(r.code, bold=True)} {severity} "
+            f"{_tag(r)} {r.message} ({detail})"
+        )
+    summary = summary_line(report)
+    lines.append(style(summary, fg="green" if report.conforms else "red") if color else summary)
     return "\n".join(lines) + "\n"
 
 

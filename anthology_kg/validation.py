@@ -19,6 +19,7 @@ from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
 from rdflib.plugins.sparql import processor as sparql_processor
 from rdflib.term import Node
 
+from .config import FAIL_ON
 from .errors import AnthologyError, display_path
 from .loader import Anthology, vocabulary
 from .namespaces import AK, SH
@@ -113,10 +114,12 @@ class Report:
         return self.count("Violation") == 0
 
     def fails(self, fail_on: str = "violation") -> bool:
-        """Whether CI should fail: on violations, or also on warnings."""
-        if fail_on == "warning":
-            return not self.conforms or self.count("Warning") > 0
-        return not self.conforms
+        """Whether CI should fail: on counted results of ``fail_on``'s severity or a
+        graver one (``none``: never; ``info``: on any result)."""
+        if fail_on not in FAIL_ON:
+            raise AnthologyError(f"--fail-on is one of {', '.join(FAIL_ON)}")
+        graver = SEVERITIES[: len(SEVERITIES) - FAIL_ON.index(fail_on) + 1]
+        return fail_on != "none" and any(self.count(s) for s in graver)
 
 
 @contextlib.contextmanager

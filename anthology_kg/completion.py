@@ -1,0 +1,101 @@
+"""Shell completion: stored query names, their parameter names and entry identifiers.
+
+Click calls these while completing (``_ANTHOLOGY_KG_COMPLETE=bash_source anthology-kg``,
+see the README); the group's callback has not run then, so the anthology is found from
+the ``--root`` and ``--base`` already typed, else from the working directory. A
+completion never fails: an anthology that does not load completes nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+from click.shell_completion import CompletionItem
+
+from .errors import AnthologyError
+from .namespaces import DEFAULT_BASE
+
+
+def _anthology(ctx: click.Context):
+    from .fast import load_fast
+
+    params = ctx.find_root().params
+    root = params.get("root")
+    return load_fast(Path(root) if root else None, base=params.get("base") or DEFAULT_BASE)
+
+
+def complete_queries(ctx: click.Context, param, incomplete: str) -> list[CompletionItem]:
+    """The stored queries whose name starts with ``incomplete``, with their summary."""
+    from .queries import catalog
+
+    try:
+        queries = catalog(_anthology(ctx))
+    except AnthologyError:
+        return []
+    return [
+        CompletionItem(name, help=query.summary)
+        for name, query in queries.items()
+        if name.startswith(incomplete)
+    ]
+
+
+def complete_params(ctx: click.Context, param, incomplete: str) -> list[CompletionItem]:
+    """``NAME=`` for each parameter of the query being typed; after ``entry=``, the
+    entry identifiers."""
+    from .queries import catalog
+
+    try:
+        anthology = _anthology(ctx)
+        queries = catalog(anthology)
+    except AnthologyError:
+        return []
+    chosen = ctx.params.get("name") or _typed_query_name()
+    params = {
+        p.name: p
+        for query in queries.values()
+        if chosen in (None, query.name)
+        for p in query.params
+    }
+    name, sep, value = incomplete.partition("=")
+    if not sep:
+        return [
+            CompletionItem(f"{p.name}=", help=p.meaning)
+            for p in params.values()
+            if p.name.startswith(name)
+        ]
+    types = {p.name: p.type for p in params.values()}
+    if types.get(name) != "entry":
+        return []
+    return [
+        CompletionItem(f"{name}={identifier}")
+        for identifier in _identifiers(anthology)
+        if identifier.startswith(value)
+    ]
+
+
+def _typed_query_name() -> str | None:
+    """The query name typed after ``query``, read from the words the shell passes
+    (``COMP_WORDS``): while an option's value is being completed, click has not bound
+    the command's arguments yet."""
+    words = os.environ.get("COMP_WORDS", "").split()
+    if "query" in words:
+        after = words[words.index("query") + 1 :]
+        for previous, word in zip(["query", *after], after):
+            if not word.startswith("-") and previous != "--param" and "=" not in word:
+                return word
+    return None
+
+
+def complete_entries(ctx: click.Context, param, incomplete: str) -> list[CompletionItem]:
+    """The entry identifiers that start with ``incomplete``."""
+    try:
+        identifiers = _identifiers(_anthology(ctx))
+    except AnthologyError:
+        return []
+    return [CompletionItem(i) for i in identifiers if i.startswith(incomplete)]
+
+
+def _identifiers(anthology) -> list[str]:
+    return sorted({identifier for _, identifier in anthology.identifier_pairs()})

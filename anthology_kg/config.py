@@ -1,0 +1,170 @@
+"""The project's configuration file, and the conventions of the command line built on it.
+
+Settings are read from ``anthology-kg.toml`` (top-level keys) or from the
+``[tool.anthology-kg]`` table of ``pyproject.toml``, whichever is found first in the
+working directory or its ancestors (``anthology-kg.toml`` wins in one folder)::
+
+    root = "."                    # the anthology folder, relative to the file
+    base = "https://example.org/id/"
+    fail-on = "warning"           # none | info | warning | violation
+    select = ["AK001", "AK002"]   # report only these rules
+    ignore = ["AK004"]            # leave these out
+    [format]                      # default output format of each command
+    validate = "github"
+    query = "json"
+
+An option given on the command line, or ``ANTHOLOGY_KG_BASE`` for ``--base``, wins
+over the file. The result is a click ``default_map``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import AnthologyError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+CONFIG_FILE = "anthology-kg.toml"
+PYPROJECT = "pyproject.toml"
+#: ``--fail-on`` choices, from never failing to failing on violations only.
+FAIL_ON = ("none", "info", "warning", "violation")
+
+#: The commands whose ``--fail-on``, ``--select`` and ``--ignore`` the file sets.
+RULE_COMMANDS = ("check", "validate")
+#: The commands whose ``--format`` the file may set.
+FORMAT_COMMANDS = ("validate", "query", "sparql", "export", "stats", "rules", "queries")
+_KEYS = {"root", "base", "fail-on", "select", "ignore", "format"}
+
+#: The format ``-o FILE`` implies, by file extension, for each command that writes one.
+OUTPUT_FORMATS: dict[str, dict[str, str]] = {
+    "validate": {
+        ".sarif": "sarif",
+        ".json": "json",
+        ".xml": "junit",
+        ".txt": "text",
+    },
+    "export": {
+        ".ttl": "turtle",
+        ".nt": "ntriples",
+        ".nq": "nquads",
+        ".jsonld": "jsonld",
+        ".json": "jsonld",
+        ".rdf": "rdfxml",
+        ".xml": "rdfxml",
+        ".owl": "rdfxml",
+    },
+}
+
+
+@dataclass
+class Config:
+    """What a configuration file says, and which file said it."""
+
+    path: Path | None = None
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def default_map(self) -> dict[str, Any]:
+        """The settings as click's ``default_map``: group options at the top, each
+        command's under its name."""
+        values = self.values
+        defaults: dict[str, Any] = {}
+        if "root" in values and self.path is not None:
+            defaults["root"] = (self.path.parent / str(values["root"])).resolve()
+        if "base" in values:
+            defaults["base"] = str(values["base"])
+        for command in RULE_COMMANDS:
+            options: dict[str, Any] = {}
+            if "fail-on" in values:
+                options["fail_on"] = values["fail-on"]
+            for key in ("select", "ignore"):
+                if key in values:
+                    options[key] = tuple(values[key])
+            if options:
+                defaults[command] = options
+        for command, fmt in values.get("format", {}).items():
+            defaults.setdefault(command, {})["fmt"] = fmt
+        return defaults
+
+
+def find_config(start: Path) -> Config:
+    """The configuration of the nearest folder, from ``start`` up, that has an
+    ``anthology-kg.toml`` or a ``pyproject.toml`` with ``[tool.anthology-kg]``."""
+    for folder in (start, *start.parents):
+        own = folder / CONFIG_FILE
+        if own.is_file():
+            return Config(own, _checked(_read(own), own))
+        pyproject = folder / PYPROJECT
+        if pyproject.is_file():
+            table = _read(pyproject).get("tool", {}).get("anthology-kg")
+            if table is not None:
+                return Config(pyproject, _checked(table, pyproject))
+    return Config()
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise AnthologyError(f"cannot read the configuration: {exc}", path) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise AnthologyError(f"not TOML: {exc}", path) from None
+
+
+def _checked(values: Any, path: Path) -> dict[str, Any]:
+    """``values`` if every key and value is one this module knows, else an
+    AnthologyError naming the first that is not."""
+    if not isinstance(values, dict):
+        raise AnthologyError("[tool.anthology-kg] is not a table", path)
+    for key, value in values.items():
+        if key not in _KEYS:
+            raise AnthologyError(
+                f"unknown setting {key!r}{did_you_mean(key, _KEYS)}; known: "
+                + ", ".join(sorted(_KEYS)),
+                path,
+            )
+        if key in ("root", "base") and not isinstance(value, str):
+            raise AnthologyError(f"{key} is a string", path)
+        if key == "fail-on" and value not in FAIL_ON:
+            raise AnthologyError(f"fail-on is one of {', '.join(FAIL_ON)}", path)
+        if key in ("select", "ignore") and not (
+            isinstance(value, list) and all(isinstance(v, str) for v in value)
+        ):
+            raise AnthologyError(f"{key} is a list of rule codes", path)
+        if key == "format":
+            if not isinstance(value, dict):
+                raise AnthologyError("format is a table: command = format", path)
+            for command in value:
+                if command not in FORMAT_COMMANDS:
+                    raise AnthologyError(
+                        f"format: no command {command!r}{did_you_mean(command, FORMAT_COMMANDS)}",
+                        path,
+                    )
+    return values
+
+
+def format_from_output(command: str, output: Path | None, choices: Iterable[str]) -> str | None:
+    """The format ``-o output`` implies for ``command`` by its extension, if any and if
+    the command writes it."""
+    if output is None:
+        return None
+    implied = OUTPUT_FORMATS.get(command, {}).get(output.suffix.lower())
+    return implied if implied in set(choices) else None
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """``; did you mean 'x'?`` for the closest of ``choices`` to ``word``, else ``""``."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    if not close:
+        lowered = {choice.lower(): choice for choice in choices}
+        close = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
+        close = [lowered[c] for c in close]
+    return f"; did you mean {close[0]!r}?" if close else ""
