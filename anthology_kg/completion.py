@@ -82,7 +82,7 @@ def _typed_query_name() -> str | None:
     words = os.environ.get("COMP_WORDS", "").split()
     if "query" in words:
         after = words[words.index("query") + 1 :]
-        for previous, word in zip(["query", *after], after):
+        for previous, word in zip(["query", *after], after, strict=False):
             if not word.startswith("-") and previous != "--param" and "=" not in word:
                 return word
     return None
