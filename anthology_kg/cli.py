@@ -24,7 +24,7 @@ from .export import INFERENCE as EXPORT_INFERENCE
 from .export import WRITERS as EXPORT_WRITERS
 from .export import build_export, parse_include
 from .fast import load_fast
-from .files import write_atomic
+from .files import write_atomic, write_error
 from .formatting import format_anthology
 from .generate import generate as run_generate
 from .loader import Anthology, load_anthology, with_data
@@ -36,8 +36,9 @@ from .resources import bundled_dir, find_root
 from .results import RESULT_FORMATS, graph_to_turtle, to_csv, to_json, to_table, to_tsv, to_xml
 from .revisions import anthology_root, resolve_states
 from .rules import rule_catalog
-from .server import DATA_GRAPH, default_graphs, fetch_graph, load_store, query_url, serve_command
+from .server import DATA_GRAPH, default_graphs, fetch_graph, query_url
 from .server import publish as run_publish
+from .server import serve as run_serve
 from .shacl import Unsupported
 from .site import build_site
 from .stats import compute_stats
@@ -46,6 +47,7 @@ from .validation import INFERENCE_CHOICES
 from .validation import validate as run_validation
 
 EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 
 class AnthologyGroup(click.Group):
@@ -66,6 +68,9 @@ class AnthologyGroup(click.Group):
         except AnthologyError as exc:
             click.echo(f"anthology-kg: {exc}" if exc.path is None else str(exc), err=True)
             ctx.exit(EXIT_INPUT)
+        except KeyboardInterrupt:
+            click.echo("anthology-kg: interrupted", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
 
 
 class Settings:
@@ -712,32 +717,17 @@ def serve(settings, port, host, read_only) -> None:
     """Start an Oxigraph SPARQL server loaded with the anthology (until Ctrl-C).
 
     Queries at http://HOST:PORT/query see data, ontology and shapes as one default graph.
+    The endpoint is printed once the server listens; a port in use is exit 2.
     """
-    import signal
-    import subprocess
-    import tempfile
 
-    anthology = settings.anthology()
-    with tempfile.TemporaryDirectory(prefix="anthology-kg-store-") as folder:
-        load_store(anthology, Path(folder))
-        command = serve_command(Path(folder), host, port, read_only)
-        base = f"http://{host}:{port}"
+    def started(base: str) -> None:
         click.echo(f"SPARQL endpoint: {base}/query   Graph Store: {base}/store")
         click.echo(
             f"try: curl -s {base}/query -H 'Accept: text/csv' "
             "--data-urlencode 'query=SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'"
         )
-        process = subprocess.Popen(command)
 
-        def stop(*_):
-            raise KeyboardInterrupt
-
-        signal.signal(signal.SIGTERM, stop)
-        try:
-            sys.exit(process.wait())
-        except KeyboardInterrupt:
-            process.terminate()
-            process.wait()
+    sys.exit(run_serve(settings.anthology(), host, port, read_only, started))
 
 
 @main.command()
@@ -782,8 +772,12 @@ def new(settings, kind, identifier, title, authors, category) -> None:
 @click.pass_obj
 def site(settings, output) -> None:
     """Build a static HTML site: index, entry pages, query results, rules, pictures."""
-    output.mkdir(parents=True, exist_ok=True)
-    written = build_site(settings.anthology(), output)
+    anthology = settings.anthology()
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+        written = build_site(anthology, output)
+    except OSError as exc:  # a read-only or full file system under the site's folders
+        raise write_error(exc, output) from None
     click.echo(
         f"wrote {len(written)} files to {display_path(output)}; open "
         f"{display_path(output / 'index.html')}"

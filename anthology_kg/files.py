@@ -2,22 +2,47 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from pathlib import Path
 
 from .errors import AnthologyError
 
+_WRITE_REASONS = {
+    errno.ENOSPC: "no space left on the device",
+    errno.EDQUOT: "disk quota exceeded",
+    errno.EROFS: "read-only file system",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EISDIR: "a folder is in the way",
+}
+
+
+def write_error(exc: OSError, path: Path | str) -> AnthologyError:
+    """An OSError met while writing ``path`` as the AnthologyError the CLI reports."""
+    reason = _WRITE_REASONS.get(exc.errno or 0, exc.strerror or str(exc))
+    return AnthologyError(f"cannot write: {reason}", path)
+
 
 def write_atomic(path: Path, content: str | bytes) -> None:
     """Write ``content`` to ``path`` through a temporary file in the same folder, then
-    rename it into place: readers see the old file or the new one, never half of one."""
+    rename it into place: readers see the old file or the new one, never half of one.
+
+    Any failure (a read-only or full file system, a folder in the way) removes the
+    temporary file and raises AnthologyError naming ``path``.
+    """
     path = Path(path)
     data = content.encode("utf-8") if isinstance(content, str) else content
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise AnthologyError("cannot write: no such folder", folder)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    if path.is_dir():
+        raise AnthologyError("cannot write: a folder is in the way", path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise write_error(exc, path) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -26,6 +51,9 @@ def write_atomic(path: Path, content: str | bytes) -> None:
         else:
             os.chmod(tmp, 0o644)
         os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise write_error(exc, path) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

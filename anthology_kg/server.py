@@ -8,11 +8,20 @@ that a stored query gives the same rows remotely as locally.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import errno
+import os
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -137,3 +146,153 @@ def serve_command(location: Path, host: str, port: int, read_only: bool) -> list
         f"{host}:{port}",
     ]
     return command + ["--union-default-graph"]
+
+
+# -- serve ---------------------------------------------------------------------------------
+
+#: Stores of ``serve`` live in the temporary folder as ``anthology-kg-store-PID-*``, so
+#: that a later start can tell a store whose server was killed (its PID is gone).
+STORE_PREFIX = "anthology-kg-store-"
+_PR_SET_PDEATHSIG = 1
+
+
+def remove_stale_stores(folder: Path | None = None) -> list[Path]:
+    """Remove the stores left behind by ``serve`` processes that no longer run (killed
+    with SIGKILL, say); return them."""
+    folder = Path(folder or tempfile.gettempdir())
+    removed = []
+    for path in folder.glob(f"{STORE_PREFIX}*"):
+        pid_text = path.name[len(STORE_PREFIX) :].split("-", 1)[0]
+        if not pid_text.isdigit() or _alive(int(pid_text)):
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: alive, not ours to judge
+        return True
+    return True
+
+
+def _die_with_parent(parent: int) -> Callable[[], None] | None:
+    """A ``preexec_fn`` that ties the child to this process on Linux: the kernel sends it
+    SIGKILL when its parent dies, even by SIGKILL (prctl PR_SET_PDEATHSIG)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+
+    def tie() -> None:
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before prctl took effect
+            os._exit(1)
+
+    return tie
+
+
+def check_port(host: str, port: int) -> None:
+    """Raise AnthologyError if ``host:port`` cannot be listened on (in use, say)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise AnthologyError(f"cannot listen on {host}:{port}: {exc}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            reason = "the port is in use" if exc.errno == errno.EADDRINUSE else exc.strerror
+            raise AnthologyError(f"cannot listen on {host}:{port}: {reason}") from None
+
+
+def _listening(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def serve(
+    anthology: Anthology,
+    host: str,
+    port: int,
+    read_only: bool,
+    started: Callable[[str], None],
+    startup_seconds: float = 60,
+) -> int:
+    """Serve the anthology with Oxigraph at ``host:port`` until the server stops or
+    Ctrl-C (or SIGTERM); return the server's exit code.
+
+    ``started(base_url)`` is called once the server accepts connections, never before.
+    A port in use, or a server that exits while starting, is an AnthologyError with its
+    one-line reason. The server dies with this process, even when this process is killed
+    with SIGKILL; its store, then left behind, is removed by the next ``serve``.
+    """
+    remove_stale_stores()
+    check_port(host, port)
+    folder = Path(tempfile.mkdtemp(prefix=f"{STORE_PREFIX}{os.getpid()}-"))
+    process: subprocess.Popen[str] | None = None
+    previous = signal.getsignal(signal.SIGTERM)
+
+    def stop(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        load_store(anthology, folder)
+        process = subprocess.Popen(
+            serve_command(folder, host, port, read_only),
+            stderr=subprocess.PIPE,
+            text=True,
+            errors="replace",
+            env={**os.environ, "RUST_BACKTRACE": "0"},
+            preexec_fn=_die_with_parent(os.getpid()),
+        )
+        lines: list[str] = []
+        forwarding = threading.Event()
+        assert process.stderr is not None
+        errors = process.stderr
+
+        def relay() -> None:  # the server's own messages: kept while starting, then shown
+            for line in errors:
+                if forwarding.is_set():
+                    sys.stderr.write(line)
+                else:
+                    lines.append(line.rstrip())
+
+        threading.Thread(target=relay, daemon=True).start()
+        signal.signal(signal.SIGTERM, stop)
+        deadline = time.monotonic() + startup_seconds
+        while not _listening(host, port):
+            if process.poll() is not None or time.monotonic() > deadline:
+                if process.poll() is None:
+                    process.kill()
+                process.wait()
+                time.sleep(0.1)  # let the relay read the last lines
+                said = [line for line in lines if line and not line.startswith("note:")]
+                reason = said[-1] if said else f"exit code {process.returncode}"
+                raise AnthologyError(f"the oxigraph server did not start: {reason}")
+            time.sleep(0.1)
+        forwarding.set()
+        for line in lines:
+            sys.stderr.write(line + "\n")
+        started(f"http://{host}:{port}")
+        try:
+            return process.wait()
+        except KeyboardInterrupt:
+            return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if process is not None and process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        shutil.rmtree(folder, ignore_errors=True)

@@ -5,6 +5,11 @@ Each case runs the real CLI; where both engines read the input, on both.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import shutil
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -154,3 +159,137 @@ def test_generate_into_a_folder_holding_data_writes_nothing(tmp_path):
     assert result.exit_code == 2 and "already holds data/" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]
     assert [p.name for p in (tmp_path / "data").iterdir()] == ["mine.ttl"]
+
+
+# ---- writing: a read-only or full file system is exit 2 naming the file -----------------
+
+
+def _mount_tmpfs(folder: Path, options: str) -> None:
+    import subprocess
+
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("needs root to mount a tiny tmpfs (read-only or full file system)")
+    folder.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(folder)])
+    if done.returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (a container without CAP_SYS_ADMIN?)")
+
+
+@pytest.fixture(params=["read-only", "full"])
+def unwritable(request, tmp_path):
+    """A folder on a read-only tmpfs, or on a 4 KiB tmpfs already full."""
+    import subprocess
+
+    folder = tmp_path / request.param
+    if request.param == "read-only":
+        _mount_tmpfs(folder, "ro,size=64k")
+    else:
+        _mount_tmpfs(folder, "size=4k")
+        with contextlib.suppress(OSError), (folder / "filler").open("wb") as handle:
+            handle.write(b"x" * 65536)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)])
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["export", "-o"],
+        ["validate", "-o"],
+        ["render", "ARXIV-2409.19256", "-o"],
+        ["import", "RECORD", "-o"],
+        ["site", "-o"],
+    ],
+    ids=["export", "validate", "render", "import", "site"],
+)
+def test_output_onto_an_unwritable_file_system_is_exit_2(unwritable, command, bundled_copy):
+    target = unwritable / ("site" if command[0] == "site" else "out.txt")
+    if command[0] == "import":
+        record = bundled_copy / "record.txt"
+        record.write_text(run_cli("render", "ARXIV-2409.19256").stdout, encoding="utf-8")
+        command = ["import", str(record), "-o"]
+    result = run_cli(*command, str(target))
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert "cannot write" in result.stderr and "Traceback" not in result.stderr
+    assert unwritable.name in result.stderr
+    leftovers = [p.name for p in unwritable.rglob("*") if p.name != "filler"]
+    if command[0] != "site":  # the site's own temporary-folder swap is issue 15 item 7
+        assert leftovers == [], leftovers
+
+
+# ---- serve: a port in use, and a killed server leaves nothing running --------------------
+
+OXIGRAPH = shutil.which("oxigraph") or (
+    str(Path(sys.executable).parent / "oxigraph")
+    if (Path(sys.executable).parent / "oxigraph").exists()
+    else None
+)
+needs_oxigraph = pytest.mark.skipif(OXIGRAPH is None, reason="the oxigraph server is not installed")
+
+
+@needs_oxigraph
+def test_serve_on_a_port_in_use_is_exit_2_without_started_line():
+    import socket
+    import subprocess
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "anthology_kg", "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr == f"anthology-kg: cannot listen on 127.0.0.1:{port}: the port is in use\n"
+
+
+@needs_oxigraph
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
+def test_kill_9_of_serve_leaves_no_server_and_the_next_start_removes_its_store(tmp_path):
+    import signal
+    import socket
+    import subprocess
+
+    def start(port: int) -> subprocess.Popen:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "anthology_kg", "serve", "--port", str(port)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env={**os.environ, "TMPDIR": str(tmp_path)},
+        )
+        assert process.stdout is not None
+        assert process.stdout.readline().startswith("SPARQL endpoint: ")
+        assert process.stdout.readline().startswith("try: curl")
+        return process
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    first = start(port)
+    children = Path(f"/proc/{first.pid}/task/{first.pid}/children").read_text().split()
+    assert len(children) == 1
+    stores = list(tmp_path.glob("anthology-kg-store-*"))
+    assert len(stores) == 1
+    os.kill(first.pid, signal.SIGKILL)
+    first.wait()
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{children[0]}").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)  # the kernel kills the child; init reaps it
+    assert not Path(f"/proc/{children[0]}").exists() or (
+        Path(f"/proc/{children[0]}/stat").read_text().split()[2] == "Z"
+    )
+    assert stores[0].exists()  # left behind by SIGKILL ...
+    second = start(port)
+    try:
+        assert not stores[0].exists()  # ... and removed by the next start
+    finally:
+        second.send_signal(signal.SIGINT)
+        assert second.wait(timeout=30) == 0
+    assert list(tmp_path.glob("anthology-kg-store-*")) == []
