@@ -11,6 +11,7 @@ from rdflib import Dataset, Graph, URIRef
 from rdflib.compare import isomorphic
 
 from anthology_kg import files
+from anthology_kg.errors import AnthologyError
 from anthology_kg.export import INFERRED_GRAPH, build_export, to_nquads, to_turtle
 from anthology_kg.loader import load_anthology
 from anthology_kg.namespaces import AK, DEFAULT_BASE, RDF
@@ -141,7 +142,7 @@ def test_output_file_is_written_atomically(tmp_path, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(files.os, "replace", broken_replace)
-    with pytest.raises(OSError):
+    with pytest.raises(AnthologyError, match="cannot write: disk full"):
         files.write_atomic(target, "new")
     assert target.read_text(encoding="utf-8") == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["a.ttl"]
