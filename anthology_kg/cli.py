@@ -769,17 +769,31 @@ def new(settings, kind, identifier, title, authors, category) -> None:
     type=click.Path(file_okay=False, path_type=Path),
     help="Folder to write the site into (created if missing).",
 )
+@_engine_option
 @click.pass_obj
-def site(settings, output) -> None:
-    """Build a static HTML site: index, entry pages, query results, rules, pictures."""
-    anthology = settings.anthology()
+def site(settings, output, engine) -> None:
+    """Build a static HTML site: index, entry pages, stored queries (run again in the
+    browser), search, rules, pictures. It replaces the whole content of OUTPUT."""
+
+    def report(anthology):
+        try:
+            return run_validation(anthology)
+        except Unsupported as exc:
+            click.echo(
+                f"anthology-kg: the fast engine cannot run these shapes ({exc}); "
+                "using the reference engine",
+                err=True,
+            )
+            return run_validation(settings.for_engine("reference"))
+
     try:
-        output.mkdir(parents=True, exist_ok=True)
-        written = build_site(anthology, output)
+        built = build_site(settings.for_engine(engine), output, report)
     except OSError as exc:  # a read-only or full file system under the site's folders
         raise write_error(exc, output) from None
+    for warning in built.warnings:
+        click.echo(f"anthology-kg: {warning}", err=True)
     click.echo(
-        f"wrote {len(written)} files to {display_path(output)}; open "
+        f"wrote {len(built.files)} files to {display_path(output)}; open "
         f"{display_path(output / 'index.html')}"
     )
 

@@ -4,9 +4,15 @@ import re
 import shutil
 from html.parser import HTMLParser
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from conftest import FIXTURES, REPO, run_cli
+
+from anthology_kg.errors import AnthologyError
+from anthology_kg.site import pictures
+from anthology_kg.site.output import confined, slug
+from anthology_kg.site.sparql_text import has_service, tokens
 
 GOLDEN = Path(__file__).parent / "golden" / "new"
 
@@ -97,7 +103,7 @@ def test_pre_commit_hooks_file_names_fmt_and_check():
 class Links(HTMLParser):
     def __init__(self):
         super().__init__()
-        self.links, self.sources = [], []
+        self.links, self.sources, self.csp = [], [], []
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -105,40 +111,73 @@ class Links(HTMLParser):
             self.links.append(attrs["href"])
         if "src" in attrs:
             self.sources.append(attrs["src"])
+        if tag == "meta" and attrs.get("http-equiv") == "Content-Security-Policy":
+            self.csp.append(attrs["content"])
 
 
-def check_site(root_args, out: Path):
-    result = run_cli(*root_args, "site", "-o", str(out))
+def check_site(root_args, out: Path, *extra):
+    """Build the site; every link and source is a file of the site, none leaves it, none
+    is a script URL, and every page carries the Content-Security-Policy."""
+    result = run_cli(*root_args, "site", "-o", str(out), *extra)
     assert result.exit_code == 0, result.stderr
     pages = sorted(out.rglob("*.html"))
     assert pages
     for page in pages:
         parser = Links()
         parser.feed(page.read_text(encoding="utf-8"))
+        assert len(parser.csp) == 1 and "default-src 'none'" in parser.csp[0], page
+        assert "connect-src 'none'" in parser.csp[0] and "unsafe-inline" not in parser.csp[0]
         for link in parser.links + parser.sources:
-            assert not link.startswith(("http:", "https:", "//")), (page, link)
+            assert not link.startswith(("http:", "https:", "//", "javascript:")), (page, link)
             target = (page.parent / link.split("#")[0]).resolve()
+            assert target.is_relative_to(out.resolve()), (page, link)
             assert target.exists(), f"{page.relative_to(out)} links to missing {link}"
     return pages
 
 
-def test_site_of_the_bundled_anthology(tmp_path):
+def svg_texts(svg: str) -> set[str]:
+    """The text a reader sees in an SVG: each <text> element's content, lines joined."""
+    root = ElementTree.fromstring(svg[svg.index("<svg") :])
+    return {
+        " ".join("".join(t.itertext()).split())
+        for t in root.iter()
+        if t.tag.endswith("}text") or t.tag == "text"
+    }
+
+
+@pytest.fixture(params=["dot", "python"])
+def layout(request, monkeypatch):
+    """Both picture layouts: Graphviz's dot (skipped without it) and the Python fallback."""
+    if request.param == "dot":
+        if shutil.which("dot") is None:
+            pytest.skip("Graphviz dot is not installed (Debian package graphviz)")
+    else:
+        real = shutil.which
+        monkeypatch.setattr(pictures.shutil, "which", lambda n: None if n == "dot" else real(n))
+    return request.param
+
+
+def test_site_of_the_bundled_anthology(tmp_path, layout):
     pages = check_site([], tmp_path / "site")
     names = {p.relative_to(tmp_path / "site").as_posix() for p in pages}
     assert {
         "index.html",
         "rules.html",
         "graph.html",
+        "search.html",
         "entries/ARXIV-2409.19256.html",
+        "entries/COMPARISON-es-baselines.html",
         "queries/confounders.html",
+        "queries/sparql.html",
     } <= names
     entry = (tmp_path / "site" / "entries" / "ARXIV-2409.19256.html").read_text("utf-8")
     assert entry.count("<li>") >= 3 and "HybridFlow’s claim" in entry
     assert "QUESTION-baselines-on-verl" in entry and "No rule is broken." in entry
     graph = (tmp_path / "site" / "graph.svg").read_text("utf-8")
-    assert ">LIT-168<" in graph and ">verl<" in graph and ">ARXIV-2409.19256<" in graph
-    comparison = (tmp_path / "site" / "graph.html").read_text("utf-8")
-    assert comparison.count('<span class="missing">not recorded</span>') == 3
+    assert {"LIT-168", "verl", "ARXIV-2409.19256"} <= svg_texts(graph)
+    assert ("Graphviz" in (tmp_path / "site" / "graph.html").read_text("utf-8")) == (
+        layout == "dot"
+    )
 
 
 def test_site_of_a_fixture_shows_its_violations(tmp_path):
@@ -153,20 +192,185 @@ def test_site_is_deterministic(tmp_path):
     files_a = sorted(
         p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file()
     )
+    files_b = sorted(
+        p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*") if p.is_file()
+    )
+    assert files_a == files_b
     for rel in files_a:
         assert (tmp_path / "a" / rel).read_bytes() == (tmp_path / "b" / rel).read_bytes(), rel
 
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+def test_both_engines_write_the_same_site(tmp_path):
+    assert run_cli("site", "-o", str(tmp_path / "f"), "--engine", "fast").exit_code == 0
+    assert run_cli("site", "-o", str(tmp_path / "r"), "--engine", "reference").exit_code == 0
+    files = sorted(p.relative_to(tmp_path / "f") for p in (tmp_path / "f").rglob("*"))
+    assert files == sorted(p.relative_to(tmp_path / "r") for p in (tmp_path / "r").rglob("*"))
+    for rel in files:
+        if (tmp_path / "f" / rel).is_file():
+            assert (tmp_path / "f" / rel).read_bytes() == (tmp_path / "r" / rel).read_bytes(), rel
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (Debian package chromium)")
-def test_in_a_real_browser(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+# -- safety: names confined to the output folder, the old site replaced whole -------------
+
+
+def test_slugs_are_plain_names_that_never_collide():
+    assert slug("ARXIV-2409.19256") == "ARXIV-2409.19256"
+    for hostile in ["../../../escaped", "..", ".hidden", "a/b", '"><img src=x>', "", "x" * 300]:
+        name = slug(hostile)
+        assert re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name) and ".." not in name, name
+        assert len(name) <= 100
+    assert slug("a/b") != slug("a?b")
+
+
+def test_a_path_outside_the_output_is_refused(tmp_path):
+    with pytest.raises(AnthologyError) as caught:
+        confined(tmp_path, "../outside.html", "entry 'X'", (tmp_path / "data" / "X.ttl", 7))
+    assert str(caught.value).endswith(
+        f"entry 'X': its page '../outside.html' would be written outside {tmp_path}"
+    )
+    assert caught.value.line == 7
+
+
+def test_a_deleted_entry_loses_its_page(tmp_path, bundled_copy):
     out = tmp_path / "site"
-    run_cli("site", "-o", str(out))
+    check_site(["--root", str(bundled_copy)], out)
+    assert (out / "entries" / "SWEEP-backlog.html").is_file()
+    (bundled_copy / "data" / "SWEEP-backlog.ttl").unlink()
+    check_site(["--root", str(bundled_copy)], out)
+    assert not (out / "entries" / "SWEEP-backlog.html").exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".site.")], "temp left"
+
+
+def test_a_folder_that_is_not_a_site_is_not_replaced(tmp_path):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "thesis.tex").write_text("precious", encoding="utf-8")
+    result = run_cli("site", "-o", str(out))
+    assert result.exit_code == 2
+    assert "holds no site written by anthology-kg" in result.stderr
+    assert (out / "thesis.tex").read_text(encoding="utf-8") == "precious"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine"]
+
+
+PAYLOAD = '"><img src=x onerror=alert(1)>'
+PAYLOAD_TTL = r"""@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+@prefix id: <https://w3id.org/anthology-kg/id/> .
+@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+
+id:x1 a ak:Reference ;
+    dcterms:identifier "\"><img src=x onerror=alert(1)>" ;
+    dcterms:title "\"><img src=x onerror=alert(2)>" ;
+    dcterms:issued "2024"^^xsd:gYear ;
+    ak:authors "<script>alert(3)</script>" ;
+    ak:category ak:method ;
+    ak:readingStatus ak:unread ;
+    ak:standing "</p><script>alert(4)</script>\n\n<svg onload=alert(5)>\" onmouseover=\"alert(5)" ;
+    ak:takeaway [ a ak:Takeaway ; rdf:value "<img src=x onerror=alert(6)>" ; ak:position 1 ] ;
+    ak:makesClaim <javascript:alert(7)> ;
+    dcterms:references id:x2, <javascript:alert(14)> .
+
+<javascript:alert(7)> a ak:Claim ;
+    rdfs:label "\" onmouseover=\"alert(8)\" x=\"" ;
+    ak:restsOn id:x2 .
+
+id:x2 a ak:Codebase ;
+    dcterms:identifier "../../../escaped-by-site" ;
+    rdfs:label "'><script>alert(9)</script>" ;
+    ak:describedIn id:x1 .
+
+<javascript:alert(10)> a ak:OpenQuestion ;
+    dcterms:identifier "javascript:alert(11)" ;
+    rdfs:label "<iframe src=javascript:alert(12)></iframe>" ;
+    ak:addressedIn id:x1 ;
+    ak:concerns id:x3-arm .
+
+id:x3 a ak:Comparison ;
+    dcterms:identifier "\\..\\..\\escaped-too" ;
+    rdfs:label "<img src=x onerror=alert(15)>" ;
+    ak:reportedIn id:x1 ;
+    ak:arm id:x3-arm, id:x3-other .
+
+id:x3-arm a ak:Arm ;
+    rdfs:label "<b onclick=alert(16)>arm</b>" ;
+    ak:algorithm ak:GRPO ;
+    ak:checkpointsFrom id:x1 .
+
+id:x3-other a ak:Arm ;
+    rdfs:label "javascript:alert(17)" ;
+    ak:algorithm <javascript:alert(18)> .
+"""
+PAYLOAD_QUERY = """#+ summary: <img src=x onerror=alert(19)>
+#+ description: "><script>alert(20)</script>
+#+ param: entry — <img src=x onerror=alert(21)>
+#+ param-type: entry entry
+SELECT ?s WHERE { ?s ?p ?entry . FILTER (?p != <javascript:alert(22)>) }
+"""
+SERVICE_QUERY = """#+ summary: reaches out
+SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }
+"""
+
+
+@pytest.fixture
+def hostile(tmp_path):
+    """An anthology whose every text, identifier, IRI and query name carries a payload."""
+    root = tmp_path / "deep" / "er" / "hostile"
+    (root / "data").mkdir(parents=True)
+    (root / "queries").mkdir()
+    (root / "data" / "payload.ttl").write_text(PAYLOAD_TTL, encoding="utf-8")
+    (root / "queries" / f"{PAYLOAD}.rq").write_text(PAYLOAD_QUERY, encoding="utf-8")
+    (root / "queries" / "remote.rq").write_text(SERVICE_QUERY, encoding="utf-8")
+    return root
+
+
+def files_under(folder: Path) -> set[Path]:
+    return {p for p in folder.rglob("*") if p.is_file()}
+
+
+def test_hostile_names_stay_inside_the_output(tmp_path, hostile):
+    before = files_under(tmp_path)
+    out = tmp_path / "deep" / "er" / "out"
+    pages = check_site(["--root", str(hostile)], out)
+    assert files_under(tmp_path) - before == files_under(out)
+    names = {p.relative_to(out).as_posix() for p in pages}
+    assert any(n.startswith("entries/escaped-by-site-") for n in names), names
+    assert any(n.startswith("entries/img-src-x-onerror-alert-1-") for n in names), names
+    for page in pages:
+        text = page.read_text("utf-8")
+        assert "<script>alert" not in text and "<img src=x" not in text, page
+        assert "<iframe" not in text and 'onmouseover="alert' not in text, page
+
+
+def test_a_stored_query_with_service_is_not_run(tmp_path, hostile):
+    out = tmp_path / "out"
+    result = run_cli("--root", str(hostile), "site", "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert "query 'remote' calls a remote service (SERVICE)" in result.stderr
+    page = (out / "queries" / "remote.html").read_text("utf-8")
+    assert "the site runs stored queries on the anthology alone and skips it" in page
+    assert "oxigraph.js" not in page
+
+
+def test_tokens_find_service_only_as_a_keyword():
+    assert has_service("SELECT * WHERE { service <x> { ?s ?p ?o } }")
+    assert not has_service('# SERVICE\nSELECT * WHERE { ?s ?p "SERVICE" . ?s <urn:SERVICE> ?o }')
+    text = '#+ summary: x\nSELECT ?a WHERE { ?a ak:b "c" ; <d> 1 }\n'
+    assert "".join(piece for _, piece in tokens(text)) == text
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium installed (Debian package chromium)"
+)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(
+        launched = p.chromium.launch(
             executable_path=CHROMIUM,
             args=[
                 "--no-sandbox",
@@ -177,12 +381,56 @@ def test_in_a_real_browser(tmp_path):
                 "--no-first-run",
             ],
         )
-        page = browser.new_page()
-        page.goto((out / "index.html").as_uri())
-        page.click("text=ARXIV-2409.19256")
-        assert page.url.endswith("entries/ARXIV-2409.19256.html")
-        takeaways = page.locator("ol.takeaways li").all_inner_texts()
-        assert len(takeaways) == 3 and takeaways[0].startswith("RLHF is a dataflow")
-        assert "QUESTION-baselines-on-verl" in page.locator("ul.questions").inner_text()
-        page.screenshot(path=str(tmp_path / "entry.png"))
-        browser.close()
+        yield launched
+        launched.close()
+
+
+def watched_page(browser, dialogs: list, requests: list):
+    """A page that records every dialog (and dismisses it) and every request that is not
+    a file of the site."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.on("request", lambda r: None if r.url.startswith("file:") else requests.append(r.url))
+    return page
+
+
+@needs_chromium
+def test_in_a_real_browser(tmp_path, browser):
+    out = tmp_path / "site"
+    run_cli("site", "-o", str(out))
+    dialogs, requests = [], []
+    page = watched_page(browser, dialogs, requests)
+    page.goto((out / "index.html").as_uri())
+    page.click("text=ARXIV-2409.19256")
+    assert page.url.endswith("entries/ARXIV-2409.19256.html")
+    takeaways = page.locator("ol.takeaways li").all_inner_texts()
+    assert len(takeaways) == 3 and takeaways[0].startswith("RLHF is a dataflow")
+    assert "QUESTION-baselines-on-verl" in page.locator("ul.questions").inner_text()
+    page.close()
+    assert dialogs == [] and requests == []
+
+
+@needs_chromium
+@pytest.mark.parametrize("layout", ["dot", "python"], indirect=True)
+def test_no_script_runs_in_the_hostile_site(tmp_path, hostile, browser, layout):
+    out = tmp_path / "out"
+    before = files_under(tmp_path)
+    pages = check_site(["--root", str(hostile)], out)
+    dialogs, requests, errors = [], [], []
+    page = watched_page(browser, dialogs, requests)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    for html in pages:
+        page.goto(html.as_uri())
+        page.wait_for_load_state("load")
+        for link in page.locator("a").all()[:60]:
+            link.hover(timeout=2000, force=True)
+        if page.locator("#run").count():
+            page.click("#run")
+            page.wait_for_selector("#live[data-done]", timeout=60000)
+        if page.locator("#q").count():
+            page.fill("#q", "alert img script")
+    page.close()
+    assert dialogs == [], dialogs
+    assert requests == [], requests
+    assert errors == [], errors
+    assert files_under(tmp_path) - before == files_under(out)

@@ -1,0 +1,141 @@
+"""The site's static files: stylesheet and scripts, the search index, the anthology and the
+SPARQL engine for the browser.
+
+Everything a page loads is a file of the site loaded by a classic ``<script src>``:
+Chromium refuses ES modules and ``fetch()`` from a ``file://`` page, so data travels as
+JavaScript string literals (JSON-encoded), and Oxigraph's ES-module build is turned
+into a classic script whose WebAssembly bytes are a base64 string.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from importlib import resources
+
+from rdflib import RDF, RDFS, Graph, Literal, URIRef
+from rdflib.namespace import DCTERMS
+
+from ..export import nt_term
+from ..namespaces import AK
+from .model import Model, entries_by_identifier
+
+VENDOR = "vendor/oxigraph"
+VENDORED = ("LICENSE-MIT", "LICENSE-APACHE", "VENDORED.md")
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def package_file(relative: str) -> bytes:
+    return (resources.files("anthology_kg.site") / relative).read_bytes()
+
+
+def js_value(value: object) -> str:
+    """``value`` as a JavaScript literal that is safe inside a script file: JSON, with
+    ``<``, U+2028 and U+2029 escaped."""
+    return (
+        json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        .replace("<", "\\u003c")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
+
+
+def oxigraph_script() -> str:
+    """Oxigraph's ``web.js`` (an ES module) as a classic script defining
+    ``window.oxigraph``: ``export`` keywords dropped, the module wrapped in a function,
+    the default wasm URL (which needs ``import.meta``) removed: the page passes the
+    bytes to ``initSync`` itself."""
+    source = package_file(f"{VENDOR}/web.js").decode("utf-8")
+    names = re.findall(r"^export (?:async function|function|class) (\w+)", source, flags=re.M)
+    body = re.sub(r"^export (async function|function|class) ", r"\1 ", source, flags=re.M)
+    body = body.replace("export { initSync, __wbg_init as default };", "")
+    body = body.replace("new URL('web_bg.wasm', import.meta.url)", "undefined")
+    if "import.meta" in body or re.search(r"^\s*(?:import|export)\b", body, flags=re.M):
+        raise RuntimeError("the vendored oxigraph web.js changed shape; update assets.py")
+    exported = ", ".join([*names, "initSync"])
+    return (
+        "// Oxigraph (MIT OR Apache-2.0), see oxigraph/VENDORED.md: web.js as a classic script.\n"
+        "(function () {\n'use strict';\n"
+        + body
+        + f"\nwindow.oxigraph = {{ {exported} }};\n}})();\n"
+    )
+
+
+def oxigraph_wasm_script() -> str:
+    wasm = base64.b64encode(package_file(f"{VENDOR}/web_bg.wasm")).decode("ascii")
+    return f'window.OXIGRAPH_WASM = "{wasm}";\n'
+
+
+def anthology_ntriples(model: Model, ontology: Graph, shapes: Graph) -> str:
+    """The data, ontology and shapes as sorted N-Triples, blank nodes labelled by content
+    (so the same anthology gives the same bytes): what ``run_local`` queries."""
+    lines = {
+        f"{nt_term(s)} {nt_term(p)} {nt_term(o)} .\n"
+        for s, pairs in model.out.items()
+        for p, o in pairs
+    }
+    for graph in (ontology, shapes):
+        lines.update(f"{nt_term(s)} {nt_term(p)} {nt_term(o)} .\n" for s, p, o in graph)
+    return "".join(sorted(lines))
+
+
+def data_script(ntriples: str) -> str:
+    return f"window.ANTHOLOGY_NTRIPLES = {js_value(ntriples)};\n"
+
+
+def search_entries(model: Model) -> list[list[str]]:
+    """One row per entry: identifier, page, IRI, title, byline, and its distinct words
+    (identifier, title, authors, year, takeaways, prose, and the names of what it links
+    to), lower case, in order of first use."""
+    rows = []
+    for node, identifier in entries_by_identifier(model):
+        texts: list[str] = [identifier]
+        for part in model.owned(node):
+            for p, o in model.out.get(part, ()):
+                if p == RDF.type:
+                    continue
+                if isinstance(o, Literal):
+                    texts.append(str(o))
+                elif o in model.identifiers:
+                    texts.append(model.identifiers[o])
+                    label = model.labels.get(o)
+                    if label:
+                        texts.append(label)
+                elif o in model.labels or o in model.vocabulary:
+                    texts.append(model.label(o))
+        words = dict.fromkeys(w.lower() for text in texts for w in _WORD.findall(text))
+        authors = model.value(node, AK.authors)
+        year = model.value(node, DCTERMS.issued)
+        byline = " ".join(str(x) for x in (authors, f"({year})" if year else None) if x)
+        title = model.value(node, DCTERMS.title) or model.value(node, RDFS.label)
+        rows.append(
+            [
+                identifier,
+                model.pages[node],
+                str(node) if isinstance(node, URIRef) else "",
+                str(title) if title is not None else "",
+                byline,
+                " ".join(words),
+            ]
+        )
+    return rows
+
+
+def search_script(model: Model) -> str:
+    return f"window.ANTHOLOGY_SEARCH = {js_value(search_entries(model))};\n"
+
+
+def static_files(model: Model, ontology: Graph, shapes: Graph) -> dict[str, str | bytes]:
+    """Every file under ``assets/`` of the site."""
+    files: dict[str, str | bytes] = {
+        f"assets/{name}": package_file(f"static/{name}")
+        for name in ("style.css", "search.js", "query.js")
+    }
+    files["assets/search-index.js"] = search_script(model)
+    files["assets/oxigraph.js"] = oxigraph_script()
+    files["assets/oxigraph-wasm.js"] = oxigraph_wasm_script()
+    files["assets/anthology-data.js"] = data_script(anthology_ntriples(model, ontology, shapes))
+    for name in VENDORED:
+        files[f"assets/oxigraph/{name}"] = package_file(f"{VENDOR}/{name}")
+    return files

@@ -1,0 +1,227 @@
+"""Dependency pictures as SVG that can be read at the size they are shown.
+
+The anthology's picture is laid out by Graphviz's ``dot`` when it is installed, else by
+the layered layout here; an entry's neighbourhood (what it rests on, what rests on it)
+always uses the layered layout, which is what ``dot`` would draw for three columns and
+costs no process per page. Both wrap long labels (the full label is the tooltip), draw
+text at 14 px when shown at natural size, and never route an edge under a box.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import textwrap
+from collections import defaultdict
+from dataclasses import dataclass
+from html import escape
+
+FONT = 14  # px at natural size: the page shows pictures unscaled, scrolling if wide
+LINE = 18
+WRAP = 26  # characters per label line
+MAX_LINES = 3
+BOX_W, GAP_X, GAP_Y, MARGIN = 210, 110, 30, 24
+COLOURS = ("#2b5d9b", "#a0522d", "#2e7d32", "#7b1fa2", "#c62828", "#00838f", "#555555")
+
+
+@dataclass(frozen=True)
+class Box:
+    """A node of a picture: a key, its label, and the page it links to (if any)."""
+
+    key: str
+    label: str
+    href: str | None = None
+
+
+def wrapped(label: str) -> list[str]:
+    """The label in at most MAX_LINES lines of about WRAP characters, the last one
+    ending in an ellipsis when the label is longer."""
+    lines = textwrap.wrap(label, WRAP, break_long_words=True) or [""]
+    if len(lines) > MAX_LINES:
+        lines = lines[:MAX_LINES]
+        lines[-1] = lines[-1][: WRAP - 1].rstrip() + "…"
+    return lines
+
+
+def picture(boxes: list[Box], edges: list[tuple[str, str, str]], prefer_dot: bool = True) -> str:
+    """An SVG of ``boxes`` and ``edges`` (from key, relation, to key), arrows pointing at
+    what is rested on; ``dot``'s layout when asked for and installed."""
+    dot = shutil.which("dot") if prefer_dot else None
+    if dot:
+        svg = dot_svg(dot, boxes, edges)
+        if svg is not None:
+            return svg
+    return layered_svg(boxes, edges)
+
+
+def _relations(edges: list[tuple[str, str, str]]) -> dict[str, str]:
+    return {rel: COLOURS[i % len(COLOURS)] for i, rel in enumerate(sorted({e[1] for e in edges}))}
+
+
+def _dot_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+
+
+def dot_svg(dot: str, boxes: list[Box], edges: list[tuple[str, str, str]]) -> str | None:
+    """Graphviz's drawing; node names are generated (``n0``...), labels and tooltips are
+    DOT strings with quotes and backslashes escaped, so no label can change the graph."""
+    ids = {box.key: f"n{i}" for i, box in enumerate(boxes)}
+    colours = _relations(edges)
+    lines = [
+        "digraph anthology {",
+        'rankdir=LR; nodesep=0.3; ranksep=0.9; bgcolor="white";',
+        f'node [shape=box, style="rounded,filled", fillcolor="#eef3fb", color="#336", '
+        f'fontname="sans-serif", fontsize={FONT}];',
+        f'edge [fontname="sans-serif", fontsize={FONT - 2}, color="#555"];',
+    ]
+    for box in boxes:
+        label = "\\n".join(
+            line.replace("\\", "\\\\").replace('"', '\\"') for line in wrapped(box.label)
+        )
+        attrs = [f'label="{label}"', f"tooltip={_dot_string(box.label)}"]
+        if box.href:
+            attrs.append(f"URL={_dot_string(box.href)}")
+        lines.append(f"{ids[box.key]} [{', '.join(attrs)}];")
+    for a, rel, b in edges:
+        lines.append(
+            f"{ids[a]} -> {ids[b]} [label={_dot_string(rel)}, color={_dot_string(colours[rel])}, "
+            f"fontcolor={_dot_string(colours[rel])}, tooltip={_dot_string(rel)}];"
+        )
+    lines.append("}")
+    try:
+        done = subprocess.run(
+            [dot, "-Tsvg"], input="\n".join(lines), capture_output=True, text=True, timeout=120
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0 or "<svg" not in done.stdout:
+        return None
+    return done.stdout[done.stdout.index("<svg") :]
+
+
+def _columns(keys: list[str], edges: list[tuple[str, str, str]]) -> dict[str, int]:
+    """A column for each key: one to the left of everything it rests on (longest path),
+    cycles broken by visiting order."""
+    targets: dict[str, list[str]] = defaultdict(list)
+    for a, _, b in edges:
+        if a != b:
+            targets[a].append(b)
+    depth: dict[str, int] = {}
+    on_path: set[str] = set()
+
+    def layer(key: str) -> int:
+        if key in depth:
+            return depth[key]
+        on_path.add(key)
+        below = [layer(b) for b in sorted(set(targets[key])) if b not in on_path]
+        on_path.discard(key)
+        depth[key] = 1 + max(below) if below else 0
+        return depth[key]
+
+    for key in keys:
+        layer(key)
+    top = max(depth.values(), default=0)
+    return {key: top - depth[key] for key in keys}
+
+
+def layered_svg(boxes: list[Box], edges: list[tuple[str, str, str]]) -> str:
+    """A left-to-right layered drawing on a grid: boxes in columns and rows, edges between
+    neighbouring columns drawn straight across the gap, longer ones routed along the gaps
+    between rows, so no edge passes under a box."""
+    keys = [box.key for box in boxes]
+    column = _columns(keys, edges)
+    members: dict[int, list[Box]] = defaultdict(list)
+    for box in boxes:
+        members[column[box.key]].append(box)
+    row: dict[str, int] = {}
+    for col in sorted(members):
+        # Order a column by where its neighbours to the left sit, then by label.
+        def weight(box: Box) -> tuple[float, str]:
+            left = [row[a] for a, _, b in edges if b == box.key and a in row]
+            left += [row[b] for a, _, b in edges if a == box.key and b in row]
+            return (sum(left) / len(left) if left else 0.0, box.label)
+
+        for i, box in enumerate(sorted(members[col], key=weight)):
+            row[box.key] = i
+    lines_of = {box.key: wrapped(box.label) for box in boxes}
+    box_h = 12 + LINE * max((len(v) for v in lines_of.values()), default=1)
+    colours = _relations(edges)
+    legend_h = LINE + 14 if colours else 0
+    rows = max((len(m) for m in members.values()), default=1)
+    cols = max(members, default=0) + 1
+    width = 2 * MARGIN + cols * BOX_W + (cols - 1) * GAP_X + 2 * GAP_X // 2
+    height = legend_h + 2 * MARGIN + rows * box_h + (rows + 1) * GAP_Y
+    left = MARGIN + GAP_X // 2
+
+    def x_of(key: str) -> int:
+        return left + column[key] * (BOX_W + GAP_X)
+
+    def y_of(key: str) -> int:
+        return legend_h + MARGIN + GAP_Y + row[key] * (box_h + GAP_Y)
+
+    def lane_above(r: int) -> float:
+        return legend_h + MARGIN + GAP_Y / 2 + r * (box_h + GAP_Y)
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" font-family="sans-serif" font-size="{FONT}" '
+        'class="layered">',
+        "<defs>"
+        + "".join(
+            f'<marker id="arrow{i}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
+            f'markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{c}"/></marker>'
+            for i, c in enumerate(colours.values())
+        )
+        + "</defs>",
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>',
+    ]
+    x = MARGIN
+    for rel, colour in colours.items():
+        out.append(
+            f'<line x1="{x}" y1="{MARGIN + 6}" x2="{x + 28}" y2="{MARGIN + 6}" '
+            f'stroke="{colour}" stroke-width="2"/><text x="{x + 34}" y="{MARGIN + 11}" '
+            f'fill="{colour}">{escape(rel)}</text>'
+        )
+        x += 44 + 8 * len(rel) + 20
+    marker = {rel: i for i, rel in enumerate(colours)}
+    for n, (a, rel, b) in enumerate(edges):
+        if a == b:
+            continue
+        sx, sy = x_of(a) + BOX_W, y_of(a) + box_h / 2
+        tx, ty = x_of(b), y_of(b) + box_h / 2
+        shift = (n % 5) * 6 - 12  # keep parallel edges apart in a shared channel
+        if column[b] == column[a] + 1:
+            mid = (sx + tx) / 2 + shift
+            path = f"M{sx},{sy} C{mid},{sy} {mid},{ty} {tx},{ty}"
+        else:
+            out_x = sx + GAP_X / 2 + shift
+            in_x = tx - GAP_X / 2 + shift
+            lane = lane_above(row[b]) if column[b] > column[a] else lane_above(rows)
+            path = (
+                f"M{sx},{sy} L{out_x},{sy} L{out_x},{lane} L{in_x},{lane} L{in_x},{ty} L{tx},{ty}"
+            )
+        colour = colours[rel]
+        out.append(
+            f'<path d="{path}" fill="none" stroke="{colour}" stroke-width="1.6" '
+            f'marker-end="url(#arrow{marker[rel]})" class="edge"><title>{escape(rel)}</title>'
+            "</path>"
+        )
+    for box in boxes:
+        x, y = x_of(box.key), y_of(box.key)
+        text_lines = lines_of[box.key]
+        first = y + box_h / 2 - LINE * (len(text_lines) - 1) / 2 + FONT * 0.35
+        spans = "".join(
+            f'<tspan x="{x + BOX_W / 2}" y="{first + i * LINE}">{escape(line)}</tspan>'
+            for i, line in enumerate(text_lines)
+        )
+        shape = (
+            f"<title>{escape(box.label)}</title>"
+            f'<rect x="{x}" y="{y}" width="{BOX_W}" height="{box_h}" rx="5" fill="#eef3fb" '
+            f'stroke="#336" class="box"/><text text-anchor="middle">{spans}</text>'
+        )
+        if box.href:
+            out.append(f'<a href="{escape(box.href)}">{shape}</a>')
+        else:
+            out.append(f"<g>{shape}</g>")
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
