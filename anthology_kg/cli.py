@@ -45,6 +45,7 @@ from .stats import compute_stats
 from .turtle import canonical_turtle
 from .validation import INFERENCE_CHOICES
 from .validation import validate as run_validation
+from .w3c_report import WRITERS as SHACL_WRITERS
 
 EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -268,11 +269,13 @@ def _emit(text: str, output: Path | None = None) -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(sorted(WRITERS)),
+    type=click.Choice(sorted(WRITERS) + list(SHACL_WRITERS)),
     default=None,
     help="text (default): path:line:col: CODE severity [ADR] message (focus); json: a "
     "documented object; github: workflow annotations; junit: one testcase per rule; "
-    "sarif: SARIF 2.1.0. Without it, -o's extension decides (.sarif, .json, .xml: JUnit).",
+    "sarif: SARIF 2.1.0; turtle, jsonld: the W3C sh:ValidationReport graph (every result "
+    "of the engine, before waivers and --select/--ignore). Without it, -o's extension "
+    "decides (.sarif, .json, .xml: JUnit).",
 )
 @click.option(
     "--inference",
@@ -324,7 +327,9 @@ def validate(
         report = _validated(settings, engine, inference, extra_shapes)
     report = select_results(report, _codes(select), _codes(ignore))
     fmt = fmt or format_from_output("validate", output, WRITERS) or "text"
-    if fmt == "text" and output is None:
+    if fmt in SHACL_WRITERS:
+        _emit(SHACL_WRITERS[fmt](report, settings.base), output)
+    elif fmt == "text" and output is None:
         _echo_report(settings, report)
     else:
         _emit(WRITERS[fmt](report), output)

@@ -94,6 +94,8 @@ class Report:
 
     results: list[RuleResult]
     rules: list[Rule] = field(default_factory=list)
+    # The engine's W3C sh:ValidationReport: every result, before waivers and selection.
+    shacl: Graph | None = field(default=None, compare=False, repr=False)
 
     @property
     def counted(self) -> list[RuleResult]:
@@ -216,7 +218,9 @@ def validate(anthology: Anthology, inference: str = "none", today: dt.date | Non
         for node in report_graph.subjects(RDF.type, SH.ValidationResult)
     ]
     results = _apply_waivers(anthology, results, today or dt.date.today())
-    return Report(results=sorted(set(results), key=RuleResult.sort_key), rules=rules)
+    return Report(
+        results=sorted(set(results), key=RuleResult.sort_key), rules=rules, shacl=report_graph
+    )
 
 
 def short(anthology: Anthology, node: Node | None) -> str | None:

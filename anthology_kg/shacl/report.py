@@ -6,17 +6,32 @@ from collections.abc import Iterable
 
 from rdflib import RDF, BNode, Graph, Literal
 from rdflib.namespace import SH
+from rdflib.term import Node
 
 from .paths import copy_path
 from .validator import ResultRow
 
 
+def _describe(source: Graph, node: Node, target: Graph, done: set[Node]) -> None:
+    """Copy the blank node ``node``'s description (its triples, nested blank nodes
+    followed) from ``source``, as pySHACL does for a blank source shape or constraint:
+    the report then says which one it was."""
+    if not isinstance(node, BNode) or node in done:
+        return
+    done.add(node)
+    for p, o in source.predicate_objects(node):
+        target.add((node, p, o))
+        _describe(source, o, target, done)
+
+
 def report_graph(rows: Iterable[ResultRow], shapes: Graph) -> Graph:
-    """The validation report of ``rows``; result paths are copied from ``shapes``."""
+    """The validation report of ``rows``; result paths, and blank source shapes and
+    constraints, are copied from ``shapes``."""
     report = Graph()
     root = BNode()
     report.add((root, RDF.type, SH.ValidationReport))
     count = 0
+    described: set[Node] = set()
     for row in rows:
         count += 1
         result = BNode()
@@ -32,6 +47,8 @@ def report_graph(rows: Iterable[ResultRow], shapes: Graph) -> Graph:
             report.add((result, SH.resultPath, copy_path(shapes, row.path, report)))
         if row.source_constraint is not None:
             report.add((result, SH.sourceConstraint, row.source_constraint))
+            _describe(shapes, row.source_constraint, report, described)
+        _describe(shapes, row.source_shape, report, described)
         for message in row.messages:
             report.add((result, SH.resultMessage, message))
     report.add((root, SH.conforms, Literal(count == 0)))

@@ -1,0 +1,46 @@
+"""The W3C SHACL validation report (``sh:ValidationReport``, SHACL 3.6) as a file:
+canonical Turtle or JSON-LD, byte-stable, for other SHACL tools and dashboards."""
+
+from __future__ import annotations
+
+import pyoxigraph as ox
+from rdflib import Graph
+
+from .bnodes import relabel
+from .export import Export, to_jsonld, to_turtle
+from .namespaces import bind_prefixes
+from .terms import from_ox, to_ox
+from .validation import Report
+
+
+def _canonical(graph: Graph) -> Graph:
+    """``graph`` with RDFC-1.0 blank-node labels (pyoxigraph's). Results about blank
+    nodes of the data can be told apart by nothing in the report, so labels from
+    content alone (bnodes.relabel) would depend on parse order."""
+    dataset = ox.Dataset(ox.Quad(to_ox(s), to_ox(p), to_ox(o)) for s, p, o in graph)
+    dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
+    out = Graph()
+    for quad in dataset:
+        out.add((from_ox(quad.subject), from_ox(quad.predicate), from_ox(quad.object)))
+    return relabel(out)
+
+
+def _export(report: Report, base: str) -> Export:
+    if report.shacl is None:
+        raise ValueError("the report carries no SHACL report graph")
+    graph = bind_prefixes(Graph(), base)
+    graph += _canonical(report.shacl)
+    return Export(asserted=graph, inferred=Graph(), base=base, inference="none")
+
+
+def shacl_turtle(report: Report, base: str) -> str:
+    """The engine's report graph in the project's canonical Turtle."""
+    return to_turtle(_export(report, base))
+
+
+def shacl_jsonld(report: Report, base: str) -> str:
+    """The engine's report graph as expanded JSON-LD, nodes and values sorted."""
+    return to_jsonld(_export(report, base))
+
+
+WRITERS = {"turtle": shacl_turtle, "jsonld": shacl_jsonld}
