@@ -94,9 +94,12 @@ def summary_line(report: Report) -> str:
     """``conforms``/``does not conform`` and the counts, on one line."""
     c = report.counts
     verdict = "conforms" if report.conforms else "does not conform"
+    # Info results are shown only when there are some: on the bundled anthology they
+    # are the stated unknowns a rule accepted, which a passing check must not hide.
+    infos = f"{c['infos']} info(s), " if c["infos"] else ""
     return (
         f"{verdict}: {c['violations']} violation(s), {c['warnings']} warning(s), "
-        f"{c['waived']} waived, {len(report.rules)} rule shapes"
+        f"{c['waived']} waived, {infos}{len(report.rules)} rule shapes"
     )
 
 

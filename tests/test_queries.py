@@ -70,13 +70,21 @@ def rows(result):
     return [dict(zip(result.variables, map(str, row), strict=True)) for row in result.rows]
 
 
-def test_confounders_on_bundled_are_the_grpo_and_ppo_baselines():
+def test_confounders_on_bundled_are_every_arm_lacking_a_framework():
+    """DESIGN.md's question: every arm lacking a confounder property, whatever its checkpoints.
+
+    The ES arm's framework is not stated either; nobody has asked, so it has no question.
+    """
     got = rows(answer(bundled_dir(), "confounders", ""))
     assert [(r["arm"], r["algorithm"]) for r in got] == [
+        (ID + "COMPARISON-es-baselines-es", AK + "ES"),
         (ID + "COMPARISON-es-baselines-grpo", AK + "GRPO"),
         (ID + "COMPARISON-es-baselines-ppo", AK + "PPO"),
     ]
-    for row in got:
+    es, *baselines = got
+    assert es["property"] == AK + "trainedWith"
+    assert (es["checkpoints"], es["question"], es["address"]) == ("None", "None", "None")
+    for row in baselines:
         assert row["property"] == AK + "trainedWith"
         assert row["checkpoints"] == ID + "SOTA-154"
         assert row["question"] == ID + "QUESTION-baselines-on-verl"
@@ -85,7 +93,10 @@ def test_confounders_on_bundled_are_the_grpo_and_ppo_baselines():
 
 def test_confounders_drop_an_arm_whose_framework_is_recorded():
     got = rows(answer(FIXTURES / "queries-trained", "confounders", ""))
-    assert [r["arm"] for r in got] == [ID + "COMPARISON-es-baselines-ppo"]
+    assert [r["arm"] for r in got] == [
+        ID + "COMPARISON-es-baselines-es",
+        ID + "COMPARISON-es-baselines-ppo",
+    ]
 
 
 def test_confounder_properties_come_from_the_graph():
@@ -119,10 +130,18 @@ def test_backlog_stated_4_known_1():
 
 def test_known_unknowns_on_bundled():
     got = rows(answer(bundled_dir(), "known-unknowns", ""))
-    assert [(r["figure"].rsplit("#")[1], r["stated"], r["known"]) for r in got] == [
-        ("backlogTopSize", "4", "1"),
-        ("documentsRead", "12", "0"),
-        ("citingDocuments", "3", "0"),
+    assert [
+        (r["subject"].rsplit("/")[-1], r["figure"].rsplit("#")[1], r["stated"], r["known"])
+        for r in got
+    ] == [
+        ("ADR-032", "backlogTopSize", "4", "1"),
+        # The pairs behind the range and two categories: stated unknowns, not values.
+        ("ARXIV-2409.19256-throughput", "algorithm", "several", "0"),
+        ("ARXIV-2409.19256-throughput", "baseline", "several", "0"),
+        ("ARXIV-2503.14476", "category", "not stated", "0"),
+        ("LIT-168", "category", "not stated", "0"),
+        ("SWEEP-backlog", "documentsRead", "12", "0"),
+        ("SWEEP-backlog-ARXIV-2409.19256", "citingDocuments", "3", "0"),
     ]
 
 
@@ -160,6 +179,12 @@ def test_query_confounders_as_a_table():
     ]
     assert lines[2].split() == [
         "COMPARISON-es-baselines",
+        "id:COMPARISON-es-baselines-es",
+        "ak:ES",
+        "ak:trainedWith",
+    ]
+    assert lines[3].split() == [
+        "COMPARISON-es-baselines",
         "id:COMPARISON-es-baselines-grpo",
         "ak:GRPO",
         "ak:trainedWith",
@@ -167,7 +192,7 @@ def test_query_confounders_as_a_table():
         "QUESTION-baselines-on-verl",
         "ARXIV-2409.19256",
     ]
-    assert lines[3].split()[2] == "ak:PPO" and lines[-1] == "(2 rows)"
+    assert lines[4].split()[2] == "ak:PPO" and lines[-1] == "(3 rows)"
 
 
 def test_query_confounders_as_w3c_json():
@@ -175,9 +200,11 @@ def test_query_confounders_as_w3c_json():
     doc = json.loads(result.stdout)
     assert doc["head"]["vars"][:2] == ["comparison", "arm"]
     bindings = doc["results"]["bindings"]
-    assert len(bindings) == 2
-    assert bindings[0]["algorithm"] == {"type": "uri", "value": AK + "GRPO"}
-    assert bindings[1]["checkpoints"] == {"type": "uri", "value": ID + "SOTA-154"}
+    assert len(bindings) == 3
+    assert bindings[0]["algorithm"] == {"type": "uri", "value": AK + "ES"}
+    assert "checkpoints" not in bindings[0] and "question" not in bindings[0]
+    assert bindings[1]["algorithm"] == {"type": "uri", "value": AK + "GRPO"}
+    assert bindings[2]["checkpoints"] == {"type": "uri", "value": ID + "SOTA-154"}
 
 
 def test_json_literals_are_typed():

@@ -81,10 +81,21 @@ FACTS = {
         ?verl rdfs:label "verl" .""",
     "verl described in ARXIV-2409.19256": """
         ?verl a ak:Codebase ; rdfs:label "verl" ; ak:describedIn id:ARXIV-2409.19256 .""",
-    "throughput range 1.53-20.57 over systems baselines": """
+    "throughput range 1.53-20.57": """
         id:ARXIV-2409.19256 ak:makesClaim ?c . ?c a ak:QuantitativeClaim ; ak:figure ?f .
-        ?f ak:minValue 1.53 ; ak:maxValue 20.57 ; ak:unit "×" ;
-           ak:baseline "the systems baselines of the day" ; ak:algorithm ak:RLHF .""",
+        ?f ak:minValue 1.53 ; ak:maxValue 20.57 ; ak:unit "×" ; ak:measures "throughput" .""",
+    "the algorithm-and-baseline pairs are several and not stated": """
+        id:ARXIV-2409.19256 ak:makesClaim/ak:figure ?f .
+        ?f ak:notStated ?gap . ?gap a ak:StatedUnknown ; ak:statedAs "several" ;
+            ak:unknownProperty ak:algorithm, ak:baseline .
+        FILTER NOT EXISTS { ?f ak:algorithm ?any }
+        FILTER NOT EXISTS { ?f ak:baseline ?any }""",
+    "LIT-168's category is not stated": """
+        id:LIT-168 ak:notStated/ak:unknownProperty ak:category .
+        FILTER NOT EXISTS { id:LIT-168 ak:category ?any }""",
+    "ADR-032's status is not stated": "FILTER NOT EXISTS { id:ADR-032 ak:status ?any }",
+    "no self-reference": """
+        FILTER NOT EXISTS { id:ARXIV-2409.19256 dcterms:references id:ARXIV-2409.19256 }""",
     "GRPO and PPO arms with SOTA-154 checkpoints, no trainedWith": """
         ?cmp a ak:Comparison ; ak:arm ?g, ?p, ?es .
         ?g ak:algorithm ak:GRPO ; ak:checkpointsFrom id:SOTA-154 .
