@@ -124,7 +124,8 @@ def parse_record(text: str, path: Path | str = "<record>", base: str = DEFAULT_B
     for category in _FILED.findall(prose):
         graph.add((iri, AK.category, AK[category]))
     for mention in _MENTION.findall(standing):
-        graph.add((iri, DCTERMS.references, URIRef(base + mention)))
+        if mention != identifier:  # an entry does not reference itself
+            graph.add((iri, DCTERMS.references, URIRef(base + mention)))
 
     if status == _UNREAD:
         graph.add((iri, AK.readingStatus, AK.unread))

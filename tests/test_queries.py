@@ -104,6 +104,9 @@ def test_confounder_properties_come_from_the_graph():
     assert {(r["arm"].rsplit("/", 1)[1], r["property"].rsplit("#", 1)[1]) for r in got} == {
         ("COMPARISON-one-grpo", "hardware"),
         ("COMPARISON-one-grpo", "trainedWith"),
+        # An arm with no checkpoints from elsewhere lacks both as well.
+        ("COMPARISON-two-es", "hardware"),
+        ("COMPARISON-two-es", "trainedWith"),
         ("COMPARISON-one-ppo", "hardware"),
     }
 
