@@ -1,15 +1,18 @@
 """Stored SPARQL queries: the catalog, safe parameters, and running a query.
 
-A stored query is a ``.rq`` file whose first lines are a grlc-style header of
-``#+ key: value`` lines (``summary``, ``description``, ``param: name — meaning``,
-``param-type: name entry|iri|literal``). Parameters are bound as RDF terms in a
-``VALUES`` block: a value is never pasted into the query text.
+A stored query is a ``.rq`` file whose first lines are a grlc header of
+``#+ key: value`` lines (``summary``, ``description``, ``tags``, ``defaults``,
+``enumerate``, read as grlc reads them: YAML), with this tool's ``param: name — meaning``
+and ``param-type: name entry|iri|literal``. A parameter is also every grlc variable of
+the query (``?_name``, ``?_name_iri``; ``?__name`` is optional), so that grlc exposes
+it. Parameters are bound as RDF terms (initial bindings, or a ``VALUES`` block): a
+value is never pasted into the query text.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rdflib import Graph, Literal, URIRef, Variable
@@ -26,15 +29,31 @@ _HEADER = re.compile(r"^#\+\s*([\w-]+)\s*:\s*(.*)$")
 _PARAM = re.compile(r"^([A-Za-z_]\w*)\s*(?:—|--|-|:)?\s*(.*)$")
 _SELECT_STAR = re.compile(r"\bSELECT\s+(?:DISTINCT\s+|REDUCED\s+)?\*", re.IGNORECASE)
 _IRI_FORBIDDEN = re.compile(r'[\s<>"{}|^`\\]')
+# grlc's parameter variables: ?_name (required), ?__name (optional), with an optional
+# _iri / _literal / _number / _integer suffix (grlc's documented convention).
+_GRLC_VARIABLE = re.compile(
+    r"\?(?P<optional>__?)(?P<name>[A-Za-z0-9]+)(?:_(?P<type>iri|literal|number|integer))?\b"
+)
 
 
 @dataclass(frozen=True)
 class Param:
-    """A parameter of a stored query: bound to the query variable of the same name."""
+    """A parameter of a stored query: bound to the query variable of the same name, or
+    to grlc's ``?_name`` / ``?_name_iri`` variable (``variable``, without the ``?``)."""
 
     name: str
     meaning: str
     type: str = "literal"
+    variable: str = ""
+    #: grlc's ``#+ defaults``: the value used when none is given.
+    default: str | None = None
+    #: grlc's ``#+ enumerate`` with values: the only values accepted.
+    choices: tuple[str, ...] = ()
+    required: bool = True
+
+    @property
+    def bound_to(self) -> str:
+        return self.variable or self.name
 
 
 @dataclass(frozen=True)
@@ -47,6 +66,7 @@ class StoredQuery:
     description: str
     params: tuple[Param, ...]
     text: str
+    tags: tuple[str, ...] = ()
 
 
 @dataclass
@@ -92,14 +112,71 @@ def read_query(path: Path) -> StoredQuery:
             meta[key] = value
     if "summary" not in meta:
         raise AnthologyError("the header has no '#+ summary:' line", path, 1)
+    decorators = _grlc_decorators(text)
+    meanings = dict(params)
+    declared: dict[str, Param] = {}
+    for match in _GRLC_VARIABLE.finditer(_body(text)):
+        name = match.group("name")
+        kind = types.get(name) or ("iri" if match.group("type") == "iri" else "literal")
+        declared.setdefault(
+            name,
+            Param(
+                name,
+                meanings.get(name, ""),
+                kind,
+                variable=match.group(0)[1:],
+                required=match.group("optional") == "_",
+            ),
+        )
+    for name, meaning in params:
+        declared.setdefault(name, Param(name, meaning, types.get(name, "literal")))
+    defaults = _named_values(decorators.get("defaults"))
+    enumerated = _named_values(decorators.get("enumerate"))
+    tags = decorators.get("tags") or ()
     return StoredQuery(
         name=path.stem,
         path=path,
-        summary=meta["summary"],
-        description=meta.get("description", ""),
-        params=tuple(Param(n, m, types.get(n, "literal")) for n, m in params),
+        summary=str(decorators.get("summary") or meta["summary"]),
+        description=str(decorators.get("description") or meta.get("description", "")),
+        params=tuple(
+            replace(
+                p,
+                default=str(defaults[p.name]) if p.name in defaults else None,
+                choices=tuple(str(v) for v in enumerated.get(p.name) or ()),
+            )
+            for p in declared.values()
+        ),
         text=text,
+        tags=tuple(str(t) for t in ([tags] if isinstance(tags, str) else tags)),
     )
+
+
+def _body(text: str) -> str:
+    """The query without its comment lines, where grlc looks for parameter variables."""
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+
+
+def _grlc_decorators(text: str) -> dict:
+    """The ``#+`` lines read as grlc reads them: the marker stripped, the rest YAML.
+    A header that is not YAML gives nothing here (the line reader still reads it)."""
+    import yaml
+
+    source = "\n".join(line[2:] for line in text.splitlines() if line.startswith("#+"))
+    try:
+        found = yaml.safe_load(source)
+    except yaml.YAMLError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _named_values(value) -> dict:
+    """grlc's ``defaults``/``enumerate``: a list of one-key mappings (``- entry: X``)
+    or a mapping; bare names (enumerate from the endpoint) carry no values."""
+    found: dict = {}
+    for item in value if isinstance(value, list) else [value] if value else []:
+        if isinstance(item, dict):
+            found.update(item)
+    return found
 
 
 def catalog(anthology: Anthology) -> dict[str, StoredQuery]:
@@ -136,20 +213,26 @@ def bind_params(
             raise AnthologyError(f"query {query.name!r} has no parameter {name!r} (known: {known})")
     bound: dict[str, Node] = {}
     for param in query.params:
-        if param.name not in values:
+        raw = values.get(param.name, param.default)
+        if raw is None:
+            if not param.required:
+                continue
             raise AnthologyError(f"query {query.name!r} needs --param {param.name}=VALUE")
-        raw = values[param.name]
+        if param.choices and raw not in param.choices:
+            raise AnthologyError(
+                f"parameter {param.name!r}: {raw!r} is not one of {', '.join(param.choices)}"
+            )
         if param.type == "entry":
             try:
-                bound[param.name] = anthology.resolve_entry(raw)
+                bound[param.bound_to] = anthology.resolve_entry(raw)
             except AnthologyError as exc:
                 raise AnthologyError(f"parameter {param.name!r}: {exc.message}") from None
         elif param.type == "iri":
             if "://" not in raw and not raw.startswith("urn:") or _IRI_FORBIDDEN.search(raw):
                 raise AnthologyError(f"parameter {param.name!r}: {raw!r} is not an absolute IRI")
-            bound[param.name] = URIRef(raw)
+            bound[param.bound_to] = URIRef(raw)
         else:
-            bound[param.name] = Literal(raw)
+            bound[param.bound_to] = Literal(raw)
     return bound
 
 
