@@ -41,6 +41,7 @@ from .server import publish as run_publish
 from .server import serve as run_serve
 from .shacl import Unsupported
 from .site import build_site
+from .sources import check_base, decode_utf8
 from .stats import compute_stats
 from .turtle import canonical_turtle
 from .validation import INFERENCE_CHOICES
@@ -191,7 +192,7 @@ def main(
 
     if color is None and os.environ.get("NO_COLOR"):
         color = False
-    ctx.obj = Settings(root, base, -1 if quiet else verbose, color)
+    ctx.obj = Settings(root, check_base(base), -1 if quiet else verbose, color)
     if verbose:
         config = find_config(Path.cwd())
         if config.path is not None:
@@ -512,7 +513,7 @@ def query(settings, name, params, fmt, endpoint, graphs, engine) -> None:
 
 
 @main.command()
-@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.argument("file", type=click.File("rb"))
 @_format_option
 @_endpoint_option
 @_engine_option
@@ -522,8 +523,9 @@ def sparql(settings, file, fmt, endpoint, graphs, engine) -> None:
 
     SELECT and ASK print in --format; CONSTRUCT and DESCRIBE print Turtle.
     """
-    text = file.read()
-    source = None if file.name == "<stdin>" else file.name
+    name = getattr(file, "name", "<stdin>")
+    source = None if name in ("<stdin>", "-") else name
+    text = decode_utf8(file.read(), source or "<stdin>")
     anthology = settings.for_engine(engine)
     _print_result(anthology, _run(anthology, text, endpoint, graphs, source=source), fmt)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 
@@ -31,6 +32,8 @@ def display_path(path: Path | str) -> str:
     """Show ``path`` relative to the working directory when it lies under it."""
     p = Path(path)
     try:
-        return p.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
+        # abspath, not resolve: a symlink is shown by its own name (and a symlink loop
+        # cannot make the error message itself fail).
+        return Path(os.path.abspath(p)).relative_to(os.getcwd()).as_posix()
+    except (ValueError, OSError):
         return p.as_posix()

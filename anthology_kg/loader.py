@@ -14,7 +14,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rdflib import RDF, RDFS, Graph, Literal, URIRef
-from rdflib.plugins.parsers.notation3 import BadSyntax
 from rdflib.term import Node
 
 from . import resources
@@ -24,6 +23,7 @@ from .errors import AnthologyError
 from .namespaces import DCTERMS, DEFAULT_BASE, bind_prefixes
 from .progress import track
 from .sourcemap import subject_lines
+from .sources import parse_turtle_file, to_graph
 
 WAIVERS_FILE = "waivers.ttl"
 
@@ -156,23 +156,13 @@ def vocabulary(ontology: Graph) -> Graph:
 def parse_turtle(path: Path, base: str = DEFAULT_BASE) -> tuple[Graph, str]:
     """Parse one Turtle file, relative IRIs against ``base``; return the graph and text.
 
-    Raises AnthologyError with the file and line for unreadable or invalid Turtle.
+    Raises AnthologyError with the file and line for unreadable or invalid Turtle. The
+    strict parser (pyoxigraph, as the fast engine) decides what is valid, so both
+    engines accept and refuse the same files with the same message; literals keep
+    their lexical form as written.
     """
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise AnthologyError(f"cannot read file: {exc.strerror}", path) from None
-    except UnicodeDecodeError as exc:
-        line = path.read_bytes()[: exc.start].count(b"\n") + 1
-        raise AnthologyError("not UTF-8 text", path, line) from None
-    graph = Graph()
-    try:
-        graph.parse(data=text, format="turtle", publicID=base)
-    except BadSyntax as exc:
-        raise AnthologyError(f"Turtle syntax error: {exc._why}", path, exc.lines + 1) from None
-    except Exception as exc:  # rdflib raises a few other types for bad terms
-        raise AnthologyError(f"Turtle error: {exc}", path) from None
-    return graph, text
+    quads, text, _ = parse_turtle_file(path, base)
+    return to_graph(quads), text
 
 
 def _turtle_files(folder: Path) -> list[Path]:

@@ -23,6 +23,7 @@ from .config import did_you_mean
 from .errors import AnthologyError
 from .loader import Anthology
 from .sourcemap import string_end
+from .sources import read_text
 
 PARAM_TYPES = ("entry", "iri", "literal")
 _HEADER = re.compile(r"^#\+\s*([\w-]+)\s*:\s*(.*)$")
@@ -82,10 +83,7 @@ class QueryResult:
 
 def read_query(path: Path) -> StoredQuery:
     """Read a stored query and its header; a malformed header is an AnthologyError."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise AnthologyError(f"cannot read query: {exc}", path) from None
+    text = read_text(path)  # a non-file, unreadable or non-UTF-8 .rq: file:line, exit 2
     meta: dict[str, str] = {}
     params: list[tuple[str, str]] = []
     types: dict[str, str] = {}

@@ -10,9 +10,11 @@ refuses too, with the same ``file:line`` message.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -83,20 +85,39 @@ def check_base(base: str) -> str:
     return base
 
 
-def parse_quads(data: bytes | str, path: Path | str | None, base: str) -> list[ox.Quad]:
-    """The quads of Turtle ``data``, relative IRIs against ``base``; a syntax error is an
-    AnthologyError at its file and line."""
-    if isinstance(data, str):
-        data = data.encode("utf-8")
+@contextlib.contextmanager
+def turtle_errors(path: Path | str | None, base: str) -> Iterator[None]:
+    """Turn what pyoxigraph raises on bad Turtle into an AnthologyError at the file (and
+    line): the one translation both engines' loaders use."""
     try:
-        return list(ox.parse(data, format=ox.RdfFormat.TURTLE, base_iri=base))
+        yield
     except SyntaxError as exc:
         message = exc.msg or str(exc)
         raise AnthologyError(f"Turtle syntax error: {message}", path, exc.lineno) from None
     except ValueError as exc:  # an invalid base IRI
         raise AnthologyError(f"cannot parse with base {base!r}: {exc}", path) from None
-    except MemoryError:
-        raise AnthologyError("the file is too large for memory", path) from None
+    except MemoryError as exc:  # pyoxigraph refuses a single term over 16 MiB
+        raise AnthologyError(f"cannot parse: {exc or 'out of memory'}", path) from None
+
+
+def parse_quads(data: bytes | str, path: Path | str | None, base: str) -> list[ox.Quad]:
+    """The quads of Turtle ``data``, relative IRIs against ``base``, blank nodes given
+    fresh labels (``_:x`` of two files are two nodes); a syntax error is an
+    AnthologyError at its file and line."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    with turtle_errors(path, base):
+        parsed = ox.parse(data, format=ox.RdfFormat.TURTLE, base_iri=base, rename_blank_nodes=True)
+        return list(parsed)
+    raise AssertionError("unreachable")  # for type checkers: turtle_errors always raises
+
+
+def load_into(store: ox.Store, data: bytes, path: Path, base: str, graph: ox.NamedNode) -> None:
+    """Load Turtle ``data`` (read from ``path``) into ``graph`` of ``store``, with the
+    same verdict and messages as ``parse_quads``."""
+    decode_utf8(data, path)
+    with turtle_errors(path, base):
+        store.load(data, format=ox.RdfFormat.TURTLE, base_iri=base, to_graph=graph)
 
 
 def term(node: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple) -> Node:

@@ -293,3 +293,118 @@ def test_kill_9_of_serve_leaves_no_server_and_the_next_start_removes_its_store(t
         second.send_signal(signal.SIGINT)
         assert second.wait(timeout=30) == 0
     assert list(tmp_path.glob("anthology-kg-store-*")) == []
+
+
+# ---- bad inputs: a table over tests/fixtures/bad/, on both engines -----------------------
+
+BAD = Path(__file__).parent / "fixtures" / "bad"
+ENGINES = ("fast", "reference")
+
+
+def bad_data_cases() -> list[Path]:
+    return sorted((BAD / "data").glob("*.ttl"))
+
+
+def expectation(path: Path) -> tuple[int, int, str]:
+    """A fixture's first line: ``# expect CODE line N: MESSAGE PART``."""
+    head = path.read_bytes().split(b"\n", 1)[0].decode("utf-8")
+    words = head.split(" ", 5)
+    assert words[:2] == ["#", "expect"] and words[3] == "line", head
+    return int(words[2]), int(words[4].rstrip(":")), words[5]
+
+
+def assert_input_error(result, where: str, message: str = "") -> None:
+    """Exit 2, one line on stderr naming the place, no traceback, nothing on stdout."""
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert where in result.stderr and message in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("case", bad_data_cases(), ids=lambda p: p.stem)
+def test_bad_turtle_is_exit_2_at_its_line_on_both_engines(tmp_path, case, engine):
+    code, line, message = expectation(case)
+    root = anthology(tmp_path, {})
+    shutil.copy(case, root / "data" / case.name)
+    result = run_cli("--root", str(root), "check", "--engine", engine)
+    assert code == 2
+    assert_input_error(result, f"{case.name}:{line}: ", message)
+
+
+@pytest.mark.parametrize("case", bad_data_cases(), ids=lambda p: p.stem)
+def test_bad_turtle_gives_the_same_message_to_every_command(tmp_path, case):
+    root = anthology(tmp_path, {})
+    shutil.copy(case, root / "data" / case.name)
+    messages = set()
+    for command in (["check"], ["check", "--engine", "reference"], ["fmt"], ["stats"]):
+        result = run_cli("--root", str(root), *command)
+        assert result.exit_code == 2 and "Traceback" not in result.stderr
+        messages.add(result.stderr)
+    assert len(messages) == 1, messages
+
+
+def _special(root: Path, kind: str) -> Path:
+    """Put a non-file named ``B-1.ttl`` in data/."""
+    path = root / "data" / "B-1.ttl"
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "symlink loop":
+        path.symlink_to("B-1.ttl")
+    elif kind == "dangling symlink":
+        path.symlink_to("nowhere.ttl")
+    elif kind == "unreadable":
+        if os.geteuid() == 0:
+            pytest.skip("root reads a file whatever its mode")
+        path.write_text(PREFIXES, encoding="utf-8")
+        path.chmod(0)
+    return path
+
+
+SPECIALS = {
+    "folder": "a folder, not a file",
+    "fifo": "not a regular file",
+    "symlink loop": "a symlink loop",
+    "dangling symlink": "no such file",
+    "unreadable": "permission denied",
+}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("kind", sorted(SPECIALS))
+def test_a_non_file_named_ttl_in_data_is_exit_2_and_never_hangs(tmp_path, kind, engine):
+    if kind == "fifo" and not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs on this platform")
+    root = anthology(tmp_path, {"A-1.ttl": PREFIXES + '<A-1> dcterms:identifier "A-1" .\n'})
+    _special(root, kind)
+    for command in (["check", "--engine", engine], ["fmt"]):
+        result = run_cli("--root", str(root), *command)
+        assert_input_error(result, "B-1.ttl: cannot read: ", SPECIALS[kind])
+
+
+def test_a_50_mb_line_is_exit_2_on_both_engines(tmp_path):
+    root = anthology(tmp_path, {})
+    body = '<C-1> dcterms:identifier "C-1" ; dcterms:title "' + "x" * 50_000_000 + '" .\n'
+    (root / "data" / "C-1.ttl").write_text(PREFIXES + body, encoding="utf-8")
+    for engine in ENGINES:
+        result = run_cli("--root", str(root), "check", "--engine", engine)
+        assert_input_error(result, "C-1.ttl: cannot parse: ", "maximal size")
+
+
+@pytest.mark.parametrize("base", ["not an iri", "", "relative/", "http://x/ y/"])
+def test_an_invalid_base_is_exit_2(base):
+    result = run_cli("--base", base, "stats")
+    assert_input_error(result, "--base", "is not an absolute IRI")
+
+
+def test_a_non_utf8_query_is_exit_2_naming_it(tmp_path):
+    result = run_cli("sparql", str(BAD / "queries" / "not-utf8.rq"))
+    assert_input_error(result, "not-utf8.rq:2: ", "not UTF-8 text")
+    root = anthology(tmp_path, {"A-1.ttl": PREFIXES + '<A-1> dcterms:identifier "A-1" .\n'})
+    (root / "queries").mkdir()
+    shutil.copy(BAD / "queries" / "not-utf8.rq", root / "queries")
+    for engine in ENGINES:
+        result = run_cli("--root", str(root), "query", "not-utf8", "--engine", engine)
+        assert_input_error(result, "not-utf8.rq", "UTF-8")
