@@ -1,5 +1,7 @@
 """anthology-kg: a research anthology kept as an RDF knowledge graph."""
 
+from typing import TYPE_CHECKING
+
 import rdflib
 
 __version__ = "0.1.0"
@@ -7,3 +9,86 @@ __version__ = "0.1.0"
 # Keep literals as written: rdflib would otherwise rewrite lexical forms on parse
 # ("1.0E6"^^xsd:double becomes "1000000.0"), and the graph must say what the record says.
 rdflib.NORMALIZE_LITERALS = False
+
+# The public API, imported on first use so that `import anthology_kg` (and the command
+# line) stays fast. Each name is documented where it is defined.
+_PUBLIC = {
+    "AnthologyError": "errors",
+    "Anthology": "loader",
+    "load_anthology": "loader",
+    "validate": "validation",
+    "Report": "validation",
+    "RuleResult": "validation",
+    "Rule": "rules",
+    "rule_catalog": "rules",
+    "text_report": "reports",
+    "json_report": "reports",
+    "sarif_report": "reports",
+    "select_results": "reports",
+    "StoredQuery": "queries",
+    "QueryResult": "queries",
+    "catalog": "queries",
+    "find_query": "queries",
+    "bind_params": "queries",
+    "run_local": "queries",
+    "build_export": "export",
+    "to_turtle": "export",
+    "to_ntriples": "export",
+    "to_nquads": "export",
+    "to_jsonld": "export",
+    "to_rdfxml": "export",
+    "run_remote": "endpoint",
+    "publish": "server",
+}
+__all__ = [
+    "__version__",
+    "AnthologyError",
+    "Anthology",
+    "load_anthology",
+    "validate",
+    "Report",
+    "RuleResult",
+    "Rule",
+    "rule_catalog",
+    "text_report",
+    "json_report",
+    "sarif_report",
+    "select_results",
+    "StoredQuery",
+    "QueryResult",
+    "catalog",
+    "find_query",
+    "bind_params",
+    "run_local",
+    "build_export",
+    "to_turtle",
+    "to_ntriples",
+    "to_nquads",
+    "to_jsonld",
+    "to_rdfxml",
+    "run_remote",
+    "publish",
+]
+
+if TYPE_CHECKING:  # the same names, for type checkers (py.typed)
+    from .endpoint import run_remote
+    from .errors import AnthologyError
+    from .export import build_export, to_jsonld, to_nquads, to_ntriples, to_rdfxml, to_turtle
+    from .loader import Anthology, load_anthology
+    from .queries import QueryResult, StoredQuery, bind_params, catalog, find_query, run_local
+    from .reports import json_report, sarif_report, select_results, text_report
+    from .rules import Rule, rule_catalog
+    from .server import publish
+    from .validation import Report, RuleResult, validate
+
+
+def __getattr__(name: str):
+    if name in _PUBLIC:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_PUBLIC[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_PUBLIC))

@@ -1,0 +1,75 @@
+"""The documentation keeps up with the code: every command and option is documented
+(in the README, or in its --help text), the README names no option that does not
+exist, and the README's Python examples run (doctest)."""
+
+import doctest
+import re
+
+import click
+import pytest
+from conftest import REPO, run_cli
+
+from anthology_kg.cli import main
+
+README = (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def commands(group: click.Group = main, path: tuple[str, ...] = ()):
+    for name, command in sorted(group.commands.items()):
+        yield (*path, name), command
+        if isinstance(command, click.Group):
+            yield from commands(command, (*path, name))
+
+
+COMMANDS = dict(commands())
+
+
+@pytest.mark.parametrize("path", sorted(COMMANDS), ids=" ".join)
+def test_every_command_is_in_the_readme(path):
+    name = " ".join(path)
+    assert f"anthology-kg {name}" in README or f"`{name}`" in README, name
+
+
+@pytest.mark.parametrize("path", [(), *sorted(COMMANDS)], ids=lambda p: " ".join(p) or "main")
+def test_every_option_is_documented(path):
+    command = COMMANDS.get(path, main)
+    shown = run_cli(*path, "--help").stdout
+    for param in command.params:
+        if not isinstance(param, click.Option):
+            continue
+        names = [n for n in param.opts + param.secondary_opts if n.startswith("--")]
+        assert param.help, f"{' '.join(path)} {names}: no help text"
+        assert any(n in shown for n in names), f"{names} not in --help"
+        first_words = " ".join(param.help.split()[:3])
+        in_help = first_words in " ".join(shown.split())
+        assert in_help or any(n in README for n in names), names
+
+
+def all_options() -> set[str]:
+    found = {"--help", "--version"}
+    for command in [main, *COMMANDS.values()]:
+        for param in command.params:
+            found.update(n for n in param.opts + param.secondary_opts if n.startswith("--"))
+    return found
+
+
+def test_the_readme_names_only_options_that_exist():
+    known = all_options()
+    used = set()
+    for line in README.splitlines():
+        if line.lstrip().startswith(("anthology-kg ", ".venv/bin/anthology-kg ")):
+            used.update(re.findall(r"(?<![\w-])--[a-z][a-z-]*", line.split("#", 1)[0]))
+    assert used and used <= known, used - known
+
+
+def test_the_readme_python_examples_run(monkeypatch):
+    monkeypatch.chdir(REPO)
+    parser = doctest.DocTestParser()
+    blocks = re.findall(r"```python\n(.*?)```", README, re.S)
+    assert blocks and any(">>>" in block for block in blocks)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    for number, block in enumerate(blocks):
+        test = parser.get_doctest(block, {}, f"README python block {number}", "README.md", 0)
+        runner.run(test)
+    summary = runner.summarize(verbose=False)
+    assert summary.failed == 0 and summary.attempted > 10
