@@ -13,6 +13,7 @@ from rdflib import URIRef
 
 from . import __version__
 from .authoring import KINDS, new_entry_graph, write_new_entry
+from .baseline import compare_to_baseline, validate_state
 from .completion import complete_entries, complete_params, complete_queries
 from .config import FAIL_ON, find_config, format_from_output
 from .diff import diff_states
@@ -34,7 +35,7 @@ from .records import parse_record, render_record, unified_diff
 from .reports import WRITERS, select_results, text_report
 from .resources import bundled_dir, find_root
 from .results import RESULT_FORMATS, graph_to_turtle, to_csv, to_json, to_table, to_tsv, to_xml
-from .revisions import anthology_root, resolve_states
+from .revisions import anthology_root, read_state, resolve_states
 from .rules import rule_catalog
 from .server import DATA_GRAPH, default_graphs, fetch_graph, query_url
 from .server import publish as run_publish
@@ -128,6 +129,25 @@ def _select_options(func):
 
 def _codes(values: tuple[str, ...]) -> list[str]:
     return [code.strip() for value in values for code in value.split(",") if code.strip()]
+
+
+def _baseline_option(func):
+    return click.option(
+        "--baseline",
+        metavar="OLD",
+        help="Count only the results OLD (a git revision such as origin/main, or a folder) "
+        "does not have: the others are reported as existing, the ones OLD had and this "
+        "state lacks as fixed (SARIF baselineState new, unchanged, absent).",
+    )(func)
+
+
+def _against_baseline(settings: Settings, report, baseline: str | None, validate_root):
+    """``report`` compared with the validation of the state ``baseline`` names, which
+    ``validate_root(folder)`` validates with the same engine and options."""
+    if baseline is None:
+        return report
+    old = read_state(settings.root or find_root(), baseline)
+    return compare_to_baseline(report, validate_state(old, validate_root))
 
 
 def _engine_option(func):
@@ -311,9 +331,21 @@ def _emit(text: str, output: Path | None = None) -> None:
     help="With --endpoint: the named graph holding the data.",
 )
 @_engine_option
+@_baseline_option
 @click.pass_obj
 def validate(
-    settings, fmt, inference, extra_shapes, fail_on, select, ignore, output, endpoint, graph, engine
+    settings,
+    fmt,
+    inference,
+    extra_shapes,
+    fail_on,
+    select,
+    ignore,
+    output,
+    endpoint,
+    graph,
+    engine,
+    baseline,
 ):
     """Check the anthology against the rules of its decision records (SHACL).
 
@@ -327,6 +359,16 @@ def validate(
     else:
         report = _validated(settings, engine, inference, extra_shapes)
     report = select_results(report, _codes(select), _codes(ignore))
+    report = _against_baseline(
+        settings,
+        report,
+        baseline,
+        lambda folder: select_results(
+            _validated(Settings(folder, settings.base), engine, inference, extra_shapes),
+            _codes(select),
+            _codes(ignore),
+        ),
+    )
     fmt = fmt or format_from_output("validate", output, WRITERS) or "text"
     if fmt in SHACL_WRITERS:
         _emit(SHACL_WRITERS[fmt](report, settings.base), output)
@@ -341,14 +383,24 @@ def validate(
 @_fail_on_option
 @_select_options
 @_engine_option
+@_baseline_option
 @click.pass_obj
-def check(settings, fail_on, select, ignore, engine) -> None:
+def check(settings, fail_on, select, ignore, engine, baseline) -> None:
     """Load and validate the anthology; print each result and a one-line summary.
 
     The job for CI and pre-commit: exit 0 when it conforms, 1 when a rule is broken,
-    2 when a file cannot be read.
+    2 when a file cannot be read. With --baseline, only new results break the run.
     """
-    report = select_results(_validated(settings, engine), _codes(select), _codes(ignore))
+
+    def validated(settings: Settings):
+        return select_results(_validated(settings, engine), _codes(select), _codes(ignore))
+
+    report = _against_baseline(
+        settings,
+        validated(settings),
+        baseline,
+        lambda folder: validated(Settings(folder, settings.base)),
+    )
     _echo_report(settings, report)
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)
 

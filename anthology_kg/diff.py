@@ -38,7 +38,7 @@ from .errors import AnthologyError
 from .loader import find_owner
 from .namespaces import DCTERMS, DEFAULT_BASE, PREFIXES, RDF, RDFS, XSD
 from .revisions import State
-from .sourcemap import subject_lines
+from .sourcemap import Positions, written_triples
 
 IDENTIFIER = ox.NamedNode(str(DCTERMS.identifier))
 RDF_TYPE = ox.NamedNode(str(RDF.type))
@@ -284,12 +284,17 @@ class StateGraph:
     def text(self, relative: str) -> str:
         return self.state.files[relative].decode("utf-8")
 
-    def subject_line(self, relative: str, node: Term) -> int | None:
-        """The line where ``node`` starts a statement in the file, if it does."""
+    def positions(self, relative: str) -> Positions:
+        """Where each triple of a file is written (sourcemap's reading of the text)."""
         if relative not in self._lines:
-            self._lines[relative] = subject_lines(self.text(relative), self.base)
+            self._lines[relative] = written_triples(self.text(relative), self.base)
+        return self._lines[relative]
+
+    def subject_line(self, relative: str, node: Term) -> int | None:
+        """The line where ``node`` first starts a statement in the file, if it does."""
         if isinstance(node, ox.NamedNode):
-            return self._lines[relative].get(URIRef(node.value))
+            place = self.positions(relative).subjects.get(URIRef(node.value))
+            return place[0] if place else None
         return None
 
     def file_of(self, fact: Fact, candidates: Iterable[str]) -> str | None:
@@ -562,40 +567,35 @@ def _located(graph: StateGraph, fact: Fact, candidates: list[str]) -> FactChange
 
 
 def _line(graph: StateGraph, relative: str, fact: Fact) -> int | None:
-    """The line of ``fact``: from where its subject's statement starts, the first line
-    that writes its object (or, failing that, its predicate's local name); the subject's
-    line when neither is found. A text search: the parser keeps no positions."""
-    text = graph.text(relative)
-    start_line = graph.subject_line(relative, fact[0])
-    start = 0
-    if start_line is not None:
-        for _ in range(start_line - 1):
-            start = text.index("\n", start) + 1
-    for needle in (*_needles(fact[2]), _local_name(fact[1])):
-        if needle:
-            found = text.find(needle, start)
-            if found != -1:
-                return text.count("\n", 0, found) + 1
-    return start_line
+    """The line where the file writes ``fact`` (its predicate's line, or its object's in
+    an object list); a blank-node object is told from its siblings by its content. The
+    line of the subject's statement when the fact is not found as written."""
+    positions = graph.positions(relative)
+    subject, predicate, obj = fact
+    if isinstance(subject, ox.NamedNode):
+        for written in positions.triples:
+            if (
+                written.subject == URIRef(subject.value)
+                and written.predicate == URIRef(predicate.value)  # type: ignore[union-attr]
+                and _written_as(positions, written.object, obj)
+            ):
+                return written.line
+    return graph.subject_line(relative, subject)
 
 
-def _local_name(node: Term) -> str | None:
-    if isinstance(node, ox.NamedNode):
-        return re.split(r"[/#]", node.value)[-1] or None
-    return None
-
-
-def _needles(node: Term) -> list[str]:
-    """Pieces of text that writing ``node`` in Turtle most likely contains, best first."""
-    if isinstance(node, ox.Literal):
-        first = node.value.split("\n", 1)[0][:40]
-        if not first or '"' in first or "\\" in first:
-            return []
-        return [f'"{first}', f"'{first}", first]
-    if isinstance(node, TreeBlank):
-        for _, inner in node.outgoing():
-            if isinstance(inner, ox.Literal | TreeBlank) and (found := _needles(inner)):
-                return found
-        return []
-    name = _local_name(node)
-    return [name] if name else []
+def _written_as(positions: Positions, written: object, term: Term) -> bool:
+    """Whether ``written`` (sourcemap's form of an object) is ``term``."""
+    if isinstance(term, ox.NamedNode):
+        return written == URIRef(term.value)
+    if isinstance(term, ox.Literal):
+        return written == ("literal", term.value)
+    if isinstance(term, TreeBlank) and isinstance(written, tuple) and written[0] in ("[]", "_:"):
+        inside = [w for w in positions.triples if w.subject == written]
+        return all(
+            any(
+                w.predicate == URIRef(p.value) and _written_as(positions, w.object, o)  # type: ignore[union-attr]
+                for w in inside
+            )
+            for p, o in term.content
+        )
+    return False

@@ -32,6 +32,10 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://w3id.org/anthology-kg"
 
 
+#: How text reports mark results compared to a baseline (new ones are unmarked).
+_BASELINE_WORDS = {"unchanged": "existing", "absent": "fixed"}
+
+
 def _tag(result: RuleResult) -> str:
     return f"[{result.adr or 'integrity'}]"
 
@@ -63,6 +67,8 @@ def text_report(report: Report, color: bool = False) -> str:
         severity = style(r.severity, fg=_SEVERITY_COLOURS.get(r.severity), bold=True)
         if r.waived:
             severity = f"{r.severity} (waived: {r.waiver_reason})"
+        if r.baseline in _BASELINE_WORDS:
+            severity += f" ({_BASELINE_WORDS[r.baseline]})"
         lines.append(
             f"{style(_where(r), bold=True)}: {style(r.code, bold=True)} {severity} "
             f"{_tag(r)} {r.message} ({detail})"
@@ -97,9 +103,10 @@ def summary_line(report: Report) -> str:
     # Info results are shown only when there are some: on the bundled anthology they
     # are the stated unknowns a rule accepted, which a passing check must not hide.
     infos = f"{c['infos']} info(s), " if c["infos"] else ""
+    baseline = f", {c['existing']} existing, {c['fixed']} fixed" if "existing" in c else ""
     return (
         f"{verdict}: {c['violations']} violation(s), {c['warnings']} warning(s), "
-        f"{c['waived']} waived, {infos}{len(report.rules)} rule shapes"
+        f"{c['waived']} waived{baseline}, {infos}{len(report.rules)} rule shapes"
     )
 
 
@@ -219,6 +226,8 @@ def sarif_report(report: Report) -> str:
             result["locations"] = [{"physicalLocation": location}]
         if r.waived:
             result["suppressions"] = [{"kind": "external", "justification": r.waiver_reason}]
+        if r.baseline:
+            result["baselineState"] = r.baseline
         results.append(result)
     document = {
         "$schema": SARIF_SCHEMA,

@@ -235,12 +235,12 @@ def resolve_states(
         else:
             old_state = repository.read(left, root)
         return old_state, repository.read(right, root)
-    old_state = _state(root, old or "HEAD")
-    new_state = read_folder(root, WORKING_TREE) if new is None else _state(root, new)
+    old_state = read_state(root, old or "HEAD")
+    new_state = read_folder(root, WORKING_TREE) if new is None else read_state(root, new)
     return old_state, new_state
 
 
-def _state(root: Path, spec: str) -> State:
+def read_state(root: Path, spec: str) -> State:
     """A folder when ``spec`` is one, else a revision of the repository of ``root``."""
     folder = Path(spec)
     if folder.is_dir():
@@ -251,7 +251,8 @@ def _state(root: Path, spec: str) -> State:
 @contextlib.contextmanager
 def materialized(state: State) -> Iterator[Path]:
     """A folder holding ``state``'s files: its own folder when it has one, else a
-    temporary folder that is removed however the block ends."""
+    temporary folder that is removed however the block ends. An AnthologyError raised
+    in the block about a file of the temporary folder names it as ``REV:data/X.ttl``."""
     if state.revision is None:
         yield state.root
         return
@@ -263,5 +264,13 @@ def materialized(state: State) -> Iterator[Path]:
             path.write_bytes(content)
         (folder / DATA_DIR).mkdir(exist_ok=True)
         yield folder
+    except AnthologyError as exc:
+        if exc.path is None:
+            raise
+        try:
+            relative = Path(exc.path).resolve().relative_to(folder.resolve()).as_posix()
+        except ValueError:
+            raise exc from None
+        raise AnthologyError(exc.message, state.source(relative), exc.line) from None
     finally:
         shutil.rmtree(folder, ignore_errors=True)

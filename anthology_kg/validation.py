@@ -49,6 +49,9 @@ class RuleResult:
     waiver_reason: str | None = None
     #: The 1-based column of the triple at fault (of the focus subject when none is).
     column: int | None = None
+    #: Against a baseline (baseline.py): "new", "unchanged" (there before, not counted)
+    #: or "absent" (fixed: in the baseline only, not counted); None without one.
+    baseline: str | None = None
 
     @property
     def code(self) -> str:
@@ -85,7 +88,7 @@ class RuleResult:
             "component": self.component,
             "waived": self.waived,
             "waiverReason": self.waiver_reason,
-        }
+        } | ({"baselineState": self.baseline} if self.baseline else {})
 
 
 @dataclass
@@ -99,7 +102,8 @@ class Report:
 
     @property
     def counted(self) -> list[RuleResult]:
-        return [r for r in self.results if not r.waived]
+        """The results that count: not waived, and new when compared to a baseline."""
+        return [r for r in self.results if not r.waived and r.baseline in (None, "new")]
 
     def count(self, severity: str) -> int:
         return sum(1 for r in self.counted if r.severity == severity)
@@ -108,6 +112,9 @@ class Report:
     def counts(self) -> dict[str, int]:
         counts = {s.lower() + "s": self.count(s) for s in SEVERITIES}
         counts["waived"] = sum(1 for r in self.results if r.waived)
+        if any(r.baseline for r in self.results):
+            counts["existing"] = sum(1 for r in self.results if r.baseline == "unchanged")
+            counts["fixed"] = sum(1 for r in self.results if r.baseline == "absent")
         return counts
 
     @property

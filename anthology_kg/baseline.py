@@ -1,0 +1,59 @@
+"""Validation against a baseline: only the results a change introduces count.
+
+``compare_to_baseline(current, baseline)`` marks each result of ``current`` as ``new`` or
+``unchanged`` (the baseline has a result of the same rule shape, focus entry, path and
+value) and adds the baseline's results that ``current`` lacks as ``absent``: what the
+change fixed. Only new results are counted (``Report.counted``), so a repository that
+carries legacy violations can fail CI on new ones alone; SARIF writes the state as
+``baselineState``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from .errors import display_path
+from .revisions import State, materialized
+from .validation import Report, RuleResult
+
+
+def result_key(result: RuleResult) -> tuple[str, str, str | None, str | None]:
+    """What makes two results the same across states: rule shape, focus, path and value
+    (not the file or line, which move when a file is edited)."""
+    return (result.shape, result.focus, result.path, result.value)
+
+
+def compare_to_baseline(current: Report, baseline: Report) -> Report:
+    """``current`` with every result marked new or unchanged, and the baseline's results
+    it no longer has added as absent, sorted like any report."""
+    before = {result_key(r) for r in baseline.results}
+    now = {result_key(r) for r in current.results}
+    results = [
+        replace(r, baseline="unchanged" if result_key(r) in before else "new")
+        for r in current.results
+    ]
+    results += [replace(r, baseline="absent") for r in baseline.results if result_key(r) not in now]
+    return replace(current, results=sorted(set(results), key=RuleResult.sort_key))
+
+
+def validate_state(state: State, validate_folder: Callable[[Path], Report]) -> Report:
+    """Validate the anthology of ``state`` with ``validate_folder`` (the caller's engine and
+    options). A revision is written to a temporary folder, removed however this ends,
+    and its results name files as they are named in the repository."""
+    with materialized(state) as folder:
+        report = validate_folder(folder)
+        if state.revision is None:
+            return report
+        return replace(report, results=[_relocated(r, folder, state.root) for r in report.results])
+
+
+def _relocated(result: RuleResult, folder: Path, root: Path) -> RuleResult:
+    if result.file is None:
+        return result
+    try:
+        relative = (Path.cwd() / result.file).resolve().relative_to(folder.resolve())
+    except ValueError:
+        return result
+    return replace(result, file=display_path(root / relative))

@@ -1,0 +1,268 @@
+"""`check --baseline` and `validate --baseline`, the README's CI recipe and the issue's
+done-when scenario, on real temporary git repositories."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import test_diff
+from conftest import REPO, run_cli
+from test_diff import ARXIV, change_takeaway, commit_all, edit, git
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+repo = test_diff.repo  # the fixtures: a git repository of the bundled anthology, and
+no_temporaries = test_diff.no_temporaries  # a temporary folder that must stay empty
+RULE2 = "Rule 2 of ADR-032: an infrastructure entry carries no practice"
+
+
+def practice_on_infrastructure(root: Path) -> None:
+    """Rule 2: the infrastructure entry ARXIV-2409.19256 gains a practice."""
+    edit(
+        root,
+        ARXIV,
+        "    ak:practiceWithheldBy id:ADR-032 ;\n",
+        '    ak:carriesPractice [ a ak:Practice ; rdfs:label "Run RL on verl" ] ;\n',
+    )
+
+
+def dangling_reference(root: Path) -> None:
+    """Rule 9: SOTA-154 points at an entry the record does not have."""
+    path = root / "data" / "SOTA-154.ttl"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.rstrip().rstrip(".") + " ;\n    dcterms:references id:LIT-999 .\n")
+
+
+def sarif_states(result) -> list[tuple[str, str, str]]:
+    doc = json.loads(result.stdout)
+    return sorted(
+        (r["ruleId"], r["properties"]["focus"], r["baselineState"])
+        for r in doc["runs"][0]["results"]
+    )
+
+
+def test_new_violation_fails_and_is_new(repo, no_temporaries):
+    practice_on_infrastructure(repo)
+    result = run_cli("check", "--baseline", "HEAD")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2
+    assert RULE2 in lines[0] and "(existing)" not in lines[0]
+    assert lines[1].startswith("does not conform: 1 violation(s), 0 warning(s), 0 waived, ")
+    assert ", 0 existing, 0 fixed, " in lines[1]
+    sarif = run_cli("validate", "--baseline", "HEAD", "--format", "sarif")
+    assert sarif.exit_code == 1
+    assert sarif_states(sarif) == [("AK002", "ARXIV-2409.19256", "new")]
+
+
+def test_old_violation_is_existing_and_not_counted(repo, no_temporaries):
+    dangling_reference(repo)
+    commit_all(repo, "a legacy violation")
+    assert run_cli("check").exit_code == 1  # without a baseline it fails
+    result = run_cli("check", "--baseline", "HEAD")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert re.match(r"data/SOTA-154\.ttl:\d+:\d+: AK009 Violation \(existing\) ", lines[0])
+    assert lines[1].startswith("conforms: 0 violation(s), 0 warning(s), 0 waived, 1 existing, ")
+    doc = json.loads(run_cli("validate", "--baseline", "HEAD", "--format", "json").stdout)
+    assert doc["conforms"] is True
+    assert doc["counts"]["existing"] == 1 and doc["counts"]["violations"] == 0
+    assert [r["baselineState"] for r in doc["results"]] == ["unchanged"]
+    sarif = run_cli("validate", "--baseline", "HEAD", "--format", "sarif")
+    assert sarif.exit_code == 0
+    assert sarif_states(sarif) == [("AK009", "SOTA-154", "unchanged")]
+
+
+def test_only_the_new_violation_counts_beside_an_old_one(repo, no_temporaries):
+    dangling_reference(repo)
+    commit_all(repo, "a legacy violation")
+    practice_on_infrastructure(repo)
+    result = run_cli("check", "--baseline", "HEAD")
+    assert result.exit_code == 1
+    counted = [line for line in result.stdout.splitlines()[:-1] if "(existing)" not in line]
+    assert len(counted) == 1 and RULE2 in counted[0]
+    assert "does not conform: 1 violation(s)" in result.stdout
+    sarif = run_cli("validate", "--baseline", "HEAD", "--format", "sarif")
+    assert sarif_states(sarif) == [
+        ("AK002", "ARXIV-2409.19256", "new"),
+        ("AK009", "SOTA-154", "unchanged"),
+    ]
+
+
+def test_fixed_violation_is_absent(repo, no_temporaries):
+    dangling_reference(repo)
+    commit_all(repo, "a legacy violation")
+    git(repo, "checkout", "-q", "-b", "fix")
+    git(repo, "checkout", "-q", "HEAD~1", "--", "data/SOTA-154.ttl")
+    commit_all(repo, "fixed")
+    sarif = run_cli("validate", "--baseline", "main", "--format", "sarif")
+    assert sarif.exit_code == 0
+    assert sarif_states(sarif) == [("AK009", "SOTA-154", "absent")]
+    (result,) = json.loads(sarif.stdout)["runs"][0]["results"]
+    # The fixed result points at the file as the repository names it, not a temporary copy.
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == (
+        "data/SOTA-154.ttl"
+    )
+    text = run_cli("check", "--baseline", "main")
+    assert text.exit_code == 0
+    assert "AK009 Violation (fixed)" in text.stdout
+    assert "conforms: 0 violation(s), 0 warning(s), 0 waived, 0 existing, 1 fixed" in text.stdout
+
+
+def test_baseline_is_a_folder_too(repo, tmp_path):
+    shutil.copytree(repo / "data", tmp_path / "old" / "data")
+    dangling_reference(tmp_path / "old")
+    dangling_reference(repo)
+    result = run_cli("check", "--baseline", str(tmp_path / "old"))
+    assert result.exit_code == 0 and "(existing)" in result.stdout
+
+
+def test_reference_engine_gives_the_same_states(repo):
+    dangling_reference(repo)
+    commit_all(repo, "a legacy violation")
+    practice_on_infrastructure(repo)
+    fast = run_cli("validate", "--baseline", "HEAD", "--format", "sarif")
+    reference = run_cli(
+        "validate", "--baseline", "HEAD", "--format", "sarif", "--engine", "reference"
+    )
+    assert sarif_states(fast) == sarif_states(reference)
+
+
+def test_bad_baseline(repo, no_temporaries):
+    for args, pattern in (
+        (("--baseline", "nope"), r"unknown revision 'nope'"),
+        (("--baseline", str(repo / "data")), r"not an anthology"),
+    ):
+        for command in ("check", "validate"):
+            result = run_cli(command, *args)
+            assert result.exit_code == 2, result.output
+            assert re.search(pattern, result.stderr) and "Traceback" not in result.stderr
+    edit(repo, "data/LIT-168.ttl", 'rdfs:label "DAPO" ;', 'rdfs:label "DAPO ;')
+    commit_all(repo, "broken")
+    git(repo, "checkout", "-q", "HEAD~1", "--", "data/LIT-168.ttl")
+    result = run_cli("check", "--baseline", "HEAD")
+    assert result.exit_code == 2
+    # The broken file is named as the revision has it, not as a temporary copy.
+    assert re.match(r"HEAD:data/LIT-168\.ttl:\d+: Turtle syntax error", result.stderr)
+
+
+# -- the README's recipe and the issue's done-when ----------------------------------------
+
+
+def recipe_commands() -> list[str]:
+    """The pull-request steps of the README's GitHub Actions workflow, as written."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    workflow = next(b for b in readme.split("```yaml")[1:] if "--baseline origin/" in b)
+    workflow = workflow.split("```")[0]
+    return re.findall(
+        r"- if: [^\n]*github\.event_name == 'pull_request'\n\s+run: ([^\n]+)", workflow
+    )
+
+
+def clone_with_branch(tmp_path: Path, upstream: Path, branch: str) -> Path:
+    clone = tmp_path / f"clone-{branch}"
+    git(tmp_path, "clone", "-q", str(upstream), str(clone))
+    git(clone, "checkout", "-q", "-b", branch)
+    return clone
+
+
+def run_shell(command: str, cwd: Path, summary: Path) -> subprocess.CompletedProcess:
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "GITHUB_STEP_SUMMARY": str(summary),
+    }
+    return subprocess.run(
+        ["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+
+
+def test_readme_recipe_on_a_pull_request(repo, tmp_path):
+    commands = recipe_commands()
+    assert commands == [
+        "anthology-kg check --baseline origin/${{ github.base_ref }}",
+        "anthology-kg diff origin/${{ github.base_ref }}...HEAD --format markdown --exit-zero "
+        ">> $GITHUB_STEP_SUMMARY",
+    ]
+    dangling_reference(repo)
+    commit_all(repo, "a legacy violation on main")
+    clone = clone_with_branch(tmp_path, repo, "pull")
+    practice_on_infrastructure(clone)
+    commit_all(clone, "a practice on an infrastructure entry")
+    summary = tmp_path / "summary.md"
+    check, diff = (
+        run_shell(c.replace("${{ github.base_ref }}", "main"), clone, summary) for c in commands
+    )
+    assert check.returncode == 1, check.stderr
+    assert "does not conform: 1 violation(s)" in check.stdout and RULE2 in check.stdout
+    assert "AK009 Violation (existing)" in check.stdout
+    assert diff.returncode == 0, diff.stderr
+    written = summary.read_text(encoding="utf-8")
+    assert written.startswith("### Anthology graph: `")
+    assert "| ARXIV-2409.19256 | changed | 1 | 1 |" in written
+    # Undoing the practice and fixing the legacy violation: the check passes, the fix shows.
+    git(clone, "checkout", "-q", "main", "--", ARXIV)
+    git(clone, "checkout", "-q", "main~1", "--", "data/SOTA-154.ttl")
+    commit_all(clone, "fix both")
+    check = run_shell(commands[0].replace("${{ github.base_ref }}", "main"), clone, summary)
+    assert check.returncode == 0, check.stdout
+    assert "AK009 Violation (fixed)" in check.stdout
+
+
+def test_done_when_in_a_clone_of_the_bundled_anthology(repo, tmp_path, monkeypatch):
+    clone = clone_with_branch(tmp_path, repo, "review")
+    monkeypatch.chdir(clone)
+    change_takeaway(clone)
+    # Another entry gains a practice, named but never written: rule 9 (dangling) fires.
+    edit(
+        clone,
+        "data/LIT-168.ttl",
+        "ak:techniqueCount 4 .",
+        "ak:techniqueCount 4 ;\n    ak:carriesPractice id:PRACTICE-check-on-verl .",
+    )
+    commit_all(clone, "review branch")
+    result = run_cli("diff", "main", "--format", "markdown")
+    assert result.exit_code == 1
+    rows = [line for line in result.stdout.splitlines() if re.match(r"\| [A-Z]", line)]
+    assert rows == [
+        "| ARXIV-2409.19256 | changed | 1 | 1 | data/ARXIV-2409.19256.ttl:8 |",
+        "| LIT-168 | changed | 1 | 0 | data/LIT-168.ttl:10 |",
+    ]
+    facts = [line for line in result.stdout.splitlines() if line.startswith("- ")]
+    assert len(facts) == 3
+    assert facts[0].startswith('- ➖ ak:takeaway [ a ak:Takeaway ; rdf:value "1.53×–20.57×')
+    assert facts[1].startswith('- ➕ ak:takeaway [ a ak:Takeaway ; rdf:value "1.5×–20.6×')
+    assert facts[2].startswith("- ➕ ak:carriesPractice id:PRACTICE-check-on-verl — `data/LIT-168")
+    check = run_cli("check", "--baseline", "main")
+    assert check.exit_code == 1
+    results = check.stdout.splitlines()[:-1]
+    assert len(results) == 1
+    assert re.match(
+        r"data/LIT-168\.ttl:\d+:\d+: AK009 Violation \[integrity\] .*\(LIT-168, "
+        r"ak:carriesPractice id:PRACTICE-check-on-verl\)$",
+        results[0],
+    ), results[0]
+    # A branch that only runs fmt: no change to the graph. The bundled files are already
+    # canonical, so the review branch's hand-edited files are formatted here (the
+    # reformatting of hand-written Turtle is also tested alone in test_diff).
+    git(clone, "checkout", "-q", "-b", "fmt-only", "review")
+    assert run_cli("fmt").exit_code == 0
+    assert git(clone, "status", "--porcelain")  # fmt rewrote files
+    commit_all(clone, "fmt")
+    result = run_cli("diff", "review", "--format", "markdown")
+    assert result.exit_code == 0
+    assert result.stdout.endswith("No change to the graph.\n")
+    git(clone, "checkout", "-q", "-b", "fmt-on-main", "main")
+    assert run_cli("fmt").exit_code == 0
+    git(clone, "commit", "-q", "--allow-empty", "-am", "fmt")
+    assert run_cli("diff", "main").stdout == "no change to the graph from main to working tree\n"
+    result = run_cli("diff", "main", "--format", "markdown")
+    assert result.exit_code == 0
+    assert result.stdout.endswith("No change to the graph.\n")
