@@ -31,6 +31,7 @@ _PUBLIC = {
     "find_query": "queries",
     "bind_params": "queries",
     "run_local": "queries",
+    "FolderSource": "export",
     "build_export": "export",
     "to_turtle": "export",
     "to_ntriples": "export",
@@ -60,6 +61,7 @@ __all__ = [
     "find_query",
     "bind_params",
     "run_local",
+    "FolderSource",
     "build_export",
     "to_turtle",
     "to_ntriples",
@@ -73,7 +75,15 @@ __all__ = [
 if TYPE_CHECKING:  # the same names, for type checkers (py.typed)
     from .endpoint import run_remote
     from .errors import AnthologyError
-    from .export import build_export, to_jsonld, to_nquads, to_ntriples, to_rdfxml, to_turtle
+    from .export import (
+        FolderSource,
+        build_export,
+        to_jsonld,
+        to_nquads,
+        to_ntriples,
+        to_rdfxml,
+        to_turtle,
+    )
     from .loader import Anthology, load_anthology
     from .queries import QueryResult, StoredQuery, bind_params, catalog, find_query, run_local
     from .reports import json_report, sarif_report, select_results, text_report

@@ -23,7 +23,7 @@ from .errors import AnthologyError, display_path
 from .export import FORMATS as EXPORT_FORMATS
 from .export import INFERENCE as EXPORT_INFERENCE
 from .export import WRITERS as EXPORT_WRITERS
-from .export import build_export, parse_include
+from .export import FolderSource, build_export, parse_include
 from .fast import load_fast
 from .files import write_atomic, write_error
 from .formatting import format_anthology
@@ -658,7 +658,9 @@ def render(settings, identifier, output) -> None:
 def export(settings, fmt, inferred, include, output) -> None:
     """Export the graph for other tools (Protégé, Fuseki, Oxigraph, GraphDB, rapper)."""
     fmt = fmt or format_from_output("export", output, EXPORT_FORMATS) or "turtle"
-    built = build_export(settings.anthology(), parse_include(include), inferred)
+    built = build_export(
+        FolderSource(settings.root, settings.base), parse_include(include), inferred
+    )
     _emit(EXPORT_WRITERS[fmt](built), output)
 
 

@@ -1,28 +1,37 @@
 """Exporting the graph: what to include, what to infer, and byte-stable writers.
 
-Every writer orders its output itself (subjects, predicates, objects; blank nodes carry
-the content-derived labels the loader gives them), so the same graph gives the same bytes
-whatever the hash seed or the order the files were parsed in. Inferred triples are
-kept apart: a named graph in N-Quads and JSON-LD, a marked section in Turtle.
+An export is a pyoxigraph dataset: the asserted triples in its default graph, the inferred
+ones in ``INFERRED_GRAPH``, blank nodes labelled by RDF Dataset Canonicalization
+(RDFC-1.0). Every writer orders its output itself (subjects, predicates, objects), so the
+same graph gives the same bytes whatever the hash seed, the engine or the order the files
+were parsed in. Inferred triples are kept apart: a named graph in N-Quads and JSON-LD, a
+marked section in Turtle.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
 from xml.sax.saxutils import escape
 
 import owlrl
+import pyoxigraph as ox
 from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
 from rdflib.namespace import OWL, SKOS, XSD
 from rdflib.term import Node
 
+from . import resources
 from .errors import AnthologyError
-from .loader import Anthology
-from .namespaces import PREFIXES, bind_prefixes
-from .terms import nt_term
-from .turtle import canonical_turtle
+from .loader import Anthology, load_anthology, load_rules
+from .namespaces import DEFAULT_BASE, PREFIXES
+from .sources import parse_turtle_file
+from .terms import nt_term as nt_term  # where callers have always found it
+from .turtle import Statement, canonical_groups, graph_quads, statements, turtle_sections
 
 FORMATS = ("turtle", "ntriples", "nquads", "jsonld", "rdfxml")
 INFERENCE = ("none", "rdfs", "owlrl")
@@ -38,16 +47,79 @@ _REFLEXIVE = {
     OWL.equivalentClass,
     OWL.equivalentProperty,
 }
+_XSD_STRING = str(XSD.string)
+_LANG_STRING = str(RDF.langString)
+_RDF_TYPE = ox.NamedNode(str(RDF.type))
+Subject = ox.NamedNode | ox.BlankNode
+Term = ox.NamedNode | ox.BlankNode | ox.Literal
 
 
-@dataclass
+class Source(Protocol):
+    """What an export reads from an engine: the parts of the graph as pyoxigraph quads
+    (fast), or as rdflib graphs (for the owlrl closure), blank nodes labelled alike."""
+
+    base: str
+
+    def quads(self, parts: Sequence[str]) -> Iterator[ox.Quad]:
+        """The triples of ``parts`` as pyoxigraph quads."""
+        ...
+
+    def graph(self, part: str) -> Graph:
+        """One part as an rdflib graph."""
+        ...
+
+
+class FolderSource:
+    """An export's source read straight from an anthology folder (no engine): data files
+    parsed by pyoxigraph (every literal as written), the rules' graphs as loaded, and,
+    only for inference, the reference engine's rdflib graphs."""
+
+    def __init__(self, root: Path | None = None, base: str = DEFAULT_BASE):
+        self.root = (root or resources.find_root()).resolve()
+        if not (self.root / "data").is_dir():
+            raise AnthologyError("no data/ folder here: not an anthology", self.root)
+        self.base = base
+        self._anthology: Anthology | None = None
+
+    def quads(self, parts: Sequence[str]) -> Iterator[ox.Quad]:
+        rules = load_rules(self.root, self.base) if set(parts) - {"data"} else None
+        for part in parts:
+            if part == "data":
+                for path in sorted((self.root / "data").glob("*.ttl")):
+                    yield from parse_turtle_file(path, self.base)[0]
+            elif rules is not None:
+                yield from graph_quads(rules.ontology if part == "ontology" else rules.shapes)
+
+    def graph(self, part: str) -> Graph:
+        if self._anthology is None:
+            self._anthology = load_anthology(self.root, base=self.base)
+        return {
+            "data": self._anthology.data,
+            "ontology": self._anthology.ontology,
+            "shapes": self._anthology.shapes,
+        }[part]
+
+
+@dataclass(frozen=True)
 class Export:
-    """What an export writes: the asserted graph and, apart, the inferred triples."""
+    """What an export writes: the asserted triples and, apart, the inferred ones, each
+    distinct, as N-Triples text of their terms (pyoxigraph's serialization); blank-node
+    labels are as parsed until a writer relabels them (``canonical``)."""
 
-    asserted: Graph
-    inferred: Graph
+    asserted: list[Statement]
+    inferred: list[Statement]
     base: str
     inference: str
+
+    def canonical(self) -> tuple[list[Statement], list[Statement]]:
+        """Asserted and inferred triples, blank nodes labelled by RDFC-1.0 over both."""
+        asserted, inferred = canonical_groups([self.asserted, self.inferred])
+        return asserted, inferred
+
+
+def graph_export(graph: Graph, base: str = DEFAULT_BASE) -> Export:
+    """An export of one rdflib graph (asserted, nothing inferred)."""
+    return Export(statements(graph_quads(graph)), [], base, "none")
 
 
 def parse_include(text: str) -> tuple[str, ...]:
@@ -59,43 +131,54 @@ def parse_include(text: str) -> tuple[str, ...]:
     return parts
 
 
-def _about_the_anthology(triple: tuple[Node, Node, Node], asserted: Graph) -> bool:
+def _about_the_anthology(triple: tuple[Node, Node, Node], subjects: set[Node]) -> bool:
+    """An inferred triple worth exporting: about a subject the export asserts something
+    of (or a blank node), and neither trivial nor about a standard vocabulary."""
     s, p, o = triple
     if isinstance(s, Literal) or str(s).startswith(_STANDARD):
         return False
-    if s not in asserted.subjects() and not isinstance(s, BNode):
+    if s not in subjects and not isinstance(s, BNode):
         return False
     if p in _REFLEXIVE and s == o:
         return False
     return o not in _TRIVIAL_OBJECTS and not (p == RDF.type and o in _TRIVIAL_TYPES)
 
 
+def infer(data: Graph, ontology: Graph, asserted: Graph, inference: str) -> Graph:
+    """The triples the ``inference`` closure (owlrl) of data and ontology adds to
+    ``asserted`` about the anthology's own entries and terms: no axioms about the RDF,
+    RDFS, OWL, XSD, SKOS or SHACL vocabularies."""
+    closure = Graph()
+    closure += data
+    closure += ontology
+    semantics = owlrl.OWLRL_Semantics if inference == "owlrl" else owlrl.RDFS_Semantics
+    owlrl.DeductiveClosure(semantics, axiomatic_triples=False).expand(closure)
+    subjects = set(asserted.subjects())  # a set: one lookup per inferred triple
+    inferred = Graph()
+    for triple in closure:
+        if triple not in asserted and _about_the_anthology(triple, subjects):
+            inferred.add(triple)
+    return inferred
+
+
 def build_export(
-    anthology: Anthology, include: tuple[str, ...] = ("data", "ontology"), inference: str = "none"
+    source: Source, include: Sequence[str] = ("data", "ontology"), inference: str = "none"
 ) -> Export:
-    """The graphs an export writes. With inference, the closure is computed over data and
-    ontology together (owlrl), and only new triples about the anthology's own entries and
-    terms are kept: no axioms about the RDF, RDFS, OWL, XSD, SKOS or SHACL vocabularies."""
+    """The triples an export writes. Without inference, the included parts' quads as the
+    engine gives them; with it, the closure is computed over data and ontology together
+    (owlrl) on rdflib graphs, and the new triples are kept apart (see ``infer``)."""
     if inference not in INFERENCE:
         raise AnthologyError(f"--inferred takes one of {', '.join(INFERENCE)}")
-    asserted = bind_prefixes(Graph(), anthology.base)
+    if inference == "none":
+        return Export(statements(source.quads(include)), [], source.base, inference)
+    graphs = {part: source.graph(part) for part in {*include, "data", "ontology"}}
+    asserted = Graph()
     for part in include:
-        asserted += {
-            "data": anthology.data,
-            "ontology": anthology.ontology,
-            "shapes": anthology.shapes,
-        }[part]
-    inferred = bind_prefixes(Graph(), anthology.base)
-    if inference != "none":
-        closure = Graph()
-        closure += anthology.data
-        closure += anthology.ontology
-        semantics = owlrl.OWLRL_Semantics if inference == "owlrl" else owlrl.RDFS_Semantics
-        owlrl.DeductiveClosure(semantics, axiomatic_triples=False).expand(closure)
-        for triple in closure:
-            if triple not in asserted and _about_the_anthology(triple, asserted):
-                inferred.add(triple)
-    return Export(asserted=asserted, inferred=inferred, base=anthology.base, inference=inference)
+        asserted += graphs[part]
+    inferred = infer(graphs["data"], graphs["ontology"], asserted, inference)
+    return Export(
+        statements(graph_quads(asserted)), statements(graph_quads(inferred)), source.base, inference
+    )
 
 
 def _inferred_header(export: Export) -> str:
@@ -108,65 +191,85 @@ def _inferred_header(export: Export) -> str:
 def to_turtle(export: Export) -> str:
     """Canonical Turtle; inferred triples follow in a section of their own, marked by a
     comment (Turtle has no named graphs)."""
-    text = canonical_turtle(export.asserted, base=export.base)
-    if len(export.inferred):
-        body = canonical_turtle(export.inferred, base=export.base)
-        statements = body.split("\n\n", 1)[1] if "\n\n" in body else ""
-        prefixes = body.split("\n\n", 1)[0]
-        missing = [line for line in prefixes.splitlines() if line not in text]
-        if missing:  # a prefix only the inferred part uses goes with the others
-            head, _, rest = text.partition("\n\n")
-            lines = sorted(set(head.splitlines()) | set(missing))
-            text = "\n".join(lines) + "\n\n" + rest
-        text += "\n" + _inferred_header(export) + "\n\n" + statements
-    return text
+    sections = [("", export.asserted)]
+    if export.inferred:
+        sections.append((_inferred_header(export), export.inferred))
+    return turtle_sections(sections, base=export.base)
 
 
-def _nt_lines(graph: Graph, graph_name: URIRef | None = None) -> list[str]:
-    suffix = f" {nt_term(graph_name)} .\n" if graph_name is not None else " .\n"
-    return sorted(f"{nt_term(s)} {nt_term(p)} {nt_term(o)}{suffix}" for s, p, o in graph)
+def _nt_lines(triples: Iterable[Statement], graph: str = "") -> list[str]:
+    suffix = f" {graph} .\n" if graph else " .\n"
+    return sorted(f"{s} {p} {o}{suffix}" for s, p, o in triples)
+
+
+def graph_ntriples(graph: Graph) -> str:
+    """Sorted N-Triples of one rdflib graph, its blank-node labels kept (for a store)."""
+    return "".join(_nt_lines(statements(graph_quads(graph))))
 
 
 def to_ntriples(export: Export) -> str:
     """Sorted N-Triples of the asserted and the inferred triples together."""
-    return "".join(sorted(set(_nt_lines(export.asserted)) | set(_nt_lines(export.inferred))))
+    asserted, inferred = export.canonical()
+    return "".join(sorted(set(_nt_lines(asserted)) | set(_nt_lines(inferred))))
 
 
 def to_nquads(export: Export) -> str:
     """Sorted N-Quads: asserted triples in the default graph, inferred ones in
     ``<https://w3id.org/anthology-kg/graph/inferred>``."""
-    return "".join(_nt_lines(export.asserted) + _nt_lines(export.inferred, INFERRED_GRAPH))
+    asserted, inferred = export.canonical()
+    return "".join(_nt_lines(asserted) + _nt_lines(inferred, f"<{INFERRED_GRAPH}>"))
 
 
-def _jsonld_nodes(graph: Graph) -> list[dict]:
+def _terms(triples: Iterable[Statement]) -> Iterator[ox.Quad]:
+    """The triples as pyoxigraph quads (parsed back from their N-Triples text)."""
+    text = "".join(f"{s} {p} {o} .\n" for s, p, o in triples)
+    return iter(ox.parse(text, format=ox.RdfFormat.N_TRIPLES))
+
+
+def _id(term: Subject) -> str:
+    return f"_:{term.value}" if isinstance(term, ox.BlankNode) else term.value
+
+
+def _by_subject(triples: Iterable[Statement]) -> dict[Subject, list[tuple[ox.NamedNode, Term]]]:
+    found: dict[Subject, list[tuple[ox.NamedNode, Term]]] = defaultdict(list)
+    for q in _terms(triples):
+        found[q.subject].append((q.predicate, q.object))  # type: ignore[arg-type,index]
+    return found
+
+
+def _jsonld_nodes(triples: Iterable[Statement]) -> list[dict[str, Any]]:
     nodes = []
-    for subject in sorted(set(graph.subjects()), key=nt_term):
-        node: dict = {"@id": subject.n3() if isinstance(subject, BNode) else str(subject)}
-        types = sorted(str(o) for o in graph.objects(subject, RDF.type))
+    by_subject = _by_subject(triples)
+    for subject in sorted(by_subject, key=str):
+        node: dict[str, Any] = {"@id": _id(subject)}
+        types = sorted(o.value for p, o in by_subject[subject] if p == _RDF_TYPE)
         if types:
             node["@type"] = types
-        for predicate in sorted(set(graph.predicates(subject)) - {RDF.type}, key=str):
-            values = []
-            for o in sorted(graph.objects(subject, predicate), key=nt_term):
-                if isinstance(o, Literal):
-                    value: dict = {"@value": str(o)}
-                    if o.language:
-                        value["@language"] = o.language
-                    elif o.datatype is not None and o.datatype != XSD.string:
-                        value["@type"] = str(o.datatype)
-                    values.append(value)
-                else:
-                    values.append({"@id": o.n3() if isinstance(o, BNode) else str(o)})
-            node[str(predicate)] = values
+        values: dict[str, list[tuple[str, dict[str, str]]]] = defaultdict(list)
+        for p, o in by_subject[subject]:
+            if p == _RDF_TYPE:
+                continue
+            if isinstance(o, ox.Literal):
+                value = {"@value": o.value}
+                if o.language:
+                    value["@language"] = o.language
+                elif o.datatype.value not in (_XSD_STRING, _LANG_STRING):
+                    value["@type"] = o.datatype.value
+            else:
+                value = {"@id": _id(o)}
+            values[p.value].append((str(o), value))
+        for predicate in sorted(values):
+            node[predicate] = [value for _, value in sorted(values[predicate])]
         nodes.append(node)
     return nodes
 
 
 def to_jsonld(export: Export) -> str:
     """Expanded JSON-LD 1.1, nodes and values sorted; inferred triples in a named graph."""
-    document = _jsonld_nodes(export.asserted)
-    if len(export.inferred):
-        document.append({"@id": str(INFERRED_GRAPH), "@graph": _jsonld_nodes(export.inferred)})
+    asserted, inferred = export.canonical()
+    document = _jsonld_nodes(asserted)
+    if inferred:
+        document.append({"@id": str(INFERRED_GRAPH), "@graph": _jsonld_nodes(inferred)})
     return json.dumps(document, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
 
 
@@ -177,11 +280,11 @@ def _attr(text: str) -> str:
 _NCNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*$")
 
 
-def _split_predicate(predicate: URIRef) -> tuple[str, str]:
-    match = _NCNAME.search(str(predicate))
+def _split_predicate(predicate: str) -> tuple[str, str]:
+    match = _NCNAME.search(predicate)
     if not match or match.start() == 0:
         raise AnthologyError(f"RDF/XML cannot write the predicate <{predicate}>")
-    return str(predicate)[: match.start()], match.group(0)
+    return predicate[: match.start()], match.group(0)
 
 
 def to_rdfxml(export: Export) -> str:
@@ -189,38 +292,39 @@ def to_rdfxml(export: Export) -> str:
 
     Written here rather than by rdflib, whose writer walks subjects in hash order.
     """
-    triples = list(export.asserted) + list(export.inferred)
-    namespaces = sorted({_split_predicate(p)[0] for _, p, _ in triples} | {str(RDF)})
+    asserted, inferred = export.canonical()
+    by_subject = _by_subject([*asserted, *inferred])
+    predicates = {p.value for edges in by_subject.values() for p, _ in edges}
+    namespaces = sorted({_split_predicate(p)[0] for p in predicates} | {str(RDF)})
     known = {ns: prefix for prefix, ns in PREFIXES.items()}
     known[export.base] = "id"
-    names = {}
+    names: dict[str, str] = {}
     for index, ns in enumerate(namespaces):
         names[ns] = known.get(ns, f"ns{index}")
-    by_subject: dict[Node, list] = {}
-    for s, p, o in triples:
-        by_subject.setdefault(s, []).append((p, o))
     lines = ['<?xml version="1.0" encoding="utf-8"?>', "<rdf:RDF"]
-    lines += [f'   xmlns:{names[ns]}="{_attr(ns)}"' for ns in sorted(namespaces, key=names.get)]
+    lines += [
+        f'   xmlns:{names[ns]}="{_attr(ns)}"' for ns in sorted(namespaces, key=names.__getitem__)
+    ]
     lines[-1] += ">"
-    for subject in sorted(by_subject, key=nt_term):
-        if isinstance(subject, BNode):
-            lines.append(f'  <rdf:Description rdf:nodeID="{subject}">')
+    for subject in sorted(by_subject, key=str):
+        if isinstance(subject, ox.BlankNode):
+            lines.append(f'  <rdf:Description rdf:nodeID="{subject.value}">')
         else:
-            lines.append(f'  <rdf:Description rdf:about="{_attr(str(subject))}">')
-        for p, o in sorted(set(by_subject[subject]), key=lambda po: (str(po[0]), nt_term(po[1]))):
-            ns, local = _split_predicate(p)
+            lines.append(f'  <rdf:Description rdf:about="{_attr(subject.value)}">')
+        for p, o in sorted(set(by_subject[subject]), key=lambda po: (po[0].value, str(po[1]))):
+            ns, local = _split_predicate(p.value)
             tag = f"{names[ns]}:{local}"
-            if isinstance(o, URIRef):
-                lines.append(f'    <{tag} rdf:resource="{_attr(str(o))}"/>')
-            elif isinstance(o, BNode):
-                lines.append(f'    <{tag} rdf:nodeID="{o}"/>')
+            if isinstance(o, ox.NamedNode):
+                lines.append(f'    <{tag} rdf:resource="{_attr(o.value)}"/>')
+            elif isinstance(o, ox.BlankNode):
+                lines.append(f'    <{tag} rdf:nodeID="{o.value}"/>')
             else:
                 attrs = ""
                 if o.language:
                     attrs = f' xml:lang="{o.language}"'
-                elif o.datatype is not None and o.datatype != XSD.string:
-                    attrs = f' rdf:datatype="{_attr(str(o.datatype))}"'
-                lines.append(f"    <{tag}{attrs}>{escape(str(o))}</{tag}>")
+                elif o.datatype.value != _XSD_STRING:
+                    attrs = f' rdf:datatype="{_attr(o.datatype.value)}"'
+                lines.append(f"    <{tag}{attrs}>{escape(o.value)}</{tag}>")
         lines.append("  </rdf:Description>")
     lines.append("</rdf:RDF>")
     return "\n".join(lines) + "\n"

@@ -30,8 +30,9 @@ from rdflib import Graph, URIRef
 from .bnodes import relabel
 from .endpoint import http, run_remote
 from .errors import AnthologyError
-from .export import Export, nt_term, to_ntriples
+from .export import graph_ntriples
 from .loader import Anthology
+from .terms import nt_term
 
 GRAPH_BASE = "https://w3id.org/anthology-kg/graph/"
 DATA_GRAPH = GRAPH_BASE + "data"
@@ -69,7 +70,7 @@ def publish(
     parts = {"data": anthology.data, "ontology": anthology.ontology, "shapes": anthology.shapes}
     sent = []
     for part, graph_iri in graph_names(data_graph).items():
-        body = to_ntriples(Export(parts[part], Graph(), anthology.base, "none"))
+        body = graph_ntriples(parts[part])
         http(
             _with_params(store, [("graph", graph_iri)]),
             method="PUT" if replace else "POST",
@@ -122,7 +123,7 @@ def load_store(anthology: Anthology, location: Path, data_graph: str = DATA_GRAP
         with dump.open("w", encoding="utf-8") as handle:
             for part, graph_iri in graph_names(data_graph).items():
                 name = nt_term(URIRef(graph_iri))
-                lines = to_ntriples(Export(parts[part], Graph(), anthology.base, "none"))
+                lines = graph_ntriples(parts[part])
                 for line in lines.splitlines():
                     handle.write(line[:-1] + f"{name} .\n")
         done = subprocess.run(

@@ -1,32 +1,169 @@
 """Canonical Turtle: the one way the tool writes Turtle, byte-stable for the same graph.
 
+The writer reads pyoxigraph quads (``turtle_of_quads``; ``canonical_turtle`` adapts an
+rdflib graph). pyoxigraph serializes them to N-Quads in one call and the writer works on
+the text of each term: building Python objects for every term of a large graph costs
+more than all the rest of the writing.
+
 Prefixes are the tool's fixed set, those used, sorted by name. Subjects are sorted by
 IRI; ``rdf:type`` comes first, then predicates sorted by IRI, objects sorted by kind and
-value (numbers by value). A blank node used once as an object is written nested as
-``[ ... ]`` (a well-formed list as ``( ... )``); any other blank node gets a label derived
-from its content (bnodes.py), so no hash seed or parse order changes the output.
+value (numbers by value). A blank node used once as an object is written nested as an
+indented ``[ ... ]`` (a well-formed list as ``( ... )``); nested blank nodes with an
+``ak:position`` (takeaways, practices) come in position order. Any other blank node is
+written with the label RDF Dataset Canonicalization (RDFC-1.0, pyoxigraph's
+``Dataset.canonicalize``) gives it, so no hash seed or parse order changes the output.
 """
 
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
+from itertools import compress, groupby, islice
+from operator import eq, itemgetter, methodcaller
+from typing import Any
 
-from rdflib import RDF, BNode, Graph, Literal, URIRef
-from rdflib.namespace import XSD
+import pyoxigraph as ox
+from rdflib import Graph, URIRef
 from rdflib.term import Node
 
-from .bnodes import relabel
-from .namespaces import DEFAULT_BASE, PREFIXES
+from .namespaces import AK, DEFAULT_BASE, PREFIXES, RDF, XSD
+from .terms import to_ox
 
 INDENT = "    "
+#: A triple as the N-Triples text of its subject, predicate and object.
+Statement = tuple[str, str, str]
+SortKey = tuple[Any, ...]
+
 _LOCAL = re.compile(r"^[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_-])?$")
 _SHORTHAND = {
-    XSD.integer: re.compile(r"^[+-]?[0-9]+$"),
-    XSD.decimal: re.compile(r"^[+-]?[0-9]*\.[0-9]+$"),
-    XSD.boolean: re.compile(r"^(true|false)$"),
+    str(XSD.integer): re.compile(r"^[+-]?[0-9]+$"),
+    str(XSD.decimal): re.compile(r"^[+-]?[0-9]*\.[0-9]+$"),
+    str(XSD.boolean): re.compile(r"^(true|false)$"),
 }
+_NUMERIC = {str(XSD.integer), str(XSD.decimal), str(XSD.double), str(XSD.float)}
+_TYPE = f"<{RDF.type}>"
+_FIRST = f"<{RDF.first}>"
+_REST = f"<{RDF.rest}>"
+_NIL = f"<{RDF.nil}>"
+_POSITION = f"<{AK.position}>"
+_GROUP = "urn:anthology-kg:statements:"
+_first = itemgetter(0)
+_second = itemgetter(1)
+_third = itemgetter(2)
+
+
+_is_blank = methodcaller("startswith", "_:")
+
+
+def _rooted(node: str, parents: dict[str, str], once: set[str]) -> bool:
+    """Whether the chain of (unique) referrers of a blank node used once reaches a
+    subject that is written on its own (a cycle of blank nodes has no way in)."""
+    seen = set()
+    while node in once:
+        if node in seen:
+            return False
+        seen.add(node)
+        node = parents[node]
+    return True
+
+
+def _by_iri(row: Statement) -> tuple[str, str, str]:
+    """Subject, predicate IRI (``<a>`` sorts after ``<a2>``, ``a`` before ``a2``), object."""
+    return row[0], row[1][1:-1], row[2]
+
+
+def _bare(iri: str) -> str:
+    return iri[1:-1]
+
+
+_ECHAR = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))", re.DOTALL)
+_ECHARS = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
+
+
+# -- statements: N-Triples text of pyoxigraph quads ------------------------------------------
+
+
+def _split(line: str) -> tuple[str, str, str, str]:
+    """An N-Quads line (without `` .``) as subject, predicate, object and graph ("")."""
+    first = line.index(" ")
+    second = line.index(" ", first + 1)
+    rest = line[second + 1 :]
+    end = rest.rindex('"') if rest[0] == '"' else 0
+    space = rest.find(" ", end)
+    if space < 0:
+        return line[:first], line[first + 1 : second], rest, ""
+    return line[:first], line[first + 1 : second], rest[:space], rest[space + 1 :]
+
+
+def _lines(quads: Iterable[ox.Quad] | Iterable[ox.Triple], fmt: ox.RdfFormat) -> list[str]:
+    """pyoxigraph's serialization of ``quads``, one string a statement (no `` .``)."""
+    lines = (ox.serialize(quads, format=fmt) or b"").decode("utf-8").split(" .\n")
+    lines.pop()  # after the last statement
+    return lines
+
+
+def statements(quads: Iterable[ox.Quad] | Iterable[ox.Triple]) -> list[Statement]:
+    """The triples of ``quads`` (graph names dropped, a triple in two graphs repeated),
+    in N-Triples text."""
+    given: list[Any] = list(quads)
+    try:
+        lines = _lines(given, ox.RdfFormat.N_TRIPLES)
+    except ValueError:  # some quads are in a named graph
+        return [_split(line)[:3] for line in _lines(given, ox.RdfFormat.N_QUADS)]
+    # map() keeps the split and the tuple in C: this runs once per triple.
+    return list(map(tuple, map(methodcaller("split", " ", 2), lines)))
+
+
+def _has_blank(statement: Statement) -> bool:
+    return statement[0].startswith("_:") or statement[2].startswith("_:")
+
+
+def canonical_groups(groups: Sequence[Iterable[Statement]]) -> list[list[Statement]]:
+    """The statements of each group (a graph of one dataset) with their blank nodes
+    relabelled by RDFC-1.0, the label a blank node gets being the same in every group.
+    Only statements with a blank node take part: the others cannot change a label."""
+    out: list[list[Statement]] = []
+    blank: list[str] = []
+    for index, group in enumerate(groups):
+        kept = []
+        for st in group:
+            if _has_blank(st):
+                blank.append(f"{st[0]} {st[1]} {st[2]} <{_GROUP}{index}> .\n")
+            else:
+                kept.append(st)
+        out.append(kept)
+    if blank:
+        dataset = ox.Dataset(ox.parse("".join(blank), format=ox.RdfFormat.N_QUADS))
+        dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
+        for line in _lines(dataset, ox.RdfFormat.N_QUADS):
+            s, p, o, graph = _split(line)
+            out[int(graph[len(_GROUP) + 1 : -1])].append((s, p, o))
+    return out
+
+
+def graph_quads(graph: Graph, graph_name: ox.NamedNode | None = None) -> list[ox.Quad]:
+    """The triples of an rdflib graph as pyoxigraph quads (in ``graph_name``, else the
+    default graph)."""
+    name = graph_name if graph_name is not None else ox.DefaultGraph()
+    return [ox.Quad(to_ox(s), to_ox(p), to_ox(o), name) for s, p, o in graph]
+
+
+# -- terms -----------------------------------------------------------------------------------
+
+
+def _unescape(text: str) -> str:
+    """The string an N-Triples quoted literal body stands for."""
+    if "\\" not in text:
+        return text
+
+    def one(match: re.Match[str]) -> str:
+        if match.group(3) is not None:
+            return _ECHARS.get(match.group(3), match.group(0))
+        return chr(int(match.group(1) or match.group(2), 16))
+
+    return _ECHAR.sub(one, text)
 
 
 def _escape_short(text: str) -> str:
@@ -43,74 +180,119 @@ def _escape_long(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"').replace("\r", "\\r")
 
 
+def _literal_parts(term: str) -> tuple[str, str, str]:
+    """An N-Triples literal as (lexical form, datatype IRI or "", language or "")."""
+    end = term.rindex('"')
+    lexical = _unescape(term[1:end])
+    suffix = term[end + 1 :]
+    if suffix.startswith("@"):
+        return lexical, "", suffix[1:]
+    if suffix.startswith("^^<"):
+        return lexical, suffix[3:-1], ""
+    return lexical, "", ""
+
+
+def _number(lexical: str, datatype: str) -> Decimal | int:
+    if datatype not in _NUMERIC:
+        return 0
+    try:
+        value = Decimal(lexical)
+    except InvalidOperation:
+        return 0
+    return value if value.is_finite() else 0
+
+
+# -- the writer ------------------------------------------------------------------------------
+
+
 class _Writer:
-    def __init__(self, graph: Graph, prefixes: dict[str, str]):
-        self.graph = relabel(graph)
+    """The Turtle statements of one graph; ``keep_labels`` are blank nodes never nested
+    (they are named elsewhere, as in the inferred section of an export)."""
+
+    def __init__(
+        self,
+        triples: Iterable[Statement],
+        prefixes: dict[str, str],
+        keep_labels: Collection[str] = (),
+    ):
         self.prefixes = prefixes
+        # Sorted once, so that each subject's edges come grouped by predicate IRI, in
+        # order; the tuples' own order is the IRIs' order unless a predicate IRI is
+        # another's prefix followed by a character before ">" (``ex:p`` and ``ex:p2``).
+        rows = sorted(triples)
+        predicates = sorted(set(map(_second, rows)))
+        if predicates != sorted(predicates, key=_bare):
+            rows.sort(key=_by_iri)
+        if any(map(eq, rows, islice(rows, 1, None))):  # a triple given twice
+            rows = sorted(set(rows), key=_by_iri)
+        self.edges: dict[str, list[Statement]] = {
+            subject: list(group) for subject, group in groupby(rows, _first)
+        }
+        objects = list(map(_third, rows))
+        inbound = Counter(filter(_is_blank, objects))
+        self.blank_objects = list(inbound)
+        once = {n for n, count in inbound.items() if count == 1 and n not in keep_labels}
+        parents = dict(
+            compress(zip(objects, map(_first, rows), strict=True), map(_is_blank, objects))
+        )
+        self.nestable = {n for n in once if _rooted(n, parents, once)}
         self.used: set[str] = set()
-        self.inbound: dict[Node, int] = defaultdict(int)
-        for _, _, o in self.graph:
-            if isinstance(o, BNode):
-                self.inbound[o] += 1
-        self.nested: set[BNode] = set()
-        self.nestable = self._nestable_blank_nodes()
+        self._text: dict[str, str] = {}  # an IRI's or a literal's Turtle, by its N-Triples
+        self._keys: dict[str, SortKey] = {}
 
-    def _nestable_blank_nodes(self) -> set[BNode]:
-        """Blank nodes used once as an object and reachable from a written subject
-        (a cycle of blank nodes with no way in keeps its labels)."""
-        once = {n for n, count in self.inbound.items() if count == 1}
-        roots = [s for s in set(self.graph.subjects()) if s not in once]
-        found: set[BNode] = set()
-        while roots:
-            node = roots.pop()
-            for o in self.graph.objects(node, None):
-                if o in once and o not in found:
-                    found.add(o)
-                    roots.append(o)
-        return found
+    def labelled(self) -> bool:
+        """Whether any blank node is written with a label."""
+        nodes = [s for s in self.edges if s[0] == "_"] + self.blank_objects
+        return any(n not in self.nestable for n in nodes)
 
-    # -- terms -------------------------------------------------------------------------
-    def iri(self, node: URIRef) -> str:
-        text = str(node)
-        best = None
-        for prefix, namespace in self.prefixes.items():
-            if text.startswith(namespace) and _LOCAL.match(text[len(namespace) :]):
-                if best is None or len(namespace) > len(self.prefixes[best]):
-                    best = prefix
-        if best is None:
-            return f"<{text}>"
-        self.used.add(best)
-        return f"{best}:{text[len(self.prefixes[best]) :]}"
+    # -- terms ---------------------------------------------------------------------------
+    def iri(self, token: str) -> str:
+        """An IRI (``<...>``) as a prefixed name where a prefix fits."""
+        written = self._text.get(token)
+        if written is None:
+            text = token[1:-1]
+            best = None
+            for prefix, namespace in self.prefixes.items():
+                if text.startswith(namespace) and _LOCAL.match(text[len(namespace) :]):
+                    if best is None or len(namespace) > len(self.prefixes[best]):
+                        best = prefix
+            if best is None:
+                written = token
+            else:
+                written = f"{best}:{text[len(self.prefixes[best]) :]}"
+                self.used.add(best)
+            self._text[token] = written
+        return written
 
-    def literal(self, node: Literal) -> str:
-        lexical = str(node)
-        if node.language:
-            return f'"{_escape_short(lexical)}"@{node.language}'
-        pattern = _SHORTHAND.get(node.datatype)
+    def _literal(self, token: str) -> str:
+        if "\\" not in token and (token[-1] == '"' or '"@' in token):
+            return token  # nothing escaped: the N-Triples form is the Turtle form
+        lexical, datatype, language = _literal_parts(token)
+        if language:
+            return f'"{_escape_short(lexical)}"@{language}'
+        pattern = _SHORTHAND.get(datatype)
         if pattern and pattern.match(lexical):
             return lexical
         if "\n" in lexical:
             quoted = f'"""{_escape_long(lexical)}"""'
         else:
             quoted = f'"{_escape_short(lexical)}"'
-        if node.datatype is None or node.datatype == XSD.string:
+        if not datatype:
             return quoted
-        return f"{quoted}^^{self.iri(URIRef(node.datatype))}"
+        return f"{quoted}^^{self.iri(f'<{datatype}>')}"
 
-    def is_nestable(self, node: Node) -> bool:
-        return node in self.nestable
-
-    def as_list(self, node: BNode) -> list[Node] | None:
+    def as_list(self, node: str) -> list[str] | None:
         """The members of a well-formed RDF list starting at ``node``, else None."""
-        members, current, seen = [], node, set()
-        while current != RDF.nil:
-            if current in seen or not isinstance(current, BNode):
+        members: list[str] = []
+        current, seen = node, set()
+        while current != _NIL:
+            if current in seen or current[0] != "_":
                 return None
             seen.add(current)
-            predicates = set(self.graph.predicates(current, None))
-            firsts = list(self.graph.objects(current, RDF.first))
-            rests = list(self.graph.objects(current, RDF.rest))
-            if predicates != {RDF.first, RDF.rest} or len(firsts) != 1 or len(rests) != 1:
+            edges = self.edges.get(current, [])
+            firsts = [o for _, p, o in edges if p == _FIRST]
+            rests = [o for _, p, o in edges if p == _REST]
+            if len(edges) != 2 or len(firsts) != 1 or len(rests) != 1:
                 return None
             if current != node and current not in self.nestable:
                 return None
@@ -118,92 +300,161 @@ class _Writer:
             current = rests[0]
         return members
 
-    def term(self, node: Node, depth: int) -> str:
-        if isinstance(node, URIRef):
+    def term(self, node: str, depth: int) -> str:
+        """The Turtle of a term; the caller has looked in ``_text`` already."""
+        kind = node[0]
+        if kind == "<":
             return self.iri(node)
-        if isinstance(node, Literal):
-            return self.literal(node)
-        if self.is_nestable(node):
+        if kind == '"':
+            written = self._text[node] = self._literal(node)
+            return written
+        if node in self.nestable:
             members = self.as_list(node)
             if members is not None:
-                self._mark_list(node)
-                return "( " + " ".join(self.term(m, depth + 1) for m in members) + " )"
-            self.nested.add(node)
+                return (
+                    "( "
+                    + " ".join(self._text.get(m) or self.term(m, depth + 1) for m in members)
+                    + " )"
+                )
             body = self.predicate_lines(node, depth + 1)
             if not body:
                 return "[]"
-            pad = INDENT * (depth + 1)
-            return "[\n" + " ;\n".join(pad + line for line in body) + "\n" + INDENT * depth + "]"
-        return f"_:{node}"
+            pad = INDENT * (depth + 2)
+            return "[\n" + " ;\n".join(pad + line for line in body) + "\n" + pad[4:] + "]"
+        return node
 
-    def _mark_list(self, node: Node) -> None:
-        while node != RDF.nil:
-            self.nested.add(node)
-            node = self.graph.value(node, RDF.rest)
+    # -- ordering ------------------------------------------------------------------------
+    def sort_key(self, node: str) -> SortKey:
+        key = self._keys.get(node)
+        if key is None:
+            kind = node[0]
+            if kind == "<":
+                key = (0, node[1:-1])
+            elif kind == '"':
+                lexical, datatype, language = _literal_parts(node)
+                key = (2, datatype, _number(lexical, datatype), lexical, (language,))
+            elif node not in self.nestable:
+                key = (1, node[2:])
+            else:
+                edges = self.edges.get(node, [])
+                inner = tuple(sorted((p[1:-1], self.sort_key(o)) for _, p, o in edges))
+                positions = [
+                    self.sort_key(o)[2] for _, p, o in edges if p == _POSITION and o[0] == '"'
+                ]
+                # Takeaways and practices come in the order of their positions.
+                rank = (0, min(positions)) if positions else (1, 0)
+                key = (1, "", rank, inner)
+            self._keys[node] = key
+        return key
 
-    # -- ordering ----------------------------------------------------------------------
-    def sort_key(self, node: Node, depth: int = 0) -> tuple:
-        if isinstance(node, URIRef):
-            return (0, str(node), 0, "", ())
-        if isinstance(node, BNode):
-            if depth > 8 or not self.is_nestable(node):
-                return (1, str(node), 0, "", ())
-            inner = tuple(
-                (str(p), self.sort_key(o, depth + 1))
-                for p, o in sorted(self.graph.predicate_objects(node), key=lambda po: str(po[0]))
-            )
-            return (1, "", 0, "", inner)
-        value = 0
-        try:
-            if node.datatype in (XSD.integer, XSD.decimal, XSD.double, XSD.float):
-                value = Decimal(str(node))
-        except InvalidOperation:
-            value = 0
-        return (2, str(node.datatype or ""), value, str(node), (node.language or "",))
-
-    def predicate_lines(self, subject: Node, depth: int) -> list[str]:
-        predicates = sorted(
-            set(self.graph.predicates(subject, None)),
-            key=lambda p: (p != RDF.type, str(p)),
-        )
-        lines = []
-        for predicate in predicates:
-            objects = sorted(self.graph.objects(subject, predicate), key=self.sort_key)
-            rendered = [self.term(o, depth) for o in objects]
-            verb = "a" if predicate == RDF.type else self.iri(predicate)
-            lines.append(f"{verb} " + ", ".join(rendered))
+    def predicate_lines(self, subject: str, depth: int) -> list[str]:
+        """``predicate objects`` lines of ``subject``, rdf:type first (as ``a``), then by
+        predicate IRI, as the edges come. This loop is the writer's hot path."""
+        text, term = self._text, self.term
+        lines: list[str] = []
+        edges = self.edges.get(subject, ())
+        count = len(edges)
+        index = 0
+        while index < count:
+            _, predicate, node = edges[index]
+            index += 1
+            if index < count and edges[index][1] == predicate:
+                objects = [node]
+                while index < count and edges[index][1] == predicate:
+                    objects.append(edges[index][2])
+                    index += 1
+                objects.sort(key=self.sort_key)
+                rendered = ", ".join([text.get(o) or term(o, depth) for o in objects])
+            else:
+                rendered = text.get(node) or term(node, depth)
+            if predicate == _TYPE:
+                lines.insert(0, "a " + rendered)
+            else:
+                lines.append((text.get(predicate) or self.iri(predicate)) + " " + rendered)
         return lines
 
-    def statement(self, subject: Node) -> str:
-        head = self.term(subject, 0) if isinstance(subject, URIRef) else f"_:{subject}"
-        lines = self.predicate_lines(subject, 0)
-        return head + " " + f" ;\n{INDENT}".join(lines) + " .\n"
+    def statement(self, subject: str) -> str:
+        head = self.iri(subject) if subject[0] == "<" else subject
+        return head + " " + f" ;\n{INDENT}".join(self.predicate_lines(subject, 0)) + " .\n"
+
+    def blocks(self, comments: Mapping[str, str]) -> list[str]:
+        """Every statement, IRI subjects sorted, then the blank nodes that could not be
+        nested (shared or cyclic), each after its comment lines."""
+        named = sorted((s for s in self.edges if s[0] == "<"), key=_bare)
+        labelled = sorted(s for s in self.edges if s[0] == "_" and s not in self.nestable)
+        blocks = []
+        for subject in named + labelled:
+            note = comments.get(subject[1:-1], "") if subject[0] == "<" else ""
+            blocks.append((note.rstrip("\n") + "\n" if note else "") + self.statement(subject))
+        return blocks
+
+
+def prefixes_for(base: str) -> dict[str, str]:
+    """The tool's fixed prefixes, ``id:`` bound to ``base``."""
+    return {p: (base if p == "id" else ns) for p, ns in PREFIXES.items()}
+
+
+def turtle_sections(
+    sections: Sequence[tuple[str, Iterable[Statement]]],
+    *,
+    base: str = DEFAULT_BASE,
+    comments: Mapping[str, str] | None = None,
+    header: str = "",
+) -> str:
+    """Canonical Turtle of sections, each (a comment line or "", its statements). One
+    prefix block heads the document; ``comments`` (``# ...`` lines, keyed by subject
+    IRI) come before their statements, ``header`` before everything. Blank nodes are
+    relabelled by RDFC-1.0 when any is written with a label; one that two sections
+    name is never nested, so that reading the document back joins them."""
+    groups = [list(triples) for _, triples in sections]
+    blanks = [{t for st in group for t in (st[0], st[2]) if t[0] == "_"} for group in groups]
+    prefixes = prefixes_for(base)
+
+    def writers() -> list[_Writer]:
+        return [
+            _Writer(group, prefixes, set().union(*blanks[:i], *blanks[i + 1 :]))
+            for i, group in enumerate(groups)
+        ]
+
+    written = writers()
+    if any(writer.labelled() for writer in written):
+        groups = canonical_groups(groups)
+        blanks = [{t for st in group for t in (st[0], st[2]) if t[0] == "_"} for group in groups]
+        written = writers()
+    body = []
+    for (title, _), writer in zip(sections, written, strict=True):
+        blocks = writer.blocks(comments or {})
+        if title and blocks:
+            body.append(title.rstrip("\n") + "\n")
+        body.extend(blocks)
+    used = set().union(*(writer.used for writer in written))
+    prefix_lines = "".join(f"@prefix {p}: <{prefixes[p]}> .\n" for p in sorted(used))
+    parts = [header.rstrip("\n") + "\n\n" if header else "", prefix_lines]
+    if body:
+        parts.append("\n" + "\n".join(body))
+    return "".join(parts)
+
+
+def turtle_of_quads(
+    quads: Iterable[ox.Quad] | Iterable[ox.Triple],
+    *,
+    base: str = DEFAULT_BASE,
+    comments: Mapping[Node, str] | None = None,
+    header: str = "",
+) -> str:
+    """The canonical Turtle of the triples of ``quads`` (graph names dropped);
+    ``comments`` (``# ...`` lines, keyed by subject IRI) are written before the statement
+    of their subject, ``header`` before everything else."""
+    notes = {str(k): v for k, v in (comments or {}).items() if isinstance(k, URIRef)}
+    return turtle_sections([("", statements(quads))], base=base, comments=notes, header=header)
 
 
 def canonical_turtle(
     graph: Graph,
     *,
     base: str = DEFAULT_BASE,
-    comments: dict[Node, str] | None = None,
+    comments: Mapping[Node, str] | None = None,
     header: str = "",
 ) -> str:
-    """The canonical Turtle of ``graph``; ``comments`` (``# ...`` lines) are written
-    before the statement of their subject, ``header`` before everything else."""
-    prefixes = {p: (base if p == "id" else ns) for p, ns in PREFIXES.items()}
-    writer = _Writer(graph, prefixes)
-    comments = comments or {}
-    subjects = sorted({s for s in writer.graph.subjects() if isinstance(s, URIRef)}, key=str)
-    statements = [(s, writer.statement(s)) for s in subjects]
-    # Blank-node subjects that could not be nested (shared or cyclic) come last.
-    for subject in sorted({s for s in writer.graph.subjects() if isinstance(s, BNode)}, key=str):
-        if not writer.is_nestable(subject):
-            statements.append((subject, writer.statement(subject)))
-    blocks = []
-    for subject, text in statements:
-        note = comments.get(subject, "")
-        blocks.append((note.rstrip("\n") + "\n" if note else "") + text)
-    prefix_lines = "".join(f"@prefix {p}: <{prefixes[p]}> .\n" for p in sorted(writer.used))
-    parts = [header.rstrip("\n") + "\n\n" if header else "", prefix_lines]
-    if blocks:
-        parts.append("\n" + "\n".join(blocks))
-    return "".join(parts)
+    """The canonical Turtle of an rdflib ``graph`` (see ``turtle_of_quads``)."""
+    return turtle_of_quads(graph_quads(graph), base=base, comments=comments, header=header)

@@ -7,7 +7,7 @@ import pyoxigraph as ox
 from rdflib import Graph
 
 from .bnodes import relabel
-from .export import Export, to_jsonld, to_turtle
+from .export import Export, graph_export, to_jsonld, to_turtle
 from .namespaces import bind_prefixes
 from .terms import from_ox, to_ox
 from .validation import Report
@@ -30,7 +30,7 @@ def _export(report: Report, base: str) -> Export:
         raise ValueError("the report carries no SHACL report graph")
     graph = bind_prefixes(Graph(), base)
     graph += _canonical(report.shacl)
-    return Export(asserted=graph, inferred=Graph(), base=base, inference="none")
+    return graph_export(graph, base)
 
 
 def shacl_turtle(report: Report, base: str) -> str:

@@ -168,7 +168,7 @@ def test_moved_blank_node_is_no_change(repo):
     text = path.read_text(encoding="utf-8")
     head, figure = text.split("    ak:figure [\n")
     text = head + "    ak:figure _:fig .\n\n_:fig " + figure.rsplit("]", 1)[0].strip() + " .\n"
-    takeaways = re.findall(r"\[\n    a ak:Takeaway ;.*?\n\]", text, re.DOTALL)
+    takeaways = re.findall(r"\[\n        a ak:Takeaway ;.*?\n    \]", text, re.DOTALL)
     assert len(takeaways) == 3
     for old, new in zip(takeaways, reversed(takeaways), strict=True):
         text = text.replace(old, new.replace("a ak:Takeaway", "a ak:TAKEAWAY"), 1)

@@ -12,9 +12,18 @@ from rdflib.compare import isomorphic
 
 from anthology_kg import files
 from anthology_kg.errors import AnthologyError
-from anthology_kg.export import INFERRED_GRAPH, build_export, to_nquads, to_turtle
+from anthology_kg.export import (
+    INFERRED_GRAPH,
+    WRITERS,
+    FolderSource,
+    build_export,
+    to_nquads,
+    to_turtle,
+)
 from anthology_kg.loader import load_anthology
 from anthology_kg.namespaces import AK, DEFAULT_BASE, RDF
+from anthology_kg.terms import nt_term
+from anthology_kg.turtle import canonical_turtle
 
 FORMATS = {
     "turtle": "turtle",
@@ -31,6 +40,11 @@ def exported(fmt: str, *args: str) -> bytes:
     return result.stdout_bytes
 
 
+def nt(*triple):
+    """A triple of rdflib terms as the N-Triples text an Export holds."""
+    return tuple(nt_term(t) for t in triple)
+
+
 def asserted_graph():
     anthology = load_anthology()
     return anthology.data + anthology.ontology
@@ -42,32 +56,58 @@ def test_round_trip_is_isomorphic(fmt):
     assert isomorphic(parsed, asserted_graph())
 
 
+# One subprocess per hash seed writes every format (with inference) for the bundled
+# anthology and, with a shared blank node, for a small one.
+_ALL_FORMATS = """
+import sys
+from pathlib import Path
+from anthology_kg.export import WRITERS, FolderSource, build_export
+out, shared = Path(sys.argv[1]), Path(sys.argv[2])
+for name, source in (("bundled", FolderSource()), ("shared", FolderSource(shared))):
+    for inference in ("none", "owlrl"):
+        export = build_export(source, inference=inference)
+        for fmt, write in WRITERS.items():
+            (out / f"{name}-{inference}.{fmt}").write_text(write(export), encoding="utf-8")
+"""
+
+SHARED = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+<LIT-001> a ak:LiteratureRecord ; dcterms:identifier "LIT-001" ; ak:cites _:x , _:y .
+<LIT-002> a ak:LiteratureRecord ; dcterms:identifier "LIT-002" ; ak:cites _:x .
+_:x ak:label "shared" ; ak:next _:y .
+_:y ak:label "cited twice" .
+"""
+
+
 def test_same_bytes_under_different_hash_seeds(tmp_path):
+    (tmp_path / "shared" / "data").mkdir(parents=True)
+    (tmp_path / "shared" / "data" / "LIT-001.ttl").write_text(SHARED, encoding="utf-8")
     outputs = {}
     for seed in ("1", "2", "random"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
         folder = tmp_path / seed
         folder.mkdir()
-        for fmt in FORMATS:
-            subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "anthology_kg",
-                    "export",
-                    "--format",
-                    fmt,
-                    "--inferred",
-                    "owlrl",
-                    "-o",
-                    str(folder / f"a.{fmt}"),
-                ],
-                check=True,
-                env=env,
-                cwd=tmp_path,
-            )
-        outputs[seed] = {fmt: (folder / f"a.{fmt}").read_bytes() for fmt in FORMATS}
+        subprocess.run(
+            [sys.executable, "-c", _ALL_FORMATS, str(folder), str(tmp_path / "shared")],
+            check=True,
+            env=env,
+            cwd=tmp_path,
+        )
+        outputs[seed] = {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+    assert len(outputs["1"]) == 2 * 2 * len(FORMATS)
     assert outputs["1"] == outputs["2"] == outputs["random"]
+    assert b"_:c14n" in outputs["1"]["shared-none.turtle"]  # shared blank nodes: labelled
+
+
+def test_cli_export_writes_what_the_library_builds(tmp_path):
+    """The CLI with ``--inferred owlrl -o`` gives the library's bytes (one format each way
+    of writing: stdout and a file)."""
+    export = build_export(FolderSource(), inference="owlrl")
+    target = tmp_path / "a.nq"
+    result = run_cli("export", "--format", "nquads", "--inferred", "owlrl", "-o", str(target))
+    assert result.exit_code == 0, result.stderr
+    assert target.read_text(encoding="utf-8") == WRITERS["nquads"](export)
+    assert exported("turtle", "--inferred", "owlrl").decode("utf-8") == to_turtle(export)
 
 
 def test_default_is_turtle_of_data_and_ontology():
@@ -84,13 +124,13 @@ def test_inferred_triples_appear_only_when_inferred():
     root = FIXTURES / "rules" / "rule5-good"
     lit = URIRef(DEFAULT_BASE + "LIT-001")
     note = URIRef(DEFAULT_BASE + "NOTE-001")
-    plain = build_export(load_anthology(root))
-    assert (lit, AK.hasNote, note) not in plain.asserted
-    assert (lit, RDF.type, AK.Entry) not in plain.asserted
-    inferred = build_export(load_anthology(root), inference="owlrl")
-    assert (lit, AK.hasNote, note) in inferred.inferred
-    assert (lit, RDF.type, AK.Entry) in inferred.inferred
-    assert not any(str(s).startswith("http://www.w3.org/") for s in inferred.inferred.subjects())
+    plain = build_export(FolderSource(root))
+    assert nt(lit, AK.hasNote, note) not in plain.asserted
+    assert nt(lit, RDF.type, AK.Entry) not in plain.asserted
+    inferred = build_export(FolderSource(root), inference="owlrl")
+    assert nt(lit, AK.hasNote, note) in inferred.inferred
+    assert nt(lit, RDF.type, AK.Entry) in inferred.inferred
+    assert not any(s.startswith("<http://www.w3.org/") for s, _, _ in inferred.inferred)
     turtle = to_turtle(inferred)
     marker = turtle.index("# Inferred (owlrl closure")
     assert turtle.index("ak:hasNote id:NOTE-001") > marker
@@ -101,10 +141,67 @@ def test_inferred_triples_appear_only_when_inferred():
     assert (lit, AK.hasNote, note) not in dataset.default_graph
 
 
+def test_turtle_with_inferred_section_reads_back_as_both_graphs(tmp_path):
+    """Turtle merges the inferred section: read back, it is the asserted and the inferred
+    triples together, a blank node both name being one node."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "LIT-001.ttl").write_text(SHARED, encoding="utf-8")
+    for root in (tmp_path, None):
+        export = build_export(FolderSource(root), inference="owlrl")
+        assert export.inferred
+        expected = Graph().parse(data=WRITERS["ntriples"](export), format="nt")
+        turtle = to_turtle(export)
+        assert "# Inferred (owlrl closure" in turtle
+        assert isomorphic(Graph().parse(data=turtle, format="turtle"), expected)
+
+
+def test_takeaways_come_in_position_order_nested_and_indented():
+    graph = Graph().parse(
+        data="""@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+        @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+        <https://w3id.org/anthology-kg/id/LIT-001> ak:takeaway
+          [ a ak:Takeaway ; ak:position 10 ; rdf:value "a" ;
+            ak:figure [ ak:unit "x" ] ],
+          [ a ak:Takeaway ; ak:position 2 ; rdf:value "c" ],
+          [ a ak:Takeaway ; ak:position 1 ; rdf:value "b" ] .
+        """,
+        format="turtle",
+    )
+    text = canonical_turtle(graph)
+    assert text.index('"b"') < text.index('"c"') < text.index('"a"')
+    assert "id:LIT-001 ak:takeaway [\n        a ak:Takeaway ;\n" in text
+    assert '        ak:figure [\n            ak:unit "x"\n        ] ;\n' in text
+    assert "\n    ], [\n" in text and text.endswith("\n    ] .\n")
+    assert isomorphic(Graph().parse(data=text, format="turtle"), graph)
+
+
+def test_canonical_turtle_does_not_depend_on_blank_node_labels_or_order():
+    """Shared blank nodes are written with RDFC-1.0 labels, whatever they were called."""
+    texts = set()
+    for a, b in (("x", "y"), ("y", "x"), ("n1", "zz")):
+        lines = SHARED.replace("_:x", "_:A").replace("_:y", "_:B")
+        lines = lines.replace("_:A", f"_:{a}").replace("_:B", f"_:{b}")
+        texts.add(
+            canonical_turtle(Graph().parse(data=lines, format="turtle", publicID=DEFAULT_BASE))
+        )
+    (text,) = texts
+    assert "_:c14n0" in text and "_:c14n1" in text
+
+
+def test_predicates_in_iri_order_when_one_is_a_prefix_of_another():
+    graph = Graph().parse(
+        data="<http://e.org/s> <http://e.org/p2> 1 ; <http://e.org/p> 2 ; <http://e.org/p-x> 3 .",
+        format="turtle",
+    )
+    text = canonical_turtle(graph)
+    assert text.index("<http://e.org/p> 2") < text.index("<http://e.org/p-x> 3")
+    assert text.index("<http://e.org/p-x> 3") < text.index("<http://e.org/p2> 1")
+
+
 def test_rdfs_inference_adds_subclass_types():
-    export = build_export(load_anthology(), inference="rdfs")
+    export = build_export(FolderSource(), inference="rdfs")
     entry = URIRef(DEFAULT_BASE + "ARXIV-2409.19256")
-    assert (entry, RDF.type, AK.Entry) in export.inferred
+    assert nt(entry, RDF.type, AK.Entry) in export.inferred
 
 
 def test_pyoxigraph_reads_turtle_and_ntriples(tmp_path):
