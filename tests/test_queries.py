@@ -148,12 +148,32 @@ def test_known_unknowns_on_bundled():
     ]
 
 
-def test_depends_on_the_seed_entry():
+def test_depends_on_the_seed_entry_keeps_load_apart_from_address():
+    """Load-bearing "in exactly one place": one claim rests on it; a question lives there."""
     got = rows(answer(bundled_dir(), "depends-on", "ARXIV-2409.19256"))
-    assert [r["dependent"] for r in got] == [
-        ID + "LIT-168-reproducible",
-        ID + "QUESTION-baselines-on-verl",
+    assert [(r["relation"], r["dependent"]) for r in got] == [
+        (AK + "restsOn", ID + "LIT-168-reproducible"),
+        (AK + "addressedIn", ID + "QUESTION-baselines-on-verl"),
     ]
+    load, address = got
+    assert (load["via"], load["owner"]) == (ID + "CODEBASE-verl", ID + "LIT-168")
+    assert load["citation"] == ID + "LIT-168-cites-ARXIV-2409.19256"
+    assert (address["via"], address["owner"], address["citation"]) == ("None", "None", "None")
+    # The stated figure agrees with the load the graph knows, so known-unknowns is silent.
+    unknowns = rows(answer(bundled_dir(), "known-unknowns", ""))
+    assert not [r for r in unknowns if r["figure"] == AK + "loadBearingPlaces"]
+
+
+def test_known_unknowns_reports_load_the_record_does_not_state():
+    """A graph that knows more load than the record states is a contradiction to resolve."""
+    got = rows(answer(FIXTURES / "queries-trained", "known-unknowns", ""))
+    (row,) = [r for r in got if r["figure"] == AK + "loadBearingPlaces"]
+    assert (row["subject"], row["stated"], row["known"], row["unknown"]) == (
+        ID + "ARXIV-2409.19256",
+        "1",
+        "2",
+        "-1",
+    )
 
 
 # ---- the CLI ------------------------------------------------------------------------------
@@ -164,7 +184,8 @@ def test_queries_lists_names_summaries_and_parameters():
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert [line.split("\t")[0] for line in lines] == NAMES
-    assert "depends-on\tEverything that rests on an entry, transitively\tentry=<entry>" in lines
+    summary = "What rests on an entry (its load), kept apart from what lives in it (its address)"
+    assert f"depends-on\t{summary}\tentry=<entry>" in lines
 
 
 def test_query_confounders_as_a_table():

@@ -9,6 +9,7 @@ from anthology_kg.loader import load_anthology
 
 PREFIXES = """
 PREFIX ak: <https://w3id.org/anthology-kg/ns#>
+PREFIX cito: <http://purl.org/spar/cito/>
 PREFIX id: <https://w3id.org/anthology-kg/id/>
 PREFIX dcterms: <http://purl.org/dc/terms/>
 PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
@@ -109,6 +110,12 @@ FACTS = {
         ?g ak:algorithm ak:GRPO . ?p ak:algorithm ak:PPO .""",
     "prose mentions as dcterms:references": """
         id:ARXIV-2409.19256 dcterms:references id:ADR-032, id:LIT-168, id:SOTA-154 .""",
+    "load-bearing in exactly one place (stated figure)": """
+        id:ARXIV-2409.19256 ak:loadBearingPlaces 1 .""",
+    "LIT-168 obtains support from it (CiTO)": """
+        ?c a cito:Citation ; cito:hasCitingEntity id:LIT-168 ;
+            cito:hasCitedEntity id:ARXIV-2409.19256 ;
+            cito:hasCitationCharacterization cito:obtainsSupportFrom .""",
     "no recommendation": "FILTER NOT EXISTS { id:ARXIV-2409.19256 ak:recommends ?r }",
 }
 
