@@ -1,7 +1,9 @@
 """Authoring and browsing: `new`, the pre-commit hooks, the static site."""
 
+import json
 import re
 import shutil
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from xml.etree import ElementTree
@@ -11,6 +13,7 @@ from conftest import FIXTURES, REPO, run_cli
 
 from anthology_kg.errors import AnthologyError
 from anthology_kg.site import pictures
+from anthology_kg.site.model import paragraphs
 from anthology_kg.site.output import confined, slug
 from anthology_kg.site.sparql_text import has_service, tokens
 
@@ -439,3 +442,261 @@ def test_no_script_runs_in_the_hostile_site(tmp_path, hostile, browser, layout):
     assert requests == [], requests
     assert errors == [], errors
     assert files_under(tmp_path) - before == files_under(out)
+
+
+# -- pages people read ------------------------------------------------------------------------
+
+
+class Text(HTMLParser):
+    """The text a reader sees (outside code, scripts and styles), and each table's cells
+    with the title attributes of what they contain."""
+
+    def __init__(self):
+        super().__init__()
+        self.text, self.skip, self.titles = [], 0, []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("pre", "code", "script", "style", "textarea"):
+            self.skip += 1
+        title = dict(attrs).get("title")
+        if title:
+            self.titles.append(title)
+
+    def handle_endtag(self, tag):
+        if tag in ("pre", "code", "script", "style", "textarea"):
+            self.skip -= 1
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.text.append(data)
+
+
+def visible(html: str) -> tuple[str, list[str]]:
+    parser = Text()
+    parser.feed(html)
+    return " ".join(" ".join(parser.text).split()), parser.titles
+
+
+@pytest.fixture(scope="module")
+def bundled_site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bundled") / "site"
+    check_site([], out)
+    return out
+
+
+def test_entry_pages_read_as_labels_with_authors_and_years(bundled_site):
+    html = (bundled_site / "entries" / "ARXIV-2409.19256.html").read_text("utf-8")
+    text, titles = visible(html)
+    assert not re.search(r"\b(ak|rdf|rdfs|dcterms|id|xsd):\w", text), text
+    assert "Sheng et al. (2024)" in text and "infrastructure · unread" in text
+    assert "https://w3id.org/anthology-kg/id/LIT-168" in titles  # the IRI as a tooltip
+    for heading in ("Rests on", "Rested on by", "Mentioned by", "Open questions", "Validation"):
+        assert f"<h2>{heading}</h2>" in html, heading
+    rests = html.split("<h2>Rests on</h2>", 1)[1].split("<h2>", 1)[0]
+    for cited in ("ADR-032", "LIT-168", "SOTA-154"):
+        assert f">{cited}</a>" in rests, cited
+    standing = html.split("<h2>Standing in the anthology</h2>", 1)[1].split("</div>", 1)[0]
+    paragraphs = re.findall(r"<p>(.*?)</p>", standing, re.S)
+    assert len(paragraphs) == 5, paragraphs
+    assert paragraphs[0] == "Carries no practice, deliberately — ADR-032."
+    assert "that place matters. LIT-168" in paragraphs[2] and "\n" not in "".join(paragraphs)
+
+
+def test_prose_becomes_paragraphs():
+    assert paragraphs("one line\nwrapped here.\n\nSecond one.") == [
+        "one line wrapped here.",
+        "Second one.",
+    ]
+    long = "x " * 80 + "end"
+    assert paragraphs(f"{long}\nnext paragraph") == [long, "next paragraph"]
+
+
+def test_the_index_groups_by_category_and_reading_status_with_counts(bundled_site):
+    html = (bundled_site / "index.html").read_text("utf-8")
+    text, _ = visible(html)
+    assert "Infrastructure (1)" in text and "Unread (1)" in text and "Method (2)" in text
+    assert "ARXIV-2409.19256 Sheng et al. (2024) — HybridFlow" in text
+    assert "(no category)" not in text and "ak:" not in text
+    # categories come before the kinds of entries that have none
+    assert text.index("Infrastructure (1)") < text.index("Codebases (1)")
+
+
+def cli_rows(*args: str) -> tuple[list[str], set[tuple]]:
+    """The variables and rows of ``query ... --format json``: values only."""
+    result = run_cli("query", *args, "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    answer = json.loads(result.stdout)
+    names = answer["head"]["vars"]
+    rows = {
+        tuple(b[v]["value"] if v in b else None for v in names)
+        for b in answer["results"]["bindings"]
+    }
+    return names, rows
+
+
+class Comparison(HTMLParser):
+    """The comparison table: column IRIs, and per row the arm IRI and missing columns."""
+
+    def __init__(self):
+        super().__init__()
+        self.columns, self.rows, self.inside = [], [], False
+        self.column = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table" and attrs.get("class") == "comparison":
+            self.inside = True
+        if not self.inside:
+            return
+        if tag == "th" and not self.rows and "title" in attrs:
+            self.columns.append(attrs["title"])
+        if tag == "tr" and self.columns:
+            self.rows.append({"arm": None, "missing": set()})
+            self.column = -1
+        if tag == "td":
+            self.column += 1
+        if tag == "a" and self.rows and self.rows[-1]["arm"] is None:
+            self.rows[-1]["arm"] = attrs["title"]
+        if tag == "span" and attrs.get("class") == "missing":
+            self.rows[-1]["missing"].add(self.columns[self.column])
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self.inside = False
+
+
+def test_the_comparison_page_marks_exactly_what_query_confounders_lists(bundled_site):
+    html = (bundled_site / "entries" / "COMPARISON-es-baselines.html").read_text("utf-8")
+    table = Comparison()
+    table.feed(html)
+    assert len(table.rows) == 3 and all(row["arm"] for row in table.rows)
+    marked = {(row["arm"], column) for row in table.rows for column in row["missing"]}
+    names, rows = cli_rows("confounders")
+    listed = {(row[names.index("arm")], row[names.index("property")]) for row in rows}
+    assert marked == listed and listed
+    assert "Comparisons" not in (bundled_site / "graph.html").read_text("utf-8")
+
+
+def test_validation_results_show_the_offending_lines(tmp_path):
+    root = FIXTURES / "rules" / "rule10-bad"
+    check_site(["--root", str(root)], tmp_path / "site")
+    html = (tmp_path / "site" / "entries" / "COMPARISON-x.html").read_text("utf-8")
+    shown = re.findall(r'<pre class="offending">(.*?)</pre>', html, re.S)
+    lines = (root / "data" / "COMPARISON-x.ttl").read_text("utf-8").splitlines()
+    assert shown and all(unescape(s) in (line.strip() for line in lines) for s in shown), shown
+
+
+# -- search, pictures and queries in a real browser ---------------------------------------
+
+
+@needs_chromium
+def test_search_finds_verl_from_file_urls(bundled_site, browser):
+    dialogs, requests = [], []
+    page = watched_page(browser, dialogs, requests)
+    for start in ("index.html", "search.html"):
+        page.goto((bundled_site / start).as_uri())
+        page.fill("#q", "verl")
+        found = page.locator("#search-results li a").all_inner_texts()
+        assert {"CODEBASE-verl", "LIT-168", "ARXIV-2409.19256"} <= set(found), found
+    page.fill("#q", "Sheng hybridflow")
+    assert page.locator("#search-results li a").all_inner_texts() == ["ARXIV-2409.19256"]
+    page.close()
+    assert dialogs == [] and requests == []
+
+
+def test_the_search_index_is_small(bundled_site):
+    size = (bundled_site / "assets" / "search-index.js").stat().st_size
+    assert size < 20_000, size
+
+
+MEASURE = """() => {
+  const out = {texts: [], boxes: [], edges: []};
+  for (const svg of document.querySelectorAll('figure.picture svg')) {
+    for (const t of svg.querySelectorAll('text')) {
+      const size = parseFloat(getComputedStyle(t).fontSize);
+      const scale = t.getScreenCTM().a;
+      if (t.textContent.trim()) out.texts.push([t.textContent, size * scale]);
+    }
+    const shapes = svg.querySelectorAll('g.node polygon, g.node path, rect.box');
+    for (const s of shapes) { const r = s.getBoundingClientRect();
+      out.boxes.push([r.left, r.top, r.right, r.bottom]); }
+    for (const p of svg.querySelectorAll('g.edge path, path.edge')) {
+      const m = p.getScreenCTM(), n = p.getTotalLength(), pts = [];
+      for (let i = 0; i <= 60; i++) { const q = p.getPointAtLength(n * i / 60);
+        pts.push([m.a * q.x + m.c * q.y + m.e, m.b * q.x + m.d * q.y + m.f]); }
+      out.edges.push(pts);
+    }
+  }
+  return out;
+}"""
+
+
+def inside(point, box, margin=3.0):
+    x, y = point
+    return box[0] + margin < x < box[2] - margin and box[1] + margin < y < box[3] - margin
+
+
+@needs_chromium
+@pytest.mark.parametrize("layout", ["dot", "python"], indirect=True)
+def test_pictures_are_legible_at_page_width(tmp_path, browser, layout):
+    out = tmp_path / "site"
+    check_site([], out)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    for relative in ("graph.html", "entries/ARXIV-2409.19256.html", "entries/CODEBASE-verl.html"):
+        page.goto((out / relative).as_uri())
+        seen = page.evaluate(MEASURE)
+        assert seen["texts"] and seen["boxes"] and seen["edges"], relative
+        small = [(text, size) for text, size in seen["texts"] if size < 12]
+        assert not small, (relative, small)
+        boxes = seen["boxes"]
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1 :]:
+                overlap = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
+                assert overlap[0] <= 0 or overlap[1] <= 0, (relative, a, b)
+        for points in seen["edges"]:
+            ends = [b for b in boxes if inside(points[0], b, -4) or inside(points[-1], b, -4)]
+            for box in boxes:
+                if box not in ends:
+                    assert not any(inside(p, box) for p in points), (relative, box)
+    page.close()
+
+
+def run_in_browser(page, url: str, params: dict[str, str]) -> tuple[list[str], set[tuple]]:
+    page.goto(url)
+    for name, value in params.items():
+        page.fill(f"#param-{name}", value)
+    page.click("#run")
+    page.wait_for_selector("#live[data-done]", timeout=120_000)
+    assert page.get_attribute("#live", "data-done") == "yes", page.inner_text("#live-status")
+    names = [h[1:] for h in page.locator("#live-result th").all_inner_texts()]
+    rows = page.evaluate(
+        """() => [...document.querySelectorAll('#live-result tr')].slice(1).map(tr =>
+             [...tr.querySelectorAll('td')].map(td => td.getAttribute('data-value')))"""
+    )
+    return names, {tuple(row) for row in rows}
+
+
+@needs_chromium
+def test_stored_queries_run_in_the_browser_with_the_cli_answers(bundled_site, browser):
+    dialogs, requests = [], []
+    page = watched_page(browser, dialogs, requests)
+    url = (bundled_site / "queries" / "confounders.html").as_uri()
+    names, rows = run_in_browser(page, url, {})
+    assert (names, rows) == cli_rows("confounders") and rows
+    url = (bundled_site / "queries" / "depends-on.html").as_uri()
+    for entry in ("CODEBASE-verl", "ARXIV-2409.19256"):
+        names, rows = run_in_browser(page, url, {"entry": entry})
+        assert (names, rows) == cli_rows("depends-on", "--param", f"entry={entry}"), entry
+        assert rows, entry
+    page.close()
+    assert dialogs == [] and requests == []
+
+
+def test_the_query_page_shows_its_text_and_answer(bundled_site):
+    html = (bundled_site / "queries" / "confounders.html").read_text("utf-8")
+    assert '<pre class="sparql">' in html and '<span class="keyword">SELECT</span>' in html
+    assert '<table class="answer">' in html
+    text = unescape(
+        re.sub(r"<[^>]+>", "", html.split('<pre class="sparql">', 1)[1].split("</pre>")[0])
+    )
+    assert text == (REPO / "queries" / "confounders.rq").read_text("utf-8")

@@ -364,7 +364,7 @@ class Pages:
                     cells.append({"missing": False, "shown": [self.term(v, 1) for v in values]})
             rows.append({"arm": self.term(arm, 1), "cells": cells})
         return {
-            "columns": [m.label(c) for c in columns],
+            "columns": [{"text": m.label(c), "iri": str(c)} for c in columns],
             "rows": rows,
             "query": Path(self.query_pages.get("confounders", "")).name,
         }

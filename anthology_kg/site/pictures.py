@@ -20,7 +20,7 @@ FONT = 14  # px at natural size: the page shows pictures unscaled, scrolling if 
 LINE = 18
 WRAP = 26  # characters per label line
 MAX_LINES = 3
-BOX_W, GAP_X, GAP_Y, MARGIN = 210, 110, 30, 24
+BOX_W, GAP_X, GAP_Y, MARGIN = 200, 84, 30, 20
 COLOURS = ("#2b5d9b", "#a0522d", "#2e7d32", "#7b1fa2", "#c62828", "#00838f", "#555555")
 
 
@@ -69,7 +69,7 @@ def dot_svg(dot: str, boxes: list[Box], edges: list[tuple[str, str, str]]) -> st
     colours = _relations(edges)
     lines = [
         "digraph anthology {",
-        'rankdir=LR; nodesep=0.3; ranksep=0.9; bgcolor="white";',
+        'rankdir=TB; nodesep=0.35; ranksep=0.7; bgcolor="white";',
         f'node [shape=box, style="rounded,filled", fillcolor="#eef3fb", color="#336", '
         f'fontname="sans-serif", fontsize={FONT}];',
         f'edge [fontname="sans-serif", fontsize={FONT - 2}, color="#555"];',
