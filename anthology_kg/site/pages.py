@@ -10,12 +10,12 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
-from rdflib import RDF, RDFS, BNode, Literal, URIRef
+from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS
 from rdflib.term import Node
 
 from ..loader import EntryIndex
-from ..namespaces import AK
+from ..namespaces import AK, bind_prefixes
 from ..queries import QueryResult, StoredQuery, catalog, run_local
 from ..reports import summary_line
 from ..rules import rule_catalog
@@ -83,6 +83,7 @@ class Pages:
         for result in report.results:
             self.results_by_focus[result.focus].append(result)
         self._lines: dict[str, list[str]] = {}
+        self._names = bind_prefixes(Graph(), anthology.base)
 
     # -- shared pieces ----------------------------------------------------------------------
     def render(self, template: str, path: str, **context) -> None:
@@ -130,14 +131,28 @@ class Pages:
                     "source": f"{r.adr or 'integrity'}"
                     + (f", rule {r.rule}" if r.rule is not None else ""),
                     "message": r.message,
-                    "path": r.path,
-                    "value": r.value,
+                    "path": self.curie_label(r.path),
+                    "value": self.curie_label(r.value),
                     "focus": focus,
                     "where": f"{r.file}:{r.line}" if r.file else None,
                     "source_line": self.source_line(r),
                 }
             )
         return rows
+
+    def curie_label(self, text: str | None) -> str | None:
+        """A result's path or value as labels: ``ak:notStated/ak:unknownProperty`` becomes
+        ``not stated / unknown property``; what is not a known prefixed name stays."""
+        if not text:
+            return text
+        parts = []
+        for part in text.split("/"):
+            try:
+                iri = self._names.namespace_manager.expand_curie(part)
+            except ValueError:
+                return text
+            parts.append(self.model.label(iri))
+        return " / ".join(parts)
 
     def byline(self, node: Node) -> str:
         """``authors (year)`` when the entry records them."""
@@ -500,7 +515,10 @@ class Pages:
                     "name": p.name,
                     "type": p.type,
                     "meaning": p.meaning,
-                    "example": first_entry if p.type == "entry" else "",
+                    "variable": getattr(p, "bound_to", p.name),
+                    "required": getattr(p, "required", True),
+                    "example": getattr(p, "default", None)
+                    or (first_entry if p.type == "entry" else ""),
                 }
                 for p in stored.params
             ]

@@ -77,10 +77,13 @@
   }
 
   function bound(text) {
-    var params = Array.prototype.slice.call(live.querySelectorAll("input.param"));
+    var params = Array.prototype.slice.call(live.querySelectorAll("input.param")).filter(function (p) {
+      if (p.value.trim() || p.getAttribute("data-required") === "no" && !p.value) return !!p.value.trim();
+      throw new Error("parameter " + p.getAttribute("data-name") + " needs a value");
+    });
     if (!params.length) return text;
-    params.sort(function (a, b) { return a.getAttribute("data-name") < b.getAttribute("data-name") ? -1 : 1; });
-    var names = params.map(function (p) { return "?" + p.getAttribute("data-name"); }).join(" ");
+    params.sort(function (a, b) { return a.getAttribute("data-variable") < b.getAttribute("data-variable") ? -1 : 1; });
+    var names = params.map(function (p) { return "?" + p.getAttribute("data-variable"); }).join(" ");
     var values = params.map(term).join(" ");
     var brace = whereBrace(text);
     return text.slice(0, brace + 1) + "\n    VALUES (" + names + ") { (" + values + ") }" + text.slice(brace + 1);
