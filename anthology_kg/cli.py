@@ -17,6 +17,7 @@ from .baseline import compare_to_baseline, validate_state
 from .completion import complete_entries, complete_params, complete_queries
 from .config import FAIL_ON, find_config, format_from_output
 from .diff import diff_states
+from .diffreport import QUERY_WRITERS as QUERY_DIFF_WRITERS
 from .diffreport import WRITERS as DIFF_WRITERS
 from .endpoint import run_remote
 from .errors import AnthologyError, display_path
@@ -31,6 +32,7 @@ from .generate import generate as run_generate
 from .loader import Anthology, load_anthology, with_data
 from .namespaces import DEFAULT_BASE
 from .queries import bind_params, catalog, find_query, parse_param_options, run_local, with_values
+from .querydiff import diff_query
 from .records import parse_record, render_record, unified_diff
 from .reports import WRITERS, select_results, text_report
 from .resources import bundled_dir, find_root
@@ -723,19 +725,47 @@ def fmt_command(settings, check, show_diff) -> None:
 )
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when the states differ.")
 @click.option(
+    "--query",
+    "query_name",
+    metavar="NAME",
+    shell_complete=complete_queries,
+    help="Compare the answers of stored query NAME in both states instead: the rows that "
+    "appeared and disappeared (text, markdown or json).",
+)
+@click.option(
+    "--param",
+    "params",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="With --query: bind a query parameter.",
+)
+@click.option(
     "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file."
 )
 @click.pass_obj
-def diff_command(settings, old, new, fmt, exit_zero, output) -> None:
+def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output) -> None:
     """Show what changed in the graph from OLD to NEW, by entry.
 
     OLD and NEW are git revisions of the repository holding the anthology, or folders;
     the default is HEAD against the working tree, and OLD alone may be a range
     (origin/main...HEAD). Blank nodes are matched by content: reformatting is no change.
-    Exit 0 when the graphs are equal, 1 when they differ, 2 for a bad revision or an
-    unreadable state.
+    With --query NAME, the rows of a stored query's answer that appeared and
+    disappeared. Exit 0 when the graphs (or answers) are equal, 1 when they differ, 2 for
+    a bad revision or an unreadable state.
     """
     old_state, new_state = resolve_states(settings.root or anthology_root(), old, new)
+    if query_name is not None:
+        if fmt not in QUERY_DIFF_WRITERS:
+            raise AnthologyError(
+                f"--format {fmt} does not apply to --query: use text, markdown or json"
+            )
+        answers = diff_query(
+            old_state, new_state, query_name, parse_param_options(params), settings.base
+        )
+        _emit(QUERY_DIFF_WRITERS[fmt](answers), output)
+        sys.exit(EXIT_OK if answers.equal or exit_zero else EXIT_RULES)
+    if params:
+        raise AnthologyError("--param needs --query")
     result = diff_states(old_state, new_state, settings.base)
     _emit(DIFF_WRITERS[fmt](result), output)
     sys.exit(EXIT_OK if result.equal or exit_zero else EXIT_RULES)

@@ -12,6 +12,8 @@ bytes. JSON is this object (``schema`` names its version)::
                   "added": [{"subject", "predicate", "object", "file", "line"}],
                   "removed": [{"subject", "predicate", "object"}]}]}
 
+``diff --query`` writes a QueryDiff in text, Markdown or JSON (``QUERY_WRITERS``).
+
 Facts are in words (an entry by identifier, other IRIs as prefixed names, blank nodes
 inline as ``[ ... ]``); ``iri`` is the entry's full IRI. An entry of ``identifier`` null
 gathers facts that no entry owns. The N-Quads patch holds the removed triples in the
@@ -28,6 +30,7 @@ from collections.abc import Callable
 import pyoxigraph as ox
 
 from .diff import AnthologyDiff, Blank, EntryChange, FactChange, Term
+from .querydiff import QueryDiff
 
 JSON_SCHEMA_ID = "anthology-kg/diff/1"
 REMOVED_GRAPH = "https://w3id.org/anthology-kg/graph/removed"
@@ -184,4 +187,69 @@ WRITERS: dict[str, Callable[[AnthologyDiff], str]] = {
     "markdown": markdown_diff,
     "json": json_diff,
     "nquads": nquads_patch,
+}
+
+
+# -- a stored query's answer in two states -------------------------------------------------
+
+QUERY_JSON_SCHEMA_ID = "anthology-kg/query-diff/1"
+
+
+def _query_summary(diff: QueryDiff) -> str:
+    return (
+        f"query {diff.name}, {diff.old} → {diff.new}: {len(diff.appeared)} row(s) appeared, "
+        f"{len(diff.disappeared)} disappeared"
+    )
+
+
+def query_text_diff(diff: QueryDiff) -> str:
+    """Aligned columns, a ``+`` or ``-`` before each row, then a summary line."""
+    body = [("+", row) for row in diff.appeared] + [("-", row) for row in diff.disappeared]
+    lines = []
+    if body:
+        widths = [
+            max([len(v)] + [len(row[i]) for _, row in body]) for i, v in enumerate(diff.variables)
+        ]
+        cells = ["  ".join(v.ljust(w) for v, w in zip(diff.variables, widths, strict=True))]
+        lines.append(("  " + cells[0]).rstrip())
+        for sign, row in body:
+            text = "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))
+            lines.append(f"{sign} {text}".rstrip())
+    lines.append(_query_summary(diff))
+    return "\n".join(lines) + "\n"
+
+
+def query_markdown_diff(diff: QueryDiff) -> str:
+    """A table of the rows that appeared (➕) and disappeared (➖)."""
+    title = f"### Query `{_md(diff.name)}`: `{_md(diff.old)}` → `{_md(diff.new)}`"
+    if diff.equal:
+        return f"{title}\n\nNo change to the answer.\n"
+    out = [title, "", _md(_query_summary(diff).split(": ", 1)[1].capitalize()), ""]
+    out.append("| | " + " | ".join(_md(v) for v in diff.variables) + " |")
+    out.append("|---|" + "---|" * len(diff.variables))
+    for sign, rows in (("➕", diff.appeared), ("➖", diff.disappeared)):
+        out += [f"| {sign} | " + " | ".join(_md(c) for c in row) + " |" for row in rows]
+    return "\n".join(out) + "\n"
+
+
+def query_json_diff(diff: QueryDiff) -> str:
+    """``{"schema", "query", "old", "new", "equal", "variables", "appeared",
+    "disappeared"}``, each row an object of column name to text."""
+    document = {
+        "schema": QUERY_JSON_SCHEMA_ID,
+        "query": diff.name,
+        "old": diff.old,
+        "new": diff.new,
+        "equal": diff.equal,
+        "variables": diff.variables,
+        "appeared": [dict(zip(diff.variables, row, strict=True)) for row in diff.appeared],
+        "disappeared": [dict(zip(diff.variables, row, strict=True)) for row in diff.disappeared],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+QUERY_WRITERS: dict[str, Callable[[QueryDiff], str]] = {
+    "text": query_text_diff,
+    "markdown": query_markdown_diff,
+    "json": query_json_diff,
 }

@@ -431,3 +431,121 @@ def test_read_folder_state_lists_what_the_loader_reads(repo):
     state = read_folder(repo)
     assert "data/notes.txt" not in state.files and "queries/mine.rq" in state.files
     assert diff_states(state, state).equal
+
+
+# -- a stored query's answer in two states ------------------------------------------------
+
+NEW_ARM = """
+id:COMPARISON-es-baselines-dapo a ak:Arm ;
+    rdfs:label "DAPO arm" ;
+    ak:algorithm ak:GRPO .
+"""
+
+
+def add_arm_without_codebase(root: Path) -> None:
+    path = root / "data" / "COMPARISON-es-baselines.ttl"
+    edit(
+        root,
+        "data/COMPARISON-es-baselines.ttl",
+        "ak:arm id:",
+        "ak:arm id:COMPARISON-es-baselines-dapo, id:",
+    )
+    path.write_text(path.read_text(encoding="utf-8") + NEW_ARM, encoding="utf-8")
+
+
+def test_query_rows_that_appear(repo, no_temporaries):
+    add_arm_without_codebase(repo)
+    result = run_cli("diff", "--query", "confounders")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == [
+        "comparison",
+        "arm",
+        "algorithm",
+        "property",
+        "checkpoints",
+        "question",
+        "address",
+    ]
+    assert lines[1].split() == [
+        "+",
+        "COMPARISON-es-baselines",
+        "id:COMPARISON-es-baselines-dapo",
+        "ak:GRPO",
+        "ak:trainedWith",
+    ]
+    assert lines[2] == ("query confounders, HEAD → working tree: 1 row(s) appeared, 0 disappeared")
+    doc = json.loads(run_cli("diff", "--query", "confounders", "--format", "json").stdout)
+    assert set(doc) == {
+        "schema",
+        "query",
+        "old",
+        "new",
+        "equal",
+        "variables",
+        "appeared",
+        "disappeared",
+    }
+    assert doc["schema"] == "anthology-kg/query-diff/1" and doc["equal"] is False
+    (row,) = doc["appeared"]
+    assert (row["arm"], row["property"], row["checkpoints"]) == (
+        "id:COMPARISON-es-baselines-dapo",
+        "ak:trainedWith",
+        "",
+    )
+    assert doc["disappeared"] == []
+    markdown = run_cli("diff", "--query", "confounders", "--format", "markdown").stdout
+    assert (
+        "| | comparison | arm | algorithm | property | checkpoints | question | address |"
+        in markdown
+    )
+    assert (
+        "| ➕ | COMPARISON-es-baselines | id:COMPARISON-es-baselines-dapo | ak:GRPO |" in markdown
+    )
+
+
+def test_query_rows_that_disappear_between_revisions(repo, no_temporaries):
+    edit(
+        repo,
+        "data/COMPARISON-es-baselines.ttl",
+        "ak:algorithm ak:ES .",
+        "ak:algorithm ak:ES ;\n    ak:trainedWith id:CODEBASE-verl .",
+    )
+    commit_all(repo, "the ES arm ran on verl")
+    code, doc = diff_json("HEAD~1", "HEAD", "--query", "confounders")
+    assert code == 1
+    assert [r["arm"] for r in doc["disappeared"]] == ["id:COMPARISON-es-baselines-es"]
+    assert doc["appeared"] == []
+    assert run_cli("diff", "HEAD", "--query", "confounders").exit_code == 0
+    params = ("--query", "depends-on", "--param", "entry=CODEBASE-verl")
+    assert run_cli("diff", "HEAD~1", "HEAD", *params).exit_code == 0
+
+
+def test_query_of_the_state_itself(repo, no_temporaries):
+    (repo / "queries").mkdir()
+    query = repo / "queries" / "arms.rq"
+    query.write_text(
+        "#+ summary: arms\nPREFIX ak: <https://w3id.org/anthology-kg/ns#>\n"
+        "SELECT ?arm WHERE { ?arm a ak:Arm } ORDER BY ?arm\n",
+        encoding="utf-8",
+    )
+    commit_all(repo, "a query of our own")
+    query.write_text(
+        query.read_text(encoding="utf-8").replace("ak:Arm", "ak:Comparison"), encoding="utf-8"
+    )
+    code, doc = diff_json("--query", "arms")
+    assert code == 1
+    assert len(doc["disappeared"]) == 3 and [r["arm"] for r in doc["appeared"]] == [
+        "COMPARISON-es-baselines"
+    ]
+
+
+def test_query_bad_input(repo, no_temporaries):
+    for args, pattern in (
+        (("--query", "nope"), r"no stored query 'nope'"),
+        (("--query", "confounders", "--format", "nquads"), r"--format nquads does not apply"),
+        (("--param", "entry=LIT-168"), r"--param needs --query"),
+        (("nope", "--query", "confounders"), r"unknown revision 'nope'"),
+        (("--query", "depends-on", "--param", "entry=LIT-999"), r"LIT-999"),
+    ):
+        _fails_cleanly(run_cli("diff", *args), pattern)

@@ -1,0 +1,121 @@
+"""A stored query's answer in two states of an anthology: the rows that appeared and
+the rows that disappeared.
+
+``diff_query(old, new, name)`` runs the stored query NAME on each state (each state's
+own ``queries/`` first, as the catalog reads them) with the fast engine, turns every row
+into the words a reviewer reads (entries by identifier, other IRIs as prefixed names, a
+blank node as ``[] of ENTRY``), and compares the two answers as multisets of rows: a
+row that is in NEW more often than in OLD appeared. Row order is not compared (a query
+that says ORDER BY sorts both answers alike).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
+
+from rdflib.term import Node
+
+from .errors import AnthologyError
+from .fast import load_fast
+from .loader import Anthology
+from .namespaces import DEFAULT_BASE
+from .queries import bind_params, find_query, run_local
+from .revisions import State, materialized
+from .validation import short
+
+Row = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A query's answer in words: its columns and its rows, in the order the query gives."""
+
+    variables: list[str]
+    rows: list[Row]
+
+
+@dataclass(frozen=True)
+class QueryDiff:
+    """The rows of stored query ``name`` that appeared and disappeared from OLD to NEW."""
+
+    name: str
+    old: str
+    new: str
+    variables: list[str]
+    appeared: list[Row]
+    disappeared: list[Row]
+
+    @property
+    def equal(self) -> bool:
+        return not self.appeared and not self.disappeared
+
+
+def answer(folder: Path, name: str, params: dict[str, str], base: str = DEFAULT_BASE) -> Answer:
+    """Run stored query ``name`` on the anthology in ``folder`` (SELECT or ASK)."""
+    # The query functions take either engine's anthology (run_local dispatches on it);
+    # they are typed for the reference one.
+    anthology = cast(Anthology, load_fast(folder, base=base))
+    stored = find_query(anthology, name)
+    bindings = bind_params(anthology, stored, params)
+    result = run_local(anthology, stored.text, bindings, stored.path)
+    if result.kind == "ask":
+        return Answer(["answer"], [("yes" if result.boolean else "no",)])
+    if result.kind != "select":
+        raise AnthologyError(
+            f"query {name!r} gives a graph: diff --query compares rows", stored.path
+        )
+
+    def words(node: Node | None) -> str:
+        return (short(anthology, node) or "").replace("\n", " ")
+
+    return Answer(list(result.variables), [tuple(words(n) for n in row) for row in result.rows])
+
+
+def _state_answer(state: State, name: str, params: dict[str, str], base: str) -> Answer:
+    with materialized(state) as folder:
+        return answer(folder, name, params, base)
+
+
+def diff_query(
+    old: State,
+    new: State,
+    name: str,
+    params: dict[str, str] | None = None,
+    base: str = DEFAULT_BASE,
+) -> QueryDiff:
+    """Stored query ``name`` run on both states, compared by rows (see the module)."""
+    before = _state_answer(old, name, params or {}, base)
+    after = _state_answer(new, name, params or {}, base)
+    # The query itself may differ between the states: rows are compared by column name,
+    # NEW's columns first, a column one state lacks left empty.
+    variables = after.variables + [v for v in before.variables if v not in after.variables]
+
+    def aligned(result: Answer) -> list[Row]:
+        at = {v: i for i, v in enumerate(result.variables)}
+        return [tuple(row[at[v]] if v in at else "" for v in variables) for row in result.rows]
+
+    old_rows, new_rows = aligned(before), aligned(after)
+    appeared = Counter(new_rows) - Counter(old_rows)
+    disappeared = Counter(old_rows) - Counter(new_rows)
+    return QueryDiff(
+        name=name,
+        old=old.name,
+        new=new.name,
+        variables=variables,
+        appeared=_in_order(new_rows, appeared),
+        disappeared=_in_order(old_rows, disappeared),
+    )
+
+
+def _in_order(rows: list[Row], wanted: Counter) -> list[Row]:
+    """The rows of ``wanted`` (a multiset), in the order of the answer they come from."""
+    left = Counter(wanted)
+    out = []
+    for row in rows:
+        if left[row] > 0:
+            left[row] -= 1
+            out.append(row)
+    return out
