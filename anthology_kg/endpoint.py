@@ -47,10 +47,10 @@ def _term(binding: dict):
     )
 
 
-def run_remote(endpoint: str, text: str) -> QueryResult:
+def run_remote(endpoint: str, text: str, kind: str | None = None) -> QueryResult:
     """Run ``text`` on a SPARQL 1.1 Protocol endpoint and return the same QueryResult
-    a local run gives."""
-    kind = query_kind(text)
+    a local run gives (``kind``, when the caller knows it, spares parsing the query)."""
+    kind = kind or query_kind(text)
     accept = "text/turtle" if kind == "graph" else "application/sparql-results+json"
     body = http(
         endpoint,

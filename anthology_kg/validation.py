@@ -201,7 +201,12 @@ def run_shacl(anthology: Anthology, inference: str = "none") -> Graph:
     return shacl_report(data, anthology.shapes, ontology, inference, allow_warnings=True)[1]
 
 
-def validate(anthology: Anthology, inference: str = "none", today: dt.date | None = None) -> Report:
+def validate(
+    anthology: Anthology,
+    inference: str = "none",
+    today: dt.date | None = None,
+    report_graph: Graph | None = None,
+) -> Report:
     """Validate ``anthology`` and return the located, waived and sorted results.
 
     A FastAnthology is checked by the fast engine (shapes compiled to SPARQL on
@@ -209,14 +214,15 @@ def validate(anthology: Anthology, inference: str = "none", today: dt.date | Non
     """
     from .fast import FastAnthology, fast_shacl
 
-    if isinstance(anthology, FastAnthology):
+    # ``report_graph``: validated elsewhere already (pushed down to a SPARQL store).
+    if report_graph is None and isinstance(anthology, FastAnthology):
         if inference != "none":
             raise AnthologyError(
                 "the fast engine validates without inference: "
                 "use --engine reference with --inference"
             )
         report_graph = fast_shacl(anthology)
-    else:
+    elif report_graph is None:
         report_graph = run_shacl(anthology, inference)
     rules = rule_catalog(anthology)
     by_shape = {rule.node: rule for rule in rules}

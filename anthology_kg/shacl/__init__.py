@@ -19,17 +19,26 @@ from ..terms import from_ox, to_ox
 from .compiler import COMPONENTS, CompiledConstraint, Compiler
 from .errors import Unsupported
 from .report import report_graph
-from .validator import ResultRow, ValidationError, run_compiled, validate_store
+from .validator import (
+    ResultRow,
+    Select,
+    ValidationError,
+    run_compiled,
+    store_select,
+    validate_store,
+)
 
 __all__ = [
     "COMPONENTS",
     "CompiledConstraint",
     "Compiler",
     "ResultRow",
+    "Select",
     "Unsupported",
     "ValidationError",
     "report_graph",
     "run_compiled",
+    "store_select",
     "validate_graphs",
     "validate_store",
 ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import pyoxigraph as ox
@@ -36,45 +36,60 @@ class ValidationError(AnthologyError):
     """A compiled query the store refused (a SPARQL constraint's own syntax, say)."""
 
 
-def run_compiled(
-    store: ox.Store, compiled: Sequence[CompiledConstraint], default_graph: Sequence
-) -> list[ResultRow]:
-    """Run ``compiled`` on ``store`` with ``default_graph`` (a list of graph names) as the
-    data graph; the distinct results, in the order of the constraints."""
+# A SPARQL SELECT executor: query text to its solutions, each a mapping from variable
+# name to term (an unbound variable absent or None). A pyoxigraph store and a remote
+# SPARQL endpoint are two.
+Select = Callable[[str], Iterable[Mapping[str, Node | None]]]
+
+
+def store_select(store: ox.Store, default_graph: Sequence) -> Select:
+    """The executor of ``store`` with the graphs ``default_graph`` as the data graph."""
+    graphs = list(default_graph)
+
+    def select(text: str) -> Iterator[dict[str, Node | None]]:
+        try:
+            solutions = store.query(text, default_graph=graphs)
+        except SyntaxError as exc:
+            raise ValidationError(f"bad SPARQL: {exc}") from None
+        assert isinstance(solutions, ox.QuerySolutions)
+        names = [v.value for v in solutions.variables]
+        for solution in solutions:
+            yield {n: from_ox(t) for n in names if (t := solution[n]) is not None}
+
+    return select
+
+
+def run_compiled(select: Select, compiled: Sequence[CompiledConstraint]) -> list[ResultRow]:
+    """Run ``compiled`` with ``select``; the distinct results, in the order of the
+    constraints."""
     rows: list[ResultRow] = []
     for constraint in track(compiled, "checking"):
-        try:
-            solutions = store.query(constraint.sparql, default_graph=list(default_graph))
-        except SyntaxError as exc:
-            raise ValidationError(f"compiled shape {constraint.shape}: bad SPARQL: {exc}") from None
-        assert isinstance(solutions, ox.QuerySolutions)
-        names = {v.value for v in solutions.variables}
         seen = set()
-        for solution in solutions:
-            focus_term = solution["this"]
-            if focus_term is None:
-                continue
-            focus = from_ox(focus_term)
-            value_term = solution["value"] if "value" in names else None
-            path_term = solution["path"] if "path" in names else None
-            value = from_ox(value_term) if value_term is not None else None
-            if value is None and constraint.value_is_focus:
-                value = focus
-            path = from_ox(path_term) if path_term is not None else constraint.path
-            row = ResultRow(
-                focus=focus,
-                path=path,
-                value=value,
-                source_shape=constraint.shape,
-                source_constraint_component=constraint.component,
-                severity=constraint.severity,
-                messages=constraint.messages,
-                source_constraint=constraint.source_constraint,
-            )
-            key = tuple(str(solution[name]) for name in sorted(names))
-            if key not in seen:
-                seen.add(key)
-                rows.append(row)
+        try:
+            solutions = select(constraint.sparql)
+            for solution in solutions:
+                focus = solution.get("this")
+                if focus is None:
+                    continue
+                value = solution.get("value")
+                if value is None and constraint.value_is_focus:
+                    value = focus
+                row = ResultRow(
+                    focus=focus,
+                    path=solution.get("path") or constraint.path,
+                    value=value,
+                    source_shape=constraint.shape,
+                    source_constraint_component=constraint.component,
+                    severity=constraint.severity,
+                    messages=constraint.messages,
+                    source_constraint=constraint.source_constraint,
+                )
+                key = tuple(sorted((k, v) for k, v in solution.items() if v is not None))
+                if key not in seen:
+                    seen.add(key)
+                    rows.append(row)
+        except ValidationError as exc:
+            raise ValidationError(f"compiled shape {constraint.shape}: {exc.message}") from None
     return rows
 
 
@@ -83,4 +98,5 @@ def validate_store(
 ) -> list[ResultRow]:
     """Validate the data graph(s) ``default_graph`` of ``store`` against the rdflib
     shapes graph ``shapes`` (also in the store as ``shapes_graph``, for $shapesGraph)."""
-    return run_compiled(store, Compiler(shapes, shapes_graph).compile(), default_graph)
+    compiled = Compiler(shapes, shapes_graph).compile()
+    return run_compiled(store_select(store, default_graph), compiled)

@@ -1,0 +1,114 @@
+"""SHACL validation pushed down to a SPARQL store: the compiled shapes are sent as
+SELECT queries to the store's endpoint, so the data is validated where it lives and
+only result rows travel (no CONSTRUCT of the data).
+
+The queries read the named data graph and the published ontology graph as their
+default graph (``default-graph-uri``): the ontology's rdf:type and rdfs:subClassOf
+triples let sh:class and sh:targetClass see subclass instances, as the vocabulary
+graph does locally. For the report's wording, each query also returns the entry that
+holds a blank focus node or value, and one more query the identifiers of the result's
+entries; they make a small local graph, never the data.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from rdflib import Graph, URIRef
+from rdflib.namespace import DCTERMS
+from rdflib.term import Node
+
+from .endpoint import run_remote
+from .errors import AnthologyError
+from .loader import Anthology, with_data
+from .server import ONTOLOGY_GRAPH, SHAPES_GRAPH, query_url
+from .shacl import Compiler, ResultRow, report_graph, run_compiled
+from .terms import nt_term
+from .validation import Report, validate
+
+# Links an entry to a blank node it holds in the small local graph of the report.
+HOLDS = URIRef("urn:anthology-kg:holds")
+_ID = f"<{DCTERMS.identifier}>"
+OWNER_DEPTH = 3  # entries hold their parts at most this deep (arms, claims, ranges)
+_BATCH = 500
+_PROLOGUE = re.compile(r"(?:\s*(?:PREFIX\s+[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>))*\s*", re.I)
+
+
+def _referrers(var: str, child: str, level: int = 1) -> str:
+    """Nested OPTIONALs binding the referrers of ``child`` (``?ak_var_1``), theirs
+    (``?ak_var_2``) and so on up to OWNER_DEPTH, each with its identifier if it has
+    one: the walk ``loader.find_owner`` makes, stopped at a node with an identifier."""
+    if level > OWNER_DEPTH:
+        return ""
+    node = f"?ak_{var}_{level}"
+    return (
+        f" OPTIONAL {{ FILTER (!isLiteral({child}) && NOT EXISTS {{ {child} {_ID} ?ak_x }}) "
+        f"{node} ?ak_{var}_p{level} {child} . OPTIONAL {{ {node} {_ID} ?ak_{var}_id{level} }}"
+        f"{_referrers(var, node, level + 1)} }}"
+    )
+
+
+def _with_owners(text: str) -> str:
+    """The compiled query, with the referrers of a focus node that lacks an identifier
+    (for the report's wording; a blank node can only be followed in the same query)."""
+    owners = _referrers("this", "?this")
+    prologue = _PROLOGUE.match(text)
+    head = prologue.group(0) if prologue else ""
+    return f"{head}SELECT * WHERE {{ {{ {text[len(head) :]} }}{owners} }}"
+
+
+def _keep_owners(found: dict[str, Node | None], var: str, local: Graph) -> None:
+    """Add the referrer chain of ``?var`` in the solution ``found`` to ``local``."""
+    child = found.get(var)
+    for level in range(1, OWNER_DEPTH + 1):
+        parent = found.get(f"ak_{var}_{level}")
+        if parent is None or child is None:
+            return
+        local.add((parent, HOLDS, child))
+        identifier = found.get(f"ak_{var}_id{level}")
+        if identifier is not None:
+            local.add((parent, DCTERMS.identifier, identifier))
+        child = parent
+
+
+def remote_rows(shapes: Graph, endpoint: str, graph: str) -> tuple[list[ResultRow], Graph]:
+    """The results of ``shapes`` on the named graph ``graph`` of the store at
+    ``endpoint``, computed by the store; and the small graph that names the entries
+    holding their focus nodes and values (identifiers and referrer chains)."""
+    url = query_url(endpoint, [graph, ONTOLOGY_GRAPH])
+    ask = f"ASK {{ GRAPH {nt_term(URIRef(graph))} {{ ?s ?p ?o }} }}"
+    if not run_remote(endpoint, ask, kind="ask").boolean:
+        raise AnthologyError(f"{endpoint}: the graph <{graph}> is empty or missing")
+    local = Graph()
+
+    def select(text: str) -> Iterator[dict[str, Node | None]]:
+        result = run_remote(url, _with_owners(text), kind="select")
+        for row in result.rows:
+            found = dict(zip(result.variables, row, strict=True))
+            _keep_owners(found, "this", local)
+            yield {k: v for k, v in found.items() if not k.startswith("ak_")}
+
+    rows = run_compiled(select, Compiler(shapes, SHAPES_GRAPH).compile())
+    iris = sorted({n for r in rows for n in (r.focus, r.value) if isinstance(n, URIRef)})
+    for start in range(0, len(iris), _BATCH):
+        values = " ".join(nt_term(n) for n in iris[start : start + _BATCH])
+        text = (
+            f"SELECT * WHERE {{ VALUES ?n {{ {values} }} OPTIONAL {{ ?n {_ID} ?ak_id }}"
+            f"{_referrers('n', '?n')} }}"
+        )
+        result = run_remote(url, text, kind="select")
+        for row in result.rows:
+            found = dict(zip(result.variables, row, strict=True))
+            node, identifier = found.get("n"), found.get("ak_id")
+            if node is not None and identifier is not None:
+                local.add((node, DCTERMS.identifier, identifier))
+            _keep_owners(found, "n", local)
+    return rows, local
+
+
+def validate_remote(anthology: Anthology, endpoint: str, graph: str) -> Report:
+    """Validate the data in the named graph ``graph`` of the store at ``endpoint``
+    against ``anthology``'s rules; results carry no file and line."""
+    rows, local = remote_rows(anthology.shapes, endpoint, graph)
+    return validate(with_data(anthology, local), report_graph=report_graph(rows, anthology.shapes))
