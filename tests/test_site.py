@@ -232,7 +232,7 @@ def test_slugs_are_plain_names_that_never_collide():
 
 def test_a_path_outside_the_output_is_refused(tmp_path):
     with pytest.raises(AnthologyError) as caught:
-        confined(tmp_path, "../outside.html", "entry 'X'", (tmp_path / "data" / "X.ttl", 7))
+        confined(tmp_path, "../outside.html", lambda: ("entry 'X'", (tmp_path / "X.ttl", 7)))
     assert str(caught.value).endswith(
         f"entry 'X': its page '../outside.html' would be written outside {tmp_path}"
     )

@@ -14,12 +14,10 @@ import json
 import re
 from importlib import resources
 
-from rdflib import RDF, RDFS, Graph, Literal, URIRef
-from rdflib.namespace import DCTERMS
+from rdflib import Graph, Literal, URIRef
 
 from ..export import nt_term
-from ..namespaces import AK
-from .model import Model, entries_by_identifier
+from .model import AK, DCTERMS, RDF, RDFS, Model, entries_by_identifier
 
 VENDOR = "vendor/oxigraph"
 VENDORED = ("LICENSE-MIT", "LICENSE-APACHE", "VENDORED.md")

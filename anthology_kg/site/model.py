@@ -13,23 +13,45 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import cast
 
-from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
-from rdflib.namespace import DCTERMS, SKOS
+from rdflib import RDF as _RDF
+from rdflib import RDFS as _RDFS
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.namespace import DCTERMS as _DCTERMS
+from rdflib.namespace import SKOS as _SKOS
 from rdflib.term import Node
 
 from ..bnodes import stable_labels
 from ..loader import Anthology, EntryIndex, Location, find_owner
-from ..namespaces import AK
+from ..namespaces import AK as _AK
 from .output import slug
 
+
+class Terms:
+    """A namespace whose terms are each made once: rdflib builds a new URIRef on every
+    attribute lookup, which dominates loops over a hundred thousand triples."""
+
+    def __init__(self, namespace):
+        self._namespace = namespace
+
+    def __getattr__(self, name: str) -> URIRef:
+        term = URIRef(str(getattr(self._namespace, name)))
+        setattr(self, name, term)
+        return term
+
+
+AK, RDF, RDFS, DCTERMS, SKOS = (Terms(n) for n in (_AK, _RDF, _RDFS, _DCTERMS, _SKOS))
+
 # What an entry, or a claim it makes, rests on: shown under "rests on" / "rested on by".
-RESTS_ON = (
-    AK.restsOn,
-    AK.releasedOn,
-    AK.describedIn,
-    AK.about,
-    DCTERMS.references,
+RESTS_ON = frozenset(
+    (
+        AK.restsOn,
+        AK.releasedOn,
+        AK.describedIn,
+        AK.about,
+        DCTERMS.references,
+    )
 )
+NEIGHBOURS = RESTS_ON | {AK.addressedIn}  # what a neighbourhood picture draws
 # Shown in the page's header or its own section rather than among the facts.
 SHOWN_APART = {
     RDF.type,
@@ -65,8 +87,16 @@ def data_triples(anthology: EntryIndex) -> Iterable[tuple[Node, Node, Node]]:
     from ..fast import DATA, from_ox
 
     store = anthology.store  # type: ignore[attr-defined]
+    made: dict = {}  # each IRI converted once: subjects and predicates repeat
+
+    def term(t) -> Node:
+        node = made.get(t)
+        if node is None:
+            node = made[t] = from_ox(t)
+        return node
+
     return (
-        (from_ox(q.subject), from_ox(q.predicate), from_ox(q.object))
+        (term(q.subject), term(q.predicate), from_ox(q.object))
         for q in store.quads_for_pattern(None, None, None, DATA)
     )
 
@@ -98,6 +128,7 @@ class Model:
     vocabulary: dict[Node, str] = field(default_factory=dict)
     pages: dict[Node, str] = field(default_factory=dict)
     labels: dict[Node, str] = field(default_factory=dict)
+    by_predicate: dict[Node, dict[Node, list[Node]]] = field(default_factory=dict)
     _owners: dict[Node, Node | None] = field(default_factory=dict)
 
     @classmethod
@@ -109,17 +140,23 @@ class Model:
             # Blank-node labels from content, so that order never depends on the engine.
             stable = stable_labels(cast(Graph, triples))  # it only iterates its argument
             triples = [(stable.get(s, s), p, stable.get(o, o)) for s, p, o in triples]
+        has_identifier, pref_label, label = DCTERMS.identifier, SKOS.prefLabel, RDFS.label
         for s, p, o in triples:
             model.out[s].append((p, o))
             model.into[o].append((p, s))
-            if p == DCTERMS.identifier and isinstance(o, Literal):
+            if p == has_identifier and isinstance(o, Literal):
                 if s not in model.identifiers or str(o) < model.identifiers[s]:
                     model.identifiers[s] = str(o)
-            elif p in (SKOS.prefLabel, RDFS.label) and isinstance(o, Literal):
-                _prefer(labels, s, 0 if p == SKOS.prefLabel else 1, str(o))
+            elif (p == pref_label or p == label) and isinstance(o, Literal):
+                _prefer(labels, s, 0 if p == pref_label else 1, str(o))
         for adjacency in (model.out, model.into):
             for values in adjacency.values():
                 values.sort(key=lambda po: (str(po[0]), _sort_key(po[1])))
+        for subject, pairs in model.out.items():
+            table: dict[Node, list[Node]] = {}
+            for p, o in pairs:
+                table.setdefault(p, []).append(o)
+            model.by_predicate[subject] = table
         model.vocabulary = vocabulary_labels(anthology.ontology)
         model.labels = {node: text for node, (_, text) in labels.items()}
         used: set[str] = set()
@@ -135,13 +172,11 @@ class Model:
 
     # -- lookups ----------------------------------------------------------------------------
     def value(self, node: Node, predicate: Node) -> Node | None:
-        for p, o in self.out.get(node, ()):
-            if p == predicate:
-                return o
-        return None
+        values = self.by_predicate.get(node, {}).get(predicate)
+        return values[0] if values else None
 
     def values(self, node: Node, predicate: Node) -> list[Node]:
-        return [o for p, o in self.out.get(node, ()) if p == predicate]
+        return self.by_predicate.get(node, {}).get(predicate, [])
 
     def subjects(self, predicate: Node, node: Node) -> list[Node]:
         return [s for p, s in self.into.get(node, ()) if p == predicate]

@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ..errors import AnthologyError
@@ -30,14 +31,19 @@ def slug(text: str) -> str:
     return f"{plain}-{digest}"
 
 
-def confined(root: Path, relative: str, what: str, where: tuple[Path, int | None] | None) -> Path:
-    """``root / relative``, checked after resolving to lie inside ``root``; otherwise an
-    AnthologyError naming ``what`` (an entry or a query) and its source ``where``."""
+Source = tuple[str, "tuple[Path, int | None] | None"]
+
+
+def confined(root: Path, relative: str, describe: Callable[[], Source]) -> Path:
+    """``root / relative``, checked after resolving to lie inside ``root`` (itself
+    resolved); otherwise an AnthologyError naming what ``describe()`` says the file was
+    derived from (an entry or a query) and its source file and line."""
     path = (root / relative).resolve()
-    if not path.is_relative_to(root.resolve()):
-        path_, line = where if where is not None else (None, None)
+    if not path.is_relative_to(root):
+        what, where = describe()
+        source, line = where if where is not None else (None, None)
         raise AnthologyError(
-            f"{what}: its page {relative!r} would be written outside {root}", path_, line
+            f"{what}: its page {relative!r} would be written outside {root}", source, line
         )
     return path
 
@@ -52,14 +58,16 @@ def is_site(folder: Path) -> bool:
     return f'<meta name="generator" content="{GENERATOR}">' in head
 
 
-def write_tree(output: Path, files: dict[str, str | bytes], sources: dict[str, tuple]) -> None:
+def write_tree(
+    output: Path, files: dict[str, str | bytes], sources: Mapping[str, Callable[[], Source]]
+) -> None:
     """Write ``files`` (relative path to content) as the whole of ``output``.
 
     The files go into a new folder beside ``output``, which then takes its place, so the
     output is exactly these files (a deleted entry's page disappears) and a failure
     leaves the old site as it was. ``output`` must be missing, empty, or a site this tool
-    wrote: anything else is refused rather than replaced. ``sources`` names, for a path
-    derived from data, what it was derived from (for the refusal message).
+    wrote: anything else is refused rather than replaced. ``sources`` tells, for a path
+    derived from data, what it was derived from (asked only for a refusal's message).
     """
     output = output.absolute()
     if output.exists() and not output.is_dir():
@@ -76,12 +84,15 @@ def write_tree(output: Path, files: dict[str, str | bytes], sources: dict[str, t
         fresh = Path(tempfile.mkdtemp(dir=parent, prefix=f".{output.name}.new-"))
     except OSError as exc:
         raise AnthologyError(f"cannot write: {exc.strerror}", parent) from None
-    path = fresh
+    path = fresh = fresh.resolve()
+    made: set[Path] = {fresh}
     try:
         for relative, content in files.items():
-            what, where = sources.get(relative, (relative, None))
-            path = confined(fresh, relative, what, where)
-            path.parent.mkdir(parents=True, exist_ok=True)
+            describe = sources.get(relative, lambda r=relative: (r, None))
+            path = confined(fresh, relative, describe)
+            if path.parent not in made:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                made.add(path.parent)
             data = content.encode("utf-8") if isinstance(content, str) else content
             path.write_bytes(data)
         os.chmod(fresh, 0o755)

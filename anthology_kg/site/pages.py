@@ -5,23 +5,36 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
-from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
-from rdflib.namespace import DCTERMS
+from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.term import Node
 
 from ..loader import EntryIndex
-from ..namespaces import AK, bind_prefixes
+from ..namespaces import bind_prefixes
 from ..queries import QueryResult, StoredQuery, catalog, run_local
 from ..reports import summary_line
 from ..rules import rule_catalog
 from ..validation import Report, RuleResult
-from .model import PROSE_MIN, RESTS_ON, SHOWN_APART, Model, entries_by_identifier, paragraphs
-from .output import slug
+from .model import (
+    AK,
+    DCTERMS,
+    NEIGHBOURS,
+    PROSE_MIN,
+    RDF,
+    RDFS,
+    RESTS_ON,
+    SHOWN_APART,
+    Model,
+    entries_by_identifier,
+    paragraphs,
+)
+from .output import Source, slug
 from .pictures import Box, picture
 from .sparql_text import has_service, tokens
 
@@ -53,7 +66,7 @@ class SiteText:
     """The files of a site and, for each file derived from data, where that came from."""
 
     files: dict[str, str | bytes] = field(default_factory=dict)
-    sources: dict[str, tuple[str, tuple[Path, int | None] | None]] = field(default_factory=dict)
+    sources: dict[str, Callable[[], Source]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -61,6 +74,7 @@ def environment() -> Environment:
     return Environment(
         loader=PackageLoader("anthology_kg.site", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
+        auto_reload=False,
         undefined=StrictUndefined,
         trim_blocks=False,
         keep_trailing_newline=True,
@@ -154,6 +168,11 @@ class Pages:
             parts.append(self.model.label(iri))
         return " / ".join(parts)
 
+    def source_of(self, node: Node, what: str) -> Source:
+        """What a page was derived from and where it is written (for a refusal)."""
+        location = self.model.location(node)
+        return what, (location.path, location.line) if location else None
+
     def byline(self, node: Node) -> str:
         """``authors (year)`` when the entry records them."""
         authors = self.model.value(node, AK.authors)
@@ -212,11 +231,7 @@ class Pages:
         missing = self.missing_confounders(confounders)
         for node, identifier in entries_by_identifier(self.model):
             path = self.model.pages[node]
-            location = self.model.location(node)
-            self.out.sources[path] = (
-                f"entry {identifier!r}",
-                (location.path, location.line) if location else None,
-            )
+            self.out.sources[path] = partial(self.source_of, node, f"entry {identifier!r}")
             self.render(
                 "entry.html",
                 path,
@@ -262,7 +277,7 @@ class Pages:
             claim_facts = [
                 {"label": m.label(p), "shown": [self.term(o, 1)]}
                 for p, o in m.out.get(claim, ())
-                if p not in (RDF.type, RDFS.label, AK.restsOn)
+                if p not in {RDF.type, RDFS.label, AK.restsOn}
             ]
             claims.append(
                 {"claim": self.term(claim, 1), "kind": m.kind(claim), "facts": claim_facts}
@@ -297,7 +312,7 @@ class Pages:
                             "target": self.term(part, 1),
                         }
                     )
-                elif p in (AK.addressedIn, AK.concerns) and m.is_a(s, AK.OpenQuestion):
+                elif p in {AK.addressedIn, AK.concerns} and m.is_a(s, AK.OpenQuestion):
                     questions.append(
                         {
                             "link": self.term(s, 1),
@@ -406,7 +421,7 @@ class Pages:
                 (m.label(p), m.owner(o))
                 for part in owned
                 for p, o in m.out.get(part, ())
-                if p in RESTS_ON + (AK.addressedIn,) and m.owner(o) not in (None, node)
+                if p in NEIGHBOURS and m.owner(o) not in (None, node)
             },
             key=lambda e: (str(e[1]), e[0]),
         )[:NEIGHBOURS_MAX]
@@ -415,7 +430,7 @@ class Pages:
                 (m.label(p), m.owner(s))
                 for part in owned
                 for p, s in m.into.get(part, ())
-                if p in RESTS_ON + (AK.addressedIn,) and m.owner(s) not in (None, node)
+                if p in NEIGHBOURS and m.owner(s) not in (None, node)
             },
             key=lambda e: (str(e[1]), e[0]),
         )[:NEIGHBOURS_MAX]
@@ -506,7 +521,7 @@ class Pages:
         first_entry = next(iter(entries_by_identifier(self.model)), (None, ""))[1]
         for name, stored in self.queries.items():
             path = self.query_pages[name]
-            self.out.sources[path] = (f"query {name!r}", (stored.path, None))
+            self.out.sources[path] = partial(_fixed, f"query {name!r}", (stored.path, None))
             result, refused = self.stored_query_answer(stored)
             if name == "confounders":
                 confounders = result
@@ -616,3 +631,7 @@ def _unique(rows: list[dict]) -> list[dict]:
             seen.add(key)
             out.append(row)
     return out
+
+
+def _fixed(what: str, where: tuple[Path, int | None] | None) -> Source:
+    return what, where
