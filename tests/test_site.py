@@ -3,6 +3,7 @@
 import json
 import re
 import shutil
+import time
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
@@ -703,3 +704,30 @@ def test_the_query_page_shows_its_text_and_answer(bundled_site):
         re.sub(r"<[^>]+>", "", html.split('<pre class="sparql">', 1)[1].split("</pre>")[0])
     )
     assert text == (REPO / "queries" / "confounders.rq").read_text("utf-8")
+
+
+@pytest.mark.bench
+@needs_chromium
+def test_the_browser_engine_at_ten_thousand_entries(tmp_path, browser):
+    """Figures, not assertions of speed: the site at 10,000 entries, its search index,
+    and the in-browser engine loading the anthology and answering confounders."""
+    root, out = tmp_path / "anthology", tmp_path / "site"
+    assert run_cli("generate", "--entries", "10000", "--seed", "1", "-o", str(root)).exit_code == 0
+    started = time.perf_counter()
+    assert run_cli("--root", str(root), "site", "-o", str(out)).exit_code == 0
+    built = time.perf_counter() - started
+    index = (out / "assets" / "search-index.js").stat().st_size
+    data = (out / "assets" / "anthology-data.js").stat().st_size
+    assert index < 5_000_000, index
+    page = browser.new_page()
+    page.goto((out / "queries" / "confounders.html").as_uri())
+    page.click("#run")
+    page.wait_for_selector("#live[data-done]", timeout=600_000)
+    status = page.inner_text("#live-status")
+    load_ms = page.evaluate("window.anthologyLoadMs")
+    page.close()
+    print(
+        f"\nsite at 10,000 entries: built in {built:.1f} s; search index {index / 1e6:.2f} MB; "
+        f"anthology for the browser {data / 1e6:.1f} MB; in-browser engine loaded it in "
+        f"{load_ms / 1000:.1f} s; confounders: {status}"
+    )

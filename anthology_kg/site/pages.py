@@ -118,7 +118,7 @@ class Pages:
         page = m.page_of(node)
         href = "../" * depth + page if page else None
         if isinstance(node, BNode) and node not in m.labels:
-            return Term(m.label(node), href=href, note=m.describe(node) or note)
+            return Term(m.describe(node) or m.label(node), note=note)  # shown where it is
         return Term(m.label(node), href=href, iri=iri, note=note)
 
     def source_line(self, result: RuleResult) -> str | None:
@@ -340,7 +340,7 @@ class Pages:
             "rests_on": rests_on,
             "rested_on_by": _unique(rested),
             "mentioned_by": [mentioned[k] for k in sorted(mentioned)],
-            "questions": _unique(questions),
+            "questions": _merged_questions(questions),
             "reports": reports,
             "comparison": comparison,
             "facts": facts,
@@ -635,3 +635,18 @@ def _unique(rows: list[dict]) -> list[dict]:
 
 def _fixed(what: str, where: tuple[Path, int | None] | None) -> Source:
     return what, where
+
+
+def _merged_questions(rows: list[dict]) -> list[dict]:
+    """One line per question, its relations to the entry joined (lives here, concerns
+    the GRPO arm, concerns the PPO arm), in first-seen order."""
+    merged: dict[str, dict] = {}
+    for row in rows:
+        key = row["link"].text
+        if key not in merged:
+            merged[key] = {**row, "relations": []}
+        if row["relation"] not in merged[key]["relations"]:
+            merged[key]["relations"].append(row["relation"])
+    for row in merged.values():
+        row["relation"] = "; ".join(row.pop("relations"))
+    return list(merged.values())
