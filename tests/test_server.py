@@ -227,6 +227,10 @@ def test_serve_starts_a_loaded_read_only_server():
     )
     try:
         base = f"http://127.0.0.1:{port}"
+        # The endpoint line comes once serve itself knows the server listens; a SIGTERM sent
+        # before it (the server may answer a moment earlier) would stop serve while starting.
+        assert process.stdout is not None
+        first = process.stdout.readline()
         wait_until_up(base)
         result = run_remote(
             f"{base}/query",
@@ -247,4 +251,5 @@ def test_serve_starts_a_loaded_read_only_server():
     finally:
         process.terminate()
         out, _ = process.communicate(timeout=10)
-    assert f"SPARQL endpoint: http://127.0.0.1:{port}/query" in out
+    assert first.startswith(f"SPARQL endpoint: http://127.0.0.1:{port}/query")
+    assert "try: curl" in out
