@@ -171,17 +171,20 @@ def shacl_report(
     Returns pySHACL's conforms flag and its sh:ValidationReport graph.
     """
     normalize = rdflib.NORMALIZE_LITERALS
-    with _parsed_queries_cached():
-        conforms, report_graph, _ = pyshacl.validate(
-            data,
-            shacl_graph=shapes,
-            ont_graph=ontology,
-            inference=inference,
-            allow_warnings=allow_warnings,
-            advanced=False,
-        )
-    # pySHACL sets rdflib's global NORMALIZE_LITERALS back to True when it is done.
-    rdflib.NORMALIZE_LITERALS = normalize
+    try:
+        with _parsed_queries_cached():
+            conforms, report_graph, _ = pyshacl.validate(
+                data,
+                shacl_graph=shapes,
+                ont_graph=ontology,
+                inference=inference,
+                allow_warnings=allow_warnings,
+                advanced=False,
+            )
+    finally:
+        # pySHACL sets rdflib's global NORMALIZE_LITERALS back to True when it is done
+        # (or fails).
+        rdflib.NORMALIZE_LITERALS = normalize
     if not isinstance(report_graph, Graph):
         # pySHACL returns a ValidationFailure for shapes it refuses (unsupported SPARQL).
         raise AnthologyError(f"the shapes cannot be used: {report_graph}")

@@ -28,26 +28,46 @@ def run_cli(*args: str, input: str | None = None):
     return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
 
 
-def pytest_terminal_summary(terminalreporter):
-    """Print the conformance figures of the W3C suites when they ran."""
-    import sys
+@pytest.fixture
+def conformance(request):
+    """``conformance(suite, outcome)`` records one conformance case ("passed", "expected
+    failures" or "failed") on the test's report; the tally is summed from the reports,
+    wherever the tests ran (pytest-xdist workers send their reports to the controller)."""
 
-    lines = []
-    shacl = sys.modules.get("test_w3c_shacl")
-    if shacl is not None:
-        for engine, tally in sorted(shacl.RESULTS.items()):
-            lines.append(
-                f"W3C SHACL ({engine}): {tally['passed']} passed, "
-                f"{tally['expected failures']} expected failures, of {tally['total']}"
-            )
-    results = sys.modules.get("test_w3c_results")
-    if results is not None and results.RESULTS["total"]:
-        tally = results.RESULTS
-        lines.append(
-            f"W3C SPARQL result formats (writers): {tally['passed']} passed, "
-            f"{tally['expected failures']} expected failures, of {tally['total']}"
-        )
-    if lines:
-        terminalreporter.section("conformance")
-        for line in lines:
-            terminalreporter.write_line(line)
+    def record(suite: str, outcome: str) -> None:
+        request.node.user_properties.append(("conformance", (suite, outcome)))
+
+    return record
+
+
+class _ConformanceTally:
+    """Sums the conformance cases of the reports and prints them at the end."""
+
+    def __init__(self) -> None:
+        self.tallies: dict[str, dict[str, int]] = {}
+
+    def pytest_runtest_logreport(self, report) -> None:
+        if report.when != "call":
+            return
+        for key, value in report.user_properties:
+            if key == "conformance":
+                suite, outcome = value
+                zero = {"passed": 0, "expected failures": 0, "total": 0}
+                tally = self.tallies.setdefault(suite, zero)
+                tally["total"] += 1
+                if outcome in tally:
+                    tally[outcome] += 1
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        """Print the conformance figures of the W3C suites when they ran."""
+        if self.tallies:
+            terminalreporter.section("conformance")
+            for suite, tally in sorted(self.tallies.items()):
+                terminalreporter.write_line(
+                    f"{suite}: {tally['passed']} passed, "
+                    f"{tally['expected failures']} expected failures, of {tally['total']}"
+                )
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(_ConformanceTally(), "conformance-tally")

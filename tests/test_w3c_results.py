@@ -48,7 +48,6 @@ def collect():
 
 
 TESTS = collect()
-RESULTS = {"passed": 0, "expected failures": 0, "total": 0}
 
 
 def _blank_labels_in_order(text: str) -> str:
@@ -90,16 +89,17 @@ def matches(paths: dict, got: str, expected: str) -> bool:
 
 
 @pytest.mark.parametrize(("name", "paths", "kind"), TESTS, ids=[t[0] for t in TESTS])
-def test_w3c_result_format(name, paths, kind):
+def test_w3c_result_format(name, paths, kind, conformance):
     got, expected = produce(paths)
-    RESULTS["total"] += 1
+    suite = "W3C SPARQL result formats (writers)"
     if matches(paths, got, expected):
-        RESULTS["passed"] += 1
+        conformance(suite, "passed")
         assert name not in LISTED, f"{name} passes now: remove it from expected-failures.txt"
         return
     if name in LISTED:
-        RESULTS["expected failures"] += 1
+        conformance(suite, "expected failures")
         pytest.xfail(LISTED[name])
+    conformance(suite, "failed")
     pytest.fail(f"{name}:\n--- expected\n{expected}\n--- got\n{got}")
 
 

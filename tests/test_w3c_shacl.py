@@ -26,7 +26,6 @@ EXPECTED_FAILURES = W3C / "expected-failures.txt"
 MF = Namespace("http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#")
 SHT = Namespace("http://www.w3.org/ns/shacl-test#")
 ENGINES = {"reference": shacl_report, "fast": validate_graphs}
-RESULTS: dict[str, dict[str, int]] = {}
 # What a report says of each result; sh:resultMessage is free text and not compared.
 RESULT_TERMS = (
     SH.focusNode,
@@ -167,21 +166,18 @@ def run_case(engine: str, details: dict) -> tuple[bool, str]:
 
 @pytest.mark.parametrize("engine", sorted(ENGINES))
 @pytest.mark.parametrize(("name", "details"), TESTS, ids=[t[0] for t in TESTS])
-def test_w3c_shacl(engine, name, details):
+def test_w3c_shacl(engine, name, details, conformance):
     passed, why = run_case(engine, details)
-    part = name.split("/", 1)[0]
-    tally = RESULTS.setdefault(
-        f"{engine} engine, {part}", {"passed": 0, "expected failures": 0, "total": 0}
-    )
-    tally["total"] += 1
+    suite = f"W3C SHACL ({engine} engine, {name.split('/', 1)[0]})"
     listed = (engine, name) in LISTED
     if passed:
-        tally["passed"] += 1
+        conformance(suite, "passed")
         assert not listed, f"{name} passes now: remove it from {EXPECTED_FAILURES.name}"
     else:
         if listed:
-            tally["expected failures"] += 1
+            conformance(suite, "expected failures")
             pytest.xfail(LISTED[(engine, name)])
+        conformance(suite, "failed")
         pytest.fail(f"{name} on the {engine} engine: {why}")
 
 
