@@ -250,6 +250,5 @@ def test_serve_starts_a_loaded_read_only_server():
             )
     finally:
         process.terminate()
-        out, _ = process.communicate(timeout=10)
+        process.communicate(timeout=10)
     assert first.startswith(f"SPARQL endpoint: http://127.0.0.1:{port}/query")
-    assert "try: curl" in out
