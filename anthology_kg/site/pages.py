@@ -11,7 +11,7 @@ from functools import partial
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.term import Node
 
@@ -53,12 +53,26 @@ PICTURE_EDGES = (AK.makesClaim, AK.restsOn, AK.describedIn, AK.releasedOn, AK.ad
 
 @dataclass
 class Term:
-    """A value as shown: its text, the page it links to, its IRI (the tooltip)."""
+    """A value as shown: its text, the page it links to, its IRI (the tooltip). Templates
+    print it through ``__html__``, which escapes every part (as Jinja2's autoescape would)
+    without a macro call per value."""
 
     text: str
     href: str | None = None
     iri: str | None = None
     note: str | None = None
+
+    def __html__(self) -> str:
+        if self.href:
+            title = Markup(' title="{}"').format(self.iri) if self.iri else ""
+            shown = Markup('<a href="{}"{}>{}</a>').format(self.href, title, self.text)
+        elif self.iri:
+            shown = Markup('<span title="{}">{}</span>').format(self.iri, self.text)
+        else:
+            shown = escape(self.text)
+        if self.note:
+            shown += Markup(' <span class="note">{}</span>').format(self.note)
+        return str(shown)
 
 
 @dataclass
