@@ -29,6 +29,7 @@ from .fast import load_fast
 from .files import write_atomic, write_error
 from .formatting import format_anthology
 from .generate import generate as run_generate
+from .guards import DEFAULT_TIMEOUT, bounded, refuse_service, refuse_service_in_shapes
 from .loader import Anthology, load_anthology, with_data
 from .namespaces import DEFAULT_BASE
 from .pushdown import validate_remote
@@ -81,6 +82,10 @@ class AnthologyGroup(click.Group):
 
 class Settings:
     """The global options, and the anthology loaded from them on first use."""
+
+    #: --timeout and --allow-service of the command that runs queries or validation.
+    timeout: float = DEFAULT_TIMEOUT
+    allow_service: bool = False
 
     def __init__(self, root: Path | None, base: str, verbosity: int = 0, color=None):
         self.root = root
@@ -164,19 +169,58 @@ def _engine_option(func):
     )(func)
 
 
+def _limit_options(func):
+    """--timeout and --allow-service, kept on the Settings (see guards.py)."""
+
+    def remember(ctx: click.Context, param: click.Parameter, value):
+        setattr(ctx.find_object(Settings), str(param.name), value)
+        return value
+
+    func = click.option(
+        "--allow-service",
+        is_flag=True,
+        expose_value=False,
+        callback=remember,
+        help="Let a query or a shape's SPARQL call a remote endpoint (SERVICE); refused "
+        "by default: a local query runs on the anthology alone.",
+    )(func)
+    return click.option(
+        "--timeout",
+        type=click.FloatRange(min=0),
+        default=DEFAULT_TIMEOUT,
+        show_default=True,
+        metavar="SECONDS",
+        expose_value=False,
+        callback=remember,
+        help="Give up after SECONDS (exit 2); 0: no limit. Ctrl-C stops at once (exit 130).",
+    )(func)
+
+
 def _validated(settings: Settings, engine: str, inference: str = "none", extra_shapes=()):
-    """Validate with ``engine``, falling back to the reference engine (and saying so) for
-    inference or shapes the fast engine cannot compile."""
+    """Validate with ``engine`` within --timeout, falling back to the reference engine
+    (and saying so) for inference or shapes the fast engine cannot compile."""
+    return bounded(
+        lambda: _validated_now(settings, engine, inference, extra_shapes),
+        settings.timeout,
+        "validation",
+    )
+
+
+def _validated_now(settings: Settings, engine: str, inference: str, extra_shapes):
     if engine == "fast" and inference == "none":
+        anthology = settings.for_engine("fast", extra_shapes)
+        refuse_service_in_shapes(anthology.shapes, settings.allow_service)
         try:
-            return run_validation(settings.for_engine("fast", extra_shapes))
+            return run_validation(anthology)
         except Unsupported as exc:
             click.echo(
                 f"anthology-kg: the fast engine cannot run these shapes ({exc}); "
                 "using the reference engine",
                 err=True,
             )
-    return run_validation(settings.for_engine("reference", extra_shapes), inference)
+    anthology = settings.for_engine("reference", extra_shapes)
+    refuse_service_in_shapes(anthology.shapes, settings.allow_service)
+    return run_validation(anthology, inference)
 
 
 def _validated_remote(settings, engine, inference, extra_shapes, endpoint, graph):
@@ -350,6 +394,7 @@ def _emit(text: str, output: Path | None = None) -> None:
     metavar="IRI",
     help="With --endpoint: the named graph holding the data.",
 )
+@_limit_options
 @_engine_option
 @_baseline_option
 @click.pass_obj
@@ -399,6 +444,7 @@ def validate(
 @main.command()
 @_fail_on_option
 @_select_options
+@_limit_options
 @_engine_option
 @_baseline_option
 @click.pass_obj
@@ -548,10 +594,13 @@ def _remote_url(endpoint: str, graphs: tuple[str, ...]) -> str:
     return query_url(endpoint, list(graphs) or default_graphs())
 
 
-def _run(anthology, text, endpoint, graphs=(), bindings=None, source=None):
+def _run(settings, anthology, text, endpoint, graphs=(), bindings=None, source=None):
     if endpoint:
         return run_remote(_remote_url(endpoint, graphs), with_values(text, bindings or {}))
-    return run_local(anthology, text, bindings, source)
+    refuse_service(text, source, settings.allow_service)
+    return bounded(
+        lambda: run_local(anthology, text, bindings, source), settings.timeout, "the query"
+    )
 
 
 @main.command()
@@ -566,6 +615,7 @@ def _run(anthology, text, endpoint, graphs=(), bindings=None, source=None):
 )
 @_format_option
 @_endpoint_option
+@_limit_options
 @_engine_option
 @click.pass_obj
 def query(settings, name, params, fmt, endpoint, graphs, engine) -> None:
@@ -577,7 +627,7 @@ def query(settings, name, params, fmt, endpoint, graphs, engine) -> None:
     anthology = settings.for_engine(engine)
     stored = find_query(anthology, name)
     bindings = bind_params(anthology, stored, parse_param_options(params))
-    result = _run(anthology, stored.text, endpoint, graphs, bindings, stored.path)
+    result = _run(settings, anthology, stored.text, endpoint, graphs, bindings, stored.path)
     _print_result(anthology, result, fmt)
 
 
@@ -585,6 +635,7 @@ def query(settings, name, params, fmt, endpoint, graphs, engine) -> None:
 @click.argument("file", type=click.File("rb"))
 @_format_option
 @_endpoint_option
+@_limit_options
 @_engine_option
 @click.pass_obj
 def sparql(settings, file, fmt, endpoint, graphs, engine) -> None:
@@ -596,7 +647,8 @@ def sparql(settings, file, fmt, endpoint, graphs, engine) -> None:
     source = None if name in ("<stdin>", "-") else name
     text = decode_utf8(file.read(), source or "<stdin>")
     anthology = settings.for_engine(engine)
-    _print_result(anthology, _run(anthology, text, endpoint, graphs, source=source), fmt)
+    result = _run(settings, anthology, text, endpoint, graphs, source=source)
+    _print_result(anthology, result, fmt)
 
 
 @main.command("import")

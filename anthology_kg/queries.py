@@ -24,6 +24,7 @@ from .errors import AnthologyError
 from .loader import Anthology
 from .sourcemap import string_end
 from .sources import read_text
+from .terms import nt_term
 
 PARAM_TYPES = ("entry", "iri", "literal")
 _HEADER = re.compile(r"^#\+\s*([\w-]+)\s*:\s*(.*)$")
@@ -243,6 +244,10 @@ def parse_param_options(options: tuple[str, ...]) -> dict[str, str]:
             raise AnthologyError(f"--param {option!r}: expected NAME=VALUE")
         if name in values:
             raise AnthologyError(f"--param {name!r} given twice")
+        try:
+            value.encode("utf-8")  # bytes that were not UTF-8 arrive as lone surrogates
+        except UnicodeEncodeError:
+            raise AnthologyError(f"--param {name}: the value is not UTF-8 text") from None
         values[name] = value
     return values
 
@@ -251,8 +256,10 @@ def with_values(text: str, bindings: dict[str, Node]) -> str:
     """The query with a VALUES block for ``bindings`` at the start of its WHERE clause,
     for a store that takes only query text (the SPARQL 1.1 Protocol).
 
-    Each term is written by rdflib's own N3 serializer (``Node.n3()``), which escapes
-    it: a value can never end the block or add query text.
+    Each term is written by the one N-Triples term writer (``terms.nt_term``; N-Triples
+    terms are SPARQL terms), which escapes every string: a value can never end the
+    block or add query text. (rdflib's ``n3()`` wrote a value with a newline ending in
+    ``\"`` as a long string that the quote closed early.)
     """
     if not bindings:
         return text
@@ -261,11 +268,17 @@ def with_values(text: str, bindings: dict[str, Node]) -> str:
         "VALUES ("
         + " ".join(f"?{n}" for n in names)
         + ") { ("
-        + " ".join(bindings[n].n3() for n in names)
+        + " ".join(_values_term(bindings[n]) for n in names)
         + ") }"
     )
     brace = _where_brace(text)
     return text[: brace + 1] + "\n    " + block + text[brace + 1 :]
+
+
+def _values_term(node: Node) -> str:
+    """``nt_term``, with tabs escaped too: rdflib's SPARQL parser (pyparsing) turns a raw
+    tab into spaces, even inside a string."""
+    return nt_term(node).replace("\t", "\\t") if isinstance(node, Literal) else nt_term(node)
 
 
 def _where_brace(text: str) -> int:

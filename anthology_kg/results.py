@@ -16,6 +16,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import XSD
 from rdflib.term import Node
 
+from .errors import AnthologyError
 from .queries import QueryResult
 
 SPARQL_RESULTS_NS = "http://www.w3.org/2005/sparql-results#"
@@ -134,8 +135,25 @@ def to_json(result: QueryResult) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
+#: Characters XML 1.0 cannot carry, not even as a character reference.
+_NOT_XML = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _refuse_non_xml(result: QueryResult) -> None:
+    for number, row in enumerate(result.rows, start=1):
+        for variable, node in zip(result.variables, row, strict=True):
+            bad = _NOT_XML.search(str(node)) if node is not None else None
+            if bad:
+                raise AnthologyError(
+                    f"row {number}, ?{variable} holds U+{ord(bad.group()):04X}, which XML 1.0 "
+                    "cannot carry; use --format json, csv or tsv"
+                )
+
+
 def to_xml(result: QueryResult) -> str:
-    """The SPARQL Query Results XML Format."""
+    """The SPARQL Query Results XML Format. A value holding a character XML 1.0 cannot
+    carry (U+0001, say) is an AnthologyError: the document would not be well-formed."""
+    _refuse_non_xml(result)
     ns = "{" + SPARQL_RESULTS_NS + "}"
     ET.register_namespace("", SPARQL_RESULTS_NS)
     root = ET.Element(ns + "sparql")
@@ -165,7 +183,10 @@ def to_xml(result: QueryResult) -> str:
                     elif node.datatype is not None and node.datatype != XSD.string:
                         literal.set("datatype", str(node.datatype))
     ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, "unicode") + "\n"
+    # A raw CR in text would be read back as LF (XML end-of-line handling): write it as a
+    # character reference. ET.indent writes no CR of its own, so every CR is a value's.
+    body = ET.tostring(root, "unicode").replace("\r", "&#13;")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n"
 
 
 def to_table(result: QueryResult, show: Callable[[Node], str]) -> str:

@@ -408,3 +408,123 @@ def test_a_non_utf8_query_is_exit_2_naming_it(tmp_path):
     for engine in ENGINES:
         result = run_cli("--root", str(root), "query", "not-utf8", "--engine", engine)
         assert_input_error(result, "not-utf8.rq", "UTF-8")
+
+
+# ---- queries: no network unless allowed, a time limit, Ctrl-C ---------------------------
+
+SERVICE = "SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }\n"
+SLOW = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?p ?x . ?b ?q ?y . ?c ?r ?z . ?d ?t ?w }\n"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_service_in_a_local_query_is_refused_unless_allowed(tmp_path, engine):
+    query = tmp_path / "remote.rq"
+    query.write_text(SERVICE, encoding="utf-8")
+    result = run_cli("sparql", str(query), "--engine", engine)
+    assert_input_error(result, "remote.rq: ", "--allow-service")
+    root = anthology(tmp_path, {"A-1.ttl": PREFIXES + '<A-1> dcterms:identifier "A-1" .\n'})
+    (root / "queries").mkdir()
+    (root / "queries" / "remote.rq").write_text("#+ summary: remote\n" + SERVICE, "utf-8")
+    result = run_cli("--root", str(root), "query", "remote", "--engine", engine)
+    assert_input_error(result, "remote.rq: ", "calls a remote endpoint (SERVICE)")
+    silent = tmp_path / "silent.rq"
+    silent.write_text(SERVICE.replace("SERVICE", "SERVICE SILENT"), encoding="utf-8")
+    allowed = run_cli("sparql", str(silent), "--engine", engine, "--allow-service")
+    assert allowed.exit_code == 0, allowed.stderr
+
+
+@pytest.mark.parametrize(
+    "text, calls",
+    [
+        ("SELECT * WHERE { SERVICE <x:y> { ?s ?p ?o } }", True),
+        ("select * where { service silent ?e { ?s ?p ?o } }", True),
+        ('SELECT * WHERE { ?s ?p "SERVICE" }', False),
+        ("SELECT * WHERE { ?s <http://e/SERVICE> ?service } # SERVICE", False),
+        ("PREFIX ex: <http://e/> SELECT * WHERE { ?s ex:SERVICE ?o }", False),
+    ],
+)
+def test_service_is_found_outside_strings_comments_and_iris(text, calls):
+    from anthology_kg.guards import uses_service
+
+    assert uses_service(text) is calls
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_shape_calling_service_is_refused_by_check_unless_allowed(tmp_path, engine):
+    root = anthology(tmp_path, {"A-1.ttl": PREFIXES + '<A-1> dcterms:identifier "A-1" .\n'})
+    (root / "ontology" / "shapes").mkdir(parents=True)
+    (root / "ontology" / "shapes" / "remote.ttl").write_text(
+        "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+        "<urn:s> a sh:NodeShape ; sh:targetNode <urn:x> ; sh:sparql [ sh:select "
+        '"SELECT $this WHERE { SERVICE SILENT <http://127.0.0.1:9/q> { $this ?p ?o } }" ] .\n',
+        encoding="utf-8",
+    )
+    result = run_cli("--root", str(root), "check", "--engine", engine)
+    assert_input_error(result, "calls a remote endpoint (SERVICE)", "--allow-service")
+
+
+def _cli(*args: str):
+    import subprocess
+
+    return subprocess.Popen(
+        [sys.executable, "-m", "anthology_kg", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_query_past_its_timeout_is_exit_2(tmp_path, engine):
+    """In a subprocess: the query given up on would otherwise run on in the test process."""
+    query = tmp_path / "slow.rq"
+    query.write_text(SLOW, encoding="utf-8")
+    process = _cli("sparql", str(query), "--engine", engine, "--timeout", "1")
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 2, err
+    assert err == "anthology-kg: the query timed out after 1 s (see --timeout)\n"
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("engine", ENGINES)
+def test_ctrl_c_stops_a_running_query_promptly_with_exit_130(tmp_path, engine):
+    import signal
+
+    query = tmp_path / "slow.rq"
+    query.write_text(SLOW, encoding="utf-8")
+    process = _cli("sparql", str(query), "--engine", engine, "--timeout", "0")
+    deadline = time.monotonic() + 90
+    while _cpu_seconds(process.pid) < 2.5 and time.monotonic() < deadline:
+        time.sleep(0.2)  # until loaded and deep in the query (import and load take ~1 s)
+    assert process.poll() is None
+    process.send_signal(signal.SIGINT)
+    started = time.monotonic()
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert err == "anthology-kg: interrupted\n"
+    print(f"{engine}: exit 130 {time.monotonic() - started:.2f} s after SIGINT")
+    assert time.monotonic() - started < 15  # generous: a loaded 2-core machine
+
+
+# ---- --format xml: well-formed XML 1.0 or a refusal --------------------------------------
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_xml_results_refuse_what_xml_cannot_carry_and_keep_cr(tmp_path, engine):
+    from xml.etree import ElementTree as ET
+
+    control = tmp_path / "control.rq"
+    control.write_text('SELECT ?v WHERE { VALUES ?v { "a\\u0001b" } }\n', encoding="utf-8")
+    result = run_cli("sparql", str(control), "--engine", engine, "--format", "xml")
+    assert_input_error(result, "?v holds U+0001", "XML 1.0 cannot carry")
+    crlf = tmp_path / "crlf.rq"
+    crlf.write_text('SELECT ?v WHERE { VALUES ?v { "a\\r\\nb" } }\n', encoding="utf-8")
+    result = run_cli("sparql", str(crlf), "--engine", engine, "--format", "xml")
+    assert result.exit_code == 0
+    literals = [e.text for e in ET.fromstring(result.stdout_bytes).iter() if "literal" in e.tag]
+    assert literals == ["a\r\nb"]

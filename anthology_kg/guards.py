@@ -1,0 +1,108 @@
+"""The limits a local query or validation runs under: a time limit, a prompt Ctrl-C, and
+no ``SERVICE`` (the network) unless the user allows it.
+
+pyoxigraph releases the GIL while it evaluates a query, and rdflib and pySHACL are
+Python, so the work runs in a worker thread while the calling thread waits in short
+slices: Ctrl-C (KeyboardInterrupt) and the deadline are seen within a tenth of a second
+whatever the engine is doing. A worker given up on is a daemon thread: it ends with the
+process.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from rdflib import Graph
+from rdflib.namespace import SH
+
+from .errors import AnthologyError
+from .sourcemap import string_end
+
+T = TypeVar("T")
+DEFAULT_TIMEOUT = 300.0
+#: Each outgoing request of an allowed SERVICE gives up after this many seconds.
+SERVICE_REQUEST_TIMEOUT = 30.0
+_SERVICE = re.compile(r"(?<![\w:?$])SERVICE\b", re.IGNORECASE)
+
+
+def bounded(work: Callable[[], T], seconds: float | None, what: str) -> T:
+    """The result of ``work()``, run in a worker thread; an AnthologyError if it takes
+    more than ``seconds`` (None or 0: no limit). KeyboardInterrupt reaches the caller at
+    once; the worker's own exceptions are raised as they are."""
+    outcome: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = work()
+        except BaseException as exc:  # handed to the waiting thread
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=run, name=f"anthology-kg {what}", daemon=True)
+    worker.start()
+    deadline = time.monotonic() + seconds if seconds else None
+    while worker.is_alive():
+        worker.join(0.1)
+        if deadline is not None and time.monotonic() > deadline and worker.is_alive():
+            raise AnthologyError(f"{what} timed out after {seconds:g} s (see --timeout)")
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["value"]  # type: ignore[return-value]
+
+
+def uses_service(text: str) -> bool:
+    """Whether SPARQL ``text`` has a ``SERVICE`` keyword outside comments, strings and
+    IRIs (a variable or prefixed name spelled ``service`` does not count)."""
+    i, n, start = 0, len(text), 0
+    while i < n:
+        c = text[i]
+        if c in "#\"'<":
+            if _SERVICE.search(text, start, i):
+                return True
+            if c == "#":
+                end = text.find("\n", i)
+                i = n if end == -1 else end
+            elif c == "<" and re.match(r"<[^\s<>\"{}|^`\\]*>", text[i:]):
+                i = text.index(">", i) + 1
+            elif c == "<":
+                i += 1
+            else:
+                i = string_end(text, i)
+            start = i
+            continue
+        i += 1
+    return bool(_SERVICE.search(text, start, n))
+
+
+def refuse_service(text: str, source: str | Path | None, allowed: bool) -> None:
+    """An AnthologyError if a local query would call a remote endpoint (``SERVICE``)
+    and the user did not allow it; when allowed, every request it makes times out."""
+    if not uses_service(text):
+        return
+    if not allowed:
+        raise AnthologyError(
+            "the query calls a remote endpoint (SERVICE); a local query runs on the "
+            "anthology alone: pass --allow-service to let it reach the network",
+            source,
+        )
+    # rdflib's SERVICE uses urllib without a timeout: this one applies to every socket.
+    socket.setdefaulttimeout(SERVICE_REQUEST_TIMEOUT)
+
+
+def refuse_service_in_shapes(shapes: Graph, allowed: bool) -> None:
+    """``refuse_service`` for every SPARQL constraint and target of the shapes."""
+    for predicate in (SH.select, SH.ask):
+        for node, text in shapes.subject_objects(predicate):
+            if not uses_service(str(text)):
+                continue
+            if not allowed:
+                raise AnthologyError(
+                    f"a SPARQL constraint of the shapes ({node}) calls a remote endpoint "
+                    "(SERVICE): pass --allow-service to let validation reach the network"
+                )
+            socket.setdefaulttimeout(SERVICE_REQUEST_TIMEOUT)

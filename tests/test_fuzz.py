@@ -1,0 +1,154 @@
+"""Fuzzing (hypothesis): no input yields a traceback, nor an exit code other than 0, 1 or 2.
+
+The default budget is small so that the suite stays fast; ``FUZZ_EXAMPLES=N`` raises it,
+and ``pytest -m bench tests/test_fuzz.py -s`` runs the 100,000-string VALUES round trip.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+from conftest import run_cli
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rdflib import Graph, Literal
+
+from anthology_kg.queries import evaluate, with_values
+
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "40"))
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+ROUND_TRIP = "SELECT ?v WHERE { BIND(?x AS ?v) }"
+#: Any Unicode scalar value (no lone surrogates: they are not text, and are refused).
+TEXT = st.text(st.characters(exclude_categories=["Cs"]), max_size=60)
+#: Strings built from the characters that break quoting: quotes, backslashes, newlines.
+NASTY = st.text(st.sampled_from(['"', "'", "\\", "\n", "\r", "\t", "x", "}", ")", "#", "\x00"]))
+
+
+def fast_round_trip(value: str) -> str:
+    rows = list(ox.Store().query(with_values(ROUND_TRIP, {"x": Literal(value)})))
+    return rows[0]["v"].value
+
+
+def reference_round_trip(value: str) -> str:
+    result = evaluate(Graph(), with_values(ROUND_TRIP, {"x": Literal(value)}))
+    return str(result.rows[0][0])
+
+
+@FUZZ
+@given(st.one_of(TEXT, NASTY))
+def test_any_string_round_trips_through_the_values_block_on_both_engines(value):
+    assert fast_round_trip(value) == value
+    assert reference_round_trip(value) == value
+
+
+@pytest.mark.bench
+def test_values_block_round_trips_100000_random_strings():
+    """The figure of issue 15.11: 100,000 random strings through the VALUES block, run by
+    pyoxigraph (the fast engine and the text a remote endpoint receives) and rdflib."""
+    rng = random.Random(15)
+    alphabet = ['"', "'", "\\", "\n", "\r", "\t", "}", ")", "#", " ", "a", "é", "\u2028", "😀"]
+    values = []
+    for _ in range(100_000):
+        if rng.random() < 0.5:
+            values.append("".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))))
+        else:
+            values.append(
+                "".join(
+                    chr(c)
+                    for c in (rng.randint(0, 0x10FFFF) for _ in range(rng.randint(0, 12)))
+                    if not 0xD800 <= c <= 0xDFFF
+                )
+            )
+    for name, run in (("fast", fast_round_trip), ("reference", reference_round_trip)):
+        started = time.perf_counter()
+        failures = [v for v in values if run(v) != v]
+        print(
+            f"\n{name}: {len(values) - len(failures)} of {len(values)} round-tripped "
+            f"in {time.perf_counter() - started:.1f} s"
+        )
+        assert failures == []
+
+
+# ---- CLI fuzzing: Turtle values, parameter values, record text -----------------------
+
+PREFIXES = "@prefix dcterms: <http://purl.org/dc/terms/> .\n"
+
+
+def _clean_exit(result) -> None:
+    assert result.exit_code in (0, 1, 2), (result.exit_code, result.stderr)
+    assert "Traceback" not in result.stderr
+
+
+@FUZZ
+@given(
+    value=st.one_of(TEXT, NASTY),
+    datatype=st.sampled_from(
+        [
+            "",
+            "^^<http://www.w3.org/2001/XMLSchema#integer>",
+            "@en",
+            "^^<http://www.w3.org/2001/XMLSchema#date>",
+        ]
+    ),
+)
+def test_any_turtle_literal_text_is_handled_by_check_and_fmt(tmp_path_factory, value, datatype):
+    """A literal written raw between quotes (so that quotes and backslashes in it make
+    invalid or surprising Turtle) never gives a traceback on either engine or in fmt."""
+    root = tmp_path_factory.mktemp("fuzz")
+    (root / "data").mkdir()
+    text = PREFIXES + f'<A-1> dcterms:identifier "A-1" ; dcterms:title "{value}"{datatype} .\n'
+    (root / "data" / "A-1.ttl").write_bytes(text.encode("utf-8"))
+    for command in (["check"], ["check", "--engine", "reference"], ["fmt", "--check"]):
+        _clean_exit(run_cli("--root", str(root), *command))
+
+
+@FUZZ
+@given(st.text(max_size=200))
+def test_any_turtle_file_text_is_handled(tmp_path_factory, text):
+    root = tmp_path_factory.mktemp("fuzz")
+    (root / "data").mkdir()
+    (root / "data" / "A-1.ttl").write_bytes(text.encode("utf-8", "surrogatepass"))
+    for command in (["check"], ["check", "--engine", "reference"], ["fmt"]):
+        _clean_exit(run_cli("--root", str(root), *command))
+
+
+@FUZZ
+@given(st.text(max_size=40))
+def test_any_parameter_value_is_handled(value):
+    for engine in ("fast", "reference"):
+        result = run_cli("query", "depends-on", "--param", f"entry={value}", "--engine", engine)
+        _clean_exit(result)
+        assert result.exit_code in (0, 2)
+
+
+RECORD = (Path(__file__).parent / "fixtures" / "records" / "ADR-040.txt").read_text("utf-8")
+
+
+@FUZZ
+@given(
+    position=st.integers(min_value=0, max_value=len(RECORD)),
+    insert=st.text(max_size=20),
+    cut=st.integers(min_value=0, max_value=20),
+)
+def test_any_record_text_is_handled_by_import(tmp_path_factory, position, insert, cut):
+    record = tmp_path_factory.mktemp("fuzz") / "RECORD.txt"
+    text = RECORD[:position] + insert + RECORD[position + cut :]
+    record.write_bytes(text.encode("utf-8", "surrogatepass"))
+    for args in ([], ["--check"]):
+        _clean_exit(run_cli("import", *args, str(record)))
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_a_parameter_value_that_is_not_utf8_is_exit_2(engine):
+    """Bytes that are not UTF-8 in argv reach Python as lone surrogates."""
+    result = run_cli("query", "depends-on", "--param", "entry=\udcff", "--engine", engine)
+    assert result.exit_code == 2 and "not UTF-8 text" in result.stderr
