@@ -731,3 +731,23 @@ def test_the_browser_engine_at_ten_thousand_entries(tmp_path, browser):
         f"anthology for the browser {data / 1e6:.1f} MB; in-browser engine loaded it in "
         f"{load_ms / 1000:.1f} s; confounders: {status}"
     )
+
+
+@needs_chromium
+def test_the_browser_refuses_service(bundled_site, browser):
+    dialogs, requests = [], []
+    page = watched_page(browser, dialogs, requests)
+    page.goto((bundled_site / "queries" / "sparql.html").as_uri())
+    page.fill("#query-text", "SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }")
+    page.click("#run")
+    page.wait_for_selector("#live[data-done]", timeout=120_000)
+    assert page.get_attribute("#live", "data-done") == "error"
+    assert "calls a remote service (SERVICE)" in page.inner_text("#live-status")
+    page.fill("#query-text", '# SERVICE\nASK { ?s ?p ?o FILTER (?o != "SERVICE") }')
+    page.click("#run")
+    page.wait_for_function(
+        "document.querySelector('#live-status').textContent.includes('row')", timeout=120_000
+    )
+    assert page.inner_text("#live-result") == "yes"
+    page.close()
+    assert dialogs == [] and requests == []

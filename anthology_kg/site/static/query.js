@@ -76,7 +76,15 @@
     throw new Error("the query has no WHERE clause to bind parameters in");
   }
 
+  // The query's text outside comments, strings and IRIs (where keywords live).
+  function code(text) {
+    return text.replace(/#[^\n]*|"""[\s\S]*?"""|'\'\'[\s\S]*?'\'\'|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|<[^\s<>"{}|^`\\]*>/g, " ");
+  }
+
   function bound(text) {
+    if (/\bSERVICE\b/i.test(code(text))) {
+      throw new Error("this query calls a remote service (SERVICE); the page runs queries on the anthology alone");
+    }
     var params = Array.prototype.slice.call(live.querySelectorAll("input.param")).filter(function (p) {
       if (p.value.trim() || p.getAttribute("data-required") === "no" && !p.value) return !!p.value.trim();
       throw new Error("parameter " + p.getAttribute("data-name") + " needs a value");
