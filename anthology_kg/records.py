@@ -32,7 +32,11 @@ IDENTIFIER_CLASSES = {
 _HEADING = re.compile(r"^(?P<authors>.+) \((?P<year>\d{4})\) — (?P<identifier>\S+)$")
 _MENTION = re.compile(r"(?<![\w.-])(?:" + "|".join(IDENTIFIER_CLASSES) + r")(?![\w-]|\.\d)")
 _WITHHELD = re.compile(r"Carries no practice, deliberately — (ADR-\d{3})\.")
-_FILED = re.compile(r"Filed as (?:an? )?([a-z][a-z-]*)(?: rather than as an? [a-z][a-z-]*)?[:.]")
+_FILED = re.compile(
+    r"Filed as (?:an? )?(?P<category>[a-z][a-z-]*)"
+    r"(?: rather than as an? (?P<rejected>[a-z][a-z-]*))?"
+    r"(?:\.|: (?P<reason>.+?)\.(?= |$))"
+)
 _UNREAD = "Unread — no NOTE."
 _READ = re.compile(r"^Read — (\S+)\.$")
 
@@ -121,8 +125,12 @@ def parse_record(text: str, path: Path | str = "<record>", base: str = DEFAULT_B
     prose = standing.replace("\n", " ")
     for adr in _WITHHELD.findall(prose):
         graph.add((iri, AK.practiceWithheldBy, URIRef(base + adr)))
-    for category in _FILED.findall(prose):
-        graph.add((iri, AK.category, AK[category]))
+    for filed in _FILED.finditer(prose):
+        graph.add((iri, AK.category, AK[filed["category"]]))
+        if filed["rejected"]:
+            graph.add((iri, AK.ratherThan, AK[filed["rejected"]]))
+        if filed["reason"]:
+            graph.add((iri, AK.filingReason, Literal(filed["reason"])))
     for mention in _MENTION.findall(standing):
         if mention != identifier:  # an entry does not reference itself
             graph.add((iri, DCTERMS.references, URIRef(base + mention)))

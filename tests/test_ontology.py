@@ -38,3 +38,27 @@ def test_owlrl_closure_runs_and_infers_subclass_types():
     graph.add((AK.x, RDF.type, AK.Reference))
     owlrl.DeductiveClosure(owlrl.OWLRL_Semantics).expand(graph)
     assert (AK.x, RDF.type, AK.Entry) in graph
+
+
+def test_every_term_of_the_namespace_has_label_and_comment():
+    """New terms too (stated unknowns, admissions, load-bearing places), not only the contract."""
+    graph = load()
+    terms = {s for s in graph.subjects(RDF.type, None) if str(s).startswith(str(AK))}
+    assert len(terms) > len(CONTRACT)
+    for term in terms:
+        assert graph.value(term, RDFS.label) is not None, term
+        assert graph.value(term, RDFS.comment) is not None, term
+
+
+def test_an_admission_node_implies_admits_category_and_uses_as_example():
+    """The n-ary admission keeps ak:admitsCategory and ak:usesAsExample working (chains)."""
+    from rdflib import BNode
+
+    graph = load()
+    admission = BNode()
+    graph.add((AK.adr, AK.admits, admission))
+    graph.add((admission, AK.admittedCategory, AK.infrastructure))
+    graph.add((admission, AK.example, AK.entry))
+    owlrl.DeductiveClosure(owlrl.OWLRL_Semantics).expand(graph)
+    assert (AK.adr, AK.admitsCategory, AK.infrastructure) in graph
+    assert (AK.adr, AK.usesAsExample, AK.entry) in graph

@@ -142,10 +142,16 @@ def test_known_unknowns_on_bundled():
         ("ARXIV-2409.19256-throughput", "algorithm", "several", "0"),
         ("ARXIV-2409.19256-throughput", "baseline", "several", "0"),
         ("ARXIV-2503.14476", "category", "not stated", "0"),
+        # "not stated by the documents that cite them"
+        ("COMPARISON-es-baselines-grpo", "trainedWith", "not stated", "0"),
+        ("COMPARISON-es-baselines-ppo", "trainedWith", "not stated", "0"),
         ("LIT-168", "category", "not stated", "0"),
         ("SWEEP-backlog", "documentsRead", "12", "0"),
         ("SWEEP-backlog-ARXIV-2409.19256", "citingDocuments", "3", "0"),
     ]
+    looked = {r["subject"].rsplit("/")[-1]: r["lookedIn"] for r in got}
+    assert looked["COMPARISON-es-baselines-grpo"] == "the documents that cite them"
+    assert looked["LIT-168"] == ID + "ARXIV-2409.19256"
 
 
 def test_depends_on_the_seed_entry_keeps_load_apart_from_address():

@@ -46,6 +46,20 @@ EXPECTED = {
             "ak:category",
         ),
     },
+    # Admissions written as n-ary nodes (ak:admits): an in-force one admits, a deprecated
+    # one does not.
+    "rule1-nary": {
+        (
+            "Violation",
+            "LIT-002",
+            "Rule1AdmittedCategory",
+            A,
+            "LIT-002.ttl",
+            8,
+            "ak:category",
+            "ak:evaluation",
+        ),
+    },
     "rule2-bad": {
         (
             "Violation",
