@@ -144,7 +144,7 @@ def test_changed_takeaway_is_one_removed_and_one_added(repo):
     lines = result.stdout.splitlines()
     assert lines[0] == (
         'changed ARXIV-2409.19256 "HybridFlow: A Flexible and Efficient RLHF Framework"  '
-        "(data/ARXIV-2409.19256.ttl:8)"
+        "(data/ARXIV-2409.19256.ttl:9)"
     )
     assert lines[1].startswith('  - ak:takeaway [ a ak:Takeaway ; rdf:value "1.53×–20.57×')
     assert lines[1].endswith("; ak:position 3 ]")
