@@ -82,13 +82,14 @@ class FolderSource:
         self._anthology: Anthology | None = None
 
     def quads(self, parts: Sequence[str]) -> Iterator[ox.Quad]:
-        rules = load_rules(self.root, self.base) if set(parts) - {"data"} else None
         for part in parts:
             if part == "data":
                 for path in sorted((self.root / "data").glob("*.ttl")):
                     yield from parse_turtle_file(path, self.base)[0]
-            elif rules is not None:
-                yield from graph_quads(rules.ontology if part == "ontology" else rules.shapes)
+            elif part == "ontology":
+                yield from parse_turtle_file(resources.ontology_file(), self.base)[0]
+            else:  # the shapes, bundled and the anthology's own, as the loader finds them
+                yield from graph_quads(load_rules(self.root, self.base).shapes)
 
     def graph(self, part: str) -> Graph:
         if self._anthology is None:

@@ -12,6 +12,7 @@ import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, XSD
@@ -62,7 +63,7 @@ def parse_record(text: str, path: Path | str = "<record>", base: str = DEFAULT_B
     """Parse a printed entry. A mistake is an AnthologyError with the file and line."""
     lines = text.split("\n")
 
-    def fail(number: int, message: str):
+    def fail(number: int, message: str) -> NoReturn:
         raise AnthologyError(message, path, number)
 
     heading = _HEADING.match(lines[0]) if lines else None
@@ -156,7 +157,8 @@ def ordered_values(graph: Graph, subject: Node, predicate: URIRef, text: URIRef)
         position = graph.value(node, AK.position)
         value = graph.value(node, text)
         if value is not None:
-            items.append((int(position) if position is not None else 0, str(value)))
+            number = int(position) if isinstance(position, Literal) else 0
+            items.append((number, str(value)))
     return [value for _, value in sorted(items)]
 
 

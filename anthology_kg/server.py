@@ -98,10 +98,10 @@ def fetch_graph(endpoint: str, graph_iri: str) -> Graph:
     default-graph-uri, which would hide the named graphs)."""
     name = nt_term(URIRef(graph_iri))
     text = f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH {name} {{ ?s ?p ?o }} }}"
-    result = run_remote(endpoint, text)
-    if len(result.graph) == 0:
+    graph = run_remote(endpoint, text).graph
+    if graph is None or len(graph) == 0:
         raise AnthologyError(f"{endpoint}: the graph <{graph_iri}> is empty or missing")
-    return relabel(result.graph)
+    return relabel(graph)
 
 
 def oxigraph_binary() -> str:
