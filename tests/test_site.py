@@ -516,7 +516,7 @@ def test_the_index_groups_by_category_and_reading_status_with_counts(bundled_sit
     html = (bundled_site / "index.html").read_text("utf-8")
     text, _ = visible(html)
     assert "Infrastructure (1)" in text and "Unread (1)" in text
-    counts = re.findall(r'<li><a href="#group-\d+">[^<]+</a> \((\d+)\)</li>', html)
+    counts = re.findall(r'<li[^>]*><a href="#group-\d+">[^<]+</a> \((\d+)\)</li>', html)
     entries = len(list((bundled_site / "entries").glob("*.html")))
     assert counts and sum(int(c) for c in counts) == entries
     assert "ARXIV-2409.19256 Sheng et al. (2024) — HybridFlow" in text

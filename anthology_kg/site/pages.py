@@ -224,6 +224,9 @@ class Pages:
                     "heading": heading[:1].upper() + heading[1:],
                     "anchor": f"group-{i + 1}",
                     "count": sum(len(v) for v in subs.values()),
+                    "part": "Entries without a category, by kind"
+                    if heading in kinds
+                    else "By category and reading status",
                     "subgroups": [
                         {"heading": s[:1].upper() + s[1:], "entries": subs[s]}
                         for s in sorted(subs, key=str.casefold)
