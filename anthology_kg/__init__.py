@@ -40,6 +40,12 @@ _PUBLIC = {
     "to_rdfxml": "export",
     "run_remote": "endpoint",
     "publish": "server",
+    "resolve_states": "revisions",
+    "read_folder": "revisions",
+    "diff_states": "diff",
+    "AnthologyDiff": "diff",
+    "diff_query": "querydiff",
+    "compare_to_baseline": "baseline",
 }
 __all__ = [
     "__version__",
@@ -70,9 +76,17 @@ __all__ = [
     "to_rdfxml",
     "run_remote",
     "publish",
+    "resolve_states",
+    "read_folder",
+    "diff_states",
+    "AnthologyDiff",
+    "diff_query",
+    "compare_to_baseline",
 ]
 
 if TYPE_CHECKING:  # the same names, for type checkers (py.typed)
+    from .baseline import compare_to_baseline
+    from .diff import AnthologyDiff, diff_states
     from .endpoint import run_remote
     from .errors import AnthologyError
     from .export import (
@@ -86,7 +100,9 @@ if TYPE_CHECKING:  # the same names, for type checkers (py.typed)
     )
     from .loader import Anthology, load_anthology
     from .queries import QueryResult, StoredQuery, bind_params, catalog, find_query, run_local
+    from .querydiff import diff_query
     from .reports import json_report, sarif_report, select_results, text_report
+    from .revisions import read_folder, resolve_states
     from .rules import Rule, rule_catalog
     from .server import publish
     from .validation import Report, RuleResult, validate

@@ -430,9 +430,13 @@ class AnthologyDiff:
     added: set[Fact]
     removed: set[Fact]
     namer: Namer
+    #: The state's other files (its own shapes, queries, waivers) that differ, with
+    #: "added", "removed" or "changed": they are not the graph, but rules and questions.
+    rule_files: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def equal(self) -> bool:
+        """Whether the two graphs are the same (the rule files are not compared here)."""
         return not self.added and not self.removed
 
     def counts(self) -> dict[str, int]:
@@ -460,7 +464,23 @@ def diff_states(old: State, new: State, base: str = DEFAULT_BASE) -> AnthologyDi
     removed = {f for r in old_files for f in before.files[r].facts if f not in after.facts}
     namer = Namer({**before.identifiers, **after.identifiers}, base)
     entries = _by_entry(before, after, added, removed, new_files)
-    return AnthologyDiff(old.name, new.name, entries, added, removed, namer)
+    return AnthologyDiff(
+        old.name, new.name, entries, added, removed, namer, rule_files=_rule_files(old, new)
+    )
+
+
+def _rule_files(old: State, new: State) -> list[tuple[str, str]]:
+    """The files besides ``data/`` that differ between the states, and how."""
+    changed = []
+    for path in sorted(
+        (set(old.files) | set(new.files)) - set(old.data_files() + new.data_files())
+    ):
+        before, after = old.files.get(path), new.files.get(path)
+        if before != after:
+            changed.append(
+                (path, "added" if before is None else "removed" if after is None else "changed")
+            )
+    return changed
 
 
 def _roots(facts: set[Fact]) -> list[Fact]:

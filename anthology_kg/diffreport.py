@@ -5,6 +5,7 @@ bytes. JSON is this object (``schema`` names its version)::
 
     {"schema": "anthology-kg/diff/1", "old": str, "new": str, "equal": bool,
      "counts": {"added", "removed", "renamed", "changed", "factsAdded", "factsRemoved"},
+     "ruleFiles": [{"path": str, "status": "added" | "removed" | "changed"}],
      "entries": [{"identifier": str | null, "iri": str | null,
                   "status": "added" | "removed" | "renamed" | "changed",
                   "previousIdentifier": str | null, "label": str | null,
@@ -15,7 +16,9 @@ bytes. JSON is this object (``schema`` names its version)::
 ``diff --query`` writes a QueryDiff in text, Markdown or JSON (``QUERY_WRITERS``).
 
 Facts are in words (an entry by identifier, other IRIs as prefixed names, blank nodes
-inline as ``[ ... ]``); ``iri`` is the entry's full IRI. An entry of ``identifier`` null
+inline as ``[ ... ]``); ``iri`` is the entry's full IRI. ``ruleFiles`` lists the state's own
+shapes, queries and waivers files that differ: not part of the graph, so ``equal``
+and the exit code do not depend on them. An entry of ``identifier`` null
 gathers facts that no entry owns. The N-Quads patch holds the removed triples in the
 graph ``REMOVED_GRAPH`` and the added ones in ``ADDED_GRAPH``: the old graph minus the
 first plus the second is the new graph. Blank nodes are labelled from their content.
@@ -88,8 +91,16 @@ def text_diff(diff: AnthologyDiff) -> str:
         for change in entry.added:
             where = _where(change.file, change.line)
             lines.append(f"  + {_fact_text(diff, entry, change)}" + (f"  {where}" if where else ""))
+    lines += [f"{status} {path} (not in the graph)" for path, status in diff.rule_files]
     lines.append(summary_line(diff))
     return "\n".join(lines) + "\n"
+
+
+def _rule_files_markdown(diff: AnthologyDiff) -> list[str]:
+    if not diff.rule_files:
+        return []
+    listed = ", ".join(f"`{_md(path)}` ({status})" for path, status in diff.rule_files)
+    return ["", f"Rules and queries of the anthology, not in the graph: {listed}."]
 
 
 def _md(text: str) -> str:
@@ -102,7 +113,7 @@ def markdown_diff(diff: AnthologyDiff) -> str:
     a pull-request comment or ``$GITHUB_STEP_SUMMARY``)."""
     title = f"### Anthology graph: `{_md(diff.old)}` → `{_md(diff.new)}`"
     if diff.equal:
-        return f"{title}\n\nNo change to the graph.\n"
+        return "\n".join([title, "", "No change to the graph.", *_rule_files_markdown(diff)]) + "\n"
     out = [title, "", summary_line(diff).split(": ", 1)[1].capitalize(), ""]
     out += ["| entry | change | facts added | facts removed | where |", "|---|---|---|---|---|"]
     for entry in diff.entries:
@@ -124,6 +135,7 @@ def markdown_diff(diff: AnthologyDiff) -> str:
             shown = f" — `{_md(where)}`" if where else ""
             out.append(f"- ➕ {_md(_fact_text(diff, entry, fact))}{shown}")
         out += ["", "</details>"]
+    out += _rule_files_markdown(diff)
     return "\n".join(out) + "\n"
 
 
@@ -162,6 +174,7 @@ def json_diff(diff: AnthologyDiff) -> str:
         "new": diff.new,
         "equal": diff.equal,
         "counts": diff.counts(),
+        "ruleFiles": [{"path": path, "status": status} for path, status in diff.rule_files],
         "entries": entries,
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

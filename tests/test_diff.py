@@ -317,7 +317,7 @@ def test_markdown_of_no_change(repo):
 def test_json_schema(repo):
     change_takeaway(repo)
     code, doc = diff_json()
-    assert set(doc) == {"schema", "old", "new", "equal", "counts", "entries"}
+    assert set(doc) == {"schema", "old", "new", "equal", "counts", "ruleFiles", "entries"}
     assert doc["schema"] == "anthology-kg/diff/1"
     assert (doc["old"], doc["new"], doc["equal"]) == ("HEAD", "working tree", False)
     assert set(doc["counts"]) == {
@@ -549,3 +549,40 @@ def test_query_bad_input(repo, no_temporaries):
         (("--query", "depends-on", "--param", "entry=LIT-999"), r"LIT-999"),
     ):
         _fails_cleanly(run_cli("diff", *args), pattern)
+
+
+def test_rule_files_are_listed_apart_from_the_graph(repo):
+    (repo / "queries").mkdir()
+    (repo / "queries" / "mine.rq").write_text("SELECT * WHERE { ?s ?p ?o }\n", encoding="utf-8")
+    (repo / "waivers.ttl").write_text("", encoding="utf-8")
+    result = run_cli("diff")
+    assert result.exit_code == 0  # the graph is the same
+    assert result.stdout.splitlines() == [
+        "added queries/mine.rq (not in the graph)",
+        "added waivers.ttl (not in the graph)",
+        "no change to the graph from HEAD to working tree",
+    ]
+    code, doc = diff_json()
+    assert doc["ruleFiles"] == [
+        {"path": "queries/mine.rq", "status": "added"},
+        {"path": "waivers.ttl", "status": "added"},
+    ]
+    markdown = run_cli("diff", "--format", "markdown").stdout
+    assert "`queries/mine.rq` (added), `waivers.ttl` (added)" in markdown
+
+
+def test_anthology_in_a_subfolder_of_the_repository(tmp_path, monkeypatch):
+    root = tmp_path / "repo"
+    shutil.copytree(bundled_dir() / "data", root / "kb" / "data")
+    git(tmp_path, "init", "-q", "-b", "main", str(root))
+    commit_all(root, "an anthology in kb/")
+    change_takeaway(root / "kb")
+    monkeypatch.chdir(root)
+    result = run_cli("--root", "kb", "diff", "--format", "json")
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    assert [(e["identifier"], e["file"]) for e in doc["entries"]] == [
+        ("ARXIV-2409.19256", "kb/data/ARXIV-2409.19256.ttl")
+    ]
+    monkeypatch.chdir(root / "kb" / "data")  # the nearest folder holding data/ is kb
+    assert run_cli("diff", "HEAD", "--format", "json").exit_code == 1
