@@ -282,8 +282,8 @@ def serve(
         forwarding.set()
         for line in lines:
             sys.stderr.write(line + "\n")
-        started(f"http://{host}:{port}")
-        try:
+        try:  # a stop that comes while ``started`` prints is a stop like any other
+            started(f"http://{host}:{port}")
             return process.wait()
         except KeyboardInterrupt:
             return 0
