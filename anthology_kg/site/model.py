@@ -87,7 +87,7 @@ def data_triples(anthology: EntryIndex) -> Iterable[tuple[Node, Node, Node]]:
     from ..fast import DATA, from_ox
 
     store = anthology.store  # type: ignore[attr-defined]
-    made: dict = {}  # each IRI converted once: subjects and predicates repeat
+    made: dict = {}  # each term converted once: subjects, predicates, many values repeat
 
     def term(t) -> Node:
         node = made.get(t)
@@ -96,7 +96,7 @@ def data_triples(anthology: EntryIndex) -> Iterable[tuple[Node, Node, Node]]:
         return node
 
     return (
-        (term(q.subject), term(q.predicate), from_ox(q.object))
+        (term(q.subject), term(q.predicate), term(q.object))
         for q in store.quads_for_pattern(None, None, None, DATA)
     )
 
