@@ -19,11 +19,18 @@ import tempfile
 import time
 from pathlib import Path
 
+#: The step groups a run can be limited to (``--steps``).
+STEPS = ("check", "queries", "site", "export")
+#: ``--clock``: wall-clock seconds, or the CPU seconds of the process (steadier on a
+#: machine other work shares).
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+clock = CLOCKS["wall"]
+
 
 def timed(fn):
-    start = time.perf_counter()
+    start = clock()
     value = fn()
-    return time.perf_counter() - start, value
+    return clock() - start, value
 
 
 class _GraphSource:
@@ -73,7 +80,7 @@ def bare_export_rows(root: Path) -> dict:
     }
 
 
-def worker(root: Path, path: str) -> dict:
+def worker(root: Path, path: str, steps: tuple[str, ...] = STEPS) -> dict:
     from anthology_kg.export import FolderSource
     from anthology_kg.fast import DATA, ONTOLOGY, SHAPES, load_fast
     from anthology_kg.loader import load_anthology
@@ -93,7 +100,7 @@ def worker(root: Path, path: str) -> dict:
         out["load"], _ = timed(load)
         reference = load_fast(root)  # for the query texts and the ontology/shapes graphs
         entry = next(iter(dict(reference.entries()).values()))
-        for name, stored in catalog(reference).items():
+        for name, stored in catalog(reference).items() if "queries" in steps else ():
             bindings = bind_params(reference, stored, {p.name: entry for p in stored.params})
             text = with_values(stored.text, bindings)
             out[f"query {name}"], _ = timed(
@@ -101,31 +108,37 @@ def worker(root: Path, path: str) -> dict:
                     reference.store.query(t, default_graph=[DATA, ONTOLOGY, SHAPES])
                 )
             )
-        out.update(bare_export_rows(root))
+        if "export" in steps:
+            out.update(bare_export_rows(root))
     else:
         loader = load_fast if path == "fast" else load_anthology
         out["load"], anthology = timed(lambda: loader(root))
-        out["check"], report = timed(lambda: validate(anthology))
-        out["results"] = len(report.results)
+        if "check" in steps:
+            out["check"], report = timed(lambda: validate(anthology))
+            out["results"] = len(report.results)
         entry = next(iter(dict(anthology.entries()).values()))
-        for name, stored in catalog(anthology).items():
+        for name, stored in catalog(anthology).items() if "queries" in steps else ():
             bindings = bind_params(anthology, stored, {p.name: entry for p in stored.params})
             out[f"query {name}"], _ = timed(
                 lambda s=stored, b=bindings: run_local(anthology, s.text, b)
             )
-        if path == "fast":  # the whole site: validation, pages, assets, written to disk
+        if (
+            path == "fast" and "site" in steps
+        ):  # the whole site: validation, pages, assets, written to disk
             from anthology_kg.site import build_site
 
             with tempfile.TemporaryDirectory() as folder:
                 out["site"], _ = timed(lambda: build_site(anthology, Path(folder) / "site"))
-        out.update(export_rows(FolderSource(root) if path == "fast" else _GraphSource(anthology)))
+        if "export" in steps:
+            source = FolderSource(root) if path == "fast" else _GraphSource(anthology)
+            out.update(export_rows(source))
     out["peak RSS MiB"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return out
 
 
-def run(size: int, path: str, root: Path) -> dict:
+def run(size: int, path: str, root: Path, options: list[str]) -> dict:
     done = subprocess.run(
-        [sys.executable, __file__, "--worker", path, str(root)],
+        [sys.executable, __file__, "--worker", path, str(root), *options],
         capture_output=True,
         text=True,
         check=True,
@@ -142,10 +155,18 @@ def main() -> None:
         default=10000,
         help="largest size the (slow) reference path runs at",
     )
+    parser.add_argument(
+        "--steps", default=",".join(STEPS), help=f"comma list of {', '.join(STEPS)} (load always)"
+    )
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall")
     parser.add_argument("--worker", nargs=2, metavar=("PATH", "ROOT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    global clock
+    clock = CLOCKS[args.clock]
+    steps = tuple(s for s in args.steps.split(",") if s)
+    options = ["--steps", args.steps, "--clock", args.clock]
     if args.worker:
-        print(json.dumps(worker(Path(args.worker[1]), args.worker[0])))
+        print(json.dumps(worker(Path(args.worker[1]), args.worker[0], steps)))
         return
     from anthology_kg.generate import generate
 
@@ -154,10 +175,13 @@ def main() -> None:
             root = Path(folder)
             started = time.perf_counter()
             generate(size, 1, root, violations=size // 200)
-            print(f"\n## {size} entries (generated in {time.perf_counter() - started:.1f} s)")
-            figures = {"bare": run(size, "bare", root), "fast": run(size, "fast", root)}
+            print(
+                f"\n## {size} entries (generated in {time.perf_counter() - started:.1f} s; "
+                f"{args.clock} seconds)"
+            )
+            figures = {p: run(size, p, root, options) for p in ("bare", "fast")}
             if size <= args.reference_max:
-                figures["reference"] = run(size, "reference", root)
+                figures["reference"] = run(size, "reference", root, options)
             rows = sorted({k for f in figures.values() for k in f})
             names = list(figures)
             print("| step | " + " | ".join(names) + " | reference / fast | fast / bare |")
@@ -180,7 +204,7 @@ def main() -> None:
                     if isinstance(f, float) and isinstance(b, float) and b > 0:
                         ratio_fb = f"{f / b:.1f}×"
                 print(f"| {row} | " + " | ".join(text) + f" | {ratio_rf} | {ratio_fb} |")
-            for fmt in ("turtle", "ntriples"):
+            for fmt in ("turtle", "ntriples") if "export" in steps else ():
                 ours, bare = figures["fast"][f"export {fmt}"], figures["bare"][f"export {fmt}"]
                 print(
                     f"\n`export --format {fmt}`: {ours:.2f} s, {ours / bare:.1f}× pyoxigraph "
