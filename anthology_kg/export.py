@@ -82,14 +82,17 @@ class FolderSource:
         self._anthology: Anthology | None = None
 
     def quads(self, parts: Sequence[str]) -> Iterator[ox.Quad]:
+        found: list[ox.Quad] = []
         for part in parts:
             if part == "data":
-                for path in sorted((self.root / "data").glob("*.ttl")):
-                    yield from parse_turtle_file(path, self.base)[0]
+                # Sorted by name (as text: comparing Path objects costs more than parsing).
+                for path in sorted((self.root / "data").glob("*.ttl"), key=str):
+                    found += parse_turtle_file(path, self.base)[0]
             elif part == "ontology":
-                yield from parse_turtle_file(resources.ontology_file(), self.base)[0]
+                found += parse_turtle_file(resources.ontology_file(), self.base)[0]
             else:  # the shapes, bundled and the anthology's own, as the loader finds them
-                yield from graph_quads(load_rules(self.root, self.base).shapes)
+                found += graph_quads(load_rules(self.root, self.base).shapes)
+        return iter(found)
 
     def graph(self, part: str) -> Graph:
         if self._anthology is None:
