@@ -35,7 +35,14 @@ from .namespaces import DEFAULT_BASE
 from .pushdown import validate_remote
 from .queries import bind_params, catalog, find_query, parse_param_options, run_local, with_values
 from .querydiff import diff_query
-from .records import parse_record, render_record, unified_diff
+from .records import (
+    known_categories,
+    read_records,
+    record_files,
+    render_record,
+    unified_diff,
+    write_records,
+)
 from .reports import WRITERS, select_results, text_report
 from .resources import bundled_dir, find_root
 from .results import RESULT_FORMATS, graph_to_turtle, to_csv, to_json, to_table, to_tsv, to_xml
@@ -652,9 +659,12 @@ def sparql(settings, file, fmt, endpoint, graphs, engine) -> None:
 
 
 @main.command("import")
-@click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("record", type=click.Path(exists=True, path_type=Path))
 @click.option(
-    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the Turtle here."
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    help="Write the Turtle here (for a folder of records: the folder to write ID.ttl into).",
 )
 @click.option(
     "--check",
@@ -663,24 +673,42 @@ def sparql(settings, file, fmt, endpoint, graphs, engine) -> None:
 )
 @click.pass_obj
 def import_record(settings, record, output, check) -> None:
-    """Turn a printed entry (RECORD.txt) into the entry's Turtle.
+    """Turn a printed entry (RECORD.txt), or every *.txt record of a folder, into Turtle.
 
-    Without -o the Turtle is printed. A malformed record is reported as file:line,
-    exit 2, and nothing is written.
+    Without -o the Turtle is printed (a folder needs -o FOLDER: each record is written
+    to FOLDER/ID.ttl). A malformed record is reported as file:line, exit 2, and nothing
+    is written, for a folder too.
     """
-    try:
-        text = record.read_bytes().decode("utf-8")
-    except UnicodeDecodeError:
-        raise AnthologyError("not UTF-8 text", record) from None
-    parsed = parse_record(text, record, settings.base)
+    paths = record_files(record) if record.is_dir() else [record]
+    if not paths:
+        raise AnthologyError("no printed records (*.txt) in this folder", record)
+    categories = known_categories(settings.anthology().union())
+    records = read_records(paths, settings.base, categories)
+    for parsed in records:
+        for note in parsed.notes:
+            click.echo(f"note: {note}", err=True)
     if check:
-        printed = render_record(parsed.graph, parsed.iri)
-        if printed == text:
-            click.echo(f"{record}: round trip is byte-identical")
-            return
-        click.echo(unified_diff(text, printed, str(record)), nl=False)
-        sys.exit(EXIT_RULES)
-    _emit(canonical_turtle(parsed.graph, base=settings.base), output)
+        differ = False
+        for parsed in records:
+            text = parsed.path.read_bytes().decode("utf-8")
+            printed = render_record(parsed.graph, parsed.iri, parsed.layout)
+            if printed == text:
+                click.echo(f"{parsed.path}: round trip is byte-identical")
+            else:
+                differ = True
+                click.echo(unified_diff(text, printed, str(parsed.path)), nl=False)
+        if differ:
+            sys.exit(EXIT_RULES)
+        return
+    if record.is_dir():
+        if output is None:
+            raise AnthologyError("importing a folder needs -o FOLDER to write ID.ttl files into")
+        written = write_records(records, output, settings.base)
+        for path in written:
+            click.echo(f"wrote {display_path(path)}")
+        click.echo(f"{len(written)} record(s) imported")
+        return
+    _emit(canonical_turtle(records[0].graph, base=settings.base), output)
 
 
 @main.command()

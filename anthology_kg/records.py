@@ -1,16 +1,19 @@
 """The printed form of an entry (shared/RECORD_FORMAT.md): parse it into triples, print it back.
 
-``parse_record`` turns the text into the entry's graph; ``render_record`` prints an
-entry of a graph in that form. For a record the parser accepts, rendering its graph
-gives back the same bytes. The printed form ends at its status line, with no final
-newline, as the anthology prints it.
+``parse_record`` turns the text into the entry's graph and the file's ``Layout`` (line
+endings, what follows the status line, a byte order mark); ``render_record`` prints an
+entry of a graph in that form. For a record the parser accepts, rendering its graph with
+its layout gives back the same bytes. Without a layout the printed form has LF line
+endings and ends at its status line, with no final newline, as the anthology prints it.
+``read_records`` parses every record of a folder, all or none.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
 
@@ -20,9 +23,13 @@ from rdflib.term import Node
 
 from .errors import AnthologyError
 from .namespaces import AK, DEFAULT_BASE, bind_prefixes
+from .turtle import canonical_turtle
 
 TAKEAWAYS, PRACTICES, STANDING = "Key takeaways", "Practices", "Standing in the anthology"
 DASH = " — "
+BOM = "\ufeff"
+#: The category words of RECORD_FORMAT.md; an anthology's decision records may admit more.
+CATEGORY_WORDS = ("method", "evaluation", "infrastructure")
 IDENTIFIER_CLASSES = {
     r"LIT-\d{3}": AK.LiteratureRecord,
     r"ADR-\d{3}": AK.DecisionRecord,
@@ -33,9 +40,10 @@ IDENTIFIER_CLASSES = {
 _HEADING = re.compile(r"^(?P<authors>.+) \((?P<year>\d{4})\) — (?P<identifier>\S+)$")
 _MENTION = re.compile(r"(?<![\w.-])(?:" + "|".join(IDENTIFIER_CLASSES) + r")(?![\w-]|\.\d)")
 _WITHHELD = re.compile(r"Carries no practice, deliberately — (ADR-\d{3})\.")
+# Any word after "Filed as" is read, so that a wrong one is an error, not a silent omission.
 _FILED = re.compile(
-    r"Filed as (?:an? )?(?P<category>[a-z][a-z-]*)"
-    r"(?: rather than as an? (?P<rejected>[a-z][a-z-]*))?"
+    r"Filed as (?:an? )?(?P<category>[^\s:.,;]+)"
+    r"(?: rather than as an? (?P<rejected>[^\s:.,;]+))?"
     r"(?:\.|: (?P<reason>.+?)\.(?= |$))"
 )
 _UNREAD = "Unread — no NOTE."
@@ -43,12 +51,39 @@ _READ = re.compile(r"^Read — (\S+)\.$")
 
 
 @dataclass
+class Layout:
+    """How a printed record was laid out in its file, beyond what the graph keeps.
+
+    ``newline`` is its line ending (LF or CRLF), ``tail`` what follows the status line
+    (``"\\n"`` for a final newline), ``bom`` whether it began with a UTF-8 byte order mark.
+    """
+
+    newline: str = "\n"
+    tail: str = ""
+    bom: bool = False
+
+    def apply(self, printed: str) -> str:
+        """``printed`` (LF, ending at its status line) laid out as the file was."""
+        text = printed + self.tail
+        if self.newline != "\n":
+            text = text.replace("\n", self.newline)
+        return (BOM if self.bom else "") + text
+
+
+@dataclass
 class Record:
-    """A parsed printed entry: its identifier, its IRI and its triples."""
+    """A parsed printed entry: its identifier, IRI, triples, file layout and notes.
+
+    ``notes`` says what the parser changed on the way in (a byte order mark skipped),
+    for the caller to show.
+    """
 
     identifier: str
     iri: URIRef
     graph: Graph
+    layout: Layout = field(default_factory=Layout)
+    notes: list[str] = field(default_factory=list)
+    path: Path | None = None
 
 
 def entry_class(identifier: str) -> URIRef | None:
@@ -59,15 +94,78 @@ def entry_class(identifier: str) -> URIRef | None:
     return None
 
 
-def parse_record(text: str, path: Path | str = "<record>", base: str = DEFAULT_BASE) -> Record:
-    """Parse a printed entry. A mistake is an AnthologyError with the file and line."""
+def known_categories(graph: Graph) -> set[str]:
+    """The category words a record may use: RECORD_FORMAT.md's, the ontology's categories
+    and every category a decision record of ``graph`` admits (in either form)."""
+    words = set(CATEGORY_WORDS)
+    nodes = set(graph.subjects(RDF.type, AK.Category))
+    nodes |= set(graph.objects(None, AK.admitsCategory))
+    nodes |= set(graph.objects(None, AK.admittedCategory))
+    words |= {str(n)[len(str(AK)) :] for n in nodes if str(n).startswith(str(AK))}
+    return words
+
+
+def _split_layout(text: str, path: Path | str) -> tuple[str, Layout, list[str]]:
+    """The text with LF line endings and no byte order mark, and the layout it had."""
+    layout, notes = Layout(), []
+    if text.startswith(BOM):
+        text = text[1:]
+        layout.bom = True
+        notes.append(f"{path}: skipped the UTF-8 byte order mark (BOM) at the start of the file")
+    if "\r" in text:
+        lines = text.split("\n")
+        crlf = [line.endswith("\r") for line in lines[:-1]]
+        for number, line in enumerate(lines, start=1):
+            if "\r" in line.rstrip("\r") or line.endswith("\r\r"):
+                raise AnthologyError(
+                    "a carriage return (CR) inside a line: line endings are LF or CRLF",
+                    path,
+                    number,
+                )
+        if lines[-1].endswith("\r"):
+            raise AnthologyError(
+                "the file ends with a carriage return (CR) without a line feed: line endings "
+                "are LF or CRLF",
+                path,
+                len(lines),
+            )
+        if not all(crlf):
+            number = crlf.index(False) + 1 if crlf[0] else crlf.index(True) + 1
+            raise AnthologyError(
+                "mixed line endings: some lines end with CRLF, others with LF", path, number
+            )
+        layout.newline = "\r\n"
+        text = text.replace("\r\n", "\n")
+    return text, layout, notes
+
+
+def _trailing_space_error(line: str, what: str, path: Path | str, number: int) -> None:
+    """Raise a clear error when ``line`` is ``what`` but for whitespace at its end."""
+    if line != line.rstrip():
+        raise AnthologyError(f"trailing whitespace after {what}", path, number)
+
+
+def parse_record(
+    text: str,
+    path: Path | str = "<record>",
+    base: str = DEFAULT_BASE,
+    categories: Iterable[str] = CATEGORY_WORDS,
+) -> Record:
+    """Parse a printed entry. A mistake is an AnthologyError with the file and line.
+
+    ``categories`` are the words "Filed as" may name (see ``known_categories``).
+    """
+    text, layout, notes = _split_layout(text, path)
     lines = text.split("\n")
+    allowed = set(categories)
 
     def fail(number: int, message: str) -> NoReturn:
         raise AnthologyError(message, path, number)
 
     heading = _HEADING.match(lines[0]) if lines else None
     if not heading:
+        if _HEADING.match(lines[0].rstrip()):
+            _trailing_space_error(lines[0], "the heading's identifier", path, 1)
         fail(1, "expected the heading '<authors> (<year>) — <identifier>'")
     identifier = heading["identifier"]
     cls = entry_class(identifier)
@@ -78,15 +176,22 @@ def parse_record(text: str, path: Path | str = "<record>", base: str = DEFAULT_B
             "NOTE-nnn, ARXIV-nnnn.nnnnn",
         )
     if len(lines) < 2 or lines[1] != TAKEAWAYS:
+        if len(lines) >= 2 and lines[1].rstrip() == TAKEAWAYS:
+            _trailing_space_error(lines[1], f"the section heading {TAKEAWAYS!r}", path, 2)
         fail(2, f"expected the section heading {TAKEAWAYS!r}")
 
     status_index = max((i for i, line in enumerate(lines) if line.strip()), default=0)
+    layout.tail = (
+        "\n" + "\n".join(lines[status_index + 1 :]) if status_index + 1 < len(lines) else ""
+    )
     takeaways: list[str] = []
     practices: list[str] = []
     current = takeaways
     index = 2
     while index < status_index and lines[index] != STANDING:
         line = lines[index]
+        if line.rstrip() in (PRACTICES, STANDING) and line != line.rstrip():
+            _trailing_space_error(line, f"the section heading {line.rstrip()!r}", path, index + 1)
         if line == PRACTICES and current is takeaways and not practices:
             current = practices
         elif line.startswith("- ") and line[2:].strip():
@@ -101,7 +206,13 @@ def parse_record(text: str, path: Path | str = "<record>", base: str = DEFAULT_B
         index += 1
     if index >= status_index:
         fail(index + 1, f"no section {STANDING!r} before the status line")
-    standing = "\n".join(lines[index + 1 : status_index])
+    standing_lines = lines[index + 1 : status_index]
+    if standing_lines and not any(line.strip() for line in standing_lines):
+        fail(
+            index + 2,
+            f"the section {STANDING!r} holds only blank lines: leave it empty or write its prose",
+        )
+    standing = "\n".join(standing_lines)
     status = lines[status_index]
 
     iri = URIRef(base + identifier)
@@ -127,13 +238,24 @@ def parse_record(text: str, path: Path | str = "<record>", base: str = DEFAULT_B
     for adr in _WITHHELD.findall(prose):
         graph.add((iri, AK.practiceWithheldBy, URIRef(base + adr)))
     for filed in _FILED.finditer(prose):
+        number = index + 2 + standing[: filed.start()].count("\n")
+        for group in ("category", "rejected"):
+            word = filed[group]
+            if word is not None and word not in allowed:
+                hint = (
+                    f"category words are lower case ({word.lower()!r})"
+                    if word.lower() in allowed
+                    else "known categories: " + ", ".join(sorted(allowed))
+                )
+                fail(number, f"{word!r} after 'Filed as' is not a category: {hint}")
         graph.add((iri, AK.category, AK[filed["category"]]))
         if filed["rejected"]:
             graph.add((iri, AK.ratherThan, AK[filed["rejected"]]))
         if filed["reason"]:
             graph.add((iri, AK.filingReason, Literal(filed["reason"])))
-    for mention in _MENTION.findall(standing):
-        if mention != identifier:  # an entry does not reference itself
+    # Any identifier anywhere in the entry is a mention, except the entry's own.
+    for mention in _MENTION.findall("\n".join([*takeaways, *practices, standing])):
+        if mention != identifier:
             graph.add((iri, DCTERMS.references, URIRef(base + mention)))
 
     if status == _UNREAD:
@@ -141,13 +263,75 @@ def parse_record(text: str, path: Path | str = "<record>", base: str = DEFAULT_B
     else:
         read = _READ.match(status)
         if not read:
+            if status.rstrip() == _UNREAD or _READ.match(status.rstrip()):
+                _trailing_space_error(status, "the status line", path, status_index + 1)
             fail(status_index + 1, f"expected the status line {_UNREAD!r} or 'Read — NOTE-nnn.'")
         note = read.group(1)
         if entry_class(note) != AK.Note:
             fail(status_index + 1, f"the status line names {note!r}, not a note (NOTE-nnn)")
         graph.add((iri, AK.readingStatus, AK.read))
         graph.add((iri, AK.hasNote, URIRef(base + note)))
-    return Record(identifier=identifier, iri=iri, graph=graph)
+    return Record(identifier=identifier, iri=iri, graph=graph, layout=layout, notes=notes)
+
+
+def record_files(folder: Path) -> list[Path]:
+    """The printed records of ``folder``: its ``*.txt`` files, sorted by name."""
+    return sorted(p for p in folder.glob("*.txt") if p.is_file())
+
+
+def read_record(
+    path: Path, base: str = DEFAULT_BASE, categories: Iterable[str] = CATEGORY_WORDS
+) -> Record:
+    """Read and parse one printed record file; not UTF-8 is an AnthologyError."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise AnthologyError(f"not UTF-8 text (byte {error.start})", path) from None
+    except OSError as error:
+        raise AnthologyError(f"cannot read: {error.strerror}", path) from None
+    record = parse_record(text, path, base, categories)
+    record.path = path
+    return record
+
+
+def read_records(
+    paths: Iterable[Path], base: str = DEFAULT_BASE, categories: Iterable[str] = CATEGORY_WORDS
+) -> list[Record]:
+    """Parse every record of ``paths``, all or none: the first error is raised, and two
+    records of the same identifier are an error."""
+    categories = tuple(categories)
+    records: list[Record] = []
+    seen: dict[str, Path] = {}
+    for path in paths:
+        record = read_record(path, base, categories)
+        if record.identifier in seen:
+            raise AnthologyError(
+                f"{record.identifier} is printed in {seen[record.identifier].name} as well", path, 1
+            )
+        seen[record.identifier] = path
+        records.append(record)
+    return records
+
+
+def write_records(records: list[Record], folder: Path, base: str = DEFAULT_BASE) -> list[Path]:
+    """Write each record's Turtle to ``folder``/ID.ttl, all or none: every file is first
+    written beside its target under a temporary name, then all are renamed into place."""
+    if not folder.is_dir():
+        raise AnthologyError("not a folder to write into", folder)
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for record in records:
+            target = folder / f"{record.identifier}.ttl"
+            temporary = folder / f".{record.identifier}.ttl.importing"
+            temporary.write_text(canonical_turtle(record.graph, base=base), encoding="utf-8")
+            staged.append((temporary, target))
+    except OSError as error:
+        for temporary, _ in staged:
+            temporary.unlink(missing_ok=True)
+        raise AnthologyError(f"cannot write: {error.strerror}", folder) from None
+    for temporary, target in staged:
+        temporary.replace(target)
+    return [target for _, target in staged]
 
 
 def ordered_values(graph: Graph, subject: Node, predicate: URIRef, text: URIRef) -> list[str]:
@@ -162,8 +346,9 @@ def ordered_values(graph: Graph, subject: Node, predicate: URIRef, text: URIRef)
     return [value for _, value in sorted(items)]
 
 
-def render_record(graph: Graph, entry: URIRef) -> str:
-    """The printed form of ``entry``; an AnthologyError names what the graph lacks."""
+def render_record(graph: Graph, entry: URIRef, layout: Layout | None = None) -> str:
+    """The printed form of ``entry``, laid out as ``layout`` says (by default LF line
+    endings, ending at the status line); an AnthologyError names what the graph lacks."""
     identifier = graph.value(entry, DCTERMS.identifier)
     authors = graph.value(entry, AK.authors)
     issued = graph.value(entry, DCTERMS.issued)
@@ -187,7 +372,8 @@ def render_record(graph: Graph, entry: URIRef) -> str:
         lines.append(PRACTICES)
         lines += [f"- {p}" for p in practices]
     lines.append(STANDING)
-    lines.append(str(standing))
+    if str(standing):  # an empty Standing section has no line of prose
+        lines.append(str(standing))
     if graph.value(entry, AK.readingStatus) == AK.read:
         notes = set(graph.objects(entry, AK.hasNote)) | set(graph.subjects(AK.noteOn, entry))
         names = sorted(
@@ -198,7 +384,8 @@ def render_record(graph: Graph, entry: URIRef) -> str:
         lines.append(f"Read — {names[0]}.")
     else:
         lines.append(_UNREAD)
-    return "\n".join(lines)
+    printed = "\n".join(lines)
+    return layout.apply(printed) if layout is not None else printed
 
 
 def unified_diff(expected: str, printed: str, name: str) -> str:

@@ -7,7 +7,7 @@ from rdflib import RDF, BNode, Graph, Literal, URIRef
 from anthology_kg.errors import AnthologyError
 from anthology_kg.loader import load_anthology
 from anthology_kg.namespaces import AK, DCTERMS, DEFAULT_BASE
-from anthology_kg.records import parse_record, render_record
+from anthology_kg.records import parse_record, read_records, render_record
 
 SEED = REPO.parent / "shared" / "records" / "ARXIV-2409.19256.txt"
 SEED_COPY = FIXTURES / "records" / "seed" / "ARXIV-2409.19256.txt"
@@ -162,11 +162,221 @@ def test_bad_records_are_file_line_errors_and_write_nothing(tmp_path, name, line
 
 
 def test_check_shows_a_diff_and_exits_1(tmp_path):
+    # An empty Practices section is read, but not printed back.
     path = tmp_path / "seed.txt"
-    path.write_bytes(seed_text().encode("utf-8") + b"\n")
+    text = seed_text().replace(
+        "Standing in the anthology\n", "Practices\nStanding in the anthology\n"
+    )
+    path.write_bytes(text.encode("utf-8"))
     result = run_cli("import", "--check", str(path))
     assert result.exit_code == 1
-    assert "+++ " in result.stdout and "No newline at end of file" in result.stdout
+    assert "+++ " in result.stdout and "-Practices" in result.stdout
+
+
+# ---- edge cases the format allows (RECORD_FORMAT.md) ---------------------------------------
+
+
+def write(tmp_path, name: str, data: bytes):
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("final-newline.txt", lambda s: s + b"\n"),
+        ("crlf.txt", lambda s: s.replace(b"\n", b"\r\n")),
+        ("crlf-final-newline.txt", lambda s: s.replace(b"\n", b"\r\n") + b"\r\n"),
+        ("bom.txt", lambda s: b"\xef\xbb\xbf" + s),
+    ],
+)
+def test_layouts_round_trip_byte_for_byte(tmp_path, name, data):
+    path = write(tmp_path, name, data(seed_text().encode("utf-8")))
+    result = run_cli("import", "--check", str(path))
+    assert result.exit_code == 0, result.output
+    assert "byte-identical" in result.stdout
+    # The graph is the seed's, whatever the layout: no BOM in the authors, no CR in the prose.
+    record = read_records([path])[0]
+    assert record.graph.value(record.iri, AK.authors) == Literal("Sheng et al.")
+    assert "\r" not in str(record.graph.value(record.iri, AK.standing))
+    assert record.graph.value(record.iri, AK.category) == AK.infrastructure
+
+
+def test_a_byte_order_mark_is_skipped_and_said(tmp_path):
+    path = write(tmp_path, "bom.txt", b"\xef\xbb\xbf" + seed_text().encode("utf-8"))
+    result = run_cli("import", str(path))
+    assert result.exit_code == 0
+    assert "skipped the UTF-8 byte order mark" in result.stderr
+    assert 'ak:authors "Sheng et al."' in result.stdout and "\ufeff" not in result.stdout
+
+
+def test_an_identifier_in_a_takeaway_or_practice_is_a_mention():
+    text = seed_text().replace("not the maximum", "not the maximum (see LIT-200)")
+    text = text.replace(
+        "Standing in the anthology", "Practices\n- Read NOTE-004 first\nStanding in the anthology"
+    )
+    record = parse_record(text)
+    mentions = {
+        str(o).rsplit("/", 1)[1] for o in record.graph.objects(record.iri, DCTERMS.references)
+    }
+    assert mentions == {"ADR-032", "LIT-168", "SOTA-154", "LIT-200", "NOTE-004"}
+
+
+def test_an_empty_standing_section_round_trips(tmp_path):
+    head = seed_text().split("Standing in the anthology\n")[0]
+    path = write(
+        tmp_path, "empty.txt", (head + "Standing in the anthology\nUnread — no NOTE.").encode()
+    )
+    result = run_cli("import", "--check", str(path))
+    assert result.exit_code == 0, result.output
+    record = read_records([path])[0]
+    assert record.graph.value(record.iri, AK.standing) == Literal("")
+
+
+@pytest.mark.parametrize(
+    ("change", "line", "message"),
+    [
+        (
+            lambda s: s.replace("Filed as infrastructure", "Filed as Evaluation"),
+            23,
+            "'Evaluation' after 'Filed as' is not a category: category words are lower case",
+        ),
+        (
+            lambda s: s.replace("Filed as infrastructure", "Filed as survey"),
+            23,
+            "'survey' after 'Filed as' is not a category: known categories: evaluation, ",
+        ),
+        (
+            lambda s: s.replace("rather than as a method", "rather than as a Method"),
+            23,
+            "'Method' after 'Filed as' is not a category",
+        ),
+        (
+            lambda s: s.replace(" — ARXIV-2409.19256", " — ARXIV-2409.19256 "),
+            1,
+            "trailing whitespace after the heading's identifier",
+        ),
+        (
+            lambda s: s.replace("Key takeaways", "Key takeaways "),
+            2,
+            "trailing whitespace after the section heading 'Key takeaways'",
+        ),
+        (
+            lambda s: s.replace("Standing in the anthology", "Standing in the anthology\t"),
+            6,
+            "trailing whitespace after the section heading 'Standing in the anthology'",
+        ),
+        (lambda s: s + " ", 24, "trailing whitespace after the status line"),
+        (
+            lambda s: s.replace("\n", "\r\n", 3),
+            4,
+            "mixed line endings: some lines end with CRLF, others with LF",
+        ),
+        (
+            lambda s: s.replace("Key takeaways", "Key\rtakeaways"),
+            2,
+            "a carriage return (CR) inside a line: line endings are LF or CRLF",
+        ),
+        (
+            lambda s: (
+                s.split("Standing in the anthology\n")[0] + "Standing in the anthology\n\n"
+                "Unread — no NOTE."
+            ),
+            7,
+            "the section 'Standing in the anthology' holds only blank lines",
+        ),
+    ],
+)
+def test_format_errors_name_the_line_and_write_nothing(tmp_path, change, line, message):
+    path = write(tmp_path, "bad.txt", change(seed_text()).encode("utf-8"))
+    out = tmp_path / "out.ttl"
+    result = run_cli("import", str(path), "-o", str(out))
+    assert result.exit_code == 2
+    assert f"bad.txt:{line}: {message}" in result.stderr
+    assert "expected the heading" not in result.stderr
+    assert not out.exists()
+
+
+def test_a_category_an_adr_of_the_anthology_admits_is_accepted(tmp_path):
+    root = tmp_path / "anthology"
+    (root / "data").mkdir(parents=True)
+    (root / "data" / "ADR-001.ttl").write_text(
+        "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+        "<https://w3id.org/anthology-kg/id/ADR-001> a ak:DecisionRecord ;\n"
+        '    <http://purl.org/dc/terms/identifier> "ADR-001" ;\n'
+        "    ak:admitsCategory ak:survey .\n",
+        encoding="utf-8",
+    )
+    path = write(tmp_path, "r.txt", seed_text().replace("as infrastructure", "as survey").encode())
+    result = run_cli("--root", str(root), "import", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert "ak:category ak:survey" in result.stdout
+
+
+def test_import_a_folder_writes_every_record_and_reports_it(tmp_path):
+    folder = tmp_path / "records"
+    folder.mkdir()
+    for path in RECORDS:
+        (folder / path.name).write_bytes(path.read_bytes())
+    out = tmp_path / "data"
+    out.mkdir()
+    result = run_cli("import", str(folder), "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    names = sorted(p.name for p in out.iterdir())
+    assert names == sorted(p.stem + ".ttl" for p in RECORDS)
+    assert result.stdout.splitlines()[-1] == f"{len(RECORDS)} record(s) imported"
+    assert sum(line.startswith("wrote ") for line in result.stdout.splitlines()) == len(RECORDS)
+    check = run_cli("import", "--check", str(folder))
+    assert check.exit_code == 0 and check.stdout.count("byte-identical") == len(RECORDS)
+
+
+def test_import_a_folder_is_all_or_nothing(tmp_path):
+    folder = tmp_path / "records"
+    folder.mkdir()
+    for path in RECORDS:
+        (folder / path.name).write_bytes(path.read_bytes())
+    (folder / "zz-bad.txt").write_bytes(
+        seed_text().replace("Filed as infrastructure", "Filed as Evaluation").encode()
+    )
+    out = tmp_path / "data"
+    out.mkdir()
+    result = run_cli("import", str(folder), "-o", str(out))
+    assert result.exit_code == 2 and "zz-bad.txt:23: 'Evaluation'" in result.stderr
+    assert list(out.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "importing a folder needs -o FOLDER"),
+        (["-o", "missing"], "not a folder to write into"),
+    ],
+)
+def test_import_a_folder_needs_an_output_folder(tmp_path, monkeypatch, args, message):
+    folder = tmp_path / "records"
+    folder.mkdir()
+    (folder / "a.txt").write_bytes(seed_text().encode())
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("import", str(folder), *args)
+    assert result.exit_code == 2 and message in result.stderr
+
+
+def test_two_records_of_one_identifier_are_an_error(tmp_path):
+    folder = tmp_path / "records"
+    folder.mkdir()
+    (folder / "a.txt").write_bytes(seed_text().encode())
+    (folder / "b.txt").write_bytes(seed_text().encode())
+    out = tmp_path / "out"
+    out.mkdir()
+    result = run_cli("import", str(folder), "-o", str(out))
+    assert result.exit_code == 2 and "ARXIV-2409.19256 is printed in a.txt as well" in result.stderr
+    assert list(out.iterdir()) == []
+
+
+def test_an_empty_folder_is_an_error(tmp_path):
+    result = run_cli("import", str(tmp_path), "-o", str(tmp_path))
+    assert result.exit_code == 2 and "no printed records (*.txt)" in result.stderr
 
 
 def test_render_of_an_unknown_entry_exits_2():
