@@ -52,11 +52,16 @@ def run_remote(endpoint: str, text: str, kind: str | None = None) -> QueryResult
     a local run gives (``kind``, when the caller knows it, spares parsing the query)."""
     kind = kind or query_kind(text)
     accept = "text/turtle" if kind == "graph" else "application/sparql-results+json"
+    # Sent URL-encoded (SPARQL 1.1 Protocol 2.1.2), with the URL's own parameters
+    # (default-graph-uri) in the same body: every store takes this form (Virtuoso 7 does
+    # not take a application/sparql-query body).
+    address, _, parameters = endpoint.partition("?")
+    form = urllib.parse.urlencode([("query", text), *urllib.parse.parse_qsl(parameters)])
     body = http(
-        endpoint,
+        address,
         method="POST",
-        data=text.encode("utf-8"),
-        headers={"Content-Type": "application/sparql-query", "Accept": accept},
+        data=form.encode("utf-8"),
+        headers={"Content-Type": "application/x-www-form-urlencoded", "Accept": accept},
     )
     if kind == "graph":
         return QueryResult(kind="graph", graph=Graph().parse(data=body, format="turtle"))

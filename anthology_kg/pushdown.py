@@ -77,8 +77,9 @@ def remote_rows(shapes: Graph, endpoint: str, graph: str) -> tuple[list[ResultRo
     ``endpoint``, computed by the store; and the small graph that names the entries
     holding their focus nodes and values (identifiers and referrer chains)."""
     url = query_url(endpoint, [graph, ONTOLOGY_GRAPH])
-    ask = f"ASK {{ GRAPH {nt_term(URIRef(graph))} {{ ?s ?p ?o }} }}"
-    if not run_remote(endpoint, ask, kind="ask").boolean:
+    # A SELECT, not an ASK: Virtuoso answers an ASK as a row, not a boolean.
+    probe = f"SELECT ?s WHERE {{ GRAPH {nt_term(URIRef(graph))} {{ ?s ?p ?o }} }} LIMIT 1"
+    if not run_remote(endpoint, probe, kind="select").rows:
         raise AnthologyError(f"{endpoint}: the graph <{graph}> is empty or missing")
     local = Graph()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import threading
+import urllib.parse
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -28,7 +29,8 @@ KEY = ("focus", "path", "value", "shape", "severity", "component")
 
 
 class Recorder:
-    """An HTTP proxy in front of the store that keeps each request's method and body."""
+    """An HTTP proxy in front of the store that keeps each request's method and query
+    (the body, or its ``query`` field when the body is a form)."""
 
     def __init__(self, upstream: str):
         self.requests: list[tuple[str, str]] = []
@@ -38,7 +40,10 @@ class Recorder:
             def _forward(self):
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else None
-                recorder.requests.append((self.command, (body or b"").decode("utf-8")))
+                text = (body or b"").decode("utf-8")
+                if "x-www-form-urlencoded" in self.headers.get("Content-Type", ""):
+                    text = urllib.parse.parse_qs(text).get("query", [""])[0]
+                recorder.requests.append((self.command, text))
                 headers = {k: v for k, v in self.headers.items() if k.lower() != "host"}
                 request = urllib.request.Request(
                     upstream + self.path, data=body, method=self.command, headers=headers

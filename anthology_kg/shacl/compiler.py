@@ -113,6 +113,19 @@ TRUE = Literal("true", datatype=XSD.boolean)
 PAIRWISE_LIMIT = 4
 
 
+def _filter_only(pattern: str) -> str | None:
+    """The expression of a pattern that is one ``FILTER (...)`` and nothing else."""
+    text = pattern.strip()
+    if not (text.startswith("FILTER (") and text.endswith(")")):
+        return None
+    depth = 0
+    for i, c in enumerate(text[7:], start=7):  # strings inside hold no unbalanced ( )
+        depth += {"(": 1, ")": -1}.get(c, 0)
+        if depth == 0:
+            return text[8:-1] if i == len(text) - 1 else None
+    return None
+
+
 @dataclass(frozen=True)
 class CompiledConstraint:
     """One query; each solution is a result of ``shape`` with ``component``.
@@ -247,7 +260,10 @@ class Compiler:
                 out = Out(self.fresh(), self.fresh(), self.fresh())
                 pattern = self.violations(c, node, out)
                 if pattern is not None:
-                    tests.append(f"NOT EXISTS {{ {pattern} }}")
+                    condition = _filter_only(pattern)
+                    # A group of one FILTER is its expression: Virtuoso 7 does not see
+                    # the outer bindings in an EXISTS group that has no triple pattern.
+                    tests.append(f"!({condition})" if condition else f"NOT EXISTS {{ {pattern} }}")
             self.focus_block = saved
             if (shape, SH.sparql, None) in self.g:
                 raise Unsupported(f"sh:sparql inside another shape ({shape})")

@@ -8,7 +8,7 @@ from rdflib.namespace import SH, XSD
 from rdflib.term import Node
 
 from .model import Constraint, Context, Out
-from .sparql_text import term
+from .sparql_text import same_term, term
 
 
 def closed(ctx: Context, c: Constraint, focus: str, out: Out) -> str | None:
@@ -34,12 +34,12 @@ def closed(ctx: Context, c: Constraint, focus: str, out: Out) -> str | None:
 
 
 def has_value(ctx: Context, c: Constraint, focus: str, out: Out) -> str:
-    value = term(c.params[SH.hasValue])
+    value = c.params[SH.hasValue]
     if c.path is None:
-        return f"FILTER (!sameTerm({focus}, {value}))"
-    return f"FILTER NOT EXISTS {{ {ctx.path_triples(focus, c.path, value)} }}"
+        return f"FILTER (!{same_term(focus, value)})"
+    return f"FILTER (!EXISTS {{ {ctx.path_triples(focus, c.path, term(value))} }})"
 
 
 def in_test(ctx: Context, c: Constraint, node: str) -> str:
-    members = [f"sameTerm({node}, {term(m)})" for m in ctx.g.collection(c.params[SH["in"]])]
+    members = [same_term(node, m) for m in ctx.g.collection(c.params[SH["in"]])]
     return "(" + (" || ".join(members) or "false") + ")"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from rdflib import BNode
+from rdflib import BNode, URIRef
 from rdflib.term import Node
 
 from ..sourcemap import string_end
@@ -30,6 +30,15 @@ def term(node: Node) -> str:
     if isinstance(node, BNode):
         raise Unsupported(f"blank node {node} used as a constant in SPARQL")
     return nt_term(node)
+
+
+def same_term(node: str, constant: Node) -> str:
+    """``node`` is the term ``constant``. For an IRI, ``=`` is the same test (IRIs are
+    equal only when identical) and the one Virtuoso 7 also answers right under negation;
+    a literal needs sameTerm (``=`` compares values: 1 = 1.0)."""
+    if isinstance(constant, URIRef):
+        return f"({node} = {term(constant)})"
+    return f"sameTerm({node}, {term(constant)})"
 
 
 def _code(text: str) -> Iterator[tuple[int, str]]:

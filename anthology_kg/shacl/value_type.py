@@ -7,7 +7,7 @@ from rdflib.namespace import SH, XSD
 
 from .errors import Unsupported
 from .model import Constraint, Context
-from .sparql_text import term
+from .sparql_text import same_term, term
 from .targets import TYPE_PATH
 
 # Datatypes whose lexical space SPARQL can check: a cast from the lexical form fails
@@ -62,7 +62,7 @@ def datatype_test(ctx: Context, c: Constraint, node: str) -> str:
     datatype = c.params[SH.datatype]
     if not isinstance(datatype, URIRef):
         raise Unsupported(f"sh:datatype {datatype}")
-    test = f"isLiteral({node}) && sameTerm(datatype({node}), {term(datatype)})"
+    test = f"isLiteral({node}) && {same_term(f'datatype({node})', datatype)}"
     lexical = well_formed(node, datatype)
     if lexical is not None:
         test += f" && {lexical}"
