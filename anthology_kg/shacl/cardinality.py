@@ -5,13 +5,14 @@ from __future__ import annotations
 from rdflib.namespace import SH
 
 from .model import Constraint, Context, Out
+from .sparql_text import negate
 
 
 def min_count(ctx: Context, c: Constraint, focus: str, out: Out) -> str | None:
     n = c.integer(SH.minCount)
     if n <= 0 or c.path is None:
         return None
-    return f"FILTER (!{ctx.at_least(focus, c.path, n)})"
+    return f"FILTER ({negate(ctx.at_least(focus, c.path, n))})"
 
 
 def max_count(ctx: Context, c: Constraint, focus: str, out: Out) -> str | None:

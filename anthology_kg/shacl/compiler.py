@@ -31,7 +31,7 @@ from . import (
 from .errors import Unsupported
 from .model import Component, Constraint, Out
 from .paths import exists_value, path_text, path_triples
-from .sparql_text import rename
+from .sparql_text import negate, rename
 from .targets import TARGET_PREDICATES, focus_nodes, has_targets
 
 C = Component
@@ -228,10 +228,11 @@ class Compiler:
         component = c.component
         if component.test is not None:
             if c.path is None:
-                return f"FILTER (!{component.test(self, c, focus)}) BIND ({focus} AS {out.value})"
+                test = negate(component.test(self, c, focus))
+                return f"FILTER ({test}) BIND ({focus} AS {out.value})"
             return (
                 f"{self.path_triples(focus, c.path, out.value)} "
-                f"FILTER (!{component.test(self, c, out.value)})"
+                f"FILTER ({negate(component.test(self, c, out.value))})"
             )
         if component.violations is not None:
             return component.violations(self, c, focus, out)
@@ -263,7 +264,7 @@ class Compiler:
                     condition = _filter_only(pattern)
                     # A group of one FILTER is its expression: Virtuoso 7 does not see
                     # the outer bindings in an EXISTS group that has no triple pattern.
-                    tests.append(f"!({condition})" if condition else f"NOT EXISTS {{ {pattern} }}")
+                    tests.append(negate(condition) if condition else f"NOT EXISTS {{ {pattern} }}")
             self.focus_block = saved
             if (shape, SH.sparql, None) in self.g:
                 raise Unsupported(f"sh:sparql inside another shape ({shape})")
@@ -275,7 +276,7 @@ class Compiler:
                     v = self.fresh()
                     tests.append(
                         f"NOT EXISTS {{ {self.path_triples(node, path, v)} "
-                        f"FILTER (!{self.conforms(nested, v)}) }}"
+                        f"FILTER ({negate(self.conforms(nested, v))}) }}"
                     )
             return "(" + " && ".join(tests) + ")" if tests else "true"
         finally:

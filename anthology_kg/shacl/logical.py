@@ -5,10 +5,11 @@ from __future__ import annotations
 from rdflib.namespace import SH
 
 from .model import Constraint, Context
+from .sparql_text import negate
 
 
 def not_test(ctx: Context, c: Constraint, node: str) -> str:
-    return f"!{ctx.conforms(c.params[SH['not']], node)}"
+    return negate(ctx.conforms(c.params[SH["not"]], node))
 
 
 def and_test(ctx: Context, c: Constraint, node: str) -> str:

@@ -9,6 +9,7 @@ from rdflib import Literal
 from rdflib.namespace import SH, XSD
 
 from .model import Constraint, Context, Out
+from .sparql_text import negate
 
 
 def node_test(ctx: Context, c: Constraint, node: str) -> str:
@@ -29,7 +30,7 @@ def _qualified(ctx: Context, c: Constraint, node: str) -> str:
             for sibling_shape in ctx.g.objects(sibling, SH.qualifiedValueShape)
             if sibling_shape != shape
         }
-        tests += [f"!{ctx.conforms(s, node)}" for s in sorted(siblings, key=str)]
+        tests += [negate(ctx.conforms(s, node)) for s in sorted(siblings, key=str)]
     return "(" + " && ".join(tests) + ")"
 
 
@@ -38,7 +39,7 @@ def qualified_min_count(ctx: Context, c: Constraint, focus: str, out: Out) -> st
     if n <= 0 or c.path is None:
         return None
     v = ctx.fresh()
-    return f"FILTER (!{ctx.at_least(focus, c.path, n, _qualified(ctx, c, v), v)})"
+    return f"FILTER ({negate(ctx.at_least(focus, c.path, n, _qualified(ctx, c, v), v))})"
 
 
 def qualified_max_count(ctx: Context, c: Constraint, focus: str, out: Out) -> str | None:

@@ -174,3 +174,34 @@ def subquery_projections(text: str) -> list[set[str]]:
                     | {m.group(1) for m in re.finditer(r"\bAS\s+[?$](\w+)", head, re.I)}
                 )
     return out
+
+
+def _one_unit(expr: str) -> bool:
+    """``expr`` is one primary expression: a parenthesized expression, a function call
+    or an EXISTS group, closed by its last character."""
+    match = re.match(r"(?:NOT\s+EXISTS|EXISTS|[A-Za-z_][\w:]*)?\s*([({])", expr, re.IGNORECASE)
+    if not match:
+        return False
+    depth = 0
+    for i, c in _code(expr):
+        if i < match.start(1):
+            continue
+        depth += {"(": 1, "{": 1, ")": -1, "}": -1}.get(c, 0)
+        if depth == 0:
+            return i == len(expr) - 1
+    return False
+
+
+def negate(expr: str) -> str:
+    """``!expr`` with double negations and redundant parentheses removed: the same
+    expression, written so that Virtuoso 7 (which answers a negated negation of EXISTS
+    wrongly) evaluates it like every other store."""
+    e = expr.strip()
+    while e.startswith("(") and _one_unit(e):
+        e = e[1:-1].strip()
+    if e.startswith("!") and _one_unit(e[1:].strip()):
+        inner = e[1:].strip()
+        while inner.startswith("(") and _one_unit(inner):
+            inner = inner[1:-1].strip()
+        return inner if _one_unit(inner) else f"({inner})"
+    return f"!{e}" if _one_unit(e) else f"!({e})"
