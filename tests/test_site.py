@@ -13,7 +13,7 @@ import pytest
 from conftest import FIXTURES, REPO, run_cli
 
 from anthology_kg.errors import AnthologyError
-from anthology_kg.site import pictures
+from anthology_kg.site import pages, pictures
 from anthology_kg.site.model import paragraphs
 from anthology_kg.site.output import confined, slug
 from anthology_kg.site.sparql_text import has_service, tokens
@@ -751,3 +751,13 @@ def test_the_browser_refuses_service(bundled_site, browser):
     assert page.inner_text("#live-result") == "yes"
     page.close()
     assert dialogs == [] and requests == []
+
+
+def test_a_long_answer_is_cut_on_its_page_and_says_so(tmp_path, monkeypatch):
+    monkeypatch.setattr(pages, "ANSWER_ROWS_SHOWN", 1)
+    check_site([], tmp_path / "site")
+    html = (tmp_path / "site" / "queries" / "confounders.html").read_text("utf-8")
+    _, rows = cli_rows("confounders")
+    assert f"{len(rows)} row(s); the first 1 are shown, run the query below for all" in html
+    answer = html.split('<table class="answer">', 1)[1].split("</table>", 1)[0]
+    assert answer.count("<tr>") == 2  # the header and one row

@@ -48,6 +48,7 @@ CSP = (
 CSP_WASM = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
 PICTURE_MAX_BOXES = 300  # larger anthologies get per-entry pictures only
 NEIGHBOURS_MAX = 12
+ANSWER_ROWS_SHOWN = 500  # a query page lists this many rows; the browser runs give all
 PICTURE_EDGES = (AK.makesClaim, AK.restsOn, AK.describedIn, AK.releasedOn, AK.addressedIn)
 
 
@@ -522,8 +523,10 @@ class Pages:
                 "kind": "select",
                 "variables": result.variables,
                 "rows": [
-                    [self.term(n, 1) if n is not None else None for n in row] for row in result.rows
+                    [self.term(n, 1) if n is not None else None for n in row]
+                    for row in result.rows[:ANSWER_ROWS_SHOWN]
                 ],
+                "total": len(result.rows),
             }
         if result.kind == "ask":
             return {"kind": "ask", "boolean": result.boolean}
