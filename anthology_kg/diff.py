@@ -39,13 +39,13 @@ from .loader import find_owner
 from .namespaces import DCTERMS, DEFAULT_BASE, PREFIXES, RDF, RDFS, XSD
 from .revisions import State
 from .sourcemap import Positions, written_triples
+from .sources import parse_quads
 
 IDENTIFIER = ox.NamedNode(str(DCTERMS.identifier))
 RDF_TYPE = ox.NamedNode(str(RDF.type))
 #: Predicates whose literal names a node for people, best first.
 LABEL_PREDICATES = (ox.NamedNode(str(DCTERMS.title)), ox.NamedNode(str(RDFS.label)))
 _PLAIN_DATATYPES = {str(XSD.integer), str(XSD.decimal), str(XSD.double), str(XSD.boolean)}
-_PARSER_PREFIX = re.compile(r"^Parser error (?:at|between) [^:]*: ")
 
 
 # -- blank nodes keyed by content -----------------------------------------------------------
@@ -103,11 +103,7 @@ def parse_data(content: bytes, source: str | None = None, base: str = DEFAULT_BA
 
     Raises AnthologyError with the file and line when the Turtle does not parse.
     """
-    try:
-        quads = list(ox.parse(content, ox.RdfFormat.TURTLE, base_iri=base))
-    except SyntaxError as exc:
-        message = _PARSER_PREFIX.sub("", exc.msg or "invalid Turtle")
-        raise AnthologyError(f"Turtle syntax error: {message}", source, exc.lineno) from None
+    quads = parse_quads(content, source, base)  # the loaders' strict parser and messages
     facts: set[Fact] = set()
     with_blanks: list[tuple] = []
     identifiers: dict[ox.NamedNode, str] = {}
