@@ -37,7 +37,7 @@ def test_check_fails_when_the_seed_entry_gains_a_practice(bundled_copy, monkeypa
     assert result.exit_code == 1
     (line,) = [line for line in result.stdout.splitlines() if " Violation " in line]
     assert re.match(
-        r"data/ARXIV-2409\.19256\.ttl:14:5: AK002 Violation \[ADR-032\] Rule 2 of ADR-032: an "
+        r"data/ARXIV-2409\.19256\.ttl:15:5: AK002 Violation \[ADR-032\] Rule 2 of ADR-032: an "
         r"infrastructure entry carries no practice \(ARXIV-2409\.19256, ak:category "
         r"ak:infrastructure\)$",
         line,
