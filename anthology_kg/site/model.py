@@ -225,6 +225,9 @@ class Model:
             return next((k for k in kinds if k), "(unnamed)")
         if node in EXTERNAL_LABELS:
             return EXTERNAL_LABELS[node]
+        local = re.split(r"[#/]", str(node).rstrip("#/"))[-1]
+        if re.fullmatch(r"[a-z]+(?:[A-Z][a-z0-9]*)+", local):  # wasAttributedTo
+            return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", local).lower()
         return self.anthology.normalize(node)  # type: ignore[attr-defined]
 
     def describe(self, node: Node) -> str:
