@@ -2,18 +2,14 @@
 
 from typing import TYPE_CHECKING
 
-import rdflib
-
 __version__ = "0.1.0"
-
-# Keep literals as written: rdflib would otherwise rewrite lexical forms on parse
-# ("1.0E6"^^xsd:double becomes "1000000.0"), and the graph must say what the record says.
-rdflib.NORMALIZE_LITERALS = False
 
 # The public API, imported on first use so that `import anthology_kg` (and the command
 # line) stays fast. Each name is documented where it is defined.
 _PUBLIC = {
     "AnthologyError": "errors",
+    "Engine": "engine",
+    "open_engine": "engine",
     "Anthology": "loader",
     "load_anthology": "loader",
     "validate": "validation",
@@ -50,6 +46,8 @@ _PUBLIC = {
 __all__ = [
     "__version__",
     "AnthologyError",
+    "Engine",
+    "open_engine",
     "Anthology",
     "load_anthology",
     "validate",

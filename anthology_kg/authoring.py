@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rdflib import RDF, RDFS, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS
 
 from .errors import AnthologyError
 from .files import write_atomic
-from .loader import Anthology
 from .namespaces import AK, bind_prefixes
 from .records import entry_class
 from .turtle import canonical_turtle
+
+if TYPE_CHECKING:
+    from .engine import Engine
 
 KINDS = {
     "reference": AK.Reference,
@@ -25,7 +28,7 @@ CATEGORIES = ("method", "evaluation", "infrastructure")
 
 
 def new_entry_graph(
-    anthology: Anthology,
+    anthology: Engine,
     kind: str,
     identifier: str,
     title: str | None = None,
@@ -41,7 +44,7 @@ def new_entry_graph(
             "(reference: ARXIV-nnnn.nnnnn, lit: LIT-nnn, adr: ADR-nnn, sota: SOTA-nnn, "
             "note: NOTE-nnn)"
         )
-    if any(existing == identifier for _, existing in anthology.entries()):
+    if next(iter(anthology.identified(identifier)), None) is not None:
         raise AnthologyError(f"the anthology already has an entry {identifier!r}")
     if category is not None and cls not in (AK.Reference, AK.LiteratureRecord):
         raise AnthologyError(f"a {kind} entry has no category")
@@ -62,7 +65,7 @@ def new_entry_graph(
     return graph
 
 
-def write_new_entry(anthology: Anthology, graph: Graph, identifier: str) -> Path:
+def write_new_entry(anthology: Engine, graph: Graph, identifier: str) -> Path:
     """Write ``data/ID.ttl`` in the canonical format; refuse to overwrite a file."""
     path = anthology.root / "data" / f"{identifier}.ttl"
     if path.exists():

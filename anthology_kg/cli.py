@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import click
-from rdflib import URIRef
+from rdflib import Graph, URIRef
 
 from . import __version__
 from .authoring import KINDS, new_entry_graph, write_new_entry
@@ -19,23 +19,21 @@ from .config import FAIL_ON, find_config, format_from_output
 from .diff import diff_states
 from .diffreport import QUERY_WRITERS as QUERY_DIFF_WRITERS
 from .diffreport import WRITERS as DIFF_WRITERS
-from .endpoint import run_remote
+from .engine import ENGINES, Engine, open_engine
 from .errors import AnthologyError, display_path
 from .export import FORMATS as EXPORT_FORMATS
 from .export import INFERENCE as EXPORT_INFERENCE
 from .export import WRITERS as EXPORT_WRITERS
 from .export import FolderSource, build_export, parse_include
-from .fast import load_fast
 from .files import write_atomic, write_error
 from .formatting import format_anthology
 from .generate import generate as run_generate
 from .guards import DEFAULT_TIMEOUT, bounded, refuse_service, refuse_service_in_shapes
-from .loader import Anthology, load_anthology, with_data
 from .namespaces import DEFAULT_BASE
-from .pushdown import validate_remote
-from .queries import bind_params, catalog, find_query, parse_param_options, run_local, with_values
+from .queries import bind_params, catalog, find_query, parse_param_options
 from .querydiff import diff_query
 from .records import (
+    CATEGORY_TRIPLES,
     known_categories,
     read_records,
     record_files,
@@ -48,10 +46,9 @@ from .resources import bundled_dir, find_root
 from .results import RESULT_FORMATS, graph_to_turtle, to_csv, to_json, to_table, to_tsv, to_xml
 from .revisions import anthology_root, read_state, resolve_states
 from .rules import rule_catalog
-from .server import DATA_GRAPH, default_graphs, fetch_graph, query_url
+from .server import DATA_GRAPH
 from .server import publish as run_publish
 from .server import serve as run_serve
-from .shacl import Unsupported
 from .site import build_site
 from .sources import check_base, decode_utf8
 from .stats import compute_stats
@@ -88,7 +85,7 @@ class AnthologyGroup(click.Group):
 
 
 class Settings:
-    """The global options, and the anthology loaded from them on first use."""
+    """The global options; ``engine`` opens the anthology they name."""
 
     #: --timeout and --allow-service of the command that runs queries or validation.
     timeout: float = DEFAULT_TIMEOUT
@@ -101,19 +98,32 @@ class Settings:
         self.verbosity = verbosity
         #: False with --no-color or NO_COLOR, True with --color, None: on terminals.
         self.color = color
-        self._anthology: Anthology | None = None
 
-    def anthology(self, reload: bool = False, **kwargs) -> Anthology:
-        """The anthology loaded for the reference engine (rdflib)."""
-        if self._anthology is None or kwargs or reload:
-            self._anthology = load_anthology(self.root, base=self.base, **kwargs)
-        return self._anthology
-
-    def for_engine(self, engine: str, extra_shapes=()):
-        """The anthology loaded for ``engine``: pyoxigraph for fast, rdflib for reference."""
-        if engine == "fast":
-            return load_fast(self.root, base=self.base, extra_shapes=list(extra_shapes))
-        return self.anthology(extra_shapes=list(extra_shapes)) if extra_shapes else self.anthology()
+    def engine(
+        self,
+        kind: str = ENGINES[0],
+        *,
+        extra_shapes: tuple[Path, ...] = (),
+        inference: str = "none",
+        validates: bool = False,
+        endpoint: str | None = None,
+        data_graph: str = DATA_GRAPH,
+        graphs: tuple[str, ...] = (),
+    ) -> Engine:
+        """The anthology in the engine the library picks for this request; a fallback
+        to the reference engine is said on stderr."""
+        return open_engine(
+            kind,
+            root=self.root,
+            base=self.base,
+            extra_shapes=extra_shapes,
+            inference=inference,
+            validates=validates,
+            endpoint=endpoint,
+            data_graph=data_graph,
+            graphs=graphs,
+            warn=lambda message: click.echo(f"anthology-kg: {message}", err=True),
+        )
 
 
 def _fail_on_option(func):
@@ -168,8 +178,8 @@ def _against_baseline(settings: Settings, report, baseline: str | None, validate
 def _engine_option(func):
     return click.option(
         "--engine",
-        type=click.Choice(["fast", "reference"]),
-        default="fast",
+        type=click.Choice(ENGINES),
+        default=ENGINES[0],
         show_default=True,
         help="fast: pyoxigraph, shapes compiled to SPARQL; reference: rdflib and pySHACL. "
         "Both give the same results (tested); --inference always uses the reference engine.",
@@ -203,47 +213,31 @@ def _limit_options(func):
     )(func)
 
 
-def _validated(settings: Settings, engine: str, inference: str = "none", extra_shapes=()):
-    """Validate with ``engine`` within --timeout, falling back to the reference engine
-    (and saying so) for inference or shapes the fast engine cannot compile."""
-    return bounded(
-        lambda: _validated_now(settings, engine, inference, extra_shapes),
-        settings.timeout,
-        "validation",
-    )
+def _validated(
+    settings: Settings,
+    engine: str,
+    inference: str = "none",
+    extra_shapes: tuple[Path, ...] = (),
+    endpoint: str | None = None,
+    graph: str = DATA_GRAPH,
+):
+    """Validate within --timeout, with the engine the library picks (it says so on
+    stderr when it falls back); a local shape's SERVICE is refused unless allowed."""
 
+    def now():
+        anthology = settings.engine(
+            engine,
+            extra_shapes=extra_shapes,
+            inference=inference,
+            validates=True,
+            endpoint=endpoint,
+            data_graph=graph,
+        )
+        if endpoint is None:
+            refuse_service_in_shapes(anthology.shapes, settings.allow_service)
+        return run_validation(anthology, inference)
 
-def _validated_now(settings: Settings, engine: str, inference: str, extra_shapes):
-    if engine == "fast" and inference == "none":
-        anthology = settings.for_engine("fast", extra_shapes)
-        refuse_service_in_shapes(anthology.shapes, settings.allow_service)
-        try:
-            return run_validation(anthology)
-        except Unsupported as exc:
-            click.echo(
-                f"anthology-kg: the fast engine cannot run these shapes ({exc}); "
-                "using the reference engine",
-                err=True,
-            )
-    anthology = settings.for_engine("reference", extra_shapes)
-    refuse_service_in_shapes(anthology.shapes, settings.allow_service)
-    return run_validation(anthology, inference)
-
-
-def _validated_remote(settings, engine, inference, extra_shapes, endpoint, graph):
-    """Validate a store's graph: the fast engine sends the compiled shapes to the store;
-    the reference engine (and inference) reads the graph back and validates locally."""
-    rules = settings.for_engine("reference", extra_shapes)
-    if engine == "fast" and inference == "none":
-        try:
-            return validate_remote(rules, endpoint, graph)
-        except Unsupported as exc:
-            click.echo(
-                f"anthology-kg: the fast engine cannot run these shapes ({exc}); "
-                "reading the graph back for the reference engine",
-                err=True,
-            )
-    return run_validation(with_data(rules, fetch_graph(endpoint, graph)), inference)
+    return bounded(now, settings.timeout, "validation")
 
 
 @click.group(cls=AnthologyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -323,7 +317,7 @@ def _echo_json(document) -> None:
 @click.pass_obj
 def stats(settings: Settings, fmt: str) -> None:
     """Print triples, entries by class and by category, and the files read."""
-    result = compute_stats(settings.anthology())
+    result = compute_stats(settings.engine())
     if fmt == "json":
         _echo_json(
             {
@@ -423,10 +417,7 @@ def validate(
 
     Exit 0 when it conforms, 1 when a rule is broken, 2 on input errors.
     """
-    if endpoint:
-        report = _validated_remote(settings, engine, inference, extra_shapes, endpoint, graph)
-    else:
-        report = _validated(settings, engine, inference, extra_shapes)
+    report = _validated(settings, engine, inference, extra_shapes, endpoint, graph)
     report = select_results(report, _codes(select), _codes(ignore))
     report = _against_baseline(
         settings,
@@ -515,11 +506,11 @@ def rules(settings, fmt) -> None:
                     "label": rule.label,
                     "message": rule.message,
                 }
-                for rule in rule_catalog(settings.anthology())
+                for rule in rule_catalog(settings.engine())
             ]
         )
         return
-    for rule in rule_catalog(settings.anthology()):
+    for rule in rule_catalog(settings.engine()):
         click.echo(
             f"{rule.name}\trule {rule.number}\t{rule.source}\t{rule.severity}\t{rule.code}"
             f"\t{rule.label}"
@@ -543,11 +534,11 @@ def list_queries(settings, fmt) -> None:
                     ],
                     "file": display_path(query.path),
                 }
-                for query in catalog(settings.anthology()).values()
+                for query in catalog(settings.engine()).values()
             ]
         )
         return
-    for query in catalog(settings.anthology()).values():
+    for query in catalog(settings.engine()).values():
         params = " ".join(f"{p.name}=<{p.type}>" for p in query.params)
         click.echo(f"{query.name}\t{query.summary}" + (f"\t{params}" if params else ""))
 
@@ -597,17 +588,13 @@ def _print_result(anthology, result, fmt: str) -> None:
     _emit(writer(result))
 
 
-def _remote_url(endpoint: str, graphs: tuple[str, ...]) -> str:
-    return query_url(endpoint, list(graphs) or default_graphs())
-
-
-def _run(settings, anthology, text, endpoint, graphs=(), bindings=None, source=None):
+def _run(settings, anthology, text, endpoint, bindings=None, source=None):
+    """Run ``text`` on ``anthology``; a local query within --timeout and without SERVICE
+    unless allowed (a remote store applies its own limits)."""
     if endpoint:
-        return run_remote(_remote_url(endpoint, graphs), with_values(text, bindings or {}))
+        return anthology.query(text, bindings, source)
     refuse_service(text, source, settings.allow_service)
-    return bounded(
-        lambda: run_local(anthology, text, bindings, source), settings.timeout, "the query"
-    )
+    return bounded(lambda: anthology.query(text, bindings, source), settings.timeout, "the query")
 
 
 @main.command()
@@ -631,10 +618,10 @@ def query(settings, name, params, fmt, endpoint, graphs, engine) -> None:
     Parameters are bound as RDF terms, never pasted into the query text; an entry
     parameter takes an identifier (ARXIV-2409.19256) or an IRI.
     """
-    anthology = settings.for_engine(engine)
+    anthology = settings.engine(engine, endpoint=endpoint, graphs=graphs)
     stored = find_query(anthology, name)
     bindings = bind_params(anthology, stored, parse_param_options(params))
-    result = _run(settings, anthology, stored.text, endpoint, graphs, bindings, stored.path)
+    result = _run(settings, anthology, stored.text, endpoint, bindings, stored.path)
     _print_result(anthology, result, fmt)
 
 
@@ -653,8 +640,8 @@ def sparql(settings, file, fmt, endpoint, graphs, engine) -> None:
     name = getattr(file, "name", "<stdin>")
     source = None if name in ("<stdin>", "-") else name
     text = decode_utf8(file.read(), source or "<stdin>")
-    anthology = settings.for_engine(engine)
-    result = _run(settings, anthology, text, endpoint, graphs, source=source)
+    anthology = settings.engine(engine, endpoint=endpoint, graphs=graphs)
+    result = _run(settings, anthology, text, endpoint, source=source)
     _print_result(anthology, result, fmt)
 
 
@@ -682,7 +669,8 @@ def import_record(settings, record, output, check) -> None:
     paths = record_files(record) if record.is_dir() else [record]
     if not paths:
         raise AnthologyError("no printed records (*.txt) in this folder", record)
-    categories = known_categories(settings.anthology().union())
+    answer = settings.engine().query(CATEGORY_TRIPLES, parts=("data", "ontology"))
+    categories = known_categories(answer.graph if answer.graph is not None else Graph())
     records = read_records(paths, settings.base, categories)
     for parsed in records:
         for note in parsed.notes:
@@ -690,7 +678,7 @@ def import_record(settings, record, output, check) -> None:
     if check:
         differ = False
         for parsed in records:
-            text = parsed.path.read_bytes().decode("utf-8")
+            text = (parsed.path or record).read_bytes().decode("utf-8")
             printed = render_record(parsed.graph, parsed.iri, parsed.layout)
             if printed == text:
                 click.echo(f"{parsed.path}: round trip is byte-identical")
@@ -719,8 +707,9 @@ def import_record(settings, record, output, check) -> None:
 @click.pass_obj
 def render(settings, identifier, output) -> None:
     """Print entry IDENTIFIER in the anthology's printed form (no final newline)."""
-    anthology = settings.anthology()
-    _emit(render_record(anthology.data, anthology.resolve_entry(identifier)), output)
+    anthology = settings.engine()
+    entry = anthology.resolve_entry(identifier)
+    _emit(render_record(anthology.describe(entry), entry), output)
 
 
 @main.command()
@@ -888,7 +877,7 @@ def publish(settings, endpoint, graph, replace) -> None:
 
     Server errors (unreachable, 4xx, 5xx) are reported with the HTTP status, exit 2.
     """
-    for sent in run_publish(settings.anthology(), endpoint, graph, replace):
+    for sent in run_publish(settings.engine(), endpoint, graph, replace):
         click.echo(
             f"{'replaced' if replace else 'added to'} <{sent.graph}>: {sent.triples} triples"
         )
@@ -913,7 +902,7 @@ def serve(settings, port, host, read_only) -> None:
             "--data-urlencode 'query=SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'"
         )
 
-    sys.exit(run_serve(settings.anthology(), host, port, read_only, started))
+    sys.exit(run_serve(settings.engine(), host, port, read_only, started))
 
 
 @main.command()
@@ -935,11 +924,11 @@ def new(settings, kind, identifier, title, authors, category) -> None:
     """
     if settings.root is None and find_root() == bundled_dir():
         raise AnthologyError("no anthology here (no data/ folder); use --root DIR")
-    anthology = settings.anthology()
+    anthology = settings.engine()
     graph = new_entry_graph(anthology, kind, identifier, title, authors, category)
     path = write_new_entry(anthology, graph, identifier)
     click.echo(f"wrote {display_path(path)}")
-    report = run_validation(settings.anthology(reload=True))
+    report = run_validation(settings.engine(validates=True))
     todo = [r for r in report.counted if r.focus == identifier]
     for r in todo:
         click.echo(f"to fill in: {r.path} ({r.message})" if r.path else f"to fill in: {r.message}")
@@ -960,20 +949,8 @@ def new(settings, kind, identifier, title, authors, category) -> None:
 def site(settings, output, engine) -> None:
     """Build a static HTML site: index, entry pages, stored queries (run again in the
     browser), search, rules, pictures. It replaces the whole content of OUTPUT."""
-
-    def report(anthology):
-        try:
-            return run_validation(anthology)
-        except Unsupported as exc:
-            click.echo(
-                f"anthology-kg: the fast engine cannot run these shapes ({exc}); "
-                "using the reference engine",
-                err=True,
-            )
-            return run_validation(settings.for_engine("reference"))
-
     try:
-        built = build_site(settings.for_engine(engine), output, report)
+        built = build_site(settings.engine(engine, validates=True), output)
     except OSError as exc:  # a read-only or full file system under the site's folders
         raise write_error(exc, output) from None
     for warning in built.warnings:

@@ -1,17 +1,18 @@
-"""The fast engine: the anthology in a pyoxigraph store, shapes run as compiled SPARQL.
+"""The Oxigraph engine: the anthology in a pyoxigraph store, shapes run as compiled SPARQL.
 
 ``load_fast(root)`` parses the data files with pyoxigraph's Turtle parser into one store
-(data, ontology, the vocabulary skeleton and shapes in named graphs) and gives the same
-interface the validator and the query runner use on the reference ``Anthology``. Its
-validation report is a SHACL ``sh:ValidationReport`` graph like pySHACL's, so every
-writer, waiver and source location works the same on either engine.
+(data, ontology, the vocabulary skeleton and shapes in named graphs) and implements the
+``engine.Engine`` interface on it. Validation gives the same plain rows as the reference
+engine, so every writer, waiver and source location works the same on either engine.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
@@ -19,58 +20,67 @@ from rdflib.namespace import DCTERMS
 from rdflib.term import Node
 
 from . import resources
+from .bnodes import relabel
 from .errors import AnthologyError
-from .loader import EntryIndex, Location, load_rules, vocabulary
+from .loader import EntryIndex, Location, Rules, describe_with, load_rules, vocabulary
 from .namespaces import DEFAULT_BASE, bind_prefixes
 from .progress import track
-from .queries import QueryResult, with_values
-from .shacl import report_graph, validate_graphs, validate_store
+from .queries import QueryResult
+from .shacl import CompiledConstraint, Compiler, ResultRow, run_compiled
+from .shacl.validator import store_select
 from .sourcemap import subject_lines
-from .sources import load_into, read_source
-from .terms import from_ox, to_ox
+from .sources import load_into, parse_quads, read_source
+from .sparql_text import with_values
+from .terms import GRAPHS, PARTS, from_ox, to_ox
 
-DATA = ox.NamedNode("urn:anthology-kg:graph:data")
+DATA = GRAPHS["data"]
+ONTOLOGY = GRAPHS["ontology"]
+SHAPES = GRAPHS["shapes"]
 VOCABULARY = ox.NamedNode("urn:anthology-kg:graph:vocabulary")
-ONTOLOGY = ox.NamedNode("urn:anthology-kg:graph:ontology")
-SHAPES = ox.NamedNode("urn:anthology-kg:graph:shapes")
 _IDENTIFIER = ox.NamedNode(str(DCTERMS.identifier))
 _IDENTIFIER_TEXT = re.compile(
     r'(?:dcterms:identifier|<http://purl\.org/dc/terms/identifier>)\s+"([^"\\]+)"'
 )
 
 
-def add_graph(store: ox.Store, graph: Graph, name) -> None:
+def add_graph(store: ox.Store, graph: Graph, name: ox.NamedNode) -> None:
     """Copy an rdflib graph into a named graph of ``store``."""
     store.extend(ox.Quad(to_ox(s), to_ox(p), to_ox(o), name) for s, p, o in graph)
 
 
 @dataclass(kw_only=True)
-class FastAnthology(EntryIndex):
-    """An anthology in a pyoxigraph store, with the reference Anthology's interface."""
+class OxigraphEngine(EntryIndex):
+    """The Oxigraph engine (the default): the anthology in a pyoxigraph store (data,
+    ontology, the vocabulary skeleton and shapes in named graphs), shapes run as
+    compiled SPARQL, queries answered by the store."""
 
+    name: ClassVar[str] = "fast"
     store: ox.Store
-    _scanned: set = field(default_factory=set, repr=False)
+    _scanned: set[Path] = field(default_factory=set, repr=False)
     _names: Graph = field(default_factory=Graph, repr=False)
-    _identifier_files: dict | None = field(default=None, repr=False)
+    _identifier_files: dict[str, Path] | None = field(default=None, repr=False)
+    _compiled: list[CompiledConstraint] | None = field(default=None, repr=False)
+    _data: Graph | None = field(default=None, repr=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         bind_prefixes(self._names, self.base)
 
     def normalize(self, node: URIRef) -> str:
+        """An IRI as a prefixed name where a bound prefix fits, else ``<iri>``."""
         return self._names.namespace_manager.normalizeUri(node)
 
     def identifier(self, node: Node) -> str | None:
         if isinstance(node, Literal):
             return None
         for quad in self.store.quads_for_pattern(to_ox(node), _IDENTIFIER, None, DATA):
-            return quad.object.value
+            return str(quad.object.value)
         return None
 
-    def identifier_pairs(self):
+    def identifier_pairs(self) -> Iterator[tuple[Node, str]]:
         for quad in self.store.quads_for_pattern(None, _IDENTIFIER, None, DATA):
-            yield from_ox(quad.subject), quad.object.value
+            yield from_ox(quad.subject), str(quad.object.value)
 
-    def identified(self, text: str):
+    def identified(self, text: str) -> Iterator[Node]:
         """The nodes whose identifier is ``text``."""
         for quad in self.store.quads_for_pattern(None, _IDENTIFIER, ox.Literal(text), DATA):
             yield from_ox(quad.subject)
@@ -106,7 +116,7 @@ class FastAnthology(EntryIndex):
         if identifier:
             self._scan(self.root / "data" / f"{identifier}.ttl")
         if node not in self.locations and (owner is None or owner not in self.locations):
-            if identifier in self._files_by_identifier():
+            if identifier and identifier in self._files_by_identifier():
                 self._scan(self._files_by_identifier()[identifier])
             else:
                 for path in self.data_files:
@@ -115,13 +125,102 @@ class FastAnthology(EntryIndex):
             return self.locations[node]
         return self.locations.get(owner) if owner is not None else None
 
+    # -- the graph -----------------------------------------------------------------------
+
+    def quads(self, parts: Sequence[str] = PARTS) -> Iterator[ox.Quad]:
+        """The quads of ``parts``, each in its part's graph, literals as written.
+
+        The store keeps a numeric literal in canonical form ("007"^^xsd:integer is 7),
+        which is right for queries and validation but not for writing the graph back
+        out, so the data is read again from its files by pyoxigraph's parser and the
+        ontology and shapes are taken from their parsed graphs."""
+        for part in parts:
+            if part == "data":
+                for path in self.data_files:
+                    for quad in parse_quads(read_source(path), path, self.base):
+                        yield ox.Quad(quad.subject, quad.predicate, quad.object, DATA)
+            else:
+                name = GRAPHS[part]
+                for s, p, o in self.graph(part):
+                    yield ox.Quad(to_ox(s), to_ox(p), to_ox(o), name)
+
+    def graph(self, part: str) -> Graph:
+        """The rdflib graph of one part (the data read out of the store once, its blank
+        nodes labelled from their content), for code that works on rdflib graphs."""
+        if part == "data":
+            if self._data is None:
+                data = bind_prefixes(Graph(), self.base)
+                for quad in self.quads(("data",)):
+                    data.add((from_ox(quad.subject), from_ox(quad.predicate), from_ox(quad.object)))
+                self._data = relabel(data)
+            return self._data
+        return {"ontology": self.ontology, "shapes": self.shapes}[part]
+
+    def describe(self, node: Node) -> Graph:
+        """What the data says of ``node``: its triples, its blank nodes' (nested), the
+        triples that point at it, and the identifier of every entry they name."""
+
+        def outgoing(subject: Node) -> Iterator[tuple[Node, Node]]:
+            for q in self.store.quads_for_pattern(to_ox(subject), None, None, DATA):
+                yield from_ox(q.predicate), from_ox(q.object)
+
+        def incoming(value: Node) -> Iterator[tuple[Node, Node]]:
+            for q in self.store.quads_for_pattern(None, None, to_ox(value), DATA):
+                yield from_ox(q.subject), from_ox(q.predicate)
+
+        return describe_with(node, outgoing, incoming, self.identifier, self.base)
+
+    # -- queries and validation ----------------------------------------------------------
+
+    def query(
+        self,
+        text: str,
+        bindings: Mapping[str, Node] | None = None,
+        source: str | Path | None = None,
+        parts: Sequence[str] = PARTS,
+    ) -> QueryResult:
+        """Run ``text`` on the union of ``parts`` (a default graph of the data, ontology
+        and shapes unless told), parameters bound as RDF terms in a VALUES block
+        (pyoxigraph's substitutions only bind projected variables)."""
+        return store_query(
+            self.store, with_values(text, bindings or {}), [GRAPHS[p] for p in parts], source
+        )
+
+    def compiled(self) -> list[CompiledConstraint]:
+        """The shapes compiled to SPARQL, once; raises ``Unsupported`` for shapes the
+        compiler refuses."""
+        if self._compiled is None:
+            self._compiled = compile_shapes(self.shapes)
+        return self._compiled
+
+    def shacl_rows(self, inference: str = "none") -> list[ResultRow]:
+        """Run the compiled shapes on the store's data and vocabulary."""
+        if inference != "none":
+            raise AnthologyError(
+                "the fast engine validates without inference: "
+                "use --engine reference with --inference"
+            )
+        return run_compiled(store_select(self.store, [DATA, VOCABULARY]), self.compiled())
+
+
+def compile_shapes(shapes: Graph) -> list[CompiledConstraint]:
+    """``shapes`` compiled to SPARQL for a store that holds them in its shapes graph
+    (``$shapesGraph``); raises ``Unsupported`` for shapes the compiler refuses."""
+    return Compiler(shapes, SHAPES.value).compile()
+
 
 def load_fast(
-    root: Path | None = None, *, base: str = DEFAULT_BASE, extra_shapes=()
-) -> FastAnthology:
-    """Load the anthology at ``root`` into a pyoxigraph store."""
+    root: Path | None = None,
+    *,
+    base: str = DEFAULT_BASE,
+    extra_shapes: Sequence[Path] = (),
+    rules: Rules | None = None,
+    compiled: list[CompiledConstraint] | None = None,
+) -> OxigraphEngine:
+    """Load the anthology at ``root`` into a pyoxigraph store (``rules`` and its shapes
+    ``compiled``, when the caller has them already)."""
     root = (root or resources.find_root()).resolve()
-    rules = load_rules(root, base, extra_shapes)
+    rules = rules or load_rules(root, base, extra_shapes)
     store = ox.Store()
     data_files = sorted((root / "data").glob("*.ttl"))
     for path in track(data_files, "loading"):
@@ -130,7 +229,7 @@ def load_fast(
     add_graph(store, rules.ontology, ONTOLOGY)
     add_graph(store, vocabulary(rules.ontology), VOCABULARY)
     add_graph(store, rules.shapes, SHAPES)
-    return FastAnthology(
+    return OxigraphEngine(
         root=root,
         store=store,
         ontology=rules.ontology,
@@ -141,33 +240,19 @@ def load_fast(
         query_dirs=rules.query_dirs,
         base=base,
         locations=dict(rules.locations),
+        _compiled=compiled,
     )
 
 
-# -- validation --------------------------------------------------------------------------
-
-
-def fast_report(data: Graph, shapes: Graph, vocabulary: Graph | None = None) -> tuple[bool, Graph]:
-    """The fast engine on rdflib graphs (the W3C suite's way in): see shacl.validate_graphs."""
-    return validate_graphs(data, shapes, vocabulary)
-
-
-def fast_shacl(anthology: FastAnthology) -> Graph:
-    """Validate a FastAnthology; return the report graph."""
-    rows = validate_store(anthology.store, anthology.shapes, [DATA, VOCABULARY], SHAPES.value)
-    return report_graph(rows, anthology.shapes)
-
-
-# -- queries -------------------------------------------------------------------------------
-
-
-def run_store_query(anthology: FastAnthology, text: str, bindings=None, source=None) -> QueryResult:
-    """Run a query on the store's data, ontology and shapes (as one default graph),
-    parameters bound as RDF terms in a VALUES block (pyoxigraph's substitutions only bind
-    projected variables)."""
-    text = with_values(text, bindings or {})
+def store_query(
+    store: ox.Store,
+    text: str,
+    default_graph: list[ox.NamedNode],
+    source: str | Path | None = None,
+) -> QueryResult:
+    """Run ``text`` on ``store`` with ``default_graph`` as its default graph."""
     try:
-        result = anthology.store.query(text, default_graph=[DATA, ONTOLOGY, SHAPES])
+        result = store.query(text, default_graph=default_graph)
     except SyntaxError as exc:
         raise AnthologyError(f"SPARQL syntax error: {exc}", source) from None
     except OSError as exc:

@@ -8,22 +8,30 @@ bundled ontology, shapes and queries are always used; ``root``'s own
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
-from rdflib import RDF, RDFS, Graph, Literal, URIRef
+import pyoxigraph as ox
+from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
 from rdflib.term import Node
 
 from . import resources
 from .bnodes import relabel
 from .config import did_you_mean
 from .errors import AnthologyError
+from .literals import literals_as_written
 from .namespaces import DCTERMS, DEFAULT_BASE, bind_prefixes
 from .progress import track
+from .queries import QueryResult, evaluate
+from .reference_shacl import rows_from_report, shacl_report
+from .shacl import ResultRow
 from .sourcemap import subject_lines
 from .sources import parse_turtle_file, to_graph
+from .terms import GRAPHS, PARTS, to_ox
 
 WAIVERS_FILE = "waivers.ttl"
 
@@ -37,7 +45,7 @@ class Location:
 
 
 @dataclass(kw_only=True)
-class EntryIndex:
+class EntryIndex(ABC):
     """What both engines' anthologies share: the rules' graphs and files, and the lookups
     of entries built on two primitives each engine gives, ``identifier(node)`` and
     ``referrers(node)``, with ``identified(text)`` and ``identifier_pairs()``."""
@@ -64,6 +72,26 @@ class EntryIndex:
             self._owners[node] = find_owner(node, self.identifier, self.referrers)
         return self._owners[node]
 
+    @abstractmethod
+    def identifier(self, node: Node) -> str | None:
+        """The ``dcterms:identifier`` of ``node`` in the data, if it has one."""
+
+    @abstractmethod
+    def identifier_pairs(self) -> Iterator[tuple[Node, str]]:
+        """Every (node, identifier) of the data."""
+
+    @abstractmethod
+    def identified(self, text: str) -> Iterator[Node]:
+        """The nodes whose identifier is ``text``."""
+
+    @abstractmethod
+    def referrers(self, node: Node) -> set[Node]:
+        """The subjects of the data's triples whose object is ``node``."""
+
+    @abstractmethod
+    def quads(self, parts: Sequence[str] = PARTS) -> Iterator[ox.Quad]:
+        """The triples of ``parts`` as pyoxigraph quads, each in its part's graph."""
+
     def resolve_entry(self, text: str) -> URIRef:
         """The entry named by an identifier (``LIT-168``) or a full IRI.
 
@@ -79,10 +107,45 @@ class EntryIndex:
         raise AnthologyError(f"no entry {text!r} in the anthology{did_you_mean(text, known)}")
 
 
+def describe_with(
+    node: Node,
+    outgoing: Callable[[Node], Iterable[tuple[Node, Node]]],
+    incoming: Callable[[Node], Iterable[tuple[Node, Node]]],
+    identifier: Callable[[Node], str | None],
+    base: str,
+) -> Graph:
+    """What is said of ``node`` (see ``Engine.describe``), from three lookups."""
+    graph = bind_prefixes(Graph(), base)
+    seen: set[Node] = set()
+    todo = [node]
+    neighbours: set[Node] = set()
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        for predicate, value in outgoing(current):
+            graph.add((current, predicate, value))
+            if isinstance(value, BNode):
+                todo.append(value)
+            elif isinstance(value, URIRef):
+                neighbours.add(value)
+    for subject, predicate in incoming(node):
+        graph.add((subject, predicate, node))
+        neighbours.add(subject)
+    for neighbour in neighbours - seen:
+        text = identifier(neighbour)
+        if text is not None:
+            graph.add((neighbour, DCTERMS.identifier, Literal(text)))
+    return graph
+
+
 @dataclass(kw_only=True)
 class Anthology(EntryIndex):
-    """An anthology as loaded by rdflib: its data graph, and where each subject is."""
+    """The reference engine: the anthology loaded by rdflib into one data graph,
+    validated by pySHACL, queried by rdflib's SPARQL engine."""
 
+    name: ClassVar[str] = "reference"
     data: Graph
 
     def identifier(self, node: Node) -> str | None:
@@ -115,12 +178,58 @@ class Anthology(EntryIndex):
 
     def union(self, *, shapes: bool = False) -> Graph:
         """A new graph of the data and the ontology (and the shapes, if asked)."""
+        return self._union(("data", "ontology", "shapes") if shapes else ("data", "ontology"))
+
+    def _union(self, parts: Sequence[str]) -> Graph:
         graph = bind_prefixes(Graph(), self.base)
-        graph += self.data
-        graph += self.ontology
-        if shapes:
-            graph += self.shapes
+        for part in parts:
+            graph += self.graph(part)
         return graph
+
+    def graph(self, part: str) -> Graph:
+        """The rdflib graph of one part: ``data``, ``ontology`` or ``shapes``."""
+        return {"data": self.data, "ontology": self.ontology, "shapes": self.shapes}[part]
+
+    def quads(self, parts: Sequence[str] = PARTS) -> Iterator[ox.Quad]:
+        """The triples of ``parts`` as pyoxigraph quads, each in its part's graph."""
+        for part in parts:
+            name = GRAPHS[part]
+            for s, p, o in self.graph(part):
+                yield ox.Quad(to_ox(s), to_ox(p), to_ox(o), name)
+
+    def describe(self, node: Node) -> Graph:
+        """What the data says of ``node``: its triples, its blank nodes' (nested), the
+        triples that point at it, and the identifier of every entry they name."""
+        return describe_with(
+            node,
+            self.data.predicate_objects,
+            self.data.subject_predicates,
+            self.identifier,
+            self.base,
+        )
+
+    def query(
+        self,
+        text: str,
+        bindings: Mapping[str, Node] | None = None,
+        source: str | Path | None = None,
+        parts: Sequence[str] = PARTS,
+    ) -> QueryResult:
+        """Run ``text`` with rdflib on the union of ``parts``."""
+        with literals_as_written():
+            graph = self.data if tuple(parts) == ("data",) else self._union(parts)
+            return evaluate(graph, text, dict(bindings or {}), source)
+
+    def shacl_rows(self, inference: str = "none") -> list[ResultRow]:
+        """Run pySHACL over the data with the shapes; return its results as rows."""
+        # Inference needs the whole ontology; without it, the vocabulary's skeleton will
+        # do and keeps pySHACL from validating every axiom of the ontology as data.
+        if inference == "none":
+            data, ontology = self.data + vocabulary(self.ontology), None
+        else:
+            data, ontology = self.data, self.ontology
+        report = shacl_report(data, self.shapes, ontology, inference, allow_warnings=True)[1]
+        return rows_from_report(report, self.shapes)
 
 
 def find_owner(node: Node, identifier, referrers) -> Node | None:
@@ -181,7 +290,7 @@ def load_anthology(
     root: Path | None = None,
     *,
     base: str = DEFAULT_BASE,
-    extra_shapes: list[Path] | tuple[Path, ...] = (),
+    extra_shapes: Sequence[Path] = (),
 ) -> Anthology:
     """Load the anthology at ``root`` (default: ``resources.find_root()``).
 
@@ -255,10 +364,3 @@ def load_rules(root: Path, base: str = DEFAULT_BASE, extra_shapes=()) -> Rules:
         waivers=waivers,
         locations=locations,
     )
-
-
-def with_data(anthology: Anthology, data: Graph) -> Anthology:
-    """The same anthology (ontology, shapes, queries) over other data, such as data read
-    back from a store: it has no source files, so results carry no file and line."""
-    bind_prefixes(data, anthology.base)
-    return replace(anthology, data=data, data_files=[], locations={}, _owners={})

@@ -21,11 +21,9 @@ from rdflib.term import Node
 
 from .endpoint import run_remote
 from .errors import AnthologyError
-from .loader import Anthology, with_data
 from .server import ONTOLOGY_GRAPH, SHAPES_GRAPH, query_url
-from .shacl import Compiler, ResultRow, report_graph, run_compiled
+from .shacl import Compiler, ResultRow, run_compiled
 from .terms import nt_term
-from .validation import Report, validate
 
 # Links an entry to a blank node it holds in the small local graph of the report.
 HOLDS = URIRef("urn:anthology-kg:holds")
@@ -106,10 +104,3 @@ def remote_rows(shapes: Graph, endpoint: str, graph: str) -> tuple[list[ResultRo
                 local.add((node, DCTERMS.identifier, identifier))
             _keep_owners(found, "n", local)
     return rows, local
-
-
-def validate_remote(anthology: Anthology, endpoint: str, graph: str) -> Report:
-    """Validate the data in the named graph ``graph`` of the store at ``endpoint``
-    against ``anthology``'s rules; results carry no file and line."""
-    rows, local = remote_rows(anthology.shapes, endpoint, graph)
-    return validate(with_data(anthology, local), report_graph=report_graph(rows, anthology.shapes))

@@ -12,8 +12,10 @@ value is never pasted into the query text.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rdflib import Graph, Literal, URIRef, Variable
 from rdflib.plugins.sparql import prepareQuery
@@ -21,10 +23,11 @@ from rdflib.term import Node
 
 from .config import did_you_mean
 from .errors import AnthologyError
-from .loader import Anthology
-from .sourcemap import string_end
 from .sources import read_text
-from .terms import nt_term
+from .sparql_text import with_values as with_values
+
+if TYPE_CHECKING:
+    from .engine import Engine
 
 PARAM_TYPES = ("entry", "iri", "literal")
 _HEADER = re.compile(r"^#\+\s*([\w-]+)\s*:\s*(.*)$")
@@ -178,7 +181,7 @@ def _named_values(value) -> dict:
     return found
 
 
-def catalog(anthology: Anthology) -> dict[str, StoredQuery]:
+def catalog(anthology: Engine) -> dict[str, StoredQuery]:
     """The stored queries by name; a query of the anthology's own replaces a bundled one."""
     queries: dict[str, StoredQuery] = {}
     for folder in anthology.query_dirs:
@@ -187,7 +190,7 @@ def catalog(anthology: Anthology) -> dict[str, StoredQuery]:
     return dict(sorted(queries.items()))
 
 
-def find_query(anthology: Anthology, name: str) -> StoredQuery:
+def find_query(anthology: Engine, name: str) -> StoredQuery:
     """The stored query ``name``, or an AnthologyError listing the known names."""
     queries = catalog(anthology)
     if name not in queries:
@@ -197,9 +200,7 @@ def find_query(anthology: Anthology, name: str) -> StoredQuery:
     return queries[name]
 
 
-def bind_params(
-    anthology: Anthology, query: StoredQuery, values: dict[str, str]
-) -> dict[str, Node]:
+def bind_params(anthology: Engine, query: StoredQuery, values: dict[str, str]) -> dict[str, Node]:
     """Turn ``name=value`` strings into RDF terms of each parameter's type.
 
     An unknown parameter, a missing one, an entry the anthology lacks or a value
@@ -252,62 +253,6 @@ def parse_param_options(options: tuple[str, ...]) -> dict[str, str]:
     return values
 
 
-def with_values(text: str, bindings: dict[str, Node]) -> str:
-    """The query with a VALUES block for ``bindings`` at the start of its WHERE clause,
-    for a store that takes only query text (the SPARQL 1.1 Protocol).
-
-    Each term is written by the one N-Triples term writer (``terms.nt_term``; N-Triples
-    terms are SPARQL terms), which escapes every string: a value can never end the
-    block or add query text. (rdflib's ``n3()`` wrote a value with a newline ending in
-    ``\"`` as a long string that the quote closed early.)
-    """
-    if not bindings:
-        return text
-    names = sorted(bindings)
-    block = (
-        "VALUES ("
-        + " ".join(f"?{n}" for n in names)
-        + ") { ("
-        + " ".join(_values_term(bindings[n]) for n in names)
-        + ") }"
-    )
-    brace = _where_brace(text)
-    return text[: brace + 1] + "\n    " + block + text[brace + 1 :]
-
-
-def _values_term(node: Node) -> str:
-    """``nt_term``, with tabs escaped too: rdflib's SPARQL parser (pyparsing) turns a raw
-    tab into spaces, even inside a string."""
-    return nt_term(node).replace("\t", "\\t") if isinstance(node, Literal) else nt_term(node)
-
-
-def _where_brace(text: str) -> int:
-    """Offset of the ``{`` that opens the query's WHERE clause (outside comments,
-    strings and IRIs)."""
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "#":
-            i = text.find("\n", i)
-            i = n if i == -1 else i
-            continue
-        if c in "\"'":
-            i = string_end(text, i)
-            continue
-        if c == "<" and re.match(r"<[^\s<>\"{}|^`\\]*>", text[i:]):
-            i = text.index(">", i) + 1
-            continue
-        # A CONSTRUCT's first brace opens its template; otherwise the first brace
-        # opens the WHERE clause, whether or not the keyword is written.
-        if c == "{" and (
-            re.search(r"\bWHERE\s*$", text[:i], re.IGNORECASE)
-            or not re.search(r"\bCONSTRUCT\b", text[:i], re.IGNORECASE)
-        ):
-            return i
-        i += 1
-    raise AnthologyError("the query has no WHERE clause to bind parameters in")
-
-
 def query_kind(text: str, source: str | Path | None = None) -> str:
     """``select``, ``ask`` or ``graph`` (CONSTRUCT, DESCRIBE); a syntax error is an
     AnthologyError."""
@@ -324,18 +269,13 @@ def _first_line(exc: Exception) -> str:
 
 
 def run_local(
-    anthology: Anthology,
+    anthology: Engine,
     text: str,
-    bindings: dict[str, Node] | None = None,
+    bindings: Mapping[str, Node] | None = None,
     source: str | Path | None = None,
 ) -> QueryResult:
-    """Run ``text`` on the anthology's data, ontology and shapes: with pyoxigraph for a
-    FastAnthology, with rdflib for an Anthology."""
-    from .fast import FastAnthology, run_store_query
-
-    if isinstance(anthology, FastAnthology):
-        return run_store_query(anthology, text, bindings, source)
-    return evaluate(anthology.union(shapes=True), text, bindings, source)
+    """Run ``text`` on the anthology's data, ontology and shapes, with its engine."""
+    return anthology.query(text, bindings, source)
 
 
 def evaluate(

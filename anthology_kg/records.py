@@ -94,6 +94,13 @@ def entry_class(identifier: str) -> URIRef | None:
     return None
 
 
+#: What ``known_categories`` reads, as a CONSTRUCT any engine answers (``Engine.query``).
+CATEGORY_TRIPLES = """PREFIX ak: <https://w3id.org/anthology-kg/ns#>
+CONSTRUCT { ?c a ak:Category . ?d ak:admitsCategory ?a . ?e ak:admittedCategory ?b }
+WHERE { { ?c a ak:Category } UNION { ?d ak:admitsCategory ?a } UNION { ?e ak:admittedCategory ?b } }
+"""
+
+
 def known_categories(graph: Graph) -> set[str]:
     """The category words a record may use: RECORD_FORMAT.md's, the ontology's categories
     and every category a decision record of ``graph`` admits (in either form)."""

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rdflib import RDFS, URIRef
 from rdflib.term import Node
 
-from .loader import Anthology
 from .namespaces import AK, SH
+
+if TYPE_CHECKING:
+    from .engine import Engine
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,7 @@ def matches_code(code: str, shape: str, patterns: Sequence[str]) -> bool:
     return False
 
 
-def rule_catalog(anthology: Anthology) -> list[Rule]:
+def rule_catalog(anthology: Engine) -> list[Rule]:
     """Every shape with an ``ak:ruleNumber``, ordered by rule number and name."""
     shapes = anthology.shapes
     rules = []

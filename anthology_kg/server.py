@@ -24,15 +24,18 @@ import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import pyoxigraph as ox
 from rdflib import Graph, URIRef
 
 from .bnodes import relabel
 from .endpoint import http, run_remote
 from .errors import AnthologyError
-from .export import graph_ntriples
-from .loader import Anthology
 from .terms import nt_term
+
+if TYPE_CHECKING:
+    from .engine import Engine
 
 GRAPH_BASE = "https://w3id.org/anthology-kg/graph/"
 DATA_GRAPH = GRAPH_BASE + "data"
@@ -59,7 +62,7 @@ def _with_params(url: str, params: list[tuple[str, str]]) -> str:
 
 
 def publish(
-    anthology: Anthology, store: str, data_graph: str = DATA_GRAPH, replace: bool = False
+    anthology: Engine, store: str, data_graph: str = DATA_GRAPH, replace: bool = False
 ) -> list[Published]:
     """Upload data, ontology and shapes to a Graph Store HTTP Protocol endpoint.
 
@@ -67,17 +70,16 @@ def publish(
     operation, so a reader sees the old graph or the new one, never part of it;
     without, with POST, which adds to what the graph holds.
     """
-    parts = {"data": anthology.data, "ontology": anthology.ontology, "shapes": anthology.shapes}
     sent = []
     for part, graph_iri in graph_names(data_graph).items():
-        body = graph_ntriples(parts[part])
+        triples = list(dict.fromkeys(quad.triple for quad in anthology.quads((part,))))
         http(
             _with_params(store, [("graph", graph_iri)]),
             method="PUT" if replace else "POST",
-            data=body.encode("utf-8"),
+            data=ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES),
             headers={"Content-Type": "application/n-triples"},
         )
-        sent.append(Published(graph=graph_iri, triples=len(parts[part])))
+        sent.append(Published(graph=graph_iri, triples=len(triples)))
     return sent
 
 
@@ -115,17 +117,16 @@ def oxigraph_binary() -> str:
     return found
 
 
-def load_store(anthology: Anthology, location: Path, data_graph: str = DATA_GRAPH) -> None:
+def load_store(anthology: Engine, location: Path, data_graph: str = DATA_GRAPH) -> None:
     """Load the anthology's three graphs into an Oxigraph store folder."""
-    parts = {"data": anthology.data, "ontology": anthology.ontology, "shapes": anthology.shapes}
     with tempfile.TemporaryDirectory() as folder:
         dump = Path(folder) / "anthology.nq"
-        with dump.open("w", encoding="utf-8") as handle:
-            for part, graph_iri in graph_names(data_graph).items():
-                name = nt_term(URIRef(graph_iri))
-                lines = graph_ntriples(parts[part])
-                for line in lines.splitlines():
-                    handle.write(line[:-1] + f"{name} .\n")
+        quads = (
+            ox.Quad(quad.subject, quad.predicate, quad.object, ox.NamedNode(graph_iri))
+            for part, graph_iri in graph_names(data_graph).items()
+            for quad in anthology.quads((part,))
+        )
+        ox.serialize(quads, output=str(dump), format=ox.RdfFormat.N_QUADS)
         done = subprocess.run(
             [oxigraph_binary(), "load", "--location", str(location), "--file", str(dump)],
             capture_output=True,
@@ -220,7 +221,7 @@ def _listening(host: str, port: int) -> bool:
 
 
 def serve(
-    anthology: Anthology,
+    anthology: Engine,
     host: str,
     port: int,
     read_only: bool,

@@ -1,14 +1,29 @@
-"""Counts that describe an anthology: triples, entries by class and by category, files."""
+"""Counts that describe an anthology: triples, entries by class and by category, files.
+
+Every count is a SPARQL aggregate over the data, so the engine's store does the work.
+"""
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from rdflib import RDF
+from rdflib import Literal, URIRef
 
-from .loader import Anthology
-from .namespaces import AK
+if TYPE_CHECKING:
+    from .engine import Engine
+
+_ENTRIES = """SELECT (COUNT(*) AS ?n) WHERE {
+  SELECT DISTINCT ?entry ?id WHERE { ?entry <http://purl.org/dc/terms/identifier> ?id }
+}"""
+_TRIPLES = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+# Each (entry, identifier) pair counts once, as in ``entries()``.
+_BY = """SELECT ?value (COUNT(*) AS ?n) WHERE {
+  { SELECT DISTINCT ?entry ?id WHERE { ?entry <http://purl.org/dc/terms/identifier> ?id } }
+  ?entry <%s> ?value
+} GROUP BY ?value"""
+_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+_CATEGORY = "https://w3id.org/anthology-kg/ns#category"
 
 
 @dataclass
@@ -22,25 +37,25 @@ class Stats:
     files: list[str]
 
 
-def _short(anthology: Anthology, node) -> str:
-    return anthology.data.namespace_manager.normalizeUri(node)
+def _count(anthology: Engine, text: str) -> int:
+    (row,) = anthology.query(text, parts=("data",)).rows
+    return int(row[0]) if isinstance(row[0], Literal) else 0
 
 
-def compute_stats(anthology: Anthology) -> Stats:
+def _grouped(anthology: Engine, predicate: str) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for value, n in anthology.query(_BY % predicate, parts=("data",)).rows:
+        name = anthology.normalize(value) if isinstance(value, URIRef) else str(value)
+        counts[name] = counts.get(name, 0) + int(str(n))
+    return dict(sorted(counts.items()))
+
+
+def compute_stats(anthology: Engine) -> Stats:
     """Count the anthology's triples and entries; dictionaries are sorted by key."""
-    data = anthology.data
-    by_class: Counter[str] = Counter()
-    by_category: Counter[str] = Counter()
-    entries = [node for node, _ in anthology.entries()]
-    for node in entries:
-        for cls in data.objects(node, RDF.type):
-            by_class[_short(anthology, cls)] += 1
-        for category in data.objects(node, AK.category):
-            by_category[_short(anthology, category)] += 1
     return Stats(
-        triples=len(data),
-        entries=len(entries),
-        by_class=dict(sorted(by_class.items())),
-        by_category=dict(sorted(by_category.items())),
+        triples=_count(anthology, _TRIPLES),
+        entries=_count(anthology, _ENTRIES),
+        by_class=_grouped(anthology, _TYPE),
+        by_category=_grouped(anthology, _CATEGORY),
         files=[p.name for p in anthology.data_files],
     )

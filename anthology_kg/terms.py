@@ -1,16 +1,25 @@
-"""RDF terms written as text and carried between rdflib and pyoxigraph.
+"""RDF terms written as text and carried between rdflib and pyoxigraph, and the parts
+an anthology's graph has.
 
 One N-Triples term writer (N-Triples syntax is valid SPARQL and Turtle) and the two
-conversions between rdflib's and pyoxigraph's terms, shared by the exporters, the fast
-engine and the SHACL compiler so that none of them imports another.
+conversions between rdflib's and pyoxigraph's terms, shared by the exporters, the
+engines and the SHACL compiler so that none of them imports another.
 """
 
 from __future__ import annotations
+
+from typing import Any, Final
 
 import pyoxigraph as ox
 from rdflib import BNode, Literal, URIRef
 from rdflib.namespace import XSD
 from rdflib.term import Node
+
+#: The parts of an anthology's graph: its data, the ontology, the shapes.
+PARTS: Final = ("data", "ontology", "shapes")
+#: The named graph that holds each part in a pyoxigraph store (and in ``Engine.quads``).
+GRAPHS: Final = {part: ox.NamedNode(f"urn:anthology-kg:graph:{part}") for part in PARTS}
+_XSD_STRING = str(XSD.string)
 
 
 def nt_term(node: Node) -> str:
@@ -28,11 +37,12 @@ def nt_term(node: Node) -> str:
         if node.datatype is not None and node.datatype != XSD.string:
             return f'"{lexical}"^^<{node.datatype}>'
         return f'"{lexical}"'
-    return node.n3()
+    return str(node.n3())
 
 
-def to_ox(node: Node):
-    """An rdflib term as a pyoxigraph term."""
+def to_ox(node: Node) -> Any:
+    """An rdflib term as a pyoxigraph term (typed Any: rdflib's triples carry plain
+    Nodes, and pyoxigraph's Quad wants each position's own term type)."""
     if isinstance(node, URIRef):
         return ox.NamedNode(str(node))
     if isinstance(node, BNode):
@@ -46,14 +56,17 @@ def to_ox(node: Node):
     return ox.Literal(str(node))
 
 
-def from_ox(term) -> Node:
-    """A pyoxigraph term as an rdflib term (xsd:string literals without a datatype)."""
+def from_ox(term: object) -> Node:
+    """A pyoxigraph term as an rdflib term (xsd:string literals without a datatype),
+    its lexical form as written whatever ``rdflib.NORMALIZE_LITERALS`` says."""
     if isinstance(term, ox.NamedNode):
         return URIRef(term.value)
     if isinstance(term, ox.BlankNode):
         return BNode(term.value)
+    if not isinstance(term, ox.Literal):
+        raise TypeError(f"not an RDF term: {term!r}")
     if term.language:
-        return Literal(term.value, lang=term.language)
-    if term.datatype.value == str(XSD.string):
-        return Literal(term.value)
-    return Literal(term.value, datatype=URIRef(term.datatype.value))
+        return Literal(term.value, lang=term.language, normalize=False)
+    if term.datatype.value == _XSD_STRING:
+        return Literal(term.value, normalize=False)
+    return Literal(term.value, datatype=URIRef(term.datatype.value), normalize=False)

@@ -1,32 +1,31 @@
-"""Checking an anthology against its rules: pySHACL, results located in source files, waivers.
+"""Checking an anthology against its rules: results located in source files, waivers.
 
-``validate(anthology)`` runs the SHACL shapes over the data and returns a Report whose
+``validate(anthology)`` runs the SHACL shapes over the data with the anthology's engine
+(compiled SPARQL on Oxigraph, or pySHACL) and returns a Report whose
 results each carry severity, focus entry, path, value, message, shape, rule, ADR and the
 file and line of the focus entry. Waived results are kept, marked, and not counted.
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import functools
-from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-import pyshacl
-import rdflib
 from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
-from rdflib.plugins.sparql import processor as sparql_processor
 from rdflib.term import Node
 
 from .config import FAIL_ON
 from .errors import AnthologyError, display_path
-from .loader import Anthology, vocabulary
 from .namespaces import AK, SH
+from .reference_shacl import INFERENCE_CHOICES as INFERENCE_CHOICES
+from .reference_shacl import shacl_report as shacl_report
 from .rules import WAIVER_SHAPE, Rule, rule_catalog, rule_code
+from .shacl import ResultRow, report_graph
 from .sourcemap import file_positions, locate
 
-INFERENCE_CHOICES = ("none", "rdfs", "owlrl")
+if TYPE_CHECKING:
+    from .engine import Engine
 SEVERITIES = ("Violation", "Warning", "Info")
 
 
@@ -97,8 +96,15 @@ class Report:
 
     results: list[RuleResult]
     rules: list[Rule] = field(default_factory=list)
-    # The engine's W3C sh:ValidationReport: every result, before waivers and selection.
-    shacl: Graph | None = field(default=None, compare=False, repr=False)
+    # The engine's rows: every SHACL result, before waivers and selection, and the
+    # shapes graph their paths are nodes of.
+    rows: list[ResultRow] = field(default_factory=list, compare=False, repr=False)
+    shapes: Graph | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def shacl(self) -> Graph | None:
+        """The W3C sh:ValidationReport of the rows, built when a caller asks for RDF."""
+        return report_graph(self.rows, self.shapes) if self.shapes is not None else None
 
     @property
     def counted(self) -> list[RuleResult]:
@@ -131,115 +137,23 @@ class Report:
         return fail_on != "none" and any(self.count(s) for s in graver)
 
 
-@contextlib.contextmanager
-def _parsed_queries_cached() -> Iterator[None]:
-    """Parse each SPARQL text once while pySHACL runs.
-
-    pySHACL sends the same query text for every focus node (with the focus as an
-    initial binding), and rdflib parses it anew each time, which dominates the run.
-    A translated query is reusable with other bindings, so caching it is safe.
-    """
-    original = sparql_processor.SPARQLProcessor.query
-
-    @functools.lru_cache(maxsize=256)
-    def prepare(text: str, base: str | None, namespaces: tuple):
-        parsed = sparql_processor.parseQuery(text)
-        return sparql_processor.translateQuery(parsed, base, dict(namespaces))
-
-    def query(self, strOrQuery, initBindings=None, initNs=None, base=None, DEBUG=False):  # noqa: N803
-        if isinstance(strOrQuery, str):
-            namespaces = tuple(sorted((str(k), str(v)) for k, v in (initNs or {}).items()))
-            strOrQuery = prepare(strOrQuery, base, namespaces)
-        return original(self, strOrQuery, initBindings, initNs, base, DEBUG)
-
-    sparql_processor.SPARQLProcessor.query = query
-    try:
-        yield
-    finally:
-        sparql_processor.SPARQLProcessor.query = original
-
-
-def shacl_report(
-    data: Graph,
-    shapes: Graph,
-    ontology: Graph | None = None,
-    inference: str = "none",
-    allow_warnings: bool = False,
-) -> tuple[bool, Graph]:
-    """The reference engine: pySHACL, with each SPARQL text parsed once.
-
-    Returns pySHACL's conforms flag and its sh:ValidationReport graph.
-    """
-    normalize = rdflib.NORMALIZE_LITERALS
-    try:
-        with _parsed_queries_cached():
-            conforms, report_graph, _ = pyshacl.validate(
-                data,
-                shacl_graph=shapes,
-                ont_graph=ontology,
-                inference=inference,
-                allow_warnings=allow_warnings,
-                advanced=False,
-            )
-    finally:
-        # pySHACL sets rdflib's global NORMALIZE_LITERALS back to True when it is done
-        # (or fails).
-        rdflib.NORMALIZE_LITERALS = normalize
-    if not isinstance(report_graph, Graph):
-        # pySHACL returns a ValidationFailure for shapes it refuses (unsupported SPARQL).
-        raise AnthologyError(f"the shapes cannot be used: {report_graph}")
-    return bool(conforms), report_graph
-
-
-def run_shacl(anthology: Anthology, inference: str = "none") -> Graph:
-    """Run pySHACL over the anthology's data with its shapes; return the report graph."""
-    if inference not in INFERENCE_CHOICES:
-        raise AnthologyError(f"unknown inference {inference!r}: use one of none, rdfs, owlrl")
-    # Inference needs the whole ontology; without it, the vocabulary's skeleton will do
-    # and keeps pySHACL from validating every axiom of the ontology as data.
-    if inference == "none":
-        data, ontology = anthology.data + vocabulary(anthology.ontology), None
-    else:
-        data, ontology = anthology.data, anthology.ontology
-    return shacl_report(data, anthology.shapes, ontology, inference, allow_warnings=True)[1]
-
-
-def validate(
-    anthology: Anthology,
-    inference: str = "none",
-    today: dt.date | None = None,
-    report_graph: Graph | None = None,
-) -> Report:
-    """Validate ``anthology`` and return the located, waived and sorted results.
-
-    A FastAnthology is checked by the fast engine (shapes compiled to SPARQL on
-    pyoxigraph), an Anthology by the reference engine (pySHACL).
-    """
-    from .fast import FastAnthology, fast_shacl
-
-    # ``report_graph``: validated elsewhere already (pushed down to a SPARQL store).
-    if report_graph is None and isinstance(anthology, FastAnthology):
-        if inference != "none":
-            raise AnthologyError(
-                "the fast engine validates without inference: "
-                "use --engine reference with --inference"
-            )
-        report_graph = fast_shacl(anthology)
-    elif report_graph is None:
-        report_graph = run_shacl(anthology, inference)
+def validate(anthology: Engine, inference: str = "none", today: dt.date | None = None) -> Report:
+    """Validate ``anthology`` with its engine and return the located, waived and sorted
+    results (the same model whichever engine found them)."""
+    rows = anthology.shacl_rows(inference)
     rules = rule_catalog(anthology)
     by_shape = {rule.node: rule for rule in rules}
-    results = [
-        _result(anthology, report_graph, node, by_shape)
-        for node in report_graph.subjects(RDF.type, SH.ValidationResult)
-    ]
+    results = [_result(anthology, row, by_shape) for row in rows]
     results = _apply_waivers(anthology, results, today or dt.date.today())
     return Report(
-        results=sorted(set(results), key=RuleResult.sort_key), rules=rules, shacl=report_graph
+        results=sorted(set(results), key=RuleResult.sort_key),
+        rules=rules,
+        rows=rows,
+        shapes=anthology.shapes,
     )
 
 
-def short(anthology: Anthology, node: Node | None) -> str | None:
+def short(anthology: Engine, node: Node | None) -> str | None:
     """A node as people read it: an entry's identifier, a prefixed name, or a literal."""
     if node is None:
         return None
@@ -254,54 +168,59 @@ def short(anthology: Anthology, node: Node | None) -> str | None:
     return anthology.normalize(node).strip("<>")
 
 
-def _path_text(anthology: Anthology, graph: Graph, path: Node | None) -> str | None:
-    """A SHACL path in SPARQL property-path syntax, with prefixed names."""
+_PATH_SUFFIX = {SH.zeroOrMorePath: "*", SH.oneOrMorePath: "+", SH.zeroOrOnePath: "?"}
+
+
+def _path_text(anthology: Engine, path: Node | None) -> str | None:
+    """A SHACL path (a node of the shapes graph) in SPARQL property-path syntax, with
+    prefixed names."""
     if path is None:
         return None
     if isinstance(path, URIRef):
         return anthology.normalize(path)
-    inverse = graph.value(path, SH.inversePath)
+    shapes = anthology.shapes
+    if (path, RDF.first, None) in shapes:
+        return "/".join(_path_text(anthology, m) or "" for m in shapes.items(path))
+    inverse = shapes.value(path, SH.inversePath)
     if inverse is not None:
-        return "^" + _path_text(anthology, graph, inverse)
-    alternative = graph.value(path, SH.alternativePath)
+        return "^" + (_path_text(anthology, inverse) or "")
+    alternative = shapes.value(path, SH.alternativePath)
     if alternative is not None:
-        members = graph.collection(alternative)
-        return "(" + "|".join(_path_text(anthology, graph, m) for m in members) + ")"
-    if (path, RDF.first, None) in graph:
-        return "/".join(_path_text(anthology, graph, m) for m in graph.collection(path))
+        members = shapes.items(alternative)
+        return "(" + "|".join(_path_text(anthology, m) or "" for m in members) + ")"
+    for predicate, suffix in _PATH_SUFFIX.items():
+        inner = shapes.value(path, predicate)
+        if inner is not None:
+            return f"({_path_text(anthology, inner)}){suffix}"
     return str(path)
 
 
-def _result(anthology: Anthology, graph: Graph, node: Node, by_shape: dict) -> RuleResult:
-    focus_node = graph.value(node, SH.focusNode)
-    shape_node = graph.value(node, SH.sourceShape)
-    rule = by_shape.get(shape_node) or _enclosing_rule(anthology.shapes, shape_node, by_shape)
-    messages = sorted(str(m) for m in graph.objects(node, SH.resultMessage))
+def _result(anthology: Engine, row: ResultRow, by_shape: dict[Node, Rule]) -> RuleResult:
+    rule = by_shape.get(row.source_shape) or _enclosing_rule(
+        anthology.shapes, row.source_shape, by_shape
+    )
+    messages = sorted(str(m) for m in row.messages)
     message = rule.message if rule and rule.message else (messages[0] if messages else "")
-    severity = graph.value(node, SH.resultSeverity)
-    owner = anthology.owner(focus_node)
-    location = anthology.location(focus_node)
-    value = graph.value(node, SH.value)
-    component = graph.value(node, SH.sourceConstraintComponent)
-    path = graph.value(node, SH.resultPath)
+    owner = anthology.owner(row.focus)
+    location = anthology.location(row.focus)
     where = (
-        locate(file_positions(location.path, anthology.base), focus_node, owner, path, value)
+        locate(file_positions(location.path, anthology.base), row.focus, owner, row.path, row.value)
         if location
         else None
     )
     return RuleResult(
-        severity=str(severity).rsplit("#", 1)[-1] if severity else "Violation",
-        focus=short(anthology, owner if owner is not None else focus_node),
-        path=_path_text(anthology, graph, path),
-        value=short(anthology, value),
+        severity=str(row.severity).rsplit("#", 1)[-1],
+        focus=short(anthology, owner if owner is not None else row.focus) or "",
+        path=_path_text(anthology, row.path),
+        value=short(anthology, row.value),
         message=message,
-        shape=rule.name if rule else str(shape_node),
+        shape=rule.name if rule else str(row.source_shape),
         rule=rule.number if rule else None,
         adr=rule.adr if rule else None,
         file=display_path(location.path) if location else None,
         line=where[0] if where else location.line if location else None,
         column=where[1] if where else None,
-        component=str(component).rsplit("#", 1)[-1] if component else None,
+        component=str(row.source_constraint_component).rsplit("#", 1)[-1],
     )
 
 
@@ -320,7 +239,7 @@ def _enclosing_rule(shapes: Graph, shape: Node, by_shape: dict) -> Rule | None:
 
 
 def _apply_waivers(
-    anthology: Anthology, results: list[RuleResult], today: dt.date
+    anthology: Engine, results: list[RuleResult], today: dt.date
 ) -> list[RuleResult]:
     """Mark waived results; add a violation for each expired waiver."""
     waivers = anthology.waivers

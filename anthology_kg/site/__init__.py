@@ -6,7 +6,7 @@ query with its text, its answer, and a SPARQL engine that runs it again in the b
 Pages are Jinja2 templates with autoescaping; file names derived from data are safe
 slugs confined to the output folder; a Content-Security-Policy allows the site's own
 files only; the whole site replaces the output folder at once. The same anthology gives
-the same bytes. Either engine's anthology works: a FastAnthology is read from its store.
+the same bytes. Every engine's anthology works (engine.Engine).
 """
 
 from __future__ import annotations

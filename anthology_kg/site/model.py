@@ -1,8 +1,8 @@
 """What the site shows, read from the anthology in one pass over its data graph.
 
-Both engines work: a FastAnthology's triples come straight from its pyoxigraph store,
-an Anthology's from its rdflib graph. Every later lookup (labels, owners, what rests on
-what) is a dictionary access, so building ten thousand pages stays linear.
+Every engine works: the data's triples come from the engine's ``quads``. Every later
+lookup (labels, owners, what rests on what) is a dictionary access, so building ten
+thousand pages stays linear.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from rdflib.namespace import SKOS as _SKOS
 from rdflib.term import Node
 
 from ..bnodes import stable_labels
-from ..loader import Anthology, EntryIndex, Location, find_owner
+from ..loader import EntryIndex, Location, find_owner
 from ..namespaces import AK as _AK
+from ..terms import from_ox
 from .output import slug
 
 
@@ -82,22 +83,16 @@ PROSE_MIN = 120  # a literal this long, or with a line break, is prose, not a fa
 
 def data_triples(anthology: EntryIndex) -> Iterable[tuple[Node, Node, Node]]:
     """The data graph's triples, from whichever engine holds them."""
-    if isinstance(anthology, Anthology):
-        return anthology.data
-    from ..fast import DATA, from_ox
+    made: dict[object, Node] = {}  # each term converted once: subjects, predicates, values repeat
 
-    store = anthology.store  # type: ignore[attr-defined]
-    made: dict = {}  # each term converted once: subjects, predicates, many values repeat
-
-    def term(t) -> Node:
+    def term(t: object) -> Node:
         node = made.get(t)
         if node is None:
             node = made[t] = from_ox(t)
         return node
 
     return (
-        (term(q.subject), term(q.predicate), term(q.object))
-        for q in store.quads_for_pattern(None, None, None, DATA)
+        (term(q.subject), term(q.predicate), term(q.object)) for q in anthology.quads(("data",))
     )
 
 

@@ -151,7 +151,7 @@ class Pages:
     def result_rows(self, results: list[RuleResult], depth: int) -> list[dict]:
         rows = []
         for r in results:
-            focus_nodes = list(self.anthology.identified(r.focus))  # type: ignore[attr-defined]
+            focus_nodes = list(self.anthology.identified(r.focus))
             focus = self.term(focus_nodes[0], depth) if focus_nodes else Term(r.focus)
             rows.append(
                 {

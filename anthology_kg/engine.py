@@ -1,0 +1,173 @@
+"""The engine seam: one interface every command reads an anthology through.
+
+An engine holds an anthology (its data, and the rules: ontology, shapes, waivers,
+stored queries) and answers what the commands ask: entries and where they are written,
+SHACL results as plain rows, SPARQL queries, and the triples for serialization. Three
+engines implement it: the Oxigraph engine (``fast``, the default: a pyoxigraph store,
+shapes compiled to SPARQL), the reference engine (rdflib and pySHACL) and the remote
+engine (a SPARQL 1.1 store). ``open_engine`` is the one place that picks among them.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import ClassVar, Protocol
+
+import pyoxigraph as ox
+from rdflib import Graph, URIRef
+from rdflib.term import Node
+
+from . import resources
+from .fast import compile_shapes, load_fast
+from .loader import Location, load_anthology, load_rules
+from .namespaces import DEFAULT_BASE
+from .queries import QueryResult
+from .remote import open_remote
+from .server import DATA_GRAPH
+from .shacl import ResultRow, Unsupported
+from .terms import PARTS
+
+#: The engine names ``--engine`` takes; the first is the default.
+ENGINES = ("fast", "reference")
+
+
+class Engine(Protocol):
+    """What a command may ask of an anthology, whichever engine holds it."""
+
+    name: ClassVar[str]
+    root: Path
+    base: str
+    ontology: Graph
+    shapes: Graph
+    waivers: Graph
+    data_files: list[Path]
+    shape_files: list[Path]
+    query_dirs: list[Path]
+    locations: dict[Node, Location]
+
+    def identifier(self, node: Node) -> str | None:
+        """The ``dcterms:identifier`` of ``node`` in the data, if it has one."""
+        ...
+
+    def identified(self, text: str) -> Iterator[Node]:
+        """The nodes whose identifier is ``text``."""
+        ...
+
+    def identifier_pairs(self) -> Iterator[tuple[Node, str]]:
+        """Every (node, identifier) of the data, in no set order."""
+        ...
+
+    def referrers(self, node: Node) -> set[Node]:
+        """The subjects of the data's triples whose object is ``node``."""
+        ...
+
+    def entries(self) -> Iterator[tuple[Node, str]]:
+        """Every node that has an identifier, with it, sorted by identifier."""
+        ...
+
+    def owner(self, node: Node) -> Node | None:
+        """The entry ``node`` belongs to (itself, or the nearest entry pointing at it)."""
+        ...
+
+    def resolve_entry(self, text: str) -> URIRef:
+        """The entry named by an identifier or a full IRI; AnthologyError if none."""
+        ...
+
+    def location(self, node: Node) -> Location | None:
+        """The file and line where ``node`` (or its owner) is written, if known."""
+        ...
+
+    def normalize(self, node: URIRef) -> str:
+        """An IRI as a prefixed name where a bound prefix fits, else ``<iri>``."""
+        ...
+
+    def query(
+        self,
+        text: str,
+        bindings: Mapping[str, Node] | None = None,
+        source: str | Path | None = None,
+        parts: Sequence[str] = PARTS,
+    ) -> QueryResult:
+        """Run SPARQL ``text`` with ``bindings`` bound as RDF terms; its default graph
+        is the union of ``parts`` (data, ontology, shapes). Errors name ``source``."""
+        ...
+
+    def shacl_rows(self, inference: str = "none") -> list[ResultRow]:
+        """The SHACL results of the data against the shapes, as plain rows."""
+        ...
+
+    def quads(self, parts: Sequence[str] = PARTS) -> Iterator[ox.Quad]:
+        """The triples of ``parts`` as pyoxigraph quads, each in its part's graph
+        (``terms.GRAPHS``), for writers and for copying into a store."""
+        ...
+
+    def graph(self, part: str) -> Graph:
+        """One part as an rdflib graph (blank nodes labelled from their content)."""
+        ...
+
+    def describe(self, node: Node) -> Graph:
+        """What the data says of ``node``: its triples and its blank nodes' (nested),
+        the triples that point at it, and the identifier of every IRI these name."""
+        ...
+
+
+def _warn(message: str) -> None:
+    warnings.warn(message, stacklevel=3)
+
+
+def open_engine(
+    kind: str = ENGINES[0],
+    *,
+    root: Path | None = None,
+    base: str = DEFAULT_BASE,
+    extra_shapes: Sequence[Path] = (),
+    inference: str = "none",
+    validates: bool = False,
+    endpoint: str | None = None,
+    data_graph: str = DATA_GRAPH,
+    graphs: Sequence[str] = (),
+    warn: Callable[[str], None] = _warn,
+) -> Engine:
+    """The anthology at ``root`` in the engine that can answer the request.
+
+    ``kind`` is ``fast`` (Oxigraph) or ``reference`` (rdflib, pySHACL). With an
+    ``endpoint`` the remote engine answers, with the local rules; the fast kind then
+    validates in the store (compiled shapes pushed down), the reference kind locally. Inference is
+    pySHACL's, so it takes the reference engine. When the caller ``validates`` and the
+    compiler refuses a shape, the reference engine is used and ``warn`` says why.
+    """
+    if kind not in ENGINES:
+        raise ValueError(f"unknown engine {kind!r}: use one of {', '.join(ENGINES)}")
+    folder = (root or resources.find_root()).resolve()
+    if endpoint:
+        remote = open_remote(
+            endpoint,
+            folder,
+            base=base,
+            extra_shapes=extra_shapes,
+            data_graph=data_graph,
+            graphs=graphs,
+        )
+        if validates and kind == "fast" and inference == "none":
+            try:
+                compile_shapes(remote.shapes)
+                remote.pushdown = True
+            except Unsupported as exc:
+                warn(
+                    f"the fast engine cannot run these shapes ({exc}); "
+                    "reading the graph back for the reference engine"
+                )
+        return remote
+    if kind == "fast" and inference == "none":
+        rules = load_rules(folder, base, extra_shapes) if validates else None
+        try:
+            compiled = compile_shapes(rules.shapes) if rules is not None else None
+        except Unsupported as exc:
+            warn(f"the fast engine cannot run these shapes ({exc}); using the reference engine")
+        else:
+            return load_fast(
+                folder, base=base, extra_shapes=extra_shapes, rules=rules, compiled=compiled
+            )
+    return load_anthology(folder, base=base, extra_shapes=extra_shapes)

@@ -1,0 +1,120 @@
+"""The reference engine's validator: pySHACL, with each SPARQL text parsed once."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Iterator
+from typing import Any
+
+import pyshacl
+from rdflib import RDF, Graph, Literal, URIRef
+from rdflib.namespace import SH
+from rdflib.plugins.sparql import processor as sparql_processor
+from rdflib.term import Node
+
+from .errors import AnthologyError
+from .literals import literals_as_written
+from .shacl import ResultRow
+
+INFERENCE_CHOICES = ("none", "rdfs", "owlrl")
+
+
+@contextlib.contextmanager
+def _parsed_queries_cached() -> Iterator[None]:
+    """Parse each SPARQL text once while pySHACL runs.
+
+    pySHACL sends the same query text for every focus node (with the focus as an
+    initial binding), and rdflib parses it anew each time, which dominates the run.
+    A translated query is reusable with other bindings, so caching it is safe.
+    """
+    original = sparql_processor.SPARQLProcessor.query
+
+    @functools.lru_cache(maxsize=256)
+    def prepare(text: str, base: str | None, namespaces: tuple[tuple[str, str], ...]) -> Any:
+        parsed = sparql_processor.parseQuery(text)
+        return sparql_processor.translateQuery(parsed, base, dict(namespaces))
+
+    def query(
+        self,
+        strOrQuery,
+        initBindings=None,
+        initNs=None,
+        base=None,
+        DEBUG=False,  # noqa: N803
+    ):
+        if isinstance(strOrQuery, str):
+            namespaces = tuple(sorted((str(k), str(v)) for k, v in (initNs or {}).items()))
+            strOrQuery = prepare(strOrQuery, base, namespaces)
+        return original(self, strOrQuery, initBindings, initNs, base, DEBUG)
+
+    sparql_processor.SPARQLProcessor.query = query  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        sparql_processor.SPARQLProcessor.query = original  # type: ignore[method-assign]
+
+
+def shacl_report(
+    data: Graph,
+    shapes: Graph,
+    ontology: Graph | None = None,
+    inference: str = "none",
+    allow_warnings: bool = False,
+) -> tuple[bool, Graph]:
+    """pySHACL's conforms flag and its sh:ValidationReport graph for ``data``.
+
+    Raises AnthologyError for an unknown inference or shapes pySHACL refuses.
+    """
+    if inference not in INFERENCE_CHOICES:
+        raise AnthologyError(f"unknown inference {inference!r}: use one of none, rdfs, owlrl")
+    # pySHACL sets rdflib's global NORMALIZE_LITERALS itself; the block puts it back.
+    with literals_as_written(), _parsed_queries_cached():
+        conforms, report_graph, _ = pyshacl.validate(
+            data,
+            shacl_graph=shapes,
+            ont_graph=ontology,
+            inference=inference,
+            allow_warnings=allow_warnings,
+            advanced=False,
+        )
+    if not isinstance(report_graph, Graph):
+        # pySHACL returns a ValidationFailure for shapes it refuses (unsupported SPARQL).
+        raise AnthologyError(f"the shapes cannot be used: {report_graph}")
+    return bool(conforms), report_graph
+
+
+def rows_from_report(report: Graph, shapes: Graph) -> list[ResultRow]:
+    """The rows of pySHACL's ``sh:ValidationReport``, in the compiled engine's terms: a
+    structured result path is the source shape's own ``sh:path`` node of ``shapes``."""
+    rows = []
+    for result in report.subjects(RDF.type, SH.ValidationResult):
+        shape = _required(report, result, SH.sourceShape)
+        path = report.value(result, SH.resultPath)
+        if path is not None and not isinstance(path, URIRef):
+            path = shapes.value(shape, SH.path) or path
+        severity = report.value(result, SH.resultSeverity)
+        component = report.value(result, SH.sourceConstraintComponent)
+        messages = (m for m in report.objects(result, SH.resultMessage) if isinstance(m, Literal))
+        rows.append(
+            ResultRow(
+                focus=_required(report, result, SH.focusNode),
+                path=path,
+                value=report.value(result, SH.value),
+                source_shape=shape,
+                source_constraint_component=(
+                    component if isinstance(component, URIRef) else SH.SPARQLConstraintComponent
+                ),
+                severity=severity if isinstance(severity, URIRef) else SH.Violation,
+                messages=tuple(sorted(messages, key=str)),
+                source_constraint=report.value(result, SH.sourceConstraint),
+            )
+        )
+    return rows
+
+
+def _required(graph: Graph, subject: Node, predicate: URIRef) -> Node:
+    value = graph.value(subject, predicate)
+    if value is None:
+        raise AnthologyError(f"pySHACL gave a validation result without {predicate.n3()}")
+    return value

@@ -1,0 +1,145 @@
+"""The remote engine: an anthology published to a SPARQL 1.1 store.
+
+Queries go to the store over the SPARQL 1.1 Protocol (``endpoint.py`` does the HTTP);
+the rules (ontology, shapes, waivers, stored queries) are the local anthology's. Entry
+lookups and validation work on a copy of the data graph read back once with a CONSTRUCT
+(blank nodes cannot be named across requests), so results carry no file and line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+import pyoxigraph as ox
+from rdflib import Graph, URIRef
+from rdflib.term import Node
+
+from .endpoint import run_remote
+from .literals import literals_as_written
+from .loader import Anthology, EntryIndex, Location, load_rules
+from .namespaces import DEFAULT_BASE, bind_prefixes
+from .pushdown import remote_rows
+from .queries import QueryResult
+from .server import DATA_GRAPH, default_graphs, fetch_graph, graph_names, query_url
+from .shacl import ResultRow
+from .sparql_text import with_values
+from .terms import PARTS
+
+
+@dataclass(kw_only=True)
+class RemoteEngine(EntryIndex):
+    """An anthology in a SPARQL 1.1 store at ``endpoint`` (its query URL)."""
+
+    name: ClassVar[str] = "remote"
+    endpoint: str
+    data_graph: str = DATA_GRAPH
+    graphs: list[str] = field(default_factory=list)
+    #: Validate in the store (the compiled shapes sent as queries) rather than locally.
+    pushdown: bool = False
+    _copy: Anthology | None = field(default=None, repr=False)
+
+    def local_copy(self) -> Anthology:
+        """The data graph read back from the store (once), with the local rules."""
+        if self._copy is None:
+            with literals_as_written():
+                self._copy = self._with_data(fetch_graph(self.endpoint, self.data_graph))
+        return self._copy
+
+    def _with_data(self, data: Graph) -> Anthology:
+        return Anthology(
+            root=self.root,
+            data=bind_prefixes(data, self.base),
+            ontology=self.ontology,
+            shapes=self.shapes,
+            waivers=self.waivers,
+            data_files=[],
+            shape_files=self.shape_files,
+            query_dirs=self.query_dirs,
+            base=self.base,
+            locations=dict(self.locations),
+        )
+
+    def query(
+        self,
+        text: str,
+        bindings: Mapping[str, Node] | None = None,
+        source: str | Path | None = None,
+        parts: Sequence[str] = PARTS,
+    ) -> QueryResult:
+        """Run ``text`` on the store, its default graph the graphs of ``parts`` (or the
+        graphs the engine was opened with)."""
+        names = graph_names(self.data_graph)
+        graphs = self.graphs if self.graphs and tuple(parts) == PARTS else [names[p] for p in parts]
+        with literals_as_written():
+            return run_remote(query_url(self.endpoint, graphs), with_values(text, bindings or {}))
+
+    def identifier(self, node: Node) -> str | None:
+        return self.local_copy().identifier(node)
+
+    def identifier_pairs(self) -> Iterator[tuple[Node, str]]:
+        return self.local_copy().identifier_pairs()
+
+    def identified(self, text: str) -> Iterator[Node]:
+        return self.local_copy().identified(text)
+
+    def referrers(self, node: Node) -> set[Node]:
+        return self.local_copy().referrers(node)
+
+    def location(self, node: Node) -> Location | None:
+        return self.local_copy().location(node)
+
+    def normalize(self, node: URIRef) -> str:
+        return self.local_copy().normalize(node)
+
+    def graph(self, part: str) -> Graph:
+        return self.local_copy().graph(part)
+
+    def quads(self, parts: Sequence[str] = PARTS) -> Iterator[ox.Quad]:
+        return self.local_copy().quads(parts)
+
+    def describe(self, node: Node) -> Graph:
+        return self.local_copy().describe(node)
+
+    def shacl_rows(self, inference: str = "none") -> list[ResultRow]:
+        """With ``pushdown`` (and no inference), the compiled shapes run in the store and
+        only result rows travel, with a small graph naming the entries that hold them
+        (the lookups then read it); otherwise pySHACL on the data read back."""
+        if self.pushdown and inference == "none":
+            rows, names = remote_rows(self.shapes, self.endpoint, self.data_graph)
+            self._copy = self._with_data(names)
+            return rows
+        return self.local_copy().shacl_rows(inference)
+
+
+def open_remote(
+    endpoint: str,
+    root: Path,
+    *,
+    base: str = DEFAULT_BASE,
+    extra_shapes: Sequence[Path] = (),
+    data_graph: str = DATA_GRAPH,
+    graphs: Sequence[str] = (),
+    pushdown: bool = False,
+) -> RemoteEngine:
+    """The anthology published at ``endpoint``, with the rules of the anthology at
+    ``root``; queries see ``graphs`` (default: data, ontology and shapes) as their
+    default graph."""
+    rules = load_rules(root, base, extra_shapes)
+    return RemoteEngine(
+        root=root,
+        endpoint=endpoint,
+        data_graph=data_graph,
+        graphs=list(graphs) or default_graphs(data_graph),
+        pushdown=pushdown,
+        ontology=rules.ontology,
+        shapes=rules.shapes,
+        waivers=rules.waivers,
+        data_files=[],
+        shape_files=rules.shape_files,
+        query_dirs=rules.query_dirs,
+        base=base,
+        locations=dict(rules.locations),
+    )

@@ -1,0 +1,75 @@
+"""Editing SPARQL query text: binding parameters in a ``VALUES`` block.
+
+Used by the query runners (a store that takes only query text, such as a SPARQL 1.1
+Protocol endpoint or pyoxigraph) and by the SHACL compiler; it imports neither.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from rdflib import Literal
+from rdflib.term import Node
+
+from .errors import AnthologyError
+from .sourcemap import string_end
+from .terms import nt_term
+
+_IRI = re.compile(r"<[^\s<>\"{}|^`\\]*>")
+
+
+def with_values(text: str, bindings: Mapping[str, Node]) -> str:
+    """The query with a VALUES block for ``bindings`` at the start of its WHERE clause,
+    for a store that takes only query text (the SPARQL 1.1 Protocol).
+
+    Each term is written by the one N-Triples term writer (``terms.nt_term``; N-Triples
+    terms are SPARQL terms), which escapes every string: a value can never end the
+    block or add query text. (rdflib's ``n3()`` wrote a value with a newline ending in
+    ``\"`` as a long string that the quote closed early.)
+    """
+    if not bindings:
+        return text
+    names = sorted(bindings)
+    block = (
+        "VALUES ("
+        + " ".join(f"?{n}" for n in names)
+        + ") { ("
+        + " ".join(_values_term(bindings[n]) for n in names)
+        + ") }"
+    )
+    brace = where_brace(text)
+    return text[: brace + 1] + "\n    " + block + text[brace + 1 :]
+
+
+def _values_term(node: Node) -> str:
+    """``nt_term``, with tabs escaped too: rdflib's SPARQL parser (pyparsing) turns a raw
+    tab into spaces, even inside a string."""
+    return nt_term(node).replace("\t", "\\t") if isinstance(node, Literal) else nt_term(node)
+
+
+def where_brace(text: str) -> int:
+    """Offset of the ``{`` that opens the query's WHERE clause (outside comments,
+    strings and IRIs)."""
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "#":
+            i = text.find("\n", i)
+            i = n if i == -1 else i
+            continue
+        if c in "\"'":
+            i = string_end(text, i)
+            continue
+        if c == "<" and _IRI.match(text, i):
+            i = text.index(">", i) + 1
+            continue
+        # A CONSTRUCT's first brace opens its template; otherwise the first brace
+        # opens the WHERE clause, whether or not the keyword is written.
+        if c == "{" and (
+            re.search(r"\bWHERE\s*$", text[:i], re.IGNORECASE)
+            or not re.search(r"\bCONSTRUCT\b", text[:i], re.IGNORECASE)
+        ):
+            return i
+        i += 1
+    raise AnthologyError("the query has no WHERE clause to bind parameters in")

@@ -1,0 +1,112 @@
+"""The package imports cleanly: no import cycle (lazy imports included), each module
+imports alone, and importing it leaves rdflib's global settings as they were."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "anthology_kg"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _type_checking_only(node: ast.If) -> bool:
+    return isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+
+
+def imports_of(name: str, path: Path) -> set[str]:
+    """The package's modules that ``name`` imports at run time, at the top or inside a
+    function (``if TYPE_CHECKING:`` blocks are for the type checker only)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    todo: list[ast.AST] = [ast.parse(path.read_text(encoding="utf-8"))]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.If) and _type_checking_only(node):
+            todo.extend(node.orelse)
+            continue
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package
+            for _ in range(node.level - 1):
+                base = base.rpartition(".")[0]
+            target = f"{base}.{node.module}" if node.level and node.module else node.module or base
+            found.add(target)
+            found.update(f"{target}.{a.name}" for a in node.names)
+        todo.extend(ast.iter_child_nodes(node))
+    # A module's parent packages are imported before it anyway: not an edge.
+    return {m for m in found if m in MODULES and m != name and not name.startswith(m + ".")}
+
+
+def test_no_import_cycle_even_through_lazy_imports():
+    graph = {name: imports_of(name, path) for name, path in MODULES.items()}
+    cycles = []
+
+    def visit(name: str, stack: list[str], done: set[str]) -> None:
+        for target in sorted(graph[name]):
+            if target in stack:
+                cycles.append(stack[stack.index(target) :] + [target])
+            elif target not in done:
+                visit(target, stack + [target], done)
+        done.add(name)
+
+    done: set[str] = set()
+    for name in sorted(graph):
+        if name not in done:
+            visit(name, [name], done)
+    assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_import_graph_sees_lazy_imports(tmp_path):
+    """The cycle check reads imports inside functions, and skips TYPE_CHECKING blocks
+    (a check that did neither would pass or fail whatever the code did)."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from .engine import Engine\n"
+        "def later():\n    from .fast import load_fast\n    from . import stats\n",
+        encoding="utf-8",
+    )
+    found = imports_of("anthology_kg.probe", probe)
+    assert found == {"anthology_kg.fast", "anthology_kg.stats"}
+
+
+def test_each_module_imports_alone_and_rdflib_is_left_as_it_was():
+    script = (
+        "import importlib, sys, rdflib\n"
+        "before = rdflib.NORMALIZE_LITERALS\n"
+        f"for name in {sorted(set(MODULES) - {'anthology_kg.__main__'})!r}:\n"
+        "    for loaded in [m for m in sys.modules if m.startswith('anthology_kg')]:\n"
+        "        del sys.modules[loaded]\n"
+        "    importlib.import_module(name)\n"
+        "    assert rdflib.NORMALIZE_LITERALS == before, name\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ok")
+
+
+def test_literals_as_written_restores_the_setting_even_on_error():
+    import rdflib
+
+    from anthology_kg.literals import literals_as_written
+
+    before = rdflib.NORMALIZE_LITERALS
+    try:
+        with literals_as_written():
+            assert rdflib.NORMALIZE_LITERALS is False
+            raise ValueError("boom")
+    except ValueError:
+        pass
+    assert rdflib.NORMALIZE_LITERALS == before
