@@ -19,6 +19,8 @@ from .config import FAIL_ON, find_config, format_from_output
 from .diff import diff_states
 from .diffreport import QUERY_WRITERS as QUERY_DIFF_WRITERS
 from .diffreport import WRITERS as DIFF_WRITERS
+from .endpoint import DEFAULT_TIMEOUT as HTTP_TIMEOUT
+from .endpoint import METHODS, Connection
 from .engine import ENGINES, Engine, open_engine
 from .errors import AnthologyError, display_path
 from .export import FORMATS as EXPORT_FORMATS
@@ -109,6 +111,7 @@ class Settings:
         endpoint: str | None = None,
         data_graph: str = DATA_GRAPH,
         graphs: tuple[str, ...] = (),
+        connection: Connection | None = None,
     ) -> Engine:
         """The anthology in the engine the library picks for this request; a fallback
         to the reference engine is said on stderr."""
@@ -122,6 +125,7 @@ class Settings:
             endpoint=endpoint,
             data_graph=data_graph,
             graphs=graphs,
+            connection=connection,
             warn=lambda message: click.echo(f"anthology-kg: {message}", err=True),
         )
 
@@ -175,6 +179,30 @@ def _against_baseline(settings: Settings, report, baseline: str | None, validate
     return compare_to_baseline(report, validate_state(old, validate_root))
 
 
+def _method_option(func):
+    return click.option(
+        "--method",
+        type=click.Choice(METHODS),
+        default="auto",
+        show_default=True,
+        help="With --endpoint, how the query is sent: post (the query as the body), form "
+        "(URL-encoded POST), get; auto tries post and falls back to form when the store "
+        "refuses it or does not answer it at once (Virtuoso 7.2).",
+    )(func)
+
+
+def _connection(settings: Settings, method: str = "auto", timeout: float | None = None):
+    """How to reach a store: --method, and --timeout (the command's own, else the
+    query timeout the settings hold, else the HTTP default). Credentials come from the
+    environment or ~/.netrc, never from an option."""
+    seconds = timeout or getattr(settings, "timeout", None)
+    if seconds is None:
+        seconds = HTTP_TIMEOUT
+    elif seconds == 0:  # --timeout 0: no limit; a day stands for it
+        seconds = 86400
+    return Connection(timeout=float(seconds), method=method)
+
+
 def _engine_option(func):
     return click.option(
         "--engine",
@@ -220,6 +248,7 @@ def _validated(
     extra_shapes: tuple[Path, ...] = (),
     endpoint: str | None = None,
     graph: str = DATA_GRAPH,
+    connection: Connection | None = None,
 ):
     """Validate within --timeout, with the engine the library picks (it says so on
     stderr when it falls back); a local shape's SERVICE is refused unless allowed."""
@@ -232,6 +261,7 @@ def _validated(
             validates=True,
             endpoint=endpoint,
             data_graph=graph,
+            connection=connection,
         )
         if endpoint is None:
             refuse_service_in_shapes(anthology.shapes, settings.allow_service)
@@ -396,6 +426,7 @@ def _emit(text: str, output: Path | None = None) -> None:
     help="With --endpoint: the named graph holding the data.",
 )
 @_limit_options
+@_method_option
 @_engine_option
 @_baseline_option
 @click.pass_obj
@@ -410,6 +441,7 @@ def validate(
     output,
     endpoint,
     graph,
+    method,
     engine,
     baseline,
 ):
@@ -417,7 +449,9 @@ def validate(
 
     Exit 0 when it conforms, 1 when a rule is broken, 2 on input errors.
     """
-    report = _validated(settings, engine, inference, extra_shapes, endpoint, graph)
+    report = _validated(
+        settings, engine, inference, extra_shapes, endpoint, graph, _connection(settings, method)
+    )
     report = select_results(report, _codes(select), _codes(ignore))
     report = _against_baseline(
         settings,
@@ -555,6 +589,7 @@ def _format_option(func):
 
 
 def _endpoint_option(func):
+    func = _method_option(func)
     func = click.option(
         "--graph",
         "graphs",
@@ -612,13 +647,15 @@ def _run(settings, anthology, text, endpoint, bindings=None, source=None):
 @_limit_options
 @_engine_option
 @click.pass_obj
-def query(settings, name, params, fmt, endpoint, graphs, engine) -> None:
+def query(settings, name, params, fmt, endpoint, graphs, method, engine) -> None:
     """Run the stored query NAME (see `anthology-kg queries`).
 
     Parameters are bound as RDF terms, never pasted into the query text; an entry
     parameter takes an identifier (ARXIV-2409.19256) or an IRI.
     """
-    anthology = settings.engine(engine, endpoint=endpoint, graphs=graphs)
+    anthology = settings.engine(
+        engine, endpoint=endpoint, graphs=graphs, connection=_connection(settings, method)
+    )
     stored = find_query(anthology, name)
     bindings = bind_params(anthology, stored, parse_param_options(params))
     result = _run(settings, anthology, stored.text, endpoint, bindings, stored.path)
@@ -632,7 +669,7 @@ def query(settings, name, params, fmt, endpoint, graphs, engine) -> None:
 @_limit_options
 @_engine_option
 @click.pass_obj
-def sparql(settings, file, fmt, endpoint, graphs, engine) -> None:
+def sparql(settings, file, fmt, endpoint, graphs, method, engine) -> None:
     """Run an ad-hoc SPARQL query from FILE (or - for standard input).
 
     SELECT and ASK print in --format; CONSTRUCT and DESCRIBE print Turtle.
@@ -640,7 +677,9 @@ def sparql(settings, file, fmt, endpoint, graphs, engine) -> None:
     name = getattr(file, "name", "<stdin>")
     source = None if name in ("<stdin>", "-") else name
     text = decode_utf8(file.read(), source or "<stdin>")
-    anthology = settings.engine(engine, endpoint=endpoint, graphs=graphs)
+    anthology = settings.engine(
+        engine, endpoint=endpoint, graphs=graphs, connection=_connection(settings, method)
+    )
     result = _run(settings, anthology, text, endpoint, source=source)
     _print_result(anthology, result, fmt)
 
@@ -871,13 +910,26 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
     help="Replace each graph (PUT, one operation: readers see the old or the new graph); "
     "without it the triples are added (POST).",
 )
+@click.option(
+    "--timeout",
+    "http_timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=HTTP_TIMEOUT,
+    show_default=True,
+    metavar="SECONDS",
+    help="Give up on a request the store has not answered in full within SECONDS.",
+)
 @click.pass_obj
-def publish(settings, endpoint, graph, replace) -> None:
+def publish(settings, endpoint, graph, replace, http_timeout) -> None:
     """Upload the data, ontology and shapes to a SPARQL 1.1 store, as three named graphs.
 
-    Server errors (unreachable, 4xx, 5xx) are reported with the HTTP status, exit 2.
+    Credentials come from ANTHOLOGY_KG_USER and ANTHOLOGY_KG_PASSWORD (or
+    ANTHOLOGY_KG_TOKEN) or ~/.netrc, answering Basic or Digest. Server errors
+    (unreachable, no answer in time, 4xx, 5xx) are reported with the HTTP status and
+    the body's text, exit 2; a failure after some graphs were sent names them.
     """
-    for sent in run_publish(settings.engine(), endpoint, graph, replace):
+    connection = _connection(settings, timeout=http_timeout)
+    for sent in run_publish(settings.engine(), endpoint, graph, replace, connection):
         click.echo(
             f"{'replaced' if replace else 'added to'} <{sent.graph}>: {sent.triples} triples"
         )

@@ -1,79 +1,392 @@
-"""Talking to a SPARQL 1.1 store over HTTP: the Protocol for queries, the Graph Store
-HTTP Protocol for uploads. Only the standard library is used."""
+"""Talking to a SPARQL 1.1 store over HTTP (httpx): the Protocol for queries, the Graph
+Store HTTP Protocol for uploads.
+
+Credentials never come from the command line: ``ANTHOLOGY_KG_TOKEN`` (a bearer token),
+else ``ANTHOLOGY_KG_USER`` and ``ANTHOLOGY_KG_PASSWORD``, else the host's entry in
+``~/.netrc`` (or ``$NETRC``). A user and password answer the store's challenge, HTTP
+Basic or Digest, whichever it asks for. Every failure is an AnthologyError of one line
+that names the URL (without credentials) and never shows a secret.
+"""
 
 from __future__ import annotations
 
+import base64
 import json
-import urllib.error
+import netrc
+import os
+import re
+import time
 import urllib.parse
-import urllib.request
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
 
+import httpx
 from rdflib import BNode, Graph, Literal, URIRef
 
 from .errors import AnthologyError
 from .queries import QueryResult, query_kind
 
-TIMEOUT = 30
+#: Seconds a request may take in all, from connecting to the last byte of the answer.
+DEFAULT_TIMEOUT = 60.0
+#: How a query is sent: ``post`` (the query as the body), ``form`` (URL-encoded POST),
+#: ``get``; ``auto`` tries ``post`` and falls back to ``form`` when the store refuses
+#: it or does not start answering within PROBE_SECONDS (Virtuoso 7.2 never answers one).
+METHODS = ("auto", "post", "form", "get")
+PROBE_SECONDS = 3.0
+_REFUSED = {405, 406, 415, 501}
+ENV_TOKEN, ENV_USER, ENV_PASSWORD = (
+    "ANTHOLOGY_KG_TOKEN",
+    "ANTHOLOGY_KG_USER",
+    "ANTHOLOGY_KG_PASSWORD",
+)
 
 
-def http(url: str, *, method: str = "GET", data: bytes | None = None, headers=None) -> bytes:
-    """One HTTP request; a connection failure or an HTTP error is an AnthologyError
-    that names the URL and the status."""
-    request = urllib.request.Request(url, data=data, method=method, headers=headers or {})
-    shown = url.split("?", 1)[0]
+@dataclass(frozen=True)
+class Credentials:
+    """A bearer token, or a user and password (for Basic or Digest)."""
+
+    user: str | None = None
+    password: str | None = field(default=None, repr=False)
+    token: str | None = field(default=None, repr=False)
+
+    @property
+    def secrets(self) -> list[str]:
+        return [s for s in (self.password, self.token) if s]
+
+
+@dataclass(frozen=True)
+class Connection:
+    """How requests reach a store: the total timeout, the query method, and where the
+    credentials come from (``credentials`` None: the environment or ~/.netrc)."""
+
+    timeout: float = DEFAULT_TIMEOUT
+    method: str = "auto"
+    credentials: Credentials | None = None
+
+    def __post_init__(self):
+        if self.method not in METHODS:
+            raise AnthologyError(f"--method is one of {', '.join(METHODS)}")
+        if not self.timeout > 0:
+            raise AnthologyError("--timeout is a number of seconds above 0")
+
+
+def shown(url: str) -> str:
+    """``url`` as it may be printed: no credentials, no query string."""
+    parts = urllib.parse.urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+def credentials_for(url: str) -> Credentials | None:
+    """The credentials for ``url``'s host: from the environment, else ~/.netrc.
+
+    A URL that carries credentials itself is refused: they would sit on the command
+    line, in the shell's history and in process listings.
+    """
+    parts = urllib.parse.urlsplit(url)
+    if parts.username is not None or parts.password is not None:
+        raise AnthologyError(
+            f"{shown(url)}: credentials in the URL are not accepted; set {ENV_USER} and "
+            f"{ENV_PASSWORD} (or {ENV_TOKEN}) in the environment, or use ~/.netrc"
+        )
+    if os.environ.get(ENV_TOKEN):
+        return Credentials(token=os.environ[ENV_TOKEN])
+    if os.environ.get(ENV_USER):
+        return Credentials(os.environ[ENV_USER], os.environ.get(ENV_PASSWORD, ""))
     try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
-            return response.read()
-    except urllib.error.HTTPError as exc:
-        body = exc.read().decode("utf-8", "replace").strip().splitlines()
-        detail = f": {body[0][:200]}" if body else ""
-        raise AnthologyError(f"{method} {shown}: HTTP {exc.code} {exc.reason}{detail}") from None
-    except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise AnthologyError(f"{method} {shown}: cannot connect ({reason})") from None
+        found = netrc.netrc(os.environ.get("NETRC")).authenticators(parts.hostname or "")
+    except (OSError, netrc.NetrcParseError):
+        found = None
+    if found:
+        user, _, password = found
+        return Credentials(user, password or "")
+    return None
 
 
-def _term(binding: dict):
-    kind = binding["type"]
+class _StoreAuth(httpx.Auth):
+    """Answer the store's challenge: a bearer token is sent up front; a user and
+    password answer a 401 with Basic or Digest, as the store asks."""
+
+    requires_request_body = True
+
+    def __init__(self, credentials: Credentials):
+        self.credentials = credentials
+
+    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        if self.credentials.token:
+            request.headers["Authorization"] = f"Bearer {self.credentials.token}"
+            yield request
+            return
+        response = yield request
+        if response.status_code != 401:
+            return
+        challenge = response.headers.get("www-authenticate", "")
+        user, password = self.credentials.user or "", self.credentials.password or ""
+        if challenge.lower().startswith("digest"):
+            # httpx's Digest flow first sends the request bare: that answer is this one.
+            flow = httpx.DigestAuth(user, password).auth_flow(request)
+            next(flow)
+            try:
+                retried = flow.send(response)
+                while True:
+                    retried = flow.send((yield retried))
+            except StopIteration:
+                return
+        elif challenge.lower().startswith("basic") or not challenge:
+            token = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
+            request.headers["Authorization"] = f"Basic {token}"
+            yield request
+
+
+class _Text(HTMLParser):
+    """The text of an HTML page, without its scripts and styles."""
+
+    def __init__(self):
+        super().__init__()
+        self.parts: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self._skip += 1
+        elif tag in ("br", "p", "div", "pre", "tr", "li", "h1", "h2", "h3", "title"):
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style") and self._skip:
+            self._skip -= 1
+
+    def handle_data(self, data):
+        if not self._skip:
+            self.parts.append(data)
+
+
+_SECRET_PARAMETER = re.compile(r"(?i)\b(password|passwd|pwd|token|secret|api[-_]?key)=([^&\s]+)")
+_AUTH_HEADER = re.compile(r"(?i)\b(authorization:\s*\w+)\s+\S+")
+_CAUSE = re.compile(r"(?i)error|exception|denied|forbidden|not allowed|invalid|unknown")
+
+
+def error_text(body: bytes, content_type: str, secrets: list[str], limit: int = 300) -> str:
+    """The meaningful text of an error body on one line: HTML stripped, from the first
+    line that names an error (Virtuoso puts ``SQ110: Permission denied`` below a
+    banner), secrets and credentials replaced by ``***``."""
+    text = body.decode("utf-8", "replace")
+    if "html" in content_type.lower() or text.lstrip().lower().startswith(("<!doctype", "<html")):
+        parser = _Text()
+        parser.feed(text)
+        text = "".join(parser.parts)
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    lines = [line for line in lines if line]
+    for index, line in enumerate(lines):
+        if _CAUSE.search(line):
+            lines = lines[index:]
+            break
+    one = " ".join(lines)
+    for secret in secrets:
+        one = one.replace(secret, "***")
+    one = _SECRET_PARAMETER.sub(r"\1=***", one)
+    one = _AUTH_HEADER.sub(r"\1 ***", one)
+    return one if len(one) <= limit else one[: limit - 1] + "…"
+
+
+@dataclass
+class Answer:
+    """A store's answer: status, content type and the whole body."""
+
+    status: int
+    content_type: str
+    body: bytes
+
+
+def request(
+    url: str,
+    *,
+    method: str = "GET",
+    data: bytes | None = None,
+    headers: dict[str, str] | None = None,
+    params: list[tuple[str, str]] | None = None,
+    connection: Connection | None = None,
+    timeout: float | None = None,
+) -> Answer:
+    """One HTTP exchange, read in full within the connection's timeout (a store that
+    drips its answer is cut at the deadline too). An HTTP error status, a refused or
+    broken connection, or no answer in time is an AnthologyError naming the URL."""
+    connection = connection or Connection()
+    credentials = connection.credentials or credentials_for(url)
+    secrets = credentials.secrets if credentials else []
+    limit = timeout or connection.timeout
+    deadline = time.monotonic() + limit
+    where = f"{method} {shown(url)}"
+    try:
+        with httpx.Client(
+            auth=_StoreAuth(credentials) if credentials else None,
+            timeout=httpx.Timeout(limit),
+            follow_redirects=True,
+            trust_env=False,
+        ) as client:
+            query = httpx.QueryParams(tuple(params)) if params else None
+            with client.stream(method, url, content=data, headers=headers, params=query) as r:
+                chunks = []
+                for chunk in r.iter_bytes():
+                    chunks.append(chunk)
+                    if time.monotonic() > deadline:
+                        raise httpx.ReadTimeout("deadline")
+                body = b"".join(chunks)
+    except httpx.TimeoutException:
+        raise AnthologyError(f"{where}: no answer in {limit:g} s") from None
+    except httpx.ConnectError as exc:
+        raise AnthologyError(f"{where}: cannot connect ({_reason(exc, secrets)})") from None
+    except (httpx.RemoteProtocolError, httpx.DecodingError) as exc:
+        raise AnthologyError(
+            f"{where}: the answer is not valid HTTP or was cut short ({_reason(exc, secrets)})"
+        ) from None
+    except httpx.HTTPError as exc:
+        raise AnthologyError(f"{where}: {_reason(exc, secrets)}") from None
+    content_type = r.headers.get("content-type", "")
+    if r.status_code >= 400:
+        detail = error_text(body, content_type, secrets)
+        hint = ""
+        if r.status_code == 401:
+            hint = (
+                f" (no credentials: set {ENV_USER}/{ENV_PASSWORD} or {ENV_TOKEN}, or ~/.netrc)"
+                if credentials is None
+                else " (the credentials were refused)"
+            )
+        raise AnthologyError(
+            f"{where}: HTTP {r.status_code} {r.reason_phrase}{hint}"
+            + (f": {detail}" if detail else "")
+        )
+    return Answer(r.status_code, content_type, body)
+
+
+def _reason(exc: Exception, secrets: list[str]) -> str:
+    text = str(exc) or type(exc).__name__
+    for secret in secrets:
+        text = text.replace(secret, "***")
+    return " ".join(text.split())[:200]
+
+
+def http(
+    url: str,
+    *,
+    method: str = "GET",
+    data: bytes | None = None,
+    headers: dict[str, str] | None = None,
+    connection: Connection | None = None,
+) -> bytes:
+    """The body of one HTTP exchange (see ``request``)."""
+    return request(url, method=method, data=data, headers=headers, connection=connection).body
+
+
+#: Endpoints found, in this process, not to answer a direct POST.
+_FORM_ONLY: set[str] = set()
+
+
+def send_query(endpoint: str, text: str, accept: str, connection: Connection) -> Answer:
+    """Send query ``text`` with the connection's method (``auto``: direct POST, falling
+    back to a form when the store refuses or does not answer it; see METHODS)."""
+    method = connection.method
+    base, _, query_string = endpoint.partition("?")
+    params = urllib.parse.parse_qsl(query_string, keep_blank_values=True)
+    if method == "auto" and base not in _FORM_ONLY:
+        try:
+            return request(
+                base,
+                method="POST",
+                data=text.encode("utf-8"),
+                params=params,
+                headers={"Content-Type": "application/sparql-query", "Accept": accept},
+                connection=connection,
+                timeout=min(PROBE_SECONDS, connection.timeout),
+            )
+        except AnthologyError as exc:
+            refused = any(f"HTTP {code} " in exc.message for code in _REFUSED)
+            if not (refused or "no answer in" in exc.message):
+                raise
+            _FORM_ONLY.add(base)
+        method = "form"
+    elif method == "auto":
+        method = "form"
+    if method == "post":
+        return request(
+            base,
+            method="POST",
+            data=text.encode("utf-8"),
+            params=params,
+            headers={"Content-Type": "application/sparql-query", "Accept": accept},
+            connection=connection,
+        )
+    if method == "get":
+        return request(
+            base,
+            method="GET",
+            params=[*params, ("query", text)],
+            headers={"Accept": accept},
+            connection=connection,
+        )
+    return request(
+        base,
+        method="POST",
+        data=urllib.parse.urlencode([*params, ("query", text)]).encode("ascii"),
+        headers={"Content-Type": "application/x-www-form-urlencoded", "Accept": accept},
+        connection=connection,
+    )
+
+
+def _term(binding: object):
+    if not isinstance(binding, dict) or "value" not in binding or "type" not in binding:
+        raise ValueError("a binding without type or value")
+    kind, value = binding["type"], binding["value"]
     if kind == "uri":
-        return URIRef(binding["value"])
+        return URIRef(value)
     if kind == "bnode":
-        return BNode(binding["value"])
+        return BNode(value)
     datatype = binding.get("datatype")
     return Literal(
-        binding["value"],
+        value,
         lang=binding.get("xml:lang"),
         datatype=URIRef(datatype) if datatype else None,
     )
 
 
-def run_remote(endpoint: str, text: str, kind: str | None = None) -> QueryResult:
+def run_remote(
+    endpoint: str, text: str, kind: str | None = None, connection: Connection | None = None
+) -> QueryResult:
     """Run ``text`` on a SPARQL 1.1 Protocol endpoint and return the same QueryResult
-    a local run gives (``kind``, when the caller knows it, spares parsing the query)."""
+    a local run gives (``kind``, when the caller knows it, spares parsing the query).
+    An answer that is not what the protocol promises (not JSON, ``{}``, a binding
+    without a value, Turtle that does not parse) is an AnthologyError."""
+    connection = connection or Connection()
     kind = kind or query_kind(text)
     accept = "text/turtle" if kind == "graph" else "application/sparql-results+json"
-    # Sent URL-encoded (SPARQL 1.1 Protocol 2.1.2), with the URL's own parameters
-    # (default-graph-uri) in the same body: every store takes this form (Virtuoso 7 does
-    # not take a application/sparql-query body).
-    address, _, parameters = endpoint.partition("?")
-    form = urllib.parse.urlencode([("query", text), *urllib.parse.parse_qsl(parameters)])
-    body = http(
-        address,
-        method="POST",
-        data=form.encode("utf-8"),
-        headers={"Content-Type": "application/x-www-form-urlencoded", "Accept": accept},
-    )
+    answer = send_query(endpoint, text, accept, connection)
+    where = shown(endpoint)
     if kind == "graph":
-        return QueryResult(kind="graph", graph=Graph().parse(data=body, format="turtle"))
+        try:
+            turtle = answer.body.decode("utf-8")
+            return QueryResult(kind="graph", graph=Graph().parse(data=turtle, format="turtle"))
+        except UnicodeDecodeError:
+            raise AnthologyError(f"{where}: the Turtle answer is not UTF-8 text") from None
+        except Exception as exc:  # rdflib raises several types for bad Turtle
+            first = " ".join(str(exc).split())[:200]
+            raise AnthologyError(f"{where}: the Turtle answer does not parse ({first})") from None
     try:
-        document = json.loads(body)
-    except ValueError:
-        raise AnthologyError(f"{endpoint}: the answer is not SPARQL JSON results") from None
-    if kind == "ask":
-        return QueryResult(kind="ask", boolean=bool(document.get("boolean")))
-    variables = document["head"]["vars"]
-    rows = [
-        tuple(_term(b[v]) if v in b else None for v in variables)
-        for b in document["results"]["bindings"]
-    ]
-    return QueryResult(kind="select", variables=variables, rows=rows)
+        document = json.loads(answer.body)
+        if kind == "ask":
+            if not isinstance(document, dict) or not isinstance(document.get("boolean"), bool):
+                raise ValueError("no boolean")
+            return QueryResult(kind="ask", boolean=document["boolean"])
+        variables = document["head"]["vars"]
+        rows = [
+            tuple(_term(b[v]) if v in b else None for v in variables)
+            for b in document["results"]["bindings"]
+        ]
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise AnthologyError(
+            f"{where}: the answer is not SPARQL JSON results "
+            f"({answer.content_type or 'no content type'}, {len(answer.body)} bytes)"
+        ) from None
+    return QueryResult(kind="select", variables=list(variables), rows=rows)

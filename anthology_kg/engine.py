@@ -20,6 +20,7 @@ from rdflib import Graph, URIRef
 from rdflib.term import Node
 
 from . import resources
+from .endpoint import Connection
 from .fast import compile_shapes, load_fast
 from .loader import Location, load_anthology, load_rules
 from .namespaces import DEFAULT_BASE
@@ -129,6 +130,7 @@ def open_engine(
     data_graph: str = DATA_GRAPH,
     graphs: Sequence[str] = (),
     warn: Callable[[str], None] = _warn,
+    connection: Connection | None = None,
 ) -> Engine:
     """The anthology at ``root`` in the engine that can answer the request.
 
@@ -149,6 +151,7 @@ def open_engine(
             extra_shapes=extra_shapes,
             data_graph=data_graph,
             graphs=graphs,
+            connection=connection,
         )
         if validates and kind == "fast" and inference == "none":
             try:

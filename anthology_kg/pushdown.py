@@ -19,7 +19,7 @@ from rdflib import Graph, URIRef
 from rdflib.namespace import DCTERMS
 from rdflib.term import Node
 
-from .endpoint import run_remote
+from .endpoint import Connection, run_remote
 from .errors import AnthologyError
 from .server import ONTOLOGY_GRAPH, SHAPES_GRAPH, query_url
 from .shacl import Compiler, ResultRow, run_compiled
@@ -70,19 +70,21 @@ def _keep_owners(found: dict[str, Node | None], var: str, local: Graph) -> None:
         child = parent
 
 
-def remote_rows(shapes: Graph, endpoint: str, graph: str) -> tuple[list[ResultRow], Graph]:
+def remote_rows(
+    shapes: Graph, endpoint: str, graph: str, connection: Connection | None = None
+) -> tuple[list[ResultRow], Graph]:
     """The results of ``shapes`` on the named graph ``graph`` of the store at
     ``endpoint``, computed by the store; and the small graph that names the entries
     holding their focus nodes and values (identifiers and referrer chains)."""
     url = query_url(endpoint, [graph, ONTOLOGY_GRAPH])
     # A SELECT, not an ASK: Virtuoso answers an ASK as a row, not a boolean.
     probe = f"SELECT ?s WHERE {{ GRAPH {nt_term(URIRef(graph))} {{ ?s ?p ?o }} }} LIMIT 1"
-    if not run_remote(endpoint, probe, kind="select").rows:
+    if not run_remote(endpoint, probe, kind="select", connection=connection).rows:
         raise AnthologyError(f"{endpoint}: the graph <{graph}> is empty or missing")
     local = Graph()
 
     def select(text: str) -> Iterator[dict[str, Node | None]]:
-        result = run_remote(url, _with_owners(text), kind="select")
+        result = run_remote(url, _with_owners(text), kind="select", connection=connection)
         for row in result.rows:
             found = dict(zip(result.variables, row, strict=True))
             _keep_owners(found, "this", local)
@@ -96,7 +98,7 @@ def remote_rows(shapes: Graph, endpoint: str, graph: str) -> tuple[list[ResultRo
             f"SELECT * WHERE {{ VALUES ?n {{ {values} }} OPTIONAL {{ ?n {_ID} ?ak_id }}"
             f"{_referrers('n', '?n')} }}"
         )
-        result = run_remote(url, text, kind="select")
+        result = run_remote(url, text, kind="select", connection=connection)
         for row in result.rows:
             found = dict(zip(result.variables, row, strict=True))
             node, identifier = found.get("n"), found.get("ak_id")

@@ -17,7 +17,7 @@ import pyoxigraph as ox
 from rdflib import Graph, URIRef
 from rdflib.term import Node
 
-from .endpoint import run_remote
+from .endpoint import Connection, run_remote
 from .literals import literals_as_written
 from .loader import Anthology, EntryIndex, Location, load_rules
 from .namespaces import DEFAULT_BASE, bind_prefixes
@@ -40,12 +40,16 @@ class RemoteEngine(EntryIndex):
     #: Validate in the store (the compiled shapes sent as queries) rather than locally.
     pushdown: bool = False
     _copy: Anthology | None = field(default=None, repr=False)
+    #: How requests reach the store: timeout, query method (credentials: environment).
+    connection: Connection | None = None
 
     def local_copy(self) -> Anthology:
         """The data graph read back from the store (once), with the local rules."""
         if self._copy is None:
             with literals_as_written():
-                self._copy = self._with_data(fetch_graph(self.endpoint, self.data_graph))
+                self._copy = self._with_data(
+                    fetch_graph(self.endpoint, self.data_graph, self.connection)
+                )
         return self._copy
 
     def _with_data(self, data: Graph) -> Anthology:
@@ -74,7 +78,11 @@ class RemoteEngine(EntryIndex):
         names = graph_names(self.data_graph)
         graphs = self.graphs if self.graphs and tuple(parts) == PARTS else [names[p] for p in parts]
         with literals_as_written():
-            return run_remote(query_url(self.endpoint, graphs), with_values(text, bindings or {}))
+            return run_remote(
+                query_url(self.endpoint, graphs),
+                with_values(text, bindings or {}),
+                connection=self.connection,
+            )
 
     def identifier(self, node: Node) -> str | None:
         return self.local_copy().identifier(node)
@@ -108,7 +116,7 @@ class RemoteEngine(EntryIndex):
         only result rows travel, with a small graph naming the entries that hold them
         (the lookups then read it); otherwise pySHACL on the data read back."""
         if self.pushdown and inference == "none":
-            rows, names = remote_rows(self.shapes, self.endpoint, self.data_graph)
+            rows, names = remote_rows(self.shapes, self.endpoint, self.data_graph, self.connection)
             self._copy = self._with_data(names)
             return rows
         return self.local_copy().shacl_rows(inference)
@@ -123,6 +131,7 @@ def open_remote(
     data_graph: str = DATA_GRAPH,
     graphs: Sequence[str] = (),
     pushdown: bool = False,
+    connection: Connection | None = None,
 ) -> RemoteEngine:
     """The anthology published at ``endpoint``, with the rules of the anthology at
     ``root``; queries see ``graphs`` (default: data, ontology and shapes) as their
@@ -134,6 +143,7 @@ def open_remote(
         data_graph=data_graph,
         graphs=list(graphs) or default_graphs(data_graph),
         pushdown=pushdown,
+        connection=connection,
         ontology=rules.ontology,
         shapes=rules.shapes,
         waivers=rules.waivers,

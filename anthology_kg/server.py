@@ -30,7 +30,7 @@ import pyoxigraph as ox
 from rdflib import Graph, URIRef
 
 from .bnodes import relabel
-from .endpoint import http, run_remote
+from .endpoint import Connection, http, run_remote, shown
 from .errors import AnthologyError
 from .terms import nt_term
 
@@ -62,23 +62,43 @@ def _with_params(url: str, params: list[tuple[str, str]]) -> str:
 
 
 def publish(
-    anthology: Engine, store: str, data_graph: str = DATA_GRAPH, replace: bool = False
+    anthology: Engine,
+    store: str,
+    data_graph: str = DATA_GRAPH,
+    replace: bool = False,
+    connection: Connection | None = None,
 ) -> list[Published]:
     """Upload data, ontology and shapes to a Graph Store HTTP Protocol endpoint.
 
     With ``replace`` each graph is sent with PUT, which the store applies as one
     operation, so a reader sees the old graph or the new one, never part of it;
-    without, with POST, which adds to what the graph holds.
+    without, with POST, which adds to what the graph holds. The Graph Store protocol
+    has no request for three graphs at once: when one fails, the error says which
+    graphs were already sent and which were not, so that nobody mistakes the store's
+    mix of old and new for either.
     """
-    sent = []
-    for part, graph_iri in graph_names(data_graph).items():
+    names = graph_names(data_graph)
+    sent: list[Published] = []
+    for part, graph_iri in names.items():
         triples = list(dict.fromkeys(quad.triple for quad in anthology.quads((part,))))
-        http(
-            _with_params(store, [("graph", graph_iri)]),
-            method="PUT" if replace else "POST",
-            data=ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES),
-            headers={"Content-Type": "application/n-triples"},
-        )
+        try:
+            http(
+                _with_params(store, [("graph", graph_iri)]),
+                method="PUT" if replace else "POST",
+                data=ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES),
+                headers={"Content-Type": "application/n-triples"},
+                connection=connection,
+            )
+        except AnthologyError as exc:
+            if not sent:
+                raise
+            done = ", ".join(f"<{p.graph}>" for p in sent)
+            left = ", ".join(f"<{g}>" for g in list(names.values())[len(sent) :])
+            verb = "replaced" if replace else "added to"
+            raise AnthologyError(
+                f"{exc.message}; {verb}: {done}; not {verb}: {left} "
+                f"(the store now holds a mix: publish again)"
+            ) from None
         sent.append(Published(graph=graph_iri, triples=len(triples)))
     return sent
 
@@ -95,15 +115,15 @@ def query_url(endpoint: str, graphs: list[str]) -> str:
     )
 
 
-def fetch_graph(endpoint: str, graph_iri: str) -> Graph:
+def fetch_graph(endpoint: str, graph_iri: str, connection: Connection | None = None) -> Graph:
     """The triples of one named graph, read back with a CONSTRUCT query (sent without
     default-graph-uri, which would hide the named graphs)."""
     name = nt_term(URIRef(graph_iri))
     text = f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH {name} {{ ?s ?p ?o }} }}"
-    graph = run_remote(endpoint, text).graph
-    if graph is None or len(graph) == 0:
-        raise AnthologyError(f"{endpoint}: the graph <{graph_iri}> is empty or missing")
-    return relabel(graph)
+    result = run_remote(endpoint, text, connection=connection)
+    if result.graph is None or len(result.graph) == 0:
+        raise AnthologyError(f"{shown(endpoint)}: the graph <{graph_iri}> is empty or missing")
+    return relabel(result.graph)
 
 
 def oxigraph_binary() -> str:

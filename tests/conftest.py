@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from stores import virtuoso  # noqa: F401  (a real Virtuoso, session fixture: tests/stores.py)
 
 from anthology_kg.cli import main
 from anthology_kg.resources import bundled_dir

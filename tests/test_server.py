@@ -252,3 +252,120 @@ def test_serve_starts_a_loaded_read_only_server():
         process.terminate()
         process.communicate(timeout=10)
     assert first.startswith(f"SPARQL endpoint: http://127.0.0.1:{port}/query")
+
+
+# --- Virtuoso Open Source 7.2, with authentication ---------------------------------
+
+# The `virtuoso` session fixture comes from tests/stores.py, through conftest.py.
+
+QUERY_NAMES = sorted(catalog(load_anthology()))
+
+
+@pytest.fixture
+def dba(virtuoso, monkeypatch):
+    """The dba's credentials in the environment, as a user would set them."""
+    monkeypatch.setenv("ANTHOLOGY_KG_USER", virtuoso.user)
+    monkeypatch.setenv("ANTHOLOGY_KG_PASSWORD", virtuoso.password)
+    return virtuoso
+
+
+@pytest.fixture(scope="module")
+def virtuoso_published(virtuoso):
+    import os
+
+    os.environ["ANTHOLOGY_KG_USER"], os.environ["ANTHOLOGY_KG_PASSWORD"] = (
+        virtuoso.user,
+        virtuoso.password,
+    )
+    try:
+        result = run_cli("publish", "--endpoint", virtuoso.graph_store, "--replace")
+    finally:
+        del os.environ["ANTHOLOGY_KG_USER"], os.environ["ANTHOLOGY_KG_PASSWORD"]
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.count("replaced <") == 3
+    return virtuoso
+
+
+@pytest.mark.parametrize("name", QUERY_NAMES)
+def test_every_stored_query_gives_the_same_rows_on_virtuoso(virtuoso_published, name):
+    from anthology_kg.endpoint import Connection
+
+    anthology = load_anthology()
+    stored = catalog(anthology)[name]
+    values = {"entry": "ARXIV-2409.19256"} if name == "depends-on" else {}
+    bindings = bind_params(anthology, stored, values)
+    local = run_local(anthology, stored.text, bindings)
+    url = query_url(virtuoso_published.sparql, default_graphs())
+    remote = run_remote(url, with_values(stored.text, bindings), Connection(method="form"))
+    assert remote.variables == local.variables
+    assert remote.rows == local.rows
+
+
+def test_query_cli_on_virtuoso_falls_back_from_a_direct_post(virtuoso_published):
+    local = run_cli("query", "confounders", "--format", "csv")
+    remote = run_cli(
+        "query", "confounders", "--format", "csv", "--endpoint", virtuoso_published.sparql
+    )
+    assert remote.exit_code == 0, remote.stderr
+    assert remote.stdout_bytes == local.stdout_bytes
+
+
+def test_a_direct_post_virtuoso_never_answers_is_a_timeout_not_a_connect_error(
+    virtuoso_published,
+):
+    from anthology_kg.endpoint import Connection
+
+    url = virtuoso_published.sparql
+    with pytest.raises(AnthologyError) as caught:
+        run_remote(url, "ASK {}", Connection(method="post", timeout=2))
+    assert caught.value.message == f"POST {url}: no answer in 2 s"
+
+    for method in ("form", "get"):
+        ok = run_cli("query", "unread", "--endpoint", url, "--method", method)
+        assert ok.exit_code == 0, ok.stderr
+
+
+def test_validate_against_virtuoso(virtuoso_published):
+    result = run_cli("validate", "--endpoint", virtuoso_published.sparql, "--method", "form")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[-1].startswith("conforms: 0 violation(s)")
+
+
+def test_publish_to_virtuoso_without_credentials_says_so(virtuoso, monkeypatch, tmp_path):
+    monkeypatch.setenv("NETRC", str(tmp_path / "none"))
+    result = run_cli("publish", "--endpoint", virtuoso.graph_store, "--replace")
+    assert result.exit_code == 2
+    assert "HTTP 401" in result.stderr and "ANTHOLOGY_KG_USER" in result.stderr
+    anonymous = run_cli("publish", "--endpoint", virtuoso.graph_store_anonymous, "--replace")
+    assert anonymous.exit_code == 2
+    # the cause, below the first line of Virtuoso's answer, is shown
+    assert "HTTP 403" in anonymous.stderr and "SQ110" in anonymous.stderr
+    assert len(anonymous.stderr.strip().splitlines()) == 1
+
+
+def test_publish_to_virtuoso_with_wrong_credentials(virtuoso, monkeypatch):
+    monkeypatch.setenv("ANTHOLOGY_KG_USER", "dba")
+    monkeypatch.setenv("ANTHOLOGY_KG_PASSWORD", "not-the-password")
+    result = run_cli("publish", "--endpoint", virtuoso.graph_store, "--replace")
+    assert result.exit_code == 2 and "HTTP 401" in result.stderr
+    assert "credentials were refused" in result.stderr
+    assert "not-the-password" not in result.stderr
+
+
+def test_credentials_from_netrc(virtuoso, monkeypatch, tmp_path):
+    netrc_file = tmp_path / "netrc"
+    netrc_file.write_text(f"machine 127.0.0.1 login {virtuoso.user} password {virtuoso.password}\n")
+    netrc_file.chmod(0o600)
+    monkeypatch.setenv("NETRC", str(netrc_file))
+    result = run_cli("publish", "--endpoint", virtuoso.graph_store, "--graph", "urn:test:netrc")
+    assert result.exit_code == 0, result.stderr
+    assert virtuoso.password not in result.stdout + result.stderr
+
+
+def test_credentials_in_the_url_are_refused_and_never_echoed(virtuoso):
+    port = virtuoso.base.rsplit(":", 1)[1]
+    url = f"http://dba:{virtuoso.password}@127.0.0.1:{port}/sparql-graph-crud-auth"
+    result = run_cli("publish", "--endpoint", url, "--replace")
+    assert result.exit_code == 2
+    assert "credentials in the URL are not accepted" in result.stderr
+    assert virtuoso.password not in result.stderr

@@ -1,0 +1,162 @@
+"""Real SPARQL stores started on 127.0.0.1 for the tests: Virtuoso Open Source 7.2
+(Debian's ``virtuoso-opensource``), with its own temporary database and ini and a
+generated dba password. Import the fixture where it is needed::
+
+    from stores import virtuoso  # noqa: F401  (a session fixture)
+
+Tests that use it skip, saying why, when ``virtuoso-t`` is not installed
+(``apt-get install virtuoso-opensource``; ``.ci/run`` installs it).
+"""
+
+from __future__ import annotations
+
+import secrets
+import shutil
+import socket
+import subprocess
+import time
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+VIRTUOSO = shutil.which("virtuoso-t")
+ISQL = shutil.which("isql-vt") or shutil.which("isql")
+VSP = Path("/var/lib/virtuoso-opensource-7/vsp")
+
+INI = """[Database]
+DatabaseFile = {folder}/virtuoso.db
+ErrorLogFile = {folder}/virtuoso.log
+LockFile = {folder}/virtuoso.lck
+TransactionFile = {folder}/virtuoso.trx
+xa_persistent_file = {folder}/virtuoso.pxa
+TempStorage = TempDatabase
+[TempDatabase]
+DatabaseFile = {folder}/virtuoso-temp.db
+TransactionFile = {folder}/virtuoso-temp.trx
+[Parameters]
+ServerPort = 127.0.0.1:{sql_port}
+DisableUnixSocket = 1
+CaseMode = 2
+DirsAllowed = ., {folder}
+NumberOfBuffers = 10000
+MaxDirtyBuffers = 6000
+[HTTPServer]
+ServerPort = 127.0.0.1:{http_port}
+ServerRoot = {vsp}
+ServerThreads = 8
+Charset = UTF-8
+[SPARQL]
+ResultSetMaxRows = 100000
+MaxQueryExecutionTime = 120
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Virtuoso:
+    """A running Virtuoso: its endpoints and its dba credentials."""
+
+    base: str
+    sql_port: int
+    user: str = "dba"
+    password: str = field(default="", repr=False)
+    process: subprocess.Popen | None = field(default=None, repr=False)
+
+    @property
+    def sparql(self) -> str:
+        """The SPARQL 1.1 Protocol endpoint (queries; no updates without credentials)."""
+        return f"{self.base}/sparql"
+
+    @property
+    def graph_store(self) -> str:
+        """The Graph Store endpoint that accepts writes (HTTP Digest, SPARQL_UPDATE)."""
+        return f"{self.base}/sparql-graph-crud-auth"
+
+    @property
+    def graph_store_anonymous(self) -> str:
+        """The Graph Store endpoint without authentication (refuses writes: 403)."""
+        return f"{self.base}/sparql-graph-crud"
+
+    def isql(self, script: str) -> str:
+        """Run SQL as dba (the script on standard input, not on a command line)."""
+        done = subprocess.run(
+            [ISQL or "isql-vt", f"127.0.0.1:{self.sql_port}", self.user, self.password],
+            input=script,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        if done.returncode != 0 or "*** Error" in done.stdout:
+            raise RuntimeError(f"isql failed: {done.stdout[-500:]} {done.stderr[-500:]}")
+        return done.stdout
+
+
+def _answers(url: str) -> bool:
+    query = urllib.parse.urlencode({"query": "ASK {}"})
+    try:
+        with urllib.request.urlopen(f"{url}/sparql?{query}", timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def start_virtuoso(folder: Path, seconds: float = 120) -> Virtuoso:
+    """Start virtuoso-t on free ports with a new database in ``folder``, then replace
+    the default dba password by a generated one."""
+    if VIRTUOSO is None or ISQL is None:
+        pytest.skip("Virtuoso is not installed (apt-get install virtuoso-opensource)")
+    sql_port, http_port = free_port(), free_port()
+    ini = folder / "virtuoso.ini"
+    ini.write_text(
+        INI.format(folder=folder, sql_port=sql_port, http_port=http_port, vsp=VSP),
+        encoding="utf-8",
+    )
+    process = subprocess.Popen(
+        [VIRTUOSO, "+foreground", "+configfile", str(ini)],
+        cwd=folder,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    store = Virtuoso(
+        base=f"http://127.0.0.1:{http_port}", sql_port=sql_port, password="dba", process=process
+    )
+    deadline = time.monotonic() + seconds
+    while not _answers(store.base):
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop_virtuoso(store)
+            log = (folder / "virtuoso.log").read_text(errors="replace")[-800:]
+            raise RuntimeError(f"Virtuoso did not start: {log}")
+        time.sleep(0.3)
+    password = secrets.token_urlsafe(16)
+    store.isql(f"user_set_password('dba', '{password}');\n")
+    store.password = password
+    return store
+
+
+def stop_virtuoso(store: Virtuoso) -> None:
+    if store.process is None or store.process.poll() is not None:
+        return
+    store.process.terminate()
+    try:
+        store.process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        store.process.kill()
+        store.process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def virtuoso(tmp_path_factory):
+    """A Virtuoso for the whole test session (skipped where it is not installed)."""
+    store = start_virtuoso(tmp_path_factory.mktemp("virtuoso"))
+    try:
+        yield store
+    finally:
+        stop_virtuoso(store)
