@@ -15,7 +15,7 @@ import json
 import netrc
 import os
 import re
-import time
+import threading
 import urllib.parse
 from collections.abc import Generator
 from dataclasses import dataclass, field
@@ -181,7 +181,7 @@ def error_text(body: bytes, content_type: str, secrets: list[str], limit: int = 
     lines = [" ".join(line.split()) for line in text.splitlines()]
     lines = [line for line in lines if line]
     for index, line in enumerate(lines):
-        if _CAUSE.search(line):
+        if _CAUSE.search(line) and len(line.split()) > 2:  # not a bare "Error" title
             lines = lines[index:]
             break
     one = " ".join(lines)
@@ -218,33 +218,48 @@ def request(
     credentials = connection.credentials or credentials_for(url)
     secrets = credentials.secrets if credentials else []
     limit = timeout or connection.timeout
-    deadline = time.monotonic() + limit
     where = f"{method} {shown(url)}"
-    try:
-        with httpx.Client(
-            auth=_StoreAuth(credentials) if credentials else None,
-            timeout=httpx.Timeout(limit),
-            follow_redirects=True,
-            trust_env=False,
-        ) as client:
-            query = httpx.QueryParams(tuple(params)) if params else None
-            with client.stream(method, url, content=data, headers=headers, params=query) as r:
-                chunks = []
-                for chunk in r.iter_bytes():
-                    chunks.append(chunk)
-                    if time.monotonic() > deadline:
-                        raise httpx.ReadTimeout("deadline")
-                body = b"".join(chunks)
-    except httpx.TimeoutException:
-        raise AnthologyError(f"{where}: no answer in {limit:g} s") from None
-    except httpx.ConnectError as exc:
-        raise AnthologyError(f"{where}: cannot connect ({_reason(exc, secrets)})") from None
-    except (httpx.RemoteProtocolError, httpx.DecodingError) as exc:
+    outcome: dict[str, object] = {}
+
+    def exchange() -> None:
+        try:
+            with httpx.Client(
+                auth=_StoreAuth(credentials) if credentials else None,
+                timeout=httpx.Timeout(limit),
+                follow_redirects=True,
+                trust_env=False,
+            ) as client:
+                query = httpx.QueryParams(tuple(params)) if params else None
+                with client.stream(method, url, content=data, headers=headers, params=query) as r:
+                    outcome["body"] = b"".join(r.iter_bytes())
+                    outcome["response"] = r
+        except Exception as exc:  # handed to the caller's thread below
+            outcome["error"] = exc
+
+    # httpx bounds each read, not the whole exchange: a store that drips its headers or
+    # its body a byte at a time would never time out. The exchange runs in a thread
+    # that is given up on at the deadline (it ends at its next read timeout).
+    worker = threading.Thread(target=exchange, daemon=True)
+    worker.start()
+    worker.join(limit)
+    if worker.is_alive():
+        raise AnthologyError(f"{where}: no answer in {limit:g} s")
+    error = outcome.get("error")
+    if isinstance(error, httpx.TimeoutException):
+        raise AnthologyError(f"{where}: no answer in {limit:g} s")
+    if isinstance(error, httpx.ConnectError):
+        raise AnthologyError(f"{where}: cannot connect ({_reason(error, secrets)})")
+    if isinstance(error, (httpx.RemoteProtocolError, httpx.DecodingError)):
         raise AnthologyError(
-            f"{where}: the answer is not valid HTTP or was cut short ({_reason(exc, secrets)})"
-        ) from None
-    except httpx.HTTPError as exc:
-        raise AnthologyError(f"{where}: {_reason(exc, secrets)}") from None
+            f"{where}: the answer is not valid HTTP or was cut short ({_reason(error, secrets)})"
+        )
+    if isinstance(error, httpx.HTTPError):
+        raise AnthologyError(f"{where}: {_reason(error, secrets)}")
+    if isinstance(error, Exception):
+        raise error
+    r = outcome["response"]
+    body = outcome["body"]
+    assert isinstance(r, httpx.Response) and isinstance(body, bytes)
     content_type = r.headers.get("content-type", "")
     if r.status_code >= 400:
         detail = error_text(body, content_type, secrets)

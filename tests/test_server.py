@@ -1,5 +1,6 @@
 """A real Oxigraph server: publish, query remotely, validate remotely, replace, errors."""
 
+import re
 import shutil
 import socket
 import subprocess
@@ -369,3 +370,162 @@ def test_credentials_in_the_url_are_refused_and_never_echoed(virtuoso):
     assert result.exit_code == 2
     assert "credentials in the URL are not accepted" in result.stderr
     assert virtuoso.password not in result.stderr
+
+
+# --- Stores that answer badly: exit 2, one line, no traceback -----------------------
+
+
+class RawServer:
+    """A TCP server on 127.0.0.1 that answers every connection with ``reply(request)``
+    bytes (sent in ``chunks`` with ``pause`` seconds between) and closes it."""
+
+    def __init__(self, reply, pause: float = 0.0, chunk: int = 0):
+        self.reply, self.pause, self.chunk = reply, pause, chunk
+        self.requests: list[bytes] = []
+        self.socket = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}"
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def serve(self):
+        self.socket.settimeout(0.2)
+        while not self.stopped.is_set():
+            try:
+                connection, _ = self.socket.accept()
+            except OSError:
+                continue
+            with connection:
+                connection.settimeout(2)
+                data = b""
+                try:
+                    while b"\r\n\r\n" not in data:
+                        data += connection.recv(65536)
+                    head, _, body = data.partition(b"\r\n\r\n")
+                    length = re.search(rb"(?i)content-length:\s*(\d+)", head)
+                    while length and len(body) < int(length.group(1)):
+                        body += connection.recv(65536)
+                    self.requests.append(head + b"\r\n\r\n" + body)
+                    answer = self.reply(head + b"\r\n\r\n" + body)
+                    step = self.chunk or len(answer) or 1
+                    for i in range(0, len(answer), step):
+                        if self.stopped.is_set():
+                            break
+                        connection.sendall(answer[i : i + step])
+                        time.sleep(self.pause)
+                except OSError:
+                    pass
+
+    def close(self):
+        self.stopped.set()
+        self.thread.join(timeout=5)
+        self.socket.close()
+
+
+def http_answer(body: bytes, status: str = "200 OK", content_type: str = "", length=None):
+    size = len(body) if length is None else length
+    kind = f"Content-Type: {content_type}\r\n" if content_type else ""
+    return (
+        f"HTTP/1.1 {status}\r\n{kind}Content-Length: {size}\r\nConnection: close\r\n\r\n"
+    ).encode() + body
+
+
+JSON = "application/sparql-results+json"
+BAD_ANSWERS = {
+    "truncated body": (
+        http_answer(b'{"head": {"vars"', content_type=JSON, length=400),
+        "cut short",
+    ),
+    "not HTTP": (b"SSH-2.0-OpenSSH_9.2\r\n", "not valid HTTP"),
+    "empty object": (http_answer(b"{}", content_type=JSON), "not SPARQL JSON results"),
+    "binding without value": (
+        http_answer(
+            b'{"head":{"vars":["e"]},"results":{"bindings":[{"e":{"type":"uri"}}]}}',
+            content_type=JSON,
+        ),
+        "not SPARQL JSON results",
+    ),
+    "not JSON": (http_answer(b"<html>hello</html>", content_type="text/html"), "not SPARQL"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_ANSWERS))
+def test_a_bad_answer_is_one_line_exit_2(case):
+    answer, expected = BAD_ANSWERS[case]
+    server = RawServer(lambda request: answer)
+    try:
+        result = run_cli("query", "unread", "--endpoint", f"{server.url}/sparql")
+    finally:
+        server.close()
+    assert result.exit_code == 2, (case, result.stdout)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and expected in lines[0], (case, result.stderr)
+    assert "Traceback" not in result.stderr
+
+
+def test_turtle_that_is_not_utf8_is_one_line_exit_2():
+    answer = http_answer(b'<urn:a> <urn:b> "caf\xe9" .\n', content_type="text/turtle")
+    server = RawServer(lambda request: answer)
+    try:
+        result = run_cli(
+            "sparql", "-", "--endpoint", f"{server.url}/sparql",
+            input="CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }",
+        )  # fmt: skip
+    finally:
+        server.close()
+    assert result.exit_code == 2
+    assert result.stderr.strip().endswith("the Turtle answer is not UTF-8 text")
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_store_that_drips_its_answer_is_cut_at_the_deadline():
+    from anthology_kg.endpoint import Connection
+
+    answer = http_answer(b'{"head":{"vars":[]},"results":{"bindings":[]}}', content_type=JSON)
+    server = RawServer(lambda request: answer, pause=0.3, chunk=1)
+    started = time.monotonic()
+    try:
+        with pytest.raises(AnthologyError, match=r"no answer in 1\.5 s"):
+            run_remote(f"{server.url}/sparql", "ASK {}", Connection(method="form", timeout=1.5))
+        elapsed = time.monotonic() - started
+    finally:
+        server.close()
+    assert elapsed < 3
+
+
+def test_an_error_page_shows_its_cause_without_html_or_secrets(monkeypatch):
+    page = (
+        b"<html><head><title>Error</title><style>p{}</style></head><body>"
+        b"<h1>Bad things</h1><p>Virtuoso 42000 Error SQ110: Permission denied for "
+        b"user ID = 107 password=hunter2 token s3cr3t-t0ken</p></body></html>"
+    )
+    server = RawServer(lambda request: http_answer(page, "500 Oops", "text/html"))
+    monkeypatch.setenv("ANTHOLOGY_KG_TOKEN", "s3cr3t-t0ken")
+    try:
+        result = run_cli("query", "unread", "--endpoint", f"{server.url}/sparql")
+    finally:
+        server.close()
+    assert result.exit_code == 2
+    message = result.stderr.strip()
+    assert "HTTP 500 Oops: Virtuoso 42000 Error SQ110: Permission denied" in message
+    assert "<" not in message.split("HTTP 500")[1] and "p{}" not in message
+    assert "hunter2" not in message and "s3cr3t-t0ken" not in message
+    assert b"Authorization: Bearer s3cr3t-t0ken" in server.requests[0]
+
+
+def test_publish_says_which_graphs_were_replaced_when_one_fails():
+    answers = iter([http_answer(b"", "201 Created")] + [http_answer(b"disk full", "500 No")] * 5)
+    server = RawServer(lambda request: next(answers))
+    try:
+        result = run_cli("publish", "--endpoint", f"{server.url}/store", "--replace")
+    finally:
+        server.close()
+    assert result.exit_code == 2
+    message = result.stderr.strip()
+    assert len(message.splitlines()) == 1
+    assert "HTTP 500 No: disk full" in message
+    assert "replaced: <https://w3id.org/anthology-kg/graph/data>;" in message
+    assert (
+        "not replaced: <https://w3id.org/anthology-kg/graph/ontology>, "
+        "<https://w3id.org/anthology-kg/graph/shapes>"
+    ) in message
