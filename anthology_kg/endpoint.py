@@ -368,7 +368,7 @@ def _term(binding: object):
 
 
 def run_remote(
-    endpoint: str, text: str, kind: str | None = None, connection: Connection | None = None
+    endpoint: str, text: str, kind: str | None = None, *, connection: Connection | None = None
 ) -> QueryResult:
     """Run ``text`` on a SPARQL 1.1 Protocol endpoint and return the same QueryResult
     a local run gives (``kind``, when the caller knows it, spares parsing the query).

@@ -297,7 +297,9 @@ def test_every_stored_query_gives_the_same_rows_on_virtuoso(virtuoso_published, 
     bindings = bind_params(anthology, stored, values)
     local = run_local(anthology, stored.text, bindings)
     url = query_url(virtuoso_published.sparql, default_graphs())
-    remote = run_remote(url, with_values(stored.text, bindings), Connection(method="form"))
+    remote = run_remote(
+        url, with_values(stored.text, bindings), connection=Connection(method="form")
+    )
     assert remote.variables == local.variables
     assert remote.rows == local.rows
 
@@ -318,7 +320,7 @@ def test_a_direct_post_virtuoso_never_answers_is_a_timeout_not_a_connect_error(
 
     url = virtuoso_published.sparql
     with pytest.raises(AnthologyError) as caught:
-        run_remote(url, "ASK {}", Connection(method="post", timeout=2))
+        run_remote(url, "ASK {}", connection=Connection(method="post", timeout=2))
     assert caught.value.message == f"POST {url}: no answer in 2 s"
 
     for method in ("form", "get"):
@@ -486,7 +488,9 @@ def test_a_store_that_drips_its_answer_is_cut_at_the_deadline():
     started = time.monotonic()
     try:
         with pytest.raises(AnthologyError, match=r"no answer in 1\.5 s"):
-            run_remote(f"{server.url}/sparql", "ASK {}", Connection(method="form", timeout=1.5))
+            run_remote(
+                f"{server.url}/sparql", "ASK {}", connection=Connection(method="form", timeout=1.5)
+            )
         elapsed = time.monotonic() - started
     finally:
         server.close()
