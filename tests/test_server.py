@@ -322,6 +322,9 @@ def test_a_direct_post_virtuoso_never_answers_is_a_timeout_not_a_connect_error(
     with pytest.raises(AnthologyError) as caught:
         run_remote(url, "ASK {}", connection=Connection(method="post", timeout=2))
     assert caught.value.message == f"POST {url}: no answer in 2 s"
+    result = run_cli("query", "unread", "--endpoint", url, "--method", "post", "--timeout", "2")
+    assert result.exit_code == 2 and f"POST {url}: no answer in 2 s" in result.stderr
+    assert "cannot connect" not in result.stderr
 
     for method in ("form", "get"):
         ok = run_cli("query", "unread", "--endpoint", url, "--method", method)
