@@ -1,32 +1,47 @@
-"""A progress line on stderr for long runs: only on a terminal, only after a second."""
+"""Progress on stderr for long runs: click's progress bar, only on a terminal and only
+once a run has taken a second."""
 
 from __future__ import annotations
 
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from typing import TypeVar
+from typing import TextIO, TypeVar
+
+import click
 
 T = TypeVar("T")
 DELAY = 1.0
 
 
-def track(items: Sequence[T], label: str, stream=None) -> Iterator[T]:
-    """Yield ``items``; once a second has passed, show ``label n/total`` on ``stream``
-    (default stderr) if it is a terminal, and clear the line at the end. Nothing is
-    written to a pipe or a file."""
-    stream = stream or sys.stderr
-    live = hasattr(stream, "isatty") and stream.isatty()
-    start = last = time.monotonic()
-    shown = False
+def track(items: Sequence[T], label: str, stream: TextIO | None = None) -> Iterator[T]:
+    """Yield ``items``; once ``DELAY`` seconds have passed, show click's progress bar
+    labelled ``label`` (position of total) on ``stream`` (default stderr) if it is a
+    terminal. Nothing is written to a pipe or a file, nor for a short run."""
+    out = stream or sys.stderr
+    if not out.isatty():
+        yield from items
+        return
     total = len(items)
-    for index, item in enumerate(items, start=1):
+    start = time.monotonic()
+    done = 0
+    for item in items:
         yield item
-        now = time.monotonic()
-        if live and now - start > DELAY and (now - last > 0.1 or index == total):
-            stream.write(f"\r{label} {index}/{total}")
-            stream.flush()
-            shown, last = True, now
-    if shown:
-        stream.write("\r" + " " * (len(label) + 2 * len(str(total)) + 2) + "\r")
-        stream.flush()
+        done += 1
+        if time.monotonic() - start > DELAY and done < total:
+            break
+    else:
+        return
+    rest = items[done:]
+    with click.progressbar(
+        length=total,
+        label=label,
+        file=out,
+        show_pos=True,
+        show_eta=False,
+        update_min_steps=max(1, total // 100),
+    ) as bar:
+        bar.update(done)
+        for item in rest:
+            yield item
+            bar.update(1)

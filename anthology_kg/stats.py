@@ -45,6 +45,8 @@ def _count(anthology: Engine, text: str) -> int:
 def _grouped(anthology: Engine, predicate: str) -> dict[str, int]:
     counts: dict[str, int] = {}
     for value, n in anthology.query(_BY % predicate, parts=("data",)).rows:
+        if value is None or n is None:  # rdflib's answer to an empty GROUP BY: one empty row
+            continue
         name = anthology.normalize(value) if isinstance(value, URIRef) else str(value)
         counts[name] = counts.get(name, 0) + int(str(n))
     return dict(sorted(counts.items()))

@@ -1,16 +1,23 @@
-"""Differential test: the fast engine gives exactly the reference engine's answers."""
+"""Differential test: the fast engine gives exactly the reference engine's answers (results,
+stored queries, stats, rendered entries, export bytes), and ``open_engine`` picks them."""
 
+import functools
 import json
 from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
 
+from anthology_kg.engine import open_engine
+from anthology_kg.errors import AnthologyError
+from anthology_kg.export import build_export, to_nquads, to_turtle
 from anthology_kg.fast import load_fast
 from anthology_kg.generate import generate
 from anthology_kg.loader import load_anthology
 from anthology_kg.queries import bind_params, catalog, run_local
+from anthology_kg.records import render_record
 from anthology_kg.resources import bundled_dir
+from anthology_kg.stats import compute_stats
 from anthology_kg.validation import validate
 
 ROOTS = [
@@ -43,11 +50,50 @@ def answers(anthology):
     return out
 
 
+def rendered(anthology, graph_of):
+    """Each entry as ``render`` prints it from ``graph_of(entry)``, or the refusal."""
+    out = {}
+    for entry, identifier in anthology.entries():
+        try:
+            out[identifier] = render_record(graph_of(entry), entry)
+        except AnthologyError as exc:
+            out[identifier] = f"refused: {exc}"
+    return out
+
+
+@functools.cache
+def observed(root: Path, engine: str) -> dict:
+    """What the tests compare, computed once per anthology and engine for the session
+    (the reference engine's validation is the slow part of the suite)."""
+    anthology = load_fast(root) if engine == "fast" else load_anthology(root)
+    built = build_export(anthology, ("data", "ontology", "shapes"))
+    out = {
+        "results": results(anthology),
+        "answers": answers(anthology),
+        "stats": compute_stats(anthology),
+        "render": rendered(anthology, anthology.describe),
+        "export": (to_turtle(built), to_nquads(built)),
+    }
+    if engine == "reference":
+        out["render from the whole graph"] = rendered(anthology, lambda _: anthology.data)
+    return out
+
+
 @pytest.mark.parametrize("root", ROOTS, ids=lambda p: p.name)
 def test_same_results_on_every_fixture(root):
-    reference, fast = load_anthology(root), load_fast(root)
-    assert results(fast) == results(reference)
-    assert answers(fast) == answers(reference)
+    fast, reference = observed(root, "fast"), observed(root, "reference")
+    assert fast["results"] == reference["results"]
+    assert fast["answers"] == reference["answers"]
+
+
+@pytest.mark.parametrize("root", ROOTS, ids=lambda p: p.name)
+def test_same_stats_render_and_export_bytes_on_every_fixture(root):
+    fast, reference = observed(root, "fast"), observed(root, "reference")
+    assert fast["stats"] == reference["stats"]
+    assert fast["render"] == reference["render"]
+    assert fast["export"] == reference["export"]
+    # render reads only what Engine.describe gives, and that is enough to print an entry
+    assert reference["render"] == reference["render from the whole graph"]
 
 
 @pytest.fixture(scope="module", params=SEEDS)
@@ -58,13 +104,16 @@ def generated(request, tmp_path_factory):
 
 
 def test_same_results_on_generated_anthologies_with_planted_violations(generated):
-    reference, fast = load_anthology(generated), load_fast(generated)
-    got = results(fast)
-    assert got == results(reference)
+    fast, reference = observed(generated, "fast"), observed(generated, "reference")
+    got = fast["results"]
+    assert got == reference["results"]
     expected = json.loads((generated / "expected-violations.json").read_text("utf-8"))
     assert sorted((r[0], r[3]) for r in got) == sorted((e["focus"], e["shape"]) for e in expected)
     assert len(expected) == 18
-    assert answers(fast) == answers(reference)
+    assert fast["answers"] == reference["answers"]
+    assert fast["stats"] == reference["stats"] and fast["stats"].entries > 150
+    assert fast["render"] == reference["render"]
+    assert fast["export"] == reference["export"]
 
 
 def test_generate_is_reproducible(tmp_path):
@@ -84,3 +133,64 @@ def test_fast_engine_reports_syntax_errors_with_file_and_line():
     with pytest.raises(AnthologyError) as info:
         load_fast(FIXTURES / "broken-syntax")
     assert Path(info.value.path).name == "LIT-001.ttl" and info.value.line == 8
+
+
+LITERALS = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+<LIT-001> a ak:LiteratureRecord ; dcterms:identifier "LIT-001" ;
+    ak:authors "Doe et al." ; dcterms:issued "2024"^^xsd:gYear ; ak:standing "Read." ;
+    ak:takeaway [ ak:position "01"^^xsd:integer ;
+        <http://www.w3.org/1999/02/22-rdf-syntax-ns#value> "First." ] ;
+    <urn:x:count> "007"^^xsd:integer, "1.0E6"^^xsd:double, "4.0"^^xsd:decimal .
+"""
+
+
+def test_export_and_render_keep_literals_as_written_on_the_fast_engine(tmp_path):
+    """pyoxigraph's store keeps numbers in canonical form (007 is 7); the fast engine
+    writes the graph back out from the files as written, as the reference engine does."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "LIT-001.ttl").write_text(LITERALS, encoding="utf-8")
+    outputs = {}
+    for name, anthology in (("fast", load_fast(tmp_path)), ("reference", load_anthology(tmp_path))):
+        built = build_export(anthology, ("data",))
+        entry = anthology.resolve_entry("LIT-001")
+        outputs[name] = (to_nquads(built), render_record(anthology.describe(entry), entry))
+    assert outputs["fast"] == outputs["reference"]
+    assert '"007"^^' in outputs["fast"][0] and '"1.0E6"^^' in outputs["fast"][0]
+    assert "- First." in outputs["fast"][1]
+
+
+def test_open_engine_picks_the_engine_in_one_place(tmp_path):
+    root = FIXTURES / "minimal"
+    warnings: list[str] = []
+    assert open_engine(root=root, warn=warnings.append).name == "fast"
+    assert open_engine("reference", root=root).name == "reference"
+    # pySHACL does inference: the reference engine, without a warning (documented)
+    assert open_engine(root=root, inference="rdfs", validates=True).name == "reference"
+    # a remote engine reads the local rules and touches no network until asked
+    remote = open_engine(root=root, endpoint="http://127.0.0.1:9/query")
+    assert remote.name == "remote" and len(remote.shapes) > 0
+    assert warnings == []
+    with pytest.raises(ValueError, match="unknown engine"):
+        open_engine("turbo", root=root)
+
+
+def test_open_engine_falls_back_for_shapes_the_compiler_refuses_and_says_so(tmp_path):
+    shapes = tmp_path / "advanced.ttl"
+    shapes.write_text(
+        "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+        "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+        "<urn:x:Q> a sh:NodeShape ; sh:targetClass ak:Comparison ;\n"
+        "  sh:rule [ a sh:TripleRule ; sh:subject sh:this ; sh:predicate ak:checked ;\n"
+        "            sh:object true ] .\n",
+        encoding="utf-8",
+    )
+    root = FIXTURES / "minimal"
+    warnings: list[str] = []
+    engine = open_engine(root=root, extra_shapes=[shapes], validates=True, warn=warnings.append)
+    assert engine.name == "reference"
+    assert len(warnings) == 1 and "using the reference engine" in warnings[0]
+    # a command that does not validate keeps the fast engine and hears nothing
+    engine = open_engine(root=root, extra_shapes=[shapes], warn=warnings.append)
+    assert engine.name == "fast" and len(warnings) == 1

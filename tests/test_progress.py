@@ -15,15 +15,22 @@ def test_nothing_on_a_pipe(monkeypatch):
     assert out.getvalue() == ""
 
 
-def test_a_line_on_a_terminal_after_the_delay_then_cleared(monkeypatch):
-    monkeypatch.setattr(progress, "DELAY", 0.0)
+def test_a_bar_on_a_terminal_after_the_delay_that_ends_at_the_total(monkeypatch):
+    monkeypatch.setattr(progress, "DELAY", -1.0)
     out = Terminal()
     assert list(progress.track(list(range(5)), "loading", out)) == list(range(5))
     text = out.getvalue()
-    assert "\rloading 5/5" in text and text.endswith("\r")
+    assert "loading" in text and "5/5" in text
+    assert text.endswith("\n")  # the bar's line is finished, the next output starts clean
 
 
 def test_nothing_on_a_terminal_for_a_short_run():
     out = Terminal()
-    list(progress.track([1, 2], "loading", out))
+    assert list(progress.track([1, 2], "loading", out)) == [1, 2]
     assert out.getvalue() == ""
+
+
+def test_every_item_once_when_the_bar_starts_midway(monkeypatch):
+    monkeypatch.setattr(progress, "DELAY", -1.0)
+    items = list(range(250))
+    assert list(progress.track(items, "checking", Terminal())) == items
