@@ -348,7 +348,12 @@ def ordered_values(graph: Graph, subject: Node, predicate: URIRef, text: URIRef)
         position = graph.value(node, AK.position)
         value = graph.value(node, text)
         if value is not None:
-            number = int(position) if isinstance(position, Literal) else 0
+            try:
+                number = int(str(position)) if isinstance(position, Literal) else 0
+            except ValueError:  # an ill-formed "abc"^^xsd:integer, say
+                raise AnthologyError(
+                    f"<{subject}>: ak:position {str(position)!r} is not an integer"
+                ) from None
             items.append((number, str(value)))
     return [value for _, value in sorted(items)]
 

@@ -22,6 +22,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.term import Node
 
 from .errors import AnthologyError
+from .terms import quiet_ill_typed
 
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 _REASONS = {
@@ -154,8 +155,9 @@ def _exact_literal(lexical: str, datatype: URIRef) -> Literal:
 def to_graph(quads: list[ox.Quad], graph: Graph | None = None) -> Graph:
     """The triples of ``quads`` (any graph name) added to ``graph`` (default a new one)."""
     graph = Graph() if graph is None else graph
-    for quad in quads:
-        graph.add((term(quad.subject), term(quad.predicate), term(quad.object)))
+    with quiet_ill_typed():
+        for quad in quads:
+            graph.add((term(quad.subject), term(quad.predicate), term(quad.object)))
     return graph
 
 

@@ -8,6 +8,9 @@ engines and the SHACL compiler so that none of them imports another.
 
 from __future__ import annotations
 
+import contextlib
+import logging
+from collections.abc import Iterator
 from typing import Any, Final
 
 import pyoxigraph as ox
@@ -69,4 +72,19 @@ def from_ox(term: object) -> Node:
         return Literal(term.value, lang=term.language, normalize=False)
     if term.datatype.value == _XSD_STRING:
         return Literal(term.value, normalize=False)
-    return Literal(term.value, datatype=URIRef(term.datatype.value), normalize=False)
+    with quiet_ill_typed():
+        return Literal(term.value, datatype=URIRef(term.datatype.value), normalize=False)
+
+
+@contextlib.contextmanager
+def quiet_ill_typed() -> Iterator[None]:
+    """Within the block, rdflib logs no traceback for an ill-typed literal
+    (``"abc"^^xsd:integer``): such a literal is data, which ``sh:datatype`` reports, not
+    a program error. The logger is put back as it was."""
+    logger = logging.getLogger("rdflib.term")
+    saved = logger.disabled
+    logger.disabled = True
+    try:
+        yield
+    finally:
+        logger.disabled = saved

@@ -528,3 +528,74 @@ def test_xml_results_refuse_what_xml_cannot_carry_and_keep_cr(tmp_path, engine):
     assert result.exit_code == 0
     literals = [e.text for e in ET.fromstring(result.stdout_bytes).iter() if "literal" in e.tag]
     assert literals == ["a\r\nb"]
+
+
+# ---- ill-formed typed literals: violations at file:line on both engines -------------------
+
+ILL_FORMED = PREFIXES + (
+    "<LIT-001> a ak:LiteratureRecord ;\n"
+    '    dcterms:identifier "LIT-001" ;\n'
+    '    dcterms:issued "2024-13-45"^^xsd:date ;\n'
+    '    ak:takeaway [ a ak:Takeaway ; ak:position "abc"^^xsd:integer ; '
+    '<http://www.w3.org/1999/02/22-rdf-syntax-ns#value> "x" ] .\n'
+)
+DATATYPE_SHAPES = (
+    "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+    "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+    "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+    "@prefix dcterms: <http://purl.org/dc/terms/> .\n"
+    "<urn:shape:position> a sh:NodeShape ; sh:targetSubjectsOf ak:position ;\n"
+    "    sh:property [ sh:path ak:position ; sh:datatype xsd:integer ] .\n"
+    "<urn:shape:issued> a sh:NodeShape ; sh:targetSubjectsOf dcterms:issued ;\n"
+    "    sh:property [ sh:path dcterms:issued ; sh:datatype xsd:date ] .\n"
+)
+
+
+def test_ill_formed_literals_are_violations_at_their_line_on_both_engines(tmp_path):
+    root = anthology(tmp_path, {"LIT-001.ttl": ILL_FORMED})
+    (root / "ontology" / "shapes").mkdir(parents=True)
+    (root / "ontology" / "shapes" / "datatypes.ttl").write_text(DATATYPE_SHAPES, "utf-8")
+    found = {}
+    for engine in ENGINES:
+        result = run_cli("--root", str(root), "validate", "--engine", engine, "--format", "json")
+        assert result.exit_code == 1, result.stderr
+        assert "Traceback" not in result.stderr and "Failed to convert" not in result.stderr
+        import json
+
+        results = json.loads(result.stdout)["results"]
+        found[engine] = sorted(
+            (Path(r["file"]).name, r["line"], r["severity"], r["focus"])
+            for r in results
+            if "abc" in (r["value"] or "") or "2024-13-45" in (r["value"] or "")
+        )
+    assert found["fast"] == found["reference"]
+    assert len(found["fast"]) == 2 and {f[:1] + f[2:] for f in found["fast"]} == {
+        ("LIT-001.ttl", "Violation", "LIT-001")
+    }, found
+
+
+def test_ill_formed_literals_never_give_a_traceback(tmp_path):
+    root = anthology(tmp_path, {"LIT-001.ttl": ILL_FORMED})
+    commands = [
+        ["check"],
+        ["check", "--engine", "reference"],
+        ["stats"],
+        ["export"],
+        ["fmt", "--check"],
+        ["query", "unread"],
+        ["query", "unread", "--engine", "reference"],
+    ]
+    for command in commands:
+        result = run_cli("--root", str(root), *command)
+        assert result.exit_code in (0, 1), (command, result.stderr)
+        assert "Traceback" not in result.stderr and "Failed to convert" not in result.stderr
+    result = run_cli("--root", str(root), "render", "LIT-001")
+    assert_input_error(result, "LIT-001", "cannot be printed")
+
+
+def test_render_names_an_ill_formed_position(bundled_copy):
+    path = bundled_copy / "data" / "ARXIV-2409.19256.ttl"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("ak:position 1", 'ak:position "abc"^^xsd:integer', 1), "utf-8")
+    result = run_cli("--root", str(bundled_copy), "render", "ARXIV-2409.19256")
+    assert_input_error(result, "ARXIV-2409.19256", "ak:position 'abc' is not an integer")
