@@ -28,7 +28,7 @@ from .export import INFERENCE as EXPORT_INFERENCE
 from .export import WRITERS as EXPORT_WRITERS
 from .export import FolderSource, build_export, parse_include
 from .files import write_atomic, write_error
-from .formatting import format_anthology
+from .formatting import format_anthology, layout_warnings
 from .generate import generate as run_generate
 from .guards import DEFAULT_TIMEOUT, bounded, refuse_service, refuse_service_in_shapes
 from .namespaces import DEFAULT_BASE
@@ -825,6 +825,8 @@ def fmt_command(settings, check, show_diff) -> None:
             click.echo(_file_diff(item.original, item.canonical, display_path(item.path)), nl=False)
     for path in run.changed_meanwhile:
         click.echo(f"changed while formatting: {display_path(path)}", err=True)
+    for warning in layout_warnings(run.files):
+        click.echo(str(warning), err=True)
     _summary(
         settings,
         f"{len(changed)} of {len(run.files)} file(s) {'would change' if check else 'changed'}",

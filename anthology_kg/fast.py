@@ -118,9 +118,10 @@ class OxigraphEngine(EntryIndex):
         if node not in self.locations and (owner is None or owner not in self.locations):
             if identifier and identifier in self._files_by_identifier():
                 self._scan(self._files_by_identifier()[identifier])
-            else:
-                for path in self.data_files:
-                    self._scan(path)
+        if node not in self.locations and (owner is None or owner not in self.locations):
+            # Not where its identifier is first written (two entries share it, say).
+            for path in self.data_files:
+                self._scan(path)
         if node in self.locations:
             return self.locations[node]
         return self.locations.get(owner) if owner is not None else None

@@ -599,3 +599,51 @@ def test_render_names_an_ill_formed_position(bundled_copy):
     path.write_text(text.replace("ak:position 1", 'ak:position "abc"^^xsd:integer', 1), "utf-8")
     result = run_cli("--root", str(bundled_copy), "render", "ARXIV-2409.19256")
     assert_input_error(result, "ARXIV-2409.19256", "ak:position 'abc' is not an integer")
+
+
+# ---- duplicates and file layout ---------------------------------------------------------
+
+
+def _duplicate(bundled_copy: Path) -> Path:
+    """data/LIT-999.ttl: a second entry (another IRI) with LIT-168's identifier."""
+    text = (bundled_copy / "data" / "LIT-168.ttl").read_text(encoding="utf-8")
+    copy = text.replace("id:LIT-168 a", "id:LIT-999 a")
+    assert copy != text
+    (bundled_copy / "data" / "LIT-999.ttl").write_text(copy, encoding="utf-8")
+    return bundled_copy
+
+
+def test_duplicate_identifier_results_carry_file_and_line_on_both_engines(bundled_copy):
+    import json
+
+    root = _duplicate(bundled_copy)
+    found = {}
+    for engine in ENGINES:
+        result = run_cli("--root", str(root), "validate", "--engine", engine, "--format", "sarif")
+        assert result.exit_code == 1
+        sarif = json.loads(result.stdout)
+        places = []
+        for r in sarif["runs"][0]["results"]:
+            if r["ruleId"] == "AK008":
+                where = r["locations"][0]["physicalLocation"]
+                places.append((where["artifactLocation"]["uri"], where["region"]["startLine"]))
+        found[engine] = sorted(places)
+        text = run_cli("--root", str(root), "check", "--engine", engine).stdout
+        assert "<graph>" not in text
+    assert found["fast"] == found["reference"]
+    assert [Path(uri).name for uri, _ in found["fast"]] == ["LIT-168.ttl", "LIT-999.ttl"]
+
+
+def test_fmt_warns_of_a_misnamed_file_and_an_entry_in_two_files(bundled_copy):
+    root = _duplicate(bundled_copy)
+    shutil.copy(root / "data" / "SOTA-154.ttl", root / "data" / "sota.ttl")
+    result = run_cli("--root", str(root), "fmt", "--check")
+    assert "Traceback" not in result.stderr
+    warnings = sorted(line for line in result.stderr.splitlines() if ": warning: " in line)
+    assert len(warnings) == 3, warnings
+    assert "LIT-999.ttl:" in warnings[0]
+    assert "warning: the file is named 'LIT-999' but describes the entry LIT-168" in warnings[0]
+    assert "sota.ttl:" in warnings[1] and "is also described in" in warnings[1]
+    assert "sota.ttl:" in warnings[2] and "describes the entry SOTA-154" in warnings[2]
+    clean = run_cli("fmt", "--check")
+    assert ": warning: " not in clean.stderr
