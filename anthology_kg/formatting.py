@@ -102,7 +102,7 @@ def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
         if isinstance(quad.subject, ox.NamedNode):
             subject = quad.subject.value
             subjects.setdefault(subject, found.lines.get(URIRef(subject)))
-            if quad.predicate.value == _IDENTIFIER:
+            if quad.predicate.value == _IDENTIFIER and isinstance(quad.object, ox.Literal):
                 identifiers[subject] = quad.object.value
     return Formatted(path, text, canonical, data, subjects, identifiers)
 
@@ -119,11 +119,11 @@ def layout_warnings(files: list[Formatted]) -> list[LayoutWarning]:
         if item.path.stem not in item.identifiers.values():
             named = sorted(set(item.identifiers.values()))
             what = f"the entry {', '.join(named)}" if named else "no entry (no dcterms:identifier)"
-            line = min((item.subjects.get(s) or 0 for s in item.identifiers), default=0)
+            first = min((item.subjects.get(s) or 0 for s in item.identifiers), default=0)
             found.append(
                 LayoutWarning(
                     item.path,
-                    line or None,
+                    first or None,
                     f"the file is named {item.path.stem!r} but describes {what}; "
                     "each file is named by the identifier of its entry",
                 )
