@@ -460,7 +460,10 @@ def test_a_shape_calling_service_is_refused_by_check_unless_allowed(tmp_path, en
         encoding="utf-8",
     )
     result = run_cli("--root", str(root), "check", "--engine", engine)
-    assert_input_error(result, "calls a remote endpoint (SERVICE)", "--allow-service")
+    # The fast engine first says it falls back to the reference engine for such a shape.
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+    last = result.stderr.splitlines()[-1]
+    assert "calls a remote endpoint (SERVICE)" in last and "--allow-service" in last
 
 
 def _cli(*args: str):
