@@ -5,6 +5,7 @@ Exit codes: 0 ok; 1 the anthology breaks a rule; 2 a usage or input error.
 
 from __future__ import annotations
 
+import copy
 import sys
 from pathlib import Path
 
@@ -168,6 +169,13 @@ def _baseline_option(func):
         "does not have: the others are reported as existing, the ones OLD had and this "
         "state lacks as fixed (SARIF baselineState new, unchanged, absent).",
     )(func)
+
+
+def _settings_at(settings: Settings, root: Path) -> Settings:
+    """The same options (base, timeout, verbosity…) for the anthology at ``root``."""
+    moved = copy.copy(settings)
+    moved.root = root
+    return moved
 
 
 def _against_baseline(settings: Settings, report, baseline: str | None, validate_root):
@@ -449,6 +457,12 @@ def validate(
 
     Exit 0 when it conforms, 1 when a rule is broken, 2 on input errors.
     """
+    fmt = fmt or format_from_output("validate", output, WRITERS) or "text"
+    if baseline and fmt in SHACL_WRITERS:
+        raise AnthologyError(
+            f"--baseline does not apply to --format {fmt}: the W3C report graph has no "
+            "baseline state (use sarif or json)"
+        )
     report = _validated(
         settings, engine, inference, extra_shapes, endpoint, graph, _connection(settings, method)
     )
@@ -458,12 +472,11 @@ def validate(
         report,
         baseline,
         lambda folder: select_results(
-            _validated(Settings(folder, settings.base), engine, inference, extra_shapes),
+            _validated(_settings_at(settings, folder), engine, inference, extra_shapes),
             _codes(select),
             _codes(ignore),
         ),
     )
-    fmt = fmt or format_from_output("validate", output, WRITERS) or "text"
     if fmt in SHACL_WRITERS:
         _emit(SHACL_WRITERS[fmt](report, settings.base), output)
     elif fmt == "text" and output is None:
@@ -494,7 +507,7 @@ def check(settings, fail_on, select, ignore, engine, baseline) -> None:
         settings,
         validated(settings),
         baseline,
-        lambda folder: validated(Settings(folder, settings.base)),
+        lambda folder: validated(_settings_at(settings, folder)),
     )
     _echo_report(settings, report)
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)

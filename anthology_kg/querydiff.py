@@ -2,7 +2,8 @@
 the rows that disappeared.
 
 ``diff_query(old, new, name)`` runs the stored query NAME on each state (each state's
-own ``queries/`` first, as the catalog reads them) with the fast engine, turns every row
+own ``queries/`` first, as the catalog reads them) with the engine ``open_engine``
+picks (Oxigraph), turns every row
 into the words a reviewer reads (entries by identifier, other IRIs as prefixed names, a
 blank node as ``[] of ENTRY``), and compares the two answers as multisets of rows: a
 row that is in NEW more often than in OLD appeared. Row order is not compared (a query
@@ -14,13 +15,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
 
 from rdflib.term import Node
 
+from .engine import open_engine
 from .errors import AnthologyError
-from .fast import load_fast
-from .loader import Anthology
 from .namespaces import DEFAULT_BASE
 from .queries import bind_params, find_query, run_local
 from .revisions import State, materialized
@@ -55,9 +54,7 @@ class QueryDiff:
 
 def answer(folder: Path, name: str, params: dict[str, str], base: str = DEFAULT_BASE) -> Answer:
     """Run stored query ``name`` on the anthology in ``folder`` (SELECT or ASK)."""
-    # The query functions take either engine's anthology (run_local dispatches on it);
-    # they are typed for the reference one.
-    anthology = cast(Anthology, load_fast(folder, base=base))
+    anthology = open_engine("fast", root=folder, base=base)
     stored = find_query(anthology, name)
     bindings = bind_params(anthology, stored, params)
     result = run_local(anthology, stored.text, bindings, stored.path)

@@ -158,6 +158,9 @@ def test_bad_baseline(repo, no_temporaries):
             result = run_cli(command, *args)
             assert result.exit_code == 2, result.output
             assert re.search(pattern, result.stderr) and "Traceback" not in result.stderr
+    for fmt in ("turtle", "jsonld"):
+        result = run_cli("validate", "--baseline", "HEAD", "--format", fmt)
+        assert result.exit_code == 2 and "--baseline does not apply" in result.stderr
     edit(repo, "data/LIT-168.ttl", 'rdfs:label "DAPO" ;', 'rdfs:label "DAPO ;')
     commit_all(repo, "broken")
     git(repo, "checkout", "-q", "HEAD~1", "--", "data/LIT-168.ttl")
