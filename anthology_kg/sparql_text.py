@@ -7,7 +7,7 @@ Protocol endpoint or pyoxigraph) and by the SHACL compiler; it imports neither.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from rdflib import Literal
 from rdflib.term import Node
@@ -48,22 +48,33 @@ def _values_term(node: Node) -> str:
     return nt_term(node).replace("\t", "\\t") if isinstance(node, Literal) else nt_term(node)
 
 
-def where_brace(text: str) -> int:
-    """Offset of the ``{`` that opens the query's WHERE clause (outside comments,
-    strings and IRIs)."""
+def code_characters(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, character) of the query's own syntax: comments, strings and IRIs are
+    stepped over (an IRI is yielded as its ``<`` alone)."""
     i, n = 0, len(text)
     while i < n:
         c = text[i]
         if c == "#":
-            i = text.find("\n", i)
-            i = n if i == -1 else i
+            end = text.find("\n", i)
+            i = n if end == -1 else end
             continue
         if c in "\"'":
             i = string_end(text, i)
             continue
-        if c == "<" and _IRI.match(text, i):
-            i = text.index(">", i) + 1
-            continue
+        if c == "<":
+            match = _IRI.match(text, i)
+            if match:
+                yield i, c
+                i = match.end()
+                continue
+        yield i, c
+        i += 1
+
+
+def where_brace(text: str) -> int:
+    """Offset of the ``{`` that opens the query's WHERE clause (outside comments,
+    strings and IRIs)."""
+    for i, c in code_characters(text):
         # A CONSTRUCT's first brace opens its template; otherwise the first brace
         # opens the WHERE clause, whether or not the keyword is written.
         if c == "{" and (
@@ -71,5 +82,4 @@ def where_brace(text: str) -> int:
             or not re.search(r"\bCONSTRUCT\b", text[:i], re.IGNORECASE)
         ):
             return i
-        i += 1
     raise AnthologyError("the query has no WHERE clause to bind parameters in")

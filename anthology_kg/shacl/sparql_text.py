@@ -9,16 +9,14 @@ module scans the text itself, stepping over comments, strings and IRIs.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from rdflib import BNode, URIRef
 from rdflib.term import Node
 
-from ..sourcemap import string_end
+from ..sparql_text import code_characters as _code
 from ..terms import nt_term
 from .errors import Unsupported
 
-_IRI = re.compile(r"<[^\s<>\"{}|^`\\]*>")
 _VARIABLE = re.compile(r"[?$]([A-Za-z_][A-Za-z0-9_]*)")
 _VALUES_HEAD = re.compile(r"\bVALUES\s*(?:[?$]\w+|\([^)]*\))\s*$", re.IGNORECASE)
 _CORRELATED = re.compile(r"\b(?:EXISTS|OPTIONAL)\s*$", re.IGNORECASE)
@@ -39,29 +37,6 @@ def same_term(node: str, constant: Node) -> str:
     if isinstance(constant, URIRef):
         return f"({node} = {term(constant)})"
     return f"sameTerm({node}, {term(constant)})"
-
-
-def _code(text: str) -> Iterator[tuple[int, str]]:
-    """(offset, character) of the query's own syntax: comments, strings and IRIs are
-    stepped over (an IRI is yielded as its ``<`` alone)."""
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "#":
-            end = text.find("\n", i)
-            i = n if end == -1 else end
-            continue
-        if c in "\"'":
-            i = string_end(text, i)
-            continue
-        if c == "<":
-            match = _IRI.match(text, i)
-            if match:
-                yield i, c
-                i = match.end()
-                continue
-        yield i, c
-        i += 1
 
 
 def variables(text: str) -> set[str]:
