@@ -15,11 +15,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rdflib import Graph, Literal, URIRef, Variable
 from rdflib.plugins.sparql import prepareQuery
-from rdflib.term import Node
+from rdflib.term import Identifier, Node
 
 from .config import did_you_mean
 from .errors import AnthologyError
@@ -158,7 +158,7 @@ def _body(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
 
 
-def _grlc_decorators(text: str) -> dict:
+def _grlc_decorators(text: str) -> dict[str, Any]:
     """The ``#+`` lines read as grlc reads them: the marker stripped, the rest YAML.
     A header that is not YAML gives nothing here (the line reader still reads it)."""
     import yaml
@@ -171,10 +171,10 @@ def _grlc_decorators(text: str) -> dict:
     return found if isinstance(found, dict) else {}
 
 
-def _named_values(value) -> dict:
+def _named_values(value: object) -> dict[str, Any]:
     """grlc's ``defaults``/``enumerate``: a list of one-key mappings (``- entry: X``)
     or a mapping; bare names (enumerate from the endpoint) carry no values."""
-    found: dict = {}
+    found: dict[str, Any] = {}
     for item in value if isinstance(value, list) else [value] if value else []:
         if isinstance(item, dict):
             found.update(item)
@@ -281,7 +281,7 @@ def run_local(
 def evaluate(
     graph: Graph,
     text: str,
-    bindings: dict[str, Node] | None = None,
+    bindings: Mapping[str, Node] | None = None,
     source: str | Path | None = None,
 ) -> QueryResult:
     """Run ``text`` on ``graph`` with rdflib and return its answer.
@@ -290,22 +290,29 @@ def evaluate(
     followed by an OPTIONAL that binds the same variable, initBindings it gets right.
     """
     kind = query_kind(text, source)
+    terms: dict[str, Identifier] = {}
+    for name, node in (bindings or {}).items():
+        if not isinstance(node, Identifier):
+            raise TypeError(f"binding ?{name} is not an RDF term: {node!r}")
+        terms[name] = node
     try:
-        result = graph.query(text, initBindings=bindings or {})
+        result = graph.query(text, initBindings=terms)
     except Exception as exc:
         raise AnthologyError(f"query failed: {_first_line(exc)}", source) from None
     if kind == "ask":
         return QueryResult(kind="ask", boolean=bool(result.askAnswer))
     if kind == "graph":
         out = Graph(namespace_manager=graph.namespace_manager)
-        for triple in result:
+        for triple in result.graph or ():
             out.add(triple)
         return QueryResult(kind="graph", graph=out)
-    variables = [str(v) for v in result.vars]
+    variables = [str(v) for v in result.vars or ()]
     if _SELECT_STAR.search(text):
         # rdflib returns SELECT *'s variables in set order; use their order in the query.
         variables.sort(key=lambda v: _first_use(text, v))
-    rows = [tuple(row.get(Variable(v)) for v in variables) for row in result.bindings]
+    rows: list[tuple[Node | None, ...]] = [
+        tuple(row.get(Variable(v)) for v in variables) for row in result.bindings
+    ]
     return QueryResult(kind="select", variables=variables, rows=rows)
 
 

@@ -103,13 +103,14 @@ def to_tsv(result: QueryResult) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def json_term(node: Node, label: Callable[[BNode], str]) -> dict:
+def json_term(node: Node, label: Callable[[BNode], str]) -> dict[str, str]:
     """An RDF term as a SPARQL 1.1 JSON binding object."""
     if isinstance(node, URIRef):
         return {"type": "uri", "value": str(node)}
     if isinstance(node, BNode):
         return {"type": "bnode", "value": label(node)}
-    term: dict = {"type": "literal", "value": str(node)}
+    assert isinstance(node, Literal)
+    term = {"type": "literal", "value": str(node)}
     if node.language:
         term["xml:lang"] = node.language
     elif node.datatype is not None and node.datatype != XSD.string:
@@ -120,7 +121,7 @@ def json_term(node: Node, label: Callable[[BNode], str]) -> dict:
 def to_json(result: QueryResult) -> str:
     """SPARQL 1.1 JSON: ``head.vars`` and ``results.bindings``, or ``boolean`` for ASK."""
     if result.kind == "ask":
-        document: dict = {"head": {}, "boolean": bool(result.boolean)}
+        document: dict[str, object] = {"head": {}, "boolean": bool(result.boolean)}
     else:
         label = _BlankLabels()
         bindings = [
@@ -176,6 +177,7 @@ def to_xml(result: QueryResult) -> str:
                 elif isinstance(node, BNode):
                     ET.SubElement(binding, ns + "bnode").text = label(node)
                 else:
+                    assert isinstance(node, Literal)
                     literal = ET.SubElement(binding, ns + "literal")
                     literal.text = str(node)
                     if node.language:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
 from rdflib.term import Node
@@ -57,7 +57,7 @@ class RuleResult:
         """The rule's short stable code (``AK002``), see rules.rule_code."""
         return rule_code(self.rule, self.shape)
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[str, int, int, int, str, str, str, str, str]:
         return (
             self.file or "\uffff",
             self.line or 0,
@@ -70,7 +70,7 @@ class RuleResult:
             self.message,
         )
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, str | int | bool | None]:
         return {
             "code": self.code,
             "severity": self.severity,
@@ -153,6 +153,12 @@ def validate(anthology: Engine, inference: str = "none", today: dt.date | None =
     )
 
 
+@overload
+def short(anthology: Engine, node: Node) -> str: ...
+@overload
+def short(anthology: Engine, node: None) -> None: ...
+@overload
+def short(anthology: Engine, node: Node | None) -> str | None: ...
 def short(anthology: Engine, node: Node | None) -> str | None:
     """A node as people read it: an entry's identifier, a prefixed name, or a literal."""
     if node is None:
@@ -165,7 +171,7 @@ def short(anthology: Engine, node: Node | None) -> str | None:
     identifier = anthology.identifier(node)
     if identifier is not None:
         return identifier
-    return anthology.normalize(node).strip("<>")
+    return anthology.normalize(node).strip("<>") if isinstance(node, URIRef) else str(node)
 
 
 _PATH_SUFFIX = {SH.zeroOrMorePath: "*", SH.oneOrMorePath: "+", SH.zeroOrOnePath: "?"}
@@ -224,7 +230,7 @@ def _result(anthology: Engine, row: ResultRow, by_shape: dict[Node, Rule]) -> Ru
     )
 
 
-def _enclosing_rule(shapes: Graph, shape: Node, by_shape: dict) -> Rule | None:
+def _enclosing_rule(shapes: Graph, shape: Node, by_shape: dict[Node, Rule]) -> Rule | None:
     """The named rule shape that a nested (blank) shape belongs to."""
     seen, todo = {shape}, [shape]
     while todo:
@@ -252,11 +258,6 @@ def _apply_waivers(
         expires = waivers.value(waiver, AK.expires)
         location = anthology.locations.get(waiver)
         start = file_positions(location.path, anthology.base).subjects if location else {}
-        where = {
-            "file": display_path(location.path) if location else None,
-            "line": location.line if location else None,
-            "column": start[waiver][1] if waiver in start else None,
-        }
         problem = None
         if focus is None or shape is None or reason is None or expires is None:
             problem = "a waiver names the focus entry, the rule, a reason and an expiry date"
@@ -268,7 +269,7 @@ def _apply_waivers(
                 problem = f"the waiver's expiry {expires} is not a date (YYYY-MM-DD)"
             if expiry is not None and expiry < today:
                 problem = f"the waiver expired on {expiry.isoformat()}: {reason}"
-        if problem:
+        if problem or focus is None:  # (no focus always states a problem)
             out.append(
                 RuleResult(
                     severity="Violation",
@@ -279,18 +280,20 @@ def _apply_waivers(
                     shape=WAIVER_SHAPE,
                     rule=None,
                     adr=None,
-                    **where,
+                    file=display_path(location.path) if location else None,
+                    line=location.line if location else None,
+                    column=start[waiver][1] if waiver in start else None,
                 )
             )
             continue
         # A waiver names the rule by its shape or by its code (ak:rule "AK009").
         rule_name = (
-            str(shape)
-            if isinstance(shape, Literal)
-            else anthology.shapes.namespace_manager.normalizeUri(shape)
+            anthology.shapes.namespace_manager.normalizeUri(shape)
+            if isinstance(shape, URIRef)
+            else str(shape)
         )
         active[(short(anthology, focus), rule_name)] = str(reason)
     for result in results:
-        reason = active.get((result.focus, result.shape)) or active.get((result.focus, result.code))
-        out.append(replace(result, waived=True, waiver_reason=reason) if reason else result)
+        why = active.get((result.focus, result.shape)) or active.get((result.focus, result.code))
+        out.append(replace(result, waived=True, waiver_reason=why) if why else result)
     return out

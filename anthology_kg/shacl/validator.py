@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import pyoxigraph as ox
-from rdflib import URIRef
+from rdflib import Graph, URIRef
 from rdflib.term import Node
 
 from ..errors import AnthologyError
@@ -41,10 +41,13 @@ class ValidationError(AnthologyError):
 # SPARQL endpoint are two.
 Select = Callable[[str], Iterable[Mapping[str, Node | None]]]
 
+#: A graph name of a pyoxigraph store, as its queries' ``default_graph`` takes them.
+GraphName = ox.NamedNode | ox.BlankNode | ox.DefaultGraph
 
-def store_select(store: ox.Store, default_graph: Sequence) -> Select:
+
+def store_select(store: ox.Store, default_graph: Sequence[GraphName]) -> Select:
     """The executor of ``store`` with the graphs ``default_graph`` as the data graph."""
-    graphs = list(default_graph)
+    graphs: list[GraphName] = list(default_graph)
 
     def select(text: str) -> Iterator[dict[str, Node | None]]:
         try:
@@ -64,7 +67,7 @@ def run_compiled(select: Select, compiled: Sequence[CompiledConstraint]) -> list
     constraints."""
     rows: list[ResultRow] = []
     for constraint in track(compiled, "checking"):
-        seen = set()
+        seen: set[tuple[tuple[str, Node], ...]] = set()
         try:
             solutions = select(constraint.sparql)
             for solution in solutions:
@@ -94,7 +97,10 @@ def run_compiled(select: Select, compiled: Sequence[CompiledConstraint]) -> list
 
 
 def validate_store(
-    store: ox.Store, shapes, default_graph: Sequence, shapes_graph: str | None = None
+    store: ox.Store,
+    shapes: Graph,
+    default_graph: Sequence[GraphName],
+    shapes_graph: str | None = None,
 ) -> list[ResultRow]:
     """Validate the data graph(s) ``default_graph`` of ``store`` against the rdflib
     shapes graph ``shapes`` (also in the store as ``shapes_graph``, for $shapesGraph)."""
