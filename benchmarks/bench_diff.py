@@ -49,6 +49,13 @@ def make_states(folder: Path, entries: int, changes: int) -> tuple[Path, Path]:
 
     old, new = folder / "old", folder / "new"
     generate(entries, 1, old)
+    change_copy(old, new, changes)
+    commit_states(old, new, folder / "repo")
+    return old, new
+
+
+def change_copy(old: Path, new: Path, changes: int) -> None:
+    """Copy the anthology OLD to NEW with CHANGES entries touched (see the docstring)."""
     shutil.copytree(old, new)
     files = sorted((new / "data").glob("*.ttl"))
     step = max(1, len(files) // changes)
@@ -63,8 +70,12 @@ def make_states(folder: Path, entries: int, changes: int) -> tuple[Path, Path]:
             with path.open("a", encoding="utf-8") as handle:  # a fact more
                 comment = "<http://www.w3.org/2000/01/rdf-schema#comment>"
                 handle.write(f'\n<{identifier}> {comment} "changed {i}" .\n')
-    repo = folder / "repo"
-    shutil.copytree(old, repo)
+
+
+def commit_states(old: Path, new: Path, repo: Path) -> None:
+    """A git repository at REPO whose two commits hold OLD's data/, then NEW's."""
+    repo.mkdir(parents=True)
+    shutil.copytree(old / "data", repo / "data")
     subprocess.run([*GIT, "init", "-q", str(repo)], check=True)
     subprocess.run([*GIT, "-C", str(repo), "add", "-A"], check=True)
     subprocess.run([*GIT, "-C", str(repo), "commit", "-q", "-m", "old"], check=True)
@@ -72,7 +83,6 @@ def make_states(folder: Path, entries: int, changes: int) -> tuple[Path, Path]:
     shutil.copytree(new / "data", repo / "data")
     subprocess.run([*GIT, "-C", str(repo), "add", "-A"], check=True)
     subprocess.run([*GIT, "-C", str(repo), "commit", "-q", "-m", "new"], check=True)
-    return old, new
 
 
 def bare_load(old: Path, new: Path) -> int:

@@ -1,222 +1,460 @@
-"""Scale benchmark: load, check, every stored query and export, on generated anthologies.
+"""Scale benchmark: every command on generated anthologies, beside pyoxigraph doing the
+bare work of the same command in the same run.
 
-    python benchmarks/bench_scale.py --sizes 1000 10000 100000 [--reference-max 10000]
+    python benchmarks/bench_scale.py --sizes 10000 100000 [--reference-max 10000]
+        [--modes library,command] [--rows REGEX] [--clock wall|cpu] [--repeat N]
+        [--workdir DIR] [--json FILE]
 
-Each (size, path) runs in a fresh subprocess, so that its peak RSS is its own. The
-reference path is rdflib + pySHACL; the fast path pyoxigraph + compiled SHACL; "bare"
-is pyoxigraph alone (its parser, its query engine, its serializer), the yardstick of
-the targets. Figures are printed, never asserted: this is a benchmark, not a test.
+Every figure comes from a fresh process, so that its peak RSS is its own. Two ways of
+timing a command (``--modes``):
+
+- ``library``: the command's own code after its imports: a worker imports every module
+  of ``anthology_kg`` (untimed), then times the click command called in-process
+  (``main.main([...])``: load, work, output written to a file or to /dev/null).
+- ``command``: the whole command, ``python -m anthology_kg ...``, as a user runs it
+  (interpreter start-up and imports included), timed and measured from outside
+  (``os.wait4``: wall or CPU seconds, peak RSS of that process alone).
+
+The yardstick of each row, "bare", is pyoxigraph alone doing the bare work of the
+command, timed the same way (in-process after ``import pyoxigraph``, or as a whole
+process): the bare load of the data files for commands that read the anthology
+(``check``, ``validate``, ``stats``, ``render``, ``site``, ``new``, ``fmt``,
+``import``); the parse of the same files plus a serialization in the same format for
+``export``; the load of data, ontology and shapes plus the same SPARQL text (parameters
+bound as the engine binds them) for ``query`` and ``sparql``; the load of both states
+into two stores for ``diff``. The reference engine (rdflib + pySHACL) runs the
+commands that take ``--engine`` up to ``--reference-max`` entries. Figures are printed,
+never asserted: this is a benchmark, not a test.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import resource
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-#: The step groups a run can be limited to (``--steps``).
-STEPS = ("check", "queries", "site", "export")
+BASE = "https://w3id.org/anthology-kg/id/"
 #: ``--clock``: wall-clock seconds, or the CPU seconds of the process (steadier on a
 #: machine other work shares).
-CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
-clock = CLOCKS["wall"]
+CLOCKS = ("wall", "cpu")
+MODES = ("library", "command")
+EXPORT_FORMATS = ("turtle", "ntriples", "nquads", "jsonld", "rdfxml")
+#: The ad-hoc query of the ``sparql`` row.
+SPARQL = """PREFIX ak: <https://w3id.org/anthology-kg/ns#>
+SELECT ?class (COUNT(?entry) AS ?entries) WHERE {
+  ?entry a ?class .
+  FILTER(STRSTARTS(STR(?class), STR(ak:)))
+} GROUP BY ?class ORDER BY ?class
+"""
+#: The entry of the ``render`` row, copied from the bundled anthology.
+RENDERED = "ARXIV-2409.19256"
+#: The new entry of the ``new`` row (removed after each run).
+NEW_ENTRY = "ARXIV-2912.99999"
+#: The rows the reference engine runs by default (it takes minutes at 10,000 entries).
+REFERENCE_ROWS = "^(check|sparql|query (confounders|depends-on))$"
+#: The issues' goals, as (row, what the ratio is to, at most).
+GOALS = {
+    "check": "≤ 2× bare load",
+    "stats": "≤ 1.5× bare load",
+    "site": "≤ 5× bare load",
+    "export turtle": "≤ 2× bare parse + serialize",
+}
 
 
-def timed(fn):
-    start = clock()
-    value = fn()
-    return clock() - start, value
+@dataclass(frozen=True)
+class Row:
+    """One command of the table: its arguments (after ``--root ROOT``), the bare work it
+    is compared with, and whether the reference engine runs it (``--engine``)."""
+
+    name: str
+    args: tuple[str, ...]
+    bare: str
+    reference: bool = False
 
 
-class _GraphSource:
-    """The reference engine's graphs as an export source (what ``export`` reads from
-    the reference engine: rdflib graphs, turned into pyoxigraph quads)."""
+def rows(ctx: dict) -> list[Row]:
+    """Every command, with the arguments the generated anthology in ``ctx`` needs."""
+    out = ctx["out"]
+    found = [
+        Row("check", ("check",), "load", True),
+        Row("validate --format json", ("validate", "--format", "json"), "load", True),
+        Row("stats", ("stats",), "load"),
+    ]
+    for name, params in ctx["queries"].items():
+        args = ["query", name, "--format", "json"]
+        for param, value in params.items():
+            args += ["--param", f"{param}={value}"]
+        found.append(Row(f"query {name}", tuple(args), f"query {name}", True))
+    found.append(Row("sparql", ("sparql", ctx["sparql"], "--format", "json"), "sparql", True))
+    for fmt in EXPORT_FORMATS:
+        found.append(
+            Row(
+                f"export {fmt}",
+                ("export", "--format", fmt, "-o", f"{out}/x.{fmt}"),
+                f"export {fmt}",
+            )
+        )
+    found += [
+        Row("render", ("render", RENDERED), "load"),
+        Row("site", ("site", "-o", f"{out}/site"), "load", True),
+        Row(
+            "new",
+            (
+                "new",
+                "reference",
+                NEW_ENTRY,
+                "--title",
+                "Bench",
+                "--authors",
+                "Bench et al.",
+                "--category",
+                "method",
+            ),
+            "load",
+        ),  # fmt: skip
+        Row("fmt --check", ("fmt", "--check"), "load"),
+        Row("import --check", ("import", "--check", ctx["record"]), "load"),
+        Row(
+            "diff (two folders)", ("diff", ctx["root"], ctx["changed"], "--format", "json"), "diff"
+        ),
+        Row(
+            "diff (two git revisions)",
+            ("--root", ctx["repo"], "diff", "HEAD~1", "HEAD", "--format", "json"),
+            "diff",
+        ),
+    ]
+    return found
 
-    def __init__(self, anthology):
-        self.anthology, self.base = anthology, anthology.base
 
-    def quads(self, parts):
-        from anthology_kg.turtle import graph_quads
-
-        for part in parts:
-            yield from graph_quads(self.graph(part))
-
-    def graph(self, part):
-        return getattr(self.anthology, part)
+def command_line(ctx: dict, row: Row, engine: str) -> list[str]:
+    """The command's arguments: ``--root`` first (unless the row names its own)."""
+    args = list(row.args)
+    if engine == "reference":
+        args += ["--engine", "reference"]
+    return args if args[0] == "--root" else ["--root", ctx["root"], *args]
 
 
-def export_rows(source) -> dict:
-    """``export`` of data and ontology in each format (the triples read and written,
-    as the command does after its imports)."""
-    from anthology_kg.export import WRITERS, build_export
-
-    return {
-        f"export {fmt}": timed(lambda w=write: w(build_export(source)))[0]
-        for fmt, write in WRITERS.items()
-    }
+# --- the workers (each a fresh process) -------------------------------------------------
 
 
-def bare_export_rows(root: Path) -> dict:
-    """The yardstick of ``export``: pyoxigraph parsing the same files and serializing
-    what it read (unsorted, blank nodes as parsed)."""
+def _now(clock: str) -> float:
+    return time.perf_counter() if clock == "wall" else time.process_time()
+
+
+def _peak_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def library_worker(args: list[str], clock: str) -> dict:
+    """The click command called in this process after every module is imported."""
+    import importlib
+    import pkgutil
+
+    import anthology_kg
+
+    for module in pkgutil.walk_packages(anthology_kg.__path__, "anthology_kg."):
+        if not module.name.endswith("__main__"):  # it would run the command line
+            importlib.import_module(module.name)
+    from anthology_kg.cli import main
+
+    stdout, sys.stdout = sys.stdout, open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+    start = _now(clock)
+    try:
+        code = main.main(args, prog_name="anthology-kg", standalone_mode=False)
+    except SystemExit as exc:
+        code = exc.code
+    seconds = _now(clock) - start
+    sys.stdout.close()
+    sys.stdout = stdout
+    return {"seconds": seconds, "rss": _peak_mib(), "exit": code or 0}
+
+
+def bare_worker(task: str, ctx: dict, clock: str) -> dict:
+    """pyoxigraph alone doing the bare work ``task`` (see the module's docstring)."""
     import pyoxigraph as ox
 
-    from anthology_kg.resources import ontology_file
+    turtle = ox.RdfFormat.TURTLE
+    data = sorted(Path(ctx["root"], "data").glob("*.ttl"))
 
-    files = [*sorted((root / "data").glob("*.ttl")), ontology_file()]  # what export reads
+    def load(files, store, graph=None):
+        for path in files:
+            store.load(path=str(path), format=turtle, base_iri=BASE, to_graph=graph)
 
-    def parse_and_serialize(fmt):
-        quads = [q for p in files for q in ox.parse(path=str(p), format=ox.RdfFormat.TURTLE)]
-        return ox.serialize(quads, format=fmt)
+    start = _now(clock)
+    if task == "load":
+        load(data, ox.Store(), ox.NamedNode(ctx["graphs"]["data"]))
+    elif task.startswith("export "):
+        formats = {
+            "turtle": ox.RdfFormat.TURTLE,
+            "ntriples": ox.RdfFormat.N_TRIPLES,
+            "nquads": ox.RdfFormat.N_QUADS,
+            "jsonld": ox.RdfFormat.JSON_LD,
+            "rdfxml": ox.RdfFormat.RDF_XML,
+        }
+        files = [*data, Path(ctx["ontology"])]  # what export reads
+        quads = [q for p in files for q in ox.parse(path=str(p), format=turtle, base_iri=BASE)]
+        ox.serialize(quads, format=formats[task.split()[1]])
+    elif task == "diff":
+        for state in (ctx["root"], ctx["changed"]):
+            load(sorted(Path(state, "data").glob("*.ttl")), ox.Store())
+    else:  # a query: data, ontology and shapes in their graphs, then the same SPARQL text
+        store = ox.Store()
+        graphs = {part: ox.NamedNode(iri) for part, iri in ctx["graphs"].items()}
+        load(data, store, graphs["data"])
+        load([Path(ctx["ontology"])], store, graphs["ontology"])
+        load([Path(p) for p in ctx["shapes"]], store, graphs["shapes"])
+        text = ctx["sparql_text"] if task == "sparql" else ctx["bound"][task.split()[1]]
+        list(store.query(text, default_graph=list(graphs.values())))
+    return {"seconds": _now(clock) - start, "rss": _peak_mib(), "exit": 0}
 
+
+# --- the runner ---------------------------------------------------------------------------
+
+
+def measure(command: list[str], clock: str, cwd: str) -> dict:
+    """Run ``command`` as a fresh process; its seconds and peak RSS (``os.wait4``).
+    Exit 0 and 1 (a rule broken, a difference found) are results; 2 is a failure."""
+    with tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err, cwd=cwd)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode not in (0, 1):
+            err.seek(0)
+            raise RuntimeError(f"{command[:6]} failed: {err.read().decode()[-800:]}")
+    cpu = usage.ru_utime + usage.ru_stime
+    return {"seconds": wall if clock == "wall" else cpu, "rss": usage.ru_maxrss / 1024}
+
+
+def in_worker(kind: str, target: str, ctx_file: Path, clock: str, cwd: str) -> dict:
+    """A worker process of this script: ``kind`` is bare or library; its own figures."""
+    with tempfile.NamedTemporaryFile("r", suffix=".json") as result:
+        command = [sys.executable, __file__, "--worker", kind, target, str(ctx_file), clock]
+        measure([*command, result.name], "wall", cwd)
+        figures = json.loads(Path(result.name).read_text())
+    if figures["exit"] not in (0, 1):
+        raise RuntimeError(f"{kind} {target} exited {figures['exit']}")
+    return figures
+
+
+def one(ctx: dict, ctx_file: Path, row: Row | None, engine: str, mode: str, clock: str) -> dict:
+    """One figure: ``row`` on ``engine`` (bare, fast, reference) in ``mode``."""
+    cwd = ctx["out"]
+    try:
+        if engine == "bare":
+            assert row is not None
+            if mode == "library":
+                return in_worker("bare", row.bare, ctx_file, clock, cwd)
+            command = [sys.executable, __file__, "--worker", "bare", row.bare, str(ctx_file)]
+            return measure([*command, clock, os.devnull], clock, cwd)
+        assert row is not None
+        args = command_line(ctx, row, engine)
+        if mode == "library":
+            return in_worker("library", json.dumps(args), ctx_file, clock, cwd)
+        return measure([sys.executable, "-m", "anthology_kg", *args], clock, cwd)
+    finally:
+        Path(ctx["root"], "data", f"{NEW_ENTRY}.ttl").unlink(missing_ok=True)
+        shutil.rmtree(Path(ctx["out"], "site"), ignore_errors=True)
+
+
+def median_of(runs: list[dict]) -> dict:
     return {
-        "export turtle": timed(lambda: parse_and_serialize(ox.RdfFormat.TURTLE))[0],
-        "export ntriples": timed(lambda: parse_and_serialize(ox.RdfFormat.N_TRIPLES))[0],
+        "seconds": statistics.median(r["seconds"] for r in runs),
+        "rss": max(r["rss"] for r in runs),
     }
 
 
-def worker(root: Path, path: str, steps: tuple[str, ...] = STEPS) -> dict:
-    from anthology_kg.export import FolderSource
-    from anthology_kg.fast import DATA, ONTOLOGY, SHAPES, load_fast
-    from anthology_kg.loader import load_anthology
-    from anthology_kg.queries import bind_params, catalog, run_local, with_values
-    from anthology_kg.validation import validate
+def prepare(size: int, folder: Path) -> dict:
+    """The generated anthology, a changed copy, both as two git commits, and what the
+    rows need (an entry, a printed record, the stored queries bound for pyoxigraph)."""
+    import bench_diff
+    from rdflib import URIRef
 
-    out: dict = {}
-    if path == "bare":
-        import pyoxigraph as ox
+    from anthology_kg import resources
+    from anthology_kg.generate import generate
+    from anthology_kg.queries import read_query
+    from anthology_kg.sparql_text import with_values
+    from anthology_kg.terms import GRAPHS
 
-        store = ox.Store()
+    root, changed, out = folder / "anthology", folder / "changed", folder / "out"
+    out.mkdir(exist_ok=True)
+    if not (root / "data").is_dir():
+        generate(size, 1, root, violations=size // 200)
+        # A generated entry lacks what a printed record needs (authors, date, standing):
+        # the real entry is added for ``render`` (its references to entries the generated
+        # anthology lacks add a few results to ``check``).
+        shutil.copy(resources.bundled_dir() / "data" / f"{RENDERED}.ttl", root / "data")
+    if not (folder / "repo").is_dir():
+        shutil.rmtree(changed, ignore_errors=True)
+        bench_diff.change_copy(root, changed, 50)
+        bench_diff.commit_states(root, changed, folder / "repo")
+    entry = sorted((root / "data").glob("ARXIV-*.ttl"))[0].stem
+    queries, bound = {}, {}
+    for path in sorted(resources.bundled_queries_dir().glob("*.rq")):
+        stored = read_query(path)
+        params = {p.name: entry for p in stored.params if p.type == "entry"}
+        bindings = {p.bound_to: URIRef(BASE + entry) for p in stored.params if p.type == "entry"}
+        queries[stored.name], bound[stored.name] = params, with_values(stored.text, bindings)
+    (out / "query.rq").write_text(SPARQL, encoding="utf-8")
+    record = Path(__file__).parents[1] / "tests/fixtures/records/seed/ARXIV-2409.19256.txt"
+    return {
+        "size": size,
+        "root": str(root),
+        "changed": str(changed),
+        "repo": str(folder / "repo"),
+        "out": str(out),
+        "entry": entry,
+        "record": str(record),
+        "sparql": str(out / "query.rq"),
+        "sparql_text": SPARQL,
+        "queries": queries,
+        "bound": bound,
+        "graphs": {part: node.value for part, node in GRAPHS.items()},
+        "ontology": str(resources.ontology_file()),
+        "shapes": [str(p) for p in sorted(resources.bundled_shapes_dir().glob("*.ttl"))],
+    }
 
-        def load():
-            for p in sorted((root / "data").glob("*.ttl")):
-                store.load(path=str(p), format=ox.RdfFormat.TURTLE, to_graph=DATA)
 
-        out["load"], _ = timed(load)
-        reference = load_fast(root)  # for the query texts and the ontology/shapes graphs
-        entry = next(iter(dict(reference.entries()).values()))
-        for name, stored in catalog(reference).items() if "queries" in steps else ():
-            bindings = bind_params(reference, stored, {p.name: entry for p in stored.params})
-            text = with_values(stored.text, bindings)
-            out[f"query {name}"], _ = timed(
-                lambda t=text: list(
-                    reference.store.query(t, default_graph=[DATA, ONTOLOGY, SHAPES])
-                )
+def _seconds(value: float | None) -> str:
+    return "" if value is None else f"{value:.2f}"
+
+
+def _ratio(top: float | None, bottom: float | None) -> str:
+    return "" if top is None or not bottom else f"{top / bottom:.1f}×"
+
+
+def _mib(value: float | None) -> str:
+    return "" if value is None else f"{value:.0f}"
+
+
+def table(figures: dict, mode: str, selected: list[Row], clock: str) -> list[str]:
+    """The markdown table of one mode at one size."""
+    lines = [
+        f"| {mode}: command ({clock} s) | bare | fast | fast / bare | goal | reference "
+        "| reference / fast | peak RSS MiB bare / fast / reference |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for row in selected:
+        bare = figures.get((mode, "bare", row.bare)) or {}
+        fast = figures.get((mode, "fast", row.name)) or {}
+        ref = figures.get((mode, "reference", row.name)) or {}
+        rss = " / ".join(_mib(f.get("rss")) or "–" for f in (bare, fast, ref))
+        lines.append(
+            f"| {row.name} | {_seconds(bare.get('seconds'))} ({row.bare}) "
+            f"| {_seconds(fast.get('seconds'))} "
+            f"| {_ratio(fast.get('seconds'), bare.get('seconds'))} | {GOALS.get(row.name, '')} "
+            f"| {_seconds(ref.get('seconds'))} "
+            f"| {_ratio(ref.get('seconds'), fast.get('seconds'))} | {rss} |"
+        )
+    return lines
+
+
+def goals(figures: dict, size: int, modes: list[str]) -> list[str]:
+    """Each goal of the issues beside its figure: met or not."""
+    lines = []
+    for mode in modes:
+        for name, goal in GOALS.items():
+            at_most = float(re.search(r"≤ ([\d.]+)×", goal).group(1))  # type: ignore[union-attr]
+            bare_task = "export turtle" if name == "export turtle" else "load"
+            fast, bare = figures.get((mode, "fast", name)), figures.get((mode, "bare", bare_task))
+            if fast and bare:
+                ratio = fast["seconds"] / bare["seconds"]
+                verdict = "met" if ratio <= at_most else "NOT met"
+                lines.append(f"- {mode}, `{name}`: {ratio:.2f}× ({goal}): {verdict}")
+        fast, bare = figures.get((mode, "fast", "check")), figures.get((mode, "bare", "load"))
+        if fast and bare:
+            verdict = "met" if fast["rss"] <= bare["rss"] else "NOT met"
+            lines.append(
+                f"- {mode}, `check` peak RSS {fast['rss']:.0f} MiB vs bare load "
+                f"{bare['rss']:.0f} MiB (goal at 100,000: ≤ bare load): {verdict}"
+                + ("" if size >= 100000 else " (this size)")
             )
-        if "export" in steps:
-            out.update(bare_export_rows(root))
-    else:
-        loader = load_fast if path == "fast" else load_anthology
-        out["load"], anthology = timed(lambda: loader(root))
-        if "check" in steps:
-            out["check"], report = timed(lambda: validate(anthology))
-            out["results"] = len(report.results)
-        entry = next(iter(dict(anthology.entries()).values()))
-        for name, stored in catalog(anthology).items() if "queries" in steps else ():
-            bindings = bind_params(anthology, stored, {p.name: entry for p in stored.params})
-            out[f"query {name}"], _ = timed(
-                lambda s=stored, b=bindings: run_local(anthology, s.text, b)
-            )
-        if (
-            path == "fast" and "site" in steps
-        ):  # the whole site: validation, pages, assets, written to disk
-            from anthology_kg.site import build_site
-
-            with tempfile.TemporaryDirectory() as folder:
-                out["site"], _ = timed(lambda: build_site(anthology, Path(folder) / "site"))
-        if "export" in steps:
-            source = FolderSource(root) if path == "fast" else _GraphSource(anthology)
-            out.update(export_rows(source))
-    out["peak RSS MiB"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return out
+    return lines
 
 
-def run(size: int, path: str, root: Path, options: list[str]) -> dict:
-    done = subprocess.run(
-        [sys.executable, __file__, "--worker", path, str(root), *options],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(done.stdout)
+def uptime() -> str:
+    load = os.getloadavg()
+    return f"load average {load[0]:.2f}, {load[1]:.2f}, {load[2]:.2f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10000, 100000])
     parser.add_argument(
-        "--reference-max",
-        type=int,
-        default=10000,
-        help="largest size the (slow) reference path runs at",
+        "--reference-max", type=int, default=10000, help="largest size the reference engine runs at"
     )
     parser.add_argument(
-        "--steps", default=",".join(STEPS), help=f"comma list of {', '.join(STEPS)} (load always)"
+        "--reference-rows",
+        default=REFERENCE_ROWS,
+        help="regex: the rows (of those taking --engine) the slow reference engine runs",
     )
-    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall")
-    parser.add_argument("--worker", nargs=2, metavar=("PATH", "ROOT"), help=argparse.SUPPRESS)
+    parser.add_argument("--modes", default=",".join(MODES), help="library, command or both")
+    parser.add_argument("--rows", default="", help="only the rows whose name matches this regex")
+    parser.add_argument("--clock", choices=CLOCKS, default="wall")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of bare and fast (median)")
+    parser.add_argument("--workdir", help="keep the generated anthologies here (reused)")
+    parser.add_argument("--json", help="also write every figure to this file")
+    parser.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    global clock
-    clock = CLOCKS[args.clock]
-    steps = tuple(s for s in args.steps.split(",") if s)
-    options = ["--steps", args.steps, "--clock", args.clock]
     if args.worker:
-        print(json.dumps(worker(Path(args.worker[1]), args.worker[0], steps)))
+        kind, target, ctx_file, clock, result = args.worker
+        ctx = json.loads(Path(ctx_file).read_text())
+        figures = (
+            bare_worker(target, ctx, clock)
+            if kind == "bare"
+            else library_worker(json.loads(target), clock)
+        )
+        if result != os.devnull:
+            Path(result).write_text(json.dumps(figures))
         return
-    from anthology_kg.generate import generate
-
+    modes = [m for m in args.modes.split(",") if m]
+    everything: dict = {}
     for size in args.sizes:
-        with tempfile.TemporaryDirectory() as folder:
-            root = Path(folder)
+        with tempfile.TemporaryDirectory(prefix="anthology-kg-bench-") as tmp:
+            folder = Path(args.workdir or tmp, str(size))
+            folder.mkdir(parents=True, exist_ok=True)
             started = time.perf_counter()
-            generate(size, 1, root, violations=size // 200)
+            ctx = prepare(size, folder)
+            ctx_file = folder / "context.json"
+            ctx_file.write_text(json.dumps(ctx))
+            selected = [r for r in rows(ctx) if re.search(args.rows, r.name)]
             print(
-                f"\n## {size} entries (generated in {time.perf_counter() - started:.1f} s; "
-                f"{args.clock} seconds)"
+                f"\n## {size:,} entries ({time.perf_counter() - started:.0f} s to prepare); "
+                f"{args.clock} seconds, medians of {args.repeat}; {uptime()} at start",
+                flush=True,
             )
-            figures = {p: run(size, p, root, options) for p in ("bare", "fast")}
-            if size <= args.reference_max:
-                figures["reference"] = run(size, "reference", root, options)
-            rows = sorted({k for f in figures.values() for k in f})
-            names = list(figures)
-            print("| step | " + " | ".join(names) + " | reference / fast | fast / bare |")
-            print("|---|" + "---|" * (len(names) + 2))
-            for row in rows:
-                cells = [figures[n].get(row) for n in names]
-                text = [
-                    "" if c is None else (f"{c:.3f}" if isinstance(c, float) else str(c))
-                    for c in cells
-                ]
-                ratio_rf = ratio_fb = ""
-                f, r, b = (
-                    (figures[n].get(row) for n in ("fast", "reference", "bare"))
-                    if "reference" in figures
-                    else (figures["fast"].get(row), None, figures["bare"].get(row))
-                )
-                if row != "results" and "RSS" not in row:
-                    if isinstance(f, float) and isinstance(r, float) and f > 0:
-                        ratio_rf = f"{r / f:.1f}×"
-                    if isinstance(f, float) and isinstance(b, float) and b > 0:
-                        ratio_fb = f"{f / b:.1f}×"
-                print(f"| {row} | " + " | ".join(text) + f" | {ratio_rf} | {ratio_fb} |")
-            for fmt in ("turtle", "ntriples") if "export" in steps else ():
-                ours, bare = figures["fast"][f"export {fmt}"], figures["bare"][f"export {fmt}"]
-                print(
-                    f"\n`export --format {fmt}`: {ours:.2f} s, {ours / bare:.1f}× pyoxigraph "
-                    f"parsing and serializing the same files ({bare:.2f} s)"
-                )
-            if "site" in figures["fast"]:
-                whole = figures["fast"]["load"] + figures["fast"]["site"]
-                print(
-                    f"\n`site` (fast load + site): {whole:.1f} s, "
-                    f"{whole / figures['bare']['load']:.1f}× pyoxigraph's bare load"
-                )
-            sys.stdout.flush()
+            figures: dict = {}
+            engines = ["bare", "fast"] + (["reference"] if size <= args.reference_max else [])
+            for mode in modes:
+                for row in selected:
+                    for engine in engines:
+                        key = (mode, engine, row.bare if engine == "bare" else row.name)
+                        if key in figures or (
+                            engine == "reference"
+                            and not (row.reference and re.search(args.reference_rows, row.name))
+                        ):
+                            continue
+                        runs = 1 if engine == "reference" else args.repeat
+                        figures[key] = median_of(
+                            [one(ctx, ctx_file, row, engine, mode, args.clock) for _ in range(runs)]
+                        )
+                print("\n".join(["", *table(figures, mode, selected, args.clock)]), flush=True)
+            print(f"\n{uptime()} at the end. Goals at {size:,} entries:")
+            print("\n".join(goals(figures, size, modes)), flush=True)
+            everything[size] = {" | ".join(k): v for k, v in figures.items()}
+    if args.json:
+        Path(args.json).write_text(json.dumps(everything, indent=1))
 
 
 if __name__ == "__main__":
