@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any, Protocol
 from xml.sax.saxutils import escape
 
-import owlrl
 import pyoxigraph as ox
 from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
 from rdflib.namespace import OWL, SKOS, XSD
@@ -27,6 +26,7 @@ from rdflib.term import Node
 
 from . import resources
 from .errors import AnthologyError
+from .inference import InferenceUnsupported, inferred_triples
 from .loader import Anthology, load_anthology, load_rules
 from .namespaces import DEFAULT_BASE, PREFIXES
 from .sources import parse_turtle_file
@@ -152,6 +152,8 @@ def infer(data: Graph, ontology: Graph, asserted: Graph, inference: str) -> Grap
     """The triples the ``inference`` closure (owlrl) of data and ontology adds to
     ``asserted`` about the anthology's own entries and terms: no axioms about the RDF,
     RDFS, OWL, XSD, SKOS or SHACL vocabularies."""
+    import owlrl  # only here: the fast path infers without it
+
     closure = Graph()
     closure += data
     closure += ontology
@@ -170,11 +172,26 @@ def build_export(
 ) -> Export:
     """The triples an export writes. Without inference, the included parts' quads as the
     engine gives them; with it, the closure is computed over data and ontology together
-    (owlrl) on rdflib graphs, and the new triples are kept apart (see ``infer``)."""
+    in a pyoxigraph store (``inference.inferred_triples``, owlrl's closure where the
+    rules there cannot give it), and the new triples are kept apart."""
     if inference not in INFERENCE:
         raise AnthologyError(f"--inferred takes one of {', '.join(INFERENCE)}")
     if inference == "none":
         return Export(statements(source.quads(include)), [], source.base, inference)
+    parts = {part: list(source.quads((part,))) for part in {*include, "data", "ontology"}}
+    try:
+        inferred = inferred_triples(parts, include, inference)
+    except InferenceUnsupported:  # an OWL construct the fast rules lack: owlrl's closure
+        return owlrl_export(source, include, inference)
+    asserted = [quad for part in include for quad in parts[part]]
+    return Export(statements(asserted), statements(inferred), source.base, inference)
+
+
+def owlrl_export(
+    source: Source, include: Sequence[str] = ("data", "ontology"), inference: str = "owlrl"
+) -> Export:
+    """``build_export`` with owlrl's closure computed on rdflib graphs (the reference
+    the fast closure is tested against, and its fallback)."""
     graphs = {part: source.graph(part) for part in {*include, "data", "ontology"}}
     asserted = Graph()
     for part in include:

@@ -1,0 +1,231 @@
+"""Inference on the fast engine (inference.py): its closure is owlrl's on the anthology's
+own terms, and what it cannot infer as owlrl does it refuses rather than half infers.
+
+The differential tests compare the inferred triples an export writes (the closure less
+the asserted triples, about the anthology's entries and ``ak:`` terms: see
+``export._about_the_anthology``), computed by the fast rules and by owlrl on rdflib
+graphs, blank nodes labelled by RDFC-1.0 over asserted and inferred triples alike.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+
+from anthology_kg import resources
+from anthology_kg.errors import AnthologyError
+from anthology_kg.export import FolderSource, build_export, owlrl_export
+from anthology_kg.generate import generate
+from anthology_kg.inference import (
+    INFERRED,
+    PROFILES,
+    InferenceUnsupported,
+    equal_value_literals,
+    materialize,
+)
+from anthology_kg.terms import GRAPHS
+
+FIXTURES = Path(__file__).parent / "fixtures"
+PREFIXES = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+@prefix ex: <https://example.org/terms#> .
+@prefix id: <https://w3id.org/anthology-kg/id/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+"""
+# Every rule implemented, fired by an anthology that extends the ontology in its data:
+# sub- and equivalent properties and classes, inverse, symmetric and transitive
+# properties, the ontology's own property chains and functional properties (two
+# reading statuses make them owl:sameAs, and equality rewrites the triples), an inverse
+# functional property, literals of equal value written differently.
+RULES_EXERCISED = (
+    PREFIXES
+    + """
+ex:cites a owl:ObjectProperty ; rdfs:subPropertyOf ex:relatesTo ; rdfs:domain ex:Citing .
+ex:relatesTo a owl:ObjectProperty ; rdfs:range ex:Related ; owl:equivalentProperty ex:touches .
+ex:Citing rdfs:subClassOf ak:Entry ; owl:equivalentClass ex:Quoting .
+ex:Related rdfs:subClassOf ex:Thing .
+ex:Thing rdfs:subClassOf ex:Related .
+ex:near a owl:SymmetricProperty .
+ex:before a owl:TransitiveProperty ; owl:inverseOf ex:after .
+ex:doi a owl:InverseFunctionalProperty .
+ex:score a owl:DatatypeProperty ; rdfs:subPropertyOf ex:value .
+
+id:LIT-001 a ak:LiteratureRecord ;
+    dcterms:identifier "LIT-001" ;
+    dcterms:title "One"@en ;
+    ak:readingStatus ak:read, ex:finished ;
+    ex:cites id:LIT-002 ;
+    ex:near id:LIT-002 ;
+    ex:before id:LIT-002 ;
+    ex:doi ex:doi-1 ;
+    ex:score 1, "1.0"^^xsd:decimal ;
+    ak:takeaway [ a ak:Takeaway ; rdf:value "One" ; ak:position 1 ] .
+
+id:LIT-002 a ak:LiteratureRecord ;
+    dcterms:identifier "LIT-002" ;
+    dcterms:title "One" ;
+    ex:before id:LIT-003 ;
+    ex:doi ex:doi-1 .
+
+id:LIT-003 a ex:Quoting ;
+    dcterms:identifier "LIT-003" ;
+    ex:touches id:LIT-001 .
+
+id:ADR-001 a ak:DecisionRecord ;
+    dcterms:identifier "ADR-001" ;
+    ak:admits [ a ak:CategoryAdmission ; ak:admittedCategory ak:survey ;
+                ak:example id:LIT-001 ; ak:position 1 ] .
+"""
+)
+
+
+def anthology(tmp_path: Path, name: str, text: str) -> Path:
+    root = tmp_path / name
+    (root / "data").mkdir(parents=True)
+    (root / "data" / "ENTRIES.ttl").write_text(text, encoding="utf-8")
+    return root
+
+
+def fixture_roots() -> list[Path]:
+    """The bundled anthology and every fixture anthology that loads."""
+    roots = [resources.find_root()]
+    for data in sorted(FIXTURES.glob("**/data")):
+        if data.is_dir() and data.parent.name not in ("bad", "broken-syntax"):
+            roots.append(data.parent)
+    return roots
+
+
+def inferred(export) -> set:
+    return set(export.canonical()[1])
+
+
+def assert_same_closure(root: Path, profile: str) -> None:
+    source = FolderSource(root)
+    fast, reference = (
+        inferred(build_export(source, inference=profile)),
+        inferred(owlrl_export(source, inference=profile)),
+    )
+    assert fast == reference, (
+        f"{root} {profile}: only the fast rules derive {sorted(fast - reference)[:5]}, "
+        f"only owlrl derives {sorted(reference - fast)[:5]}"
+    )
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("root", fixture_roots(), ids=lambda p: p.name)
+def test_fast_closure_is_owlrls_on_the_fixtures(root, profile):
+    assert_same_closure(root, profile)
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("generated")
+    generate(40, 1, root, violations=4)
+    return root
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_fast_closure_is_owlrls_on_a_generated_anthology(generated, profile):
+    assert_same_closure(generated, profile)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_fast_closure_is_owlrls_where_every_rule_fires(tmp_path, profile):
+    root = anthology(tmp_path, "rules", RULES_EXERCISED)
+    assert_same_closure(root, profile)
+    assert inferred(build_export(FolderSource(root), inference=profile))
+
+
+def test_the_property_chains_and_inverses_of_the_ontology_fire(tmp_path):
+    root = anthology(tmp_path, "chains", RULES_EXERCISED)
+    lines = {" ".join(t) for t in inferred(build_export(FolderSource(root), inference="owlrl"))}
+    ak, ex, entry = (
+        "https://w3id.org/anthology-kg/ns#",
+        "https://example.org/terms#",
+        "https://w3id.org/anthology-kg/id/",
+    )
+    assert f"<{entry}ADR-001> <{ak}admitsCategory> <{ak}survey>" in lines
+    assert f"<{entry}ADR-001> <{ak}usesAsExample> <{entry}LIT-001>" in lines
+    assert f"<{entry}LIT-003> <{ex}after> <{entry}LIT-002>" in lines  # inverse
+    assert f"<{entry}LIT-001> <{ex}before> <{entry}LIT-003>" in lines  # transitive
+    assert f"<{entry}LIT-002> <{ex}near> <{entry}LIT-001>" in lines  # symmetric
+    assert f"<{entry}LIT-001> <{ex}sameAs> <{entry}LIT-002>" not in lines
+    assert f"<{entry}LIT-001> <http://www.w3.org/2002/07/owl#sameAs> <{entry}LIT-002>" in lines
+
+
+UNSUPPORTED = (
+    PREFIXES
+    + """
+ex:Cited owl:equivalentClass [ a owl:Restriction ; owl:onProperty ex:cites ;
+                              owl:someValuesFrom ak:Entry ] .
+id:LIT-001 a ak:LiteratureRecord ; dcterms:identifier "LIT-001" ; ex:cites id:LIT-001 .
+"""
+)
+
+
+def test_an_unimplemented_owl_construct_is_refused_and_export_takes_owlrl(tmp_path):
+    """cls-svf1 (owl:someValuesFrom) has no rule here: the store refuses to infer rather
+    than give a closure short of owlrl's, and the export then uses owlrl's."""
+    root = anthology(tmp_path, "svf", UNSUPPORTED)
+    store = ox.Store()
+    for part in ("data", "ontology"):
+        for quad in FolderSource(root).quads((part,)):
+            store.add(ox.Quad(quad.subject, quad.predicate, quad.object, GRAPHS[part]))
+    with pytest.raises(InferenceUnsupported, match="someValuesFrom"):
+        materialize(store, [GRAPHS["data"], GRAPHS["ontology"]], "owlrl")
+    assert not list(store.quads_for_pattern(None, None, None, INFERRED))
+    assert not list(store.quads_for_pattern(None, None, None, ox.DefaultGraph()))
+    lines = {" ".join(t) for t in inferred(build_export(FolderSource(root), inference="owlrl"))}
+    assert (  # owlrl's cls-svf1, through the fallback
+        "<https://w3id.org/anthology-kg/id/LIT-001> "
+        "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <https://example.org/terms#Cited>"
+    ) in lines
+    assert_same_closure(root, "owlrl")
+
+
+def test_an_ill_formed_literal_is_refused_for_owl_rl(tmp_path):
+    """owlrl reports an ill-formed literal of an OWL 2 RL datatype as an inconsistency
+    (an error node in the closure); the fast rules do not mimic it, they refuse."""
+    root = anthology(
+        tmp_path,
+        "ill",
+        PREFIXES
+        + 'id:LIT-001 dcterms:identifier "LIT-001" ; ak:techniqueCount "many"^^xsd:integer .',
+    )
+    store = ox.Store()
+    for quad in FolderSource(root).quads(("data",)):
+        store.add(ox.Quad(quad.subject, quad.predicate, quad.object, GRAPHS["data"]))
+    with pytest.raises(InferenceUnsupported, match="ill-formed"):
+        materialize(store, [GRAPHS["data"]], "owlrl")
+    materialize(store, [GRAPHS["data"]], "rdfs")  # RDFS has no such check
+    assert_same_closure(root, "owlrl")
+
+
+def test_equal_values_are_owlrls_not_sparqls():
+    """owlrl's RDFS rule repeats a triple with each literal of equal Python value."""
+    subject, predicate = ox.NamedNode("urn:s"), ox.NamedNode("urn:p")
+    one = ox.Literal("1", datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#integer"))
+    decimal = ox.Literal("1.0", datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#decimal"))
+    text, english = ox.Literal("one"), ox.Literal("one", language="en")
+    quads = [ox.Quad(subject, predicate, o) for o in (one, text)]
+    quads += [ox.Quad(ox.NamedNode("urn:t"), predicate, o) for o in (decimal, english)]
+    assert set(equal_value_literals(quads)) == {
+        ox.Triple(subject, predicate, decimal),
+        ox.Triple(subject, predicate, english),
+        ox.Triple(ox.NamedNode("urn:t"), predicate, one),
+        ox.Triple(ox.NamedNode("urn:t"), predicate, text),
+    }
+
+
+def test_materialize_refuses_an_unknown_profile_and_a_busy_default_graph():
+    store = ox.Store()
+    with pytest.raises(AnthologyError, match="unknown inference"):
+        materialize(store, [], "owl-dl")
+    store.add(ox.Quad(ox.NamedNode("urn:s"), ox.NamedNode("urn:p"), ox.NamedNode("urn:o")))
+    with pytest.raises(AnthologyError, match="default graph"):
+        materialize(store, [], "rdfs")
