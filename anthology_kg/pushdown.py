@@ -16,13 +16,14 @@ import re
 from collections.abc import Iterator
 
 from rdflib import Graph, URIRef
-from rdflib.namespace import DCTERMS
+from rdflib.namespace import DCTERMS, RDFS
 from rdflib.term import Node
 
 from .endpoint import Connection, run_remote
 from .errors import AnthologyError
 from .server import ONTOLOGY_GRAPH, SHAPES_GRAPH, query_url
 from .shacl import Compiler, ResultRow, run_compiled
+from .shacl.targets import hierarchy
 from .terms import nt_term
 
 # Links an entry to a blank node it holds in the small local graph of the report.
@@ -90,7 +91,14 @@ def remote_rows(
             _keep_owners(found, "this", local)
             yield {k: v for k, v in found.items() if not k.startswith("ak_")}
 
-    rows = run_compiled(select, Compiler(shapes, SHAPES_GRAPH).compile())
+    pairs = run_remote(
+        url,
+        f"SELECT DISTINCT ?sub ?super WHERE {{ ?sub <{RDFS.subClassOf}> ?super }}",
+        kind="select",
+        connection=connection,
+    ).rows
+    known = hierarchy((sub, sup) for sub, sup in pairs if sub is not None and sup is not None)
+    rows = run_compiled(select, Compiler(shapes, SHAPES_GRAPH, known).compile())
     iris = sorted({n for r in rows for n in (r.focus, r.value) if isinstance(n, URIRef)})
     for start in range(0, len(iris), _BATCH):
         values = " ".join(nt_term(n) for n in iris[start : start + _BATCH])

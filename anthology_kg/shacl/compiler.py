@@ -32,7 +32,7 @@ from .errors import Unsupported
 from .model import Component, Constraint, Out
 from .paths import exists_value, path_text, path_triples
 from .sparql_text import negate, rename
-from .targets import TARGET_PREDICATES, focus_nodes, has_targets
+from .targets import TARGET_PREDICATES, Hierarchy, focus_nodes, has_targets
 
 C = Component
 COMPONENTS: tuple[Component, ...] = (
@@ -145,11 +145,16 @@ class CompiledConstraint:
 
 class Compiler:
     """Compiles the shapes of one shapes graph. ``shapes_graph`` names the store graph
-    holding the shapes, for ``$shapesGraph``; without it a query using it is refused."""
+    holding the shapes, for ``$shapesGraph``; without it a query using it is refused.
+    ``hierarchy``, the data's class hierarchy read beforehand, replaces the
+    ``rdfs:subClassOf*`` paths of class targets and sh:class (see targets.instance_of)."""
 
-    def __init__(self, shapes: Graph, shapes_graph: str | None = None):
+    def __init__(
+        self, shapes: Graph, shapes_graph: str | None = None, hierarchy: Hierarchy | None = None
+    ):
         self.g = shapes
         self.shapes_graph = shapes_graph
+        self.hierarchy = hierarchy
         self.focus_block = ""
         self._fresh = itertools.count()
         self._stack: list[Node] = []
@@ -300,7 +305,7 @@ class Compiler:
         for shape in self.shapes():
             if self.deactivated(shape):
                 continue
-            targets = focus_nodes(self.g, shape)
+            targets = focus_nodes(self.g, shape, self.hierarchy)
             if targets is not None:
                 out += self.compile_shape(shape, targets, ())
         return out

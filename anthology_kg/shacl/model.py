@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from rdflib import Graph, URIRef
 from rdflib.term import Node
 
 from .errors import Unsupported
+
+if TYPE_CHECKING:
+    from .targets import Hierarchy
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,7 @@ class Context(Protocol):
     """What a translation may ask of the compiler."""
 
     g: Graph
+    hierarchy: Hierarchy | None  # the class hierarchy, when read beforehand (targets.py)
     focus_block: str  # binds the focus variable again inside a UNION branch ("" if bound)
 
     def fresh(self) -> str: ...

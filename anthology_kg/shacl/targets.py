@@ -2,13 +2,17 @@
 
 Node targets, class-based targets, implicit class targets (a shape that is also an
 ``rdfs:Class``), subjects-of and objects-of targets. SHACL instances follow
-``rdf:type/rdfs:subClassOf*`` in the data graph. ``sh:target`` (SHACL-AF custom
-targets) is not part of the core or SPARQL-based suite and is refused.
+``rdf:type/rdfs:subClassOf*`` in the data graph, or, when the class hierarchy was read
+beforehand (``Hierarchy``), ``rdf:type`` with one of the class's known subclasses.
+``sh:target`` (SHACL-AF custom targets) is not part of the core or SPARQL-based suite
+and is refused.
 """
 
 from __future__ import annotations
 
-from rdflib import RDF, RDFS, Graph
+from collections.abc import Iterable, Mapping, Sequence
+
+from rdflib import RDF, RDFS, Graph, URIRef
 from rdflib.namespace import OWL, SH
 from rdflib.term import Node
 
@@ -19,9 +23,43 @@ TYPE_PATH = f"<{RDF.type}>/<{RDFS.subClassOf}>*"
 TARGET_PREDICATES = (SH.targetClass, SH.targetNode, SH.targetSubjectsOf, SH.targetObjectsOf)
 
 
-def instance_of(node: str, cls: Node) -> str:
-    """The pattern: ``node`` is a SHACL instance of ``cls``."""
-    return f"{node} {TYPE_PATH} {term(cls)} ."
+#: Each class, with itself and all its subclasses (rdfs:subClassOf*) that are IRIs.
+Hierarchy = Mapping[Node, Sequence[Node]]
+
+
+def hierarchy(pairs: Iterable[tuple[Node, Node]]) -> dict[Node, list[Node]]:
+    """The Hierarchy of the ``(subclass, superclass)`` pairs of a graph. A blank node
+    class passes its superclasses on but is left out: a query cannot name it."""
+    below: dict[Node, set[Node]] = {}
+    for sub, sup in pairs:
+        below.setdefault(sup, set()).add(sub)
+    closure: dict[Node, list[Node]] = {}
+    for cls in below:
+        seen, todo = {cls}, [cls]
+        while todo:
+            for sub in below.get(todo.pop(), ()):
+                if sub not in seen:
+                    seen.add(sub)
+                    todo.append(sub)
+        closure[cls] = [n for n in sorted(seen, key=str) if isinstance(n, URIRef)]
+    return closure
+
+
+def instance_of(node: str, cls: Node, known: Hierarchy | None = None, via: str = "") -> str:
+    """The pattern: ``node`` is a SHACL instance of ``cls``; with the class hierarchy
+    ``known``, ``node`` has ``cls`` or one of its subclasses as its rdf:type (``via``,
+    a variable of its own, holds that type).
+
+    A store reads the path as well, but Virtuoso 7.2 gets ``rdfs:subClassOf*`` (and
+    ``+``) wrong once its plan enters the path from a bound node: it keeps the match of
+    the first node only, in joins and in EXISTS alike, with one default graph or two.
+    """
+    if known is None:
+        return f"{node} {TYPE_PATH} {term(cls)} ."
+    classes = known.get(cls) or [cls]
+    if len(classes) == 1:
+        return f"{node} <{RDF.type}> {term(classes[0])} ."
+    return f"VALUES {via} {{ {' '.join(map(term, classes))} }} {node} <{RDF.type}> {via} ."
 
 
 def has_targets(g: Graph, shape: Node) -> bool:
@@ -32,14 +70,15 @@ def _is_class(g: Graph, shape: Node) -> bool:
     return (shape, RDF.type, RDFS.Class) in g or (shape, RDF.type, OWL.Class) in g
 
 
-def focus_nodes(g: Graph, shape: Node) -> str | None:
+def focus_nodes(g: Graph, shape: Node, known: Hierarchy | None = None) -> str | None:
     """A subquery binding ``?this`` to each focus node of ``shape`` once, or None when
-    the shape has no target."""
+    the shape has no target (``known``: the class hierarchy, see ``instance_of``)."""
     if (shape, SH.target, None) in g:
         raise Unsupported(f"sh:target on shape {shape} (SHACL-AF custom targets)")
-    parts = [f"{{ {instance_of('?this', cls)} }}" for cls in g.objects(shape, SH.targetClass)]
+    classes = list(g.objects(shape, SH.targetClass))
     if _is_class(g, shape):
-        parts.append(f"{{ {instance_of('?this', shape)} }}")
+        classes.append(shape)
+    parts = [f"{{ {instance_of('?this', cls, known, '?_tc')} }}" for cls in classes]
     parts += [f"{{ VALUES ?this {{ {term(n)} }} }}" for n in g.objects(shape, SH.targetNode)]
     parts += [f"{{ ?this {term(p)} ?_ts . }}" for p in g.objects(shape, SH.targetSubjectsOf)]
     parts += [f"{{ ?_to {term(p)} ?this . }}" for p in g.objects(shape, SH.targetObjectsOf)]

@@ -8,7 +8,7 @@ from rdflib.namespace import SH, XSD
 from .errors import Unsupported
 from .model import Constraint, Context
 from .sparql_text import same_term, term
-from .targets import TYPE_PATH
+from .targets import instance_of
 
 # Datatypes whose lexical space SPARQL can check: a cast from the lexical form fails
 # exactly when the literal is ill-formed. (pyoxigraph keeps an ill-formed literal's
@@ -55,7 +55,8 @@ def well_formed(node: str, datatype: URIRef) -> str | None:
 
 
 def class_test(ctx: Context, c: Constraint, node: str) -> str:
-    return f"EXISTS {{ {node} {TYPE_PATH} {term(c.params[SH['class']])} }}"
+    cls = c.params[SH["class"]]
+    return f"EXISTS {{ {instance_of(node, cls, ctx.hierarchy, ctx.fresh())} }}"
 
 
 def datatype_test(ctx: Context, c: Constraint, node: str) -> str:
