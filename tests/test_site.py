@@ -1,8 +1,13 @@
 """Authoring and browsing: `new`, the pre-commit hooks, the static site."""
 
 import json
+import os
 import re
+import resource
 import shutil
+import signal
+import subprocess
+import sys
 import time
 from html import unescape
 from html.parser import HTMLParser
@@ -248,6 +253,65 @@ def test_a_deleted_entry_loses_its_page(tmp_path, bundled_copy):
     check_site(["--root", str(bundled_copy)], out)
     assert not (out / "entries" / "SWEEP-backlog.html").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".site.")], "temp left"
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+    }
+
+
+def _file_size_limit() -> None:  # in the child: a file over 1 MB cannot be written
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1_000_000, 1_000_000))
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGXFSZ"), reason="needs POSIX file size limits")
+def test_a_write_that_fails_midway_leaves_the_old_site(tmp_path):
+    out = tmp_path / "site"
+    check_site([], out)
+    before = tree(out)
+    done = subprocess.run(
+        [sys.executable, "-m", "anthology_kg", "site", "-o", str(out)],
+        cwd=REPO,
+        preexec_fn=_file_size_limit,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "cannot write the site (assets/oxigraph-wasm.js): File too large" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert tree(out) == before
+    assert [p.name for p in tmp_path.iterdir()] == ["site"], "a temporary folder was left"
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """An 8 MB file system: room for one site of the bundled anthology, not for two."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if shutil.which("mount") is None or os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(disk)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
+    yield disk
+    subprocess.run(["umount", str(disk)], check=True)
+
+
+def test_a_full_disk_leaves_the_old_site(small_disk):
+    out = small_disk / "site"
+    check_site([], out)
+    before = tree(out)
+    result = run_cli("site", "-o", str(out))
+    assert result.exit_code == 2
+    assert "cannot write the site" in result.stderr
+    assert "No space left on device" in result.stderr
+    assert tree(out) == before
+    assert [p.name for p in small_disk.iterdir()] == ["site"], "a temporary folder was left"
 
 
 def test_a_folder_that_is_not_a_site_is_not_replaced(tmp_path):

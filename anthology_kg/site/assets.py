@@ -14,10 +14,10 @@ import json
 import re
 from importlib import resources
 
-from rdflib import Graph, Literal, URIRef
+from rdflib import Graph
 
 from ..export import nt_term
-from .model import AK, DCTERMS, RDF, RDFS, Model, entries_by_identifier
+from .model import AK, DCTERMS, RDF, RDFS, Model, entries_by_identifier, text
 
 VENDOR = "vendor/oxigraph"
 VENDORED = ("LICENSE-MIT", "LICENSE-APACHE", "VENDORED.md")
@@ -65,21 +65,24 @@ def oxigraph_wasm_script() -> str:
     return f'window.OXIGRAPH_WASM = "{wasm}";\n'
 
 
-def anthology_ntriples(model: Model, ontology: Graph, shapes: Graph) -> str:
-    """The data, ontology and shapes as sorted N-Triples, blank nodes labelled by content
-    (so the same anthology gives the same bytes): what ``run_local`` queries."""
+def anthology_script(model: Model, ontology: Graph, shapes: Graph) -> str:
+    """The anthology for the browser's engine: each data file's Turtle as written (the
+    files the command line loads, so the browser and the command line answer alike),
+    its base IRI, and the ontology and shapes as sorted N-Triples. An anthology with no
+    files (a remote store) travels as N-Triples of its data too."""
     lines = {
         f"{nt_term(s)} {nt_term(p)} {nt_term(o)} .\n"
-        for s, pairs in model.out.items()
-        for p, o in pairs
+        for graph in (ontology, shapes)
+        for s, p, o in graph
     }
-    for graph in (ontology, shapes):
-        lines.update(f"{nt_term(s)} {nt_term(p)} {nt_term(o)} .\n" for s, p, o in graph)
-    return "".join(sorted(lines))
-
-
-def data_script(ntriples: str) -> str:
-    return f"window.ANTHOLOGY_NTRIPLES = {js_value(ntriples)};\n"
+    if not model.texts:  # pyoxigraph writes its terms in N-Triples syntax
+        lines.update(f"{s} {p} {o} .\n" for s, pairs in model.out.items() for p, o in pairs)
+    data = {
+        "base": model.anthology.base,
+        "turtle": [text.decode("utf-8") for text in model.texts],
+        "ntriples": "".join(sorted(lines)),
+    }
+    return f"window.ANTHOLOGY_DATA = {js_value(data)};\n"
 
 
 def search_entries(model: Model) -> list[list[str]]:
@@ -87,32 +90,33 @@ def search_entries(model: Model) -> list[list[str]]:
     (identifier, title, authors, year, takeaways, prose, and the names of what it links
     to), lower case, in order of first use."""
     rows = []
+    labels, identifiers, vocabulary = model.labels, model.identifiers, model.vocabulary
     for node, identifier in entries_by_identifier(model):
         texts: list[str] = [identifier]
         for part in model.owned(node):
             for p, o in model.out.get(part, ()):
                 if p == RDF.type:
                     continue
-                if isinstance(o, Literal):
-                    texts.append(str(o))
-                elif o in model.identifiers:
-                    texts.append(model.identifiers[o])
-                    label = model.labels.get(o)
+                if o[0] == '"':
+                    texts.append(text(o))
+                elif o in identifiers:
+                    texts.append(identifiers[o])
+                    label = labels.get(o)
                     if label:
                         texts.append(label)
-                elif o in model.labels or o in model.vocabulary:
+                elif o in labels or o in vocabulary:
                     texts.append(model.label(o))
-        words = dict.fromkeys(w.lower() for text in texts for w in _WORD.findall(text))
-        authors = model.value(node, AK.authors)
-        year = model.value(node, DCTERMS.issued)
-        byline = " ".join(str(x) for x in (authors, f"({year})" if year else None) if x)
-        title = model.value(node, DCTERMS.title) or model.value(node, RDFS.label)
+        words = dict.fromkeys(_WORD.findall(" ".join(texts).lower()))
+        authors = model.text(node, AK.authors)
+        year = model.text(node, DCTERMS.issued)
+        byline = " ".join(x for x in (authors, f"({year})" if year else None) if x)
+        title = model.text(node, DCTERMS.title) or model.text(node, RDFS.label)
         rows.append(
             [
                 identifier,
                 model.pages[node],
-                str(node) if isinstance(node, URIRef) else "",
-                str(title) if title is not None else "",
+                text(node),
+                title or "",
                 byline,
                 " ".join(words),
             ]
@@ -133,7 +137,7 @@ def static_files(model: Model, ontology: Graph, shapes: Graph) -> dict[str, str 
     files["assets/search-index.js"] = search_script(model)
     files["assets/oxigraph.js"] = oxigraph_script()
     files["assets/oxigraph-wasm.js"] = oxigraph_wasm_script()
-    files["assets/anthology-data.js"] = data_script(anthology_ntriples(model, ontology, shapes))
+    files["assets/anthology-data.js"] = anthology_script(model, ontology, shapes)
     for name in VENDORED:
         files[f"assets/oxigraph/{name}"] = package_file(f"{VENDOR}/{name}")
     return files

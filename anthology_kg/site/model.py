@@ -1,41 +1,48 @@
-"""What the site shows, read from the anthology in one pass over its data graph.
+"""What the site shows, read from the anthology's data files in one pass.
 
-Every engine works: the data's triples come from the engine's ``quads``. Every later
-lookup (labels, owners, what rests on what) is a dictionary access, so building ten
-thousand pages stays linear.
+A term is held as its N-Triples text (``<iri>``, ``_:b``, ``"text"@en``), which
+pyoxigraph writes for every file it parses: plain strings hash and compare at C speed,
+so the dictionaries below (adjacency, labels, owners) stay cheap at a hundred thousand
+triples, and every later lookup is a dictionary access, so building ten thousand pages
+stays linear. The data is read from the files as written (a literal keeps its lexical
+form, ``6.0`` stays ``6.0``), the same for every engine; blank nodes are ordered by
+where they are first written, so the same files give the same pages.
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import cast
 
+import pyoxigraph as ox
 from rdflib import RDF as _RDF
 from rdflib import RDFS as _RDFS
-from rdflib import BNode, Graph, Literal, URIRef
+from rdflib import Graph, URIRef
 from rdflib.namespace import DCTERMS as _DCTERMS
 from rdflib.namespace import SKOS as _SKOS
 from rdflib.term import Node
 
-from ..bnodes import stable_labels
-from ..loader import EntryIndex, Location, find_owner
+from ..loader import EntryIndex, Location
 from ..namespaces import AK as _AK
-from ..terms import from_ox
+from ..namespaces import bind_prefixes
+from ..sources import read_source, turtle_errors
+from ..terms import nt_term
 from .output import slug
+
+Term = str  # a term in N-Triples syntax
+Pair = tuple[Term, Term]
 
 
 class Terms:
-    """A namespace whose terms are each made once: rdflib builds a new URIRef on every
-    attribute lookup, which dominates loops over a hundred thousand triples."""
+    """A namespace whose terms are IRIs in N-Triples syntax (``<...>``)."""
 
     def __init__(self, namespace):
-        self._namespace = namespace
+        self._namespace = str(namespace)
 
-    def __getattr__(self, name: str) -> URIRef:
-        term = URIRef(str(getattr(self._namespace, name)))
+    def __getattr__(self, name: str) -> Term:
+        term = f"<{self._namespace}{name}>"
         setattr(self, name, term)
         return term
 
@@ -69,7 +76,7 @@ SHOWN_APART = {
     AK.arm,
 }
 # Terms of other vocabularies the anthology uses, by the label a reader expects.
-EXTERNAL_LABELS: dict[Node, str] = {
+EXTERNAL_LABELS: dict[Term, str] = {
     DCTERMS.references: "mentions",
     DCTERMS.replaces: "replaces",
     DCTERMS.isReplacedBy: "is replaced by",
@@ -79,36 +86,94 @@ EXTERNAL_LABELS: dict[Node, str] = {
     RDF.value: "text",
 }
 PROSE_MIN = 120  # a literal this long, or with a line break, is prose, not a fact
+_CAMEL = re.compile(r"[a-z]+(?:[A-Z][a-z0-9]*)+")
+_PLAIN_LOCAL = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*")
+_ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))", re.DOTALL)
+_ESCAPED = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f"}
 
 
-def data_triples(anthology: EntryIndex) -> Iterable[tuple[Node, Node, Node]]:
-    """The data graph's triples, from whichever engine holds them."""
-    made: dict[object, Node] = {}  # each term converted once: subjects, predicates, values repeat
-
-    def term(t: object) -> Node:
-        node = made.get(t)
-        if node is None:
-            node = made[t] = from_ox(t)
-        return node
-
-    return (
-        (term(q.subject), term(q.predicate), term(q.object)) for q in anthology.quads(("data",))
-    )
+def is_iri(term: Term) -> bool:
+    return term[0] == "<"
 
 
-def _prefer(labels: dict[Node, tuple[int, str]], node: Node, rank: int, text: str) -> None:
+def is_blank(term: Term) -> bool:
+    return term[0] == "_"
+
+
+def is_literal(term: Term) -> bool:
+    return term[0] == '"'
+
+
+def _unescape(match: re.Match) -> str:
+    short, long, char = match.groups()
+    if short or long:
+        return chr(int(short or long, 16))
+    return _ESCAPED.get(char, char)
+
+
+def text(term: Term) -> str:
+    """A literal's lexical form, an IRI, a blank node's label: the term without syntax."""
+    if term[0] == "<":
+        return term[1:-1]
+    if term[0] == "_":
+        return term[2:]
+    lexical = term[1 : term.rindex('"')]  # a language tag or datatype IRI has no '"'
+    return _ESCAPE.sub(_unescape, lexical) if "\\" in lexical else lexical
+
+
+def as_term(node: Node) -> Term:
+    """An rdflib term (a query's answer, the ontology) in the model's syntax."""
+    return nt_term(node)
+
+
+def data_triples(anthology: EntryIndex) -> tuple[list[list[str]], list[bytes]]:
+    """The data graph's triples as [subject, predicate, object], in the order they are
+    written (files by name), and the files.
+
+    The data files are parsed again (the store keeps numbers in canonical form, the
+    site shows them as written) and written as N-Triples, both by pyoxigraph. An
+    anthology with no files (a remote store) gives its engine's quads, blank nodes
+    labelled by RDFC-1.0 so that their order does not depend on the store."""
+    chunks: list[bytes] = []
+    texts: list[bytes] = []
+    if anthology.data_files:
+        for path in anthology.data_files:
+            texts.append(read_source(path))
+            with turtle_errors(path, anthology.base):  # the engine read them already
+                quads = ox.parse(
+                    texts[-1],
+                    format=ox.RdfFormat.TURTLE,
+                    base_iri=anthology.base,
+                    rename_blank_nodes=True,
+                )
+                chunks.append(ox.serialize(quads, format=ox.RdfFormat.N_TRIPLES) or b"")
+    else:
+        dataset = ox.Dataset(
+            ox.Quad(q.subject, q.predicate, q.object) for q in anthology.quads(("data",))
+        )
+        dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
+        written = ox.serialize((q.triple for q in dataset), format=ox.RdfFormat.N_TRIPLES) or b""
+        chunks.append(b"".join(sorted(written.splitlines(keepends=True))))
+    # A triple written twice (in two files, say) is one triple: the first stays.
+    lines = dict.fromkeys(b"".join(chunks).decode("utf-8").splitlines())
+    return [line[:-2].split(" ", 2) for line in lines if line], texts  # less " ."
+
+
+def _prefer(labels: dict, node, rank: int, text: str) -> None:
     if node not in labels or (rank, text) < labels[node]:
         labels[node] = (rank, text)
 
 
-def vocabulary_labels(ontology: Graph) -> dict[Node, str]:
+def vocabulary_labels(ontology: Graph) -> dict[Term, str]:
     """The ontology's terms by their label: skos:prefLabel before rdfs:label, English
     (or untagged) before other languages, the smallest text on a tie."""
-    labels: dict[Node, tuple[int, str]] = {}
-    for rank, predicate in enumerate((SKOS.prefLabel, RDFS.label)):
+    labels: dict[Term, tuple[int, str]] = {}
+    for rank, predicate in enumerate((_SKOS.prefLabel, _RDFS.label)):
         for node, value in ontology.subject_objects(predicate):
             language = getattr(value, "language", None)
-            _prefer(labels, node, rank * 2 + (0 if language in (None, "en") else 1), str(value))
+            _prefer(
+                labels, nt_term(node), rank * 2 + (0 if language in (None, "en") else 1), str(value)
+            )
     return {node: text for node, (_, text) in labels.items()}
 
 
@@ -117,173 +182,236 @@ class Model:
     """The data graph as adjacency lists, the entries and their pages, and labels."""
 
     anthology: EntryIndex
-    out: dict[Node, list[tuple[Node, Node]]] = field(default_factory=lambda: defaultdict(list))
-    into: dict[Node, list[tuple[Node, Node]]] = field(default_factory=lambda: defaultdict(list))
-    identifiers: dict[Node, str] = field(default_factory=dict)
-    vocabulary: dict[Node, str] = field(default_factory=dict)
-    pages: dict[Node, str] = field(default_factory=dict)
-    labels: dict[Node, str] = field(default_factory=dict)
-    by_predicate: dict[Node, dict[Node, list[Node]]] = field(default_factory=dict)
-    _owners: dict[Node, Node | None] = field(default_factory=dict)
+    out: dict[Term, list[Pair]] = field(default_factory=lambda: defaultdict(list))
+    into: dict[Term, list[Pair]] = field(default_factory=lambda: defaultdict(list))
+    identifiers: dict[Term, str] = field(default_factory=dict)
+    vocabulary: dict[Term, str] = field(default_factory=dict)
+    pages: dict[Term, str] = field(default_factory=dict)
+    labels: dict[Term, str] = field(default_factory=dict)
+    by_predicate: dict[Term, dict[Term, list[Term]]] = field(default_factory=dict)
+    order: dict[Term, str] = field(default_factory=dict)  # blank node: where first written
+    texts: list[bytes] = field(default_factory=list)  # the data files, as read
+    _owners: dict[Term, Term | None] = field(default_factory=dict)
+    _labels: dict[Term, str] = field(default_factory=dict)
+    _owned: dict[Term, list[Term]] = field(default_factory=dict)
+    _prefixes: dict[str, str] | None = None
 
     @classmethod
     def read(cls, anthology: EntryIndex) -> Model:
         model = cls(anthology)
-        labels: dict[Node, tuple[int, str]] = {}
-        triples = list(data_triples(anthology))
-        if any(isinstance(s, BNode) for s, _, _ in triples):
-            # Blank-node labels from content, so that order never depends on the engine.
-            stable = stable_labels(cast(Graph, triples))  # it only iterates its argument
-            triples = [(stable.get(s, s), p, stable.get(o, o)) for s, p, o in triples]
+        labels: dict[Term, tuple[int, str]] = {}
+        triples, model.texts = data_triples(anthology)
         has_identifier, pref_label, label = DCTERMS.identifier, SKOS.prefLabel, RDFS.label
+        out, into, identifiers = model.out, model.into, model.identifiers
+        by_predicate = model.by_predicate
+        # No sorting: the files' order is the same for every engine and every run.
         for s, p, o in triples:
-            model.out[s].append((p, o))
-            model.into[o].append((p, s))
-            if p == has_identifier and isinstance(o, Literal):
-                if s not in model.identifiers or str(o) < model.identifiers[s]:
-                    model.identifiers[s] = str(o)
-            elif (p == pref_label or p == label) and isinstance(o, Literal):
-                _prefer(labels, s, 0 if p == pref_label else 1, str(o))
-        for adjacency in (model.out, model.into):
-            for values in adjacency.values():
-                values.sort(key=lambda po: (str(po[0]), _sort_key(po[1])))
-        for subject, pairs in model.out.items():
-            table: dict[Node, list[Node]] = {}
-            for p, o in pairs:
-                table.setdefault(p, []).append(o)
-            model.by_predicate[subject] = table
+            out[s].append((p, o))
+            into[o].append((p, s))
+            table = by_predicate.get(s)
+            if table is None:
+                by_predicate[s] = {p: [o]}
+            elif p in table:
+                table[p].append(o)
+            else:
+                table[p] = [o]
+            if o[0] == '"':
+                if p == has_identifier:
+                    value = text(o)
+                    if s not in identifiers or value < identifiers[s]:
+                        identifiers[s] = value
+                elif p == pref_label or p == label:
+                    _prefer(labels, s, 0 if p == pref_label else 1, text(o))
+        order = model.order
+        for node in (*out, *into):
+            if node[0] == "_" and node not in order:
+                order[node] = f"{len(order):09d}"
         model.vocabulary = vocabulary_labels(anthology.ontology)
-        model.labels = {node: text for node, (_, text) in labels.items()}
+        model.labels = {node: value for node, (_, value) in labels.items()}
         used: set[str] = set()
-        for node, identifier in sorted(model.identifiers.items(), key=lambda e: (e[1], str(e[0]))):
-            if not isinstance(node, URIRef):
+        key = model.sort_key
+        for node, identifier in sorted(identifiers.items(), key=lambda e: (e[1], key(e[0]))):
+            if node[0] != "<":
                 continue
             name = slug(identifier)
             if name.lower() in used:  # the same identifier twice, or twice up to case
-                name = slug(identifier + "\x00" + str(node))
+                name = slug(identifier + "\x00" + node[1:-1])
             used.add(name.lower())
             model.pages[node] = f"entries/{name}.html"
         return model
 
+    def sort_key(self, node: Term) -> tuple[int, str]:
+        """IRIs, then blank nodes (by where they are first written), then literals."""
+        first = node[0]
+        if first == "<":
+            return (0, node)
+        if first == "_":
+            return (1, self.order.get(node, node))
+        return (2, node)
+
     # -- lookups ----------------------------------------------------------------------------
-    def value(self, node: Node, predicate: Node) -> Node | None:
+    def value(self, node: Term, predicate: Term) -> Term | None:
         values = self.by_predicate.get(node, {}).get(predicate)
         return values[0] if values else None
 
-    def values(self, node: Node, predicate: Node) -> list[Node]:
+    def text(self, node: Term, predicate: Term) -> str | None:
+        """The text of ``node``'s first ``predicate`` value, if any."""
+        values = self.by_predicate.get(node, {}).get(predicate)
+        return text(values[0]) if values else None
+
+    def values(self, node: Term, predicate: Term) -> list[Term]:
         return self.by_predicate.get(node, {}).get(predicate, [])
 
-    def subjects(self, predicate: Node, node: Node) -> list[Node]:
+    def subjects(self, predicate: Term, node: Term) -> list[Term]:
         return [s for p, s in self.into.get(node, ()) if p == predicate]
 
-    def types(self, node: Node) -> list[Node]:
+    def types(self, node: Term) -> list[Term]:
         return self.values(node, RDF.type)
 
-    def is_a(self, node: Node, cls: Node) -> bool:
+    def is_a(self, node: Term, cls: Term) -> bool:
         return cls in self.types(node)
 
-    def owner(self, node: Node) -> Node | None:
-        """The entry ``node`` belongs to (see ``EntryIndex.owner``), from the adjacency."""
-        if node not in self._owners:
-            self._owners[node] = find_owner(
-                node,
-                self.identifiers.get,
-                lambda n: {s for _, s in self.into.get(n, ())},
-            )
-        return self._owners[node]
+    def owner(self, node: Term) -> Term | None:
+        """The entry ``node`` belongs to: itself when it has an identifier, else the
+        nearest node pointing at it (breadth first, ties to the first in order) that
+        has one (as ``loader.find_owner``)."""
+        owners = self._owners
+        if node in owners:
+            return owners[node]
+        found = None
+        if node[0] != '"':
+            seen, todo = {node}, [node]
+            while todo and found is None:
+                following = []
+                for current in todo:
+                    if current in self.identifiers:
+                        found = current
+                        break
+                    referrers = {s for _, s in self.into.get(current, ())}
+                    for subject in sorted(referrers, key=self.sort_key):
+                        if subject not in seen:
+                            seen.add(subject)
+                            following.append(subject)
+                todo = following
+        owners[node] = found
+        return found
 
-    def page_of(self, node: Node) -> str | None:
+    def page_of(self, node: Term) -> str | None:
         """The page describing ``node``: its entry's page; vocabulary terms have none."""
-        if isinstance(node, Literal) or node not in self.out:
+        if node[0] == '"' or node not in self.out:
             return None
         owner = self.owner(node)
         return self.pages.get(owner) if owner is not None else None
 
-    def location(self, node: Node) -> Location | None:
+    def location(self, node: Term) -> Location | None:
         locate = getattr(self.anthology, "location", None)
-        return locate(node) if locate is not None else None
+        if locate is None or node[0] != "<":
+            return None
+        return locate(URIRef(text(node)))
 
     # -- names ------------------------------------------------------------------------------
-    def label(self, node: Node) -> str:
+    def label(self, node: Term) -> str:
         """What a reader calls ``node``: an entry's identifier, a term's label, a literal's
         text; an IRI nothing labels as a prefixed name."""
-        if isinstance(node, Literal):
-            return str(node)
+        known = self._labels.get(node)
+        if known is None:
+            known = self._labels[node] = self._label(node)
+        return known
+
+    def _label(self, node: Term) -> str:
+        if node[0] == '"':
+            return text(node)
         if node in self.identifiers:
             return self.identifiers[node]
         if node in self.labels:
             return self.labels[node]
         if node in self.vocabulary:
             return self.vocabulary[node]
-        if isinstance(node, BNode):
+        if node[0] == "_":
             kinds = [self.vocabulary.get(t) for t in self.types(node)]
             return next((k for k in kinds if k), "(unnamed)")
         if node in EXTERNAL_LABELS:
             return EXTERNAL_LABELS[node]
-        local = re.split(r"[#/]", str(node).rstrip("#/"))[-1]
-        if re.fullmatch(r"[a-z]+(?:[A-Z][a-z0-9]*)+", local):  # wasAttributedTo
+        iri = text(node)
+        local = re.split(r"[#/]", iri.rstrip("#/"))[-1]
+        if _CAMEL.fullmatch(local):  # wasAttributedTo
             return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", local).lower()
-        return self.anthology.normalize(node)  # type: ignore[attr-defined]
+        return self.prefixed(iri)
 
-    def describe(self, node: Node) -> str:
+    def prefixed(self, iri: str) -> str:
+        """``iri`` as the anthology's ``normalize`` writes it (``id:X-claim``): a plain
+        local name after a bound namespace is looked up here, anything else asked of
+        the anthology (rdflib's namespace manager, a hundred times slower)."""
+        if self._prefixes is None:
+            names = bind_prefixes(Graph(), self.anthology.base).namespaces()
+            self._prefixes = {str(namespace): prefix for prefix, namespace in names}
+        cut = max(iri.rfind("#"), iri.rfind("/")) + 1
+        prefix = self._prefixes.get(iri[:cut])
+        if prefix is not None and _PLAIN_LOCAL.fullmatch(iri[cut:]):
+            return f"{prefix}:{iri[cut:]}"
+        return self.anthology.normalize(URIRef(iri))  # type: ignore[attr-defined]
+
+    def describe(self, node: Term) -> str:
         """An unlabelled blank node by what it says: ``minimum value 1.53; unit ×``."""
         parts = [
             f"{self.label(p)} {self.label(o)}" for p, o in self.out.get(node, ()) if p != RDF.type
         ]
         return "; ".join(sorted(parts))
 
-    def title(self, node: Node) -> str | None:
+    def title(self, node: Term | None) -> str | None:
         """The title of an entry, else its label (when its identifier is its name)."""
-        title = self.value(node, DCTERMS.title)
-        if title is not None:
-            return str(title)
-        return self.labels.get(node)
+        if node is None:
+            return None
+        title = self.text(node, DCTERMS.title)
+        return title if title is not None else self.labels.get(node)
 
-    def picture_name(self, node: Node) -> str:
+    def picture_name(self, node: Term) -> str:
         """A codebase by its name (verl), anything else by its label."""
-        if self.is_a(node, AK.Codebase) and node in self.labels:
+        if node in self.labels and self.is_a(node, AK.Codebase):
             return self.labels[node]
         return self.label(node)
 
-    def kind(self, node: Node) -> str:
+    def kind(self, node: Term) -> str:
         """The label of ``node``'s most specific type (the smallest label on a tie)."""
-        names = sorted(self.vocabulary.get(t, self.label(t)) for t in self.types(node))
+        names = sorted(self.vocabulary.get(t) or self.label(t) for t in self.types(node))
         return names[0] if names else "entry"
 
-    def ordered(self, node: Node, predicate: Node, text: Node) -> list[str]:
-        """The ``text`` of each ``predicate`` value of ``node``, in ``ak:position`` order."""
+    def ordered(self, node: Term, predicate: Term, text_predicate: Term) -> list[str]:
+        """The text of each ``predicate`` value of ``node``, in ``ak:position`` order."""
         items = []
         for item in self.values(node, predicate):
-            value = self.value(item, text)
-            position = self.value(item, AK.position)
+            value = self.text(item, text_predicate)
             if value is not None:
-                items.append((_int(position), str(value)))
+                items.append((_int(self.text(item, AK.position)), value))
         return [value for _, value in sorted(items)]
 
-    def owned(self, entry: Node) -> list[Node]:
+    def owned(self, entry: Term) -> list[Term]:
         """``entry`` and the nodes that belong to it (its claims, arms, takeaways...)."""
+        found = self._owned.get(entry)
+        if found is None:
+            found = self._owned[entry] = self._find_owned(entry)
+        return found
+
+    def _find_owned(self, entry: Term) -> list[Term]:
         found, todo = [entry], [entry]
         seen = {entry}
+        out = self.out
         while todo:
             node = todo.pop()
-            for _, o in self.out.get(node, ()):
-                if o not in seen and not isinstance(o, Literal) and o in self.out:
+            for _, o in out.get(node, ()):
+                if o not in seen and o in out:
+                    seen.add(o)
                     if self.owner(o) == entry:
-                        seen.add(o)
                         found.append(o)
                         todo.append(o)
         return found
 
 
-def _int(node: Node | None) -> int:
+def _int(value: str | None) -> int:
     try:
-        return int(str(node)) if node is not None else 0
+        return int(value) if value is not None else 0
     except ValueError:
         return 0
-
-
-def _sort_key(node: Node) -> tuple[int, str]:
-    return (0 if isinstance(node, URIRef) else 1 if isinstance(node, BNode) else 2, str(node))
 
 
 def paragraphs(text: str) -> list[str]:
@@ -311,8 +439,10 @@ def paragraphs(text: str) -> list[str]:
     return result
 
 
-def entries_by_identifier(model: Model) -> Iterator[tuple[URIRef, str]]:
+def entries_by_identifier(model: Model) -> Iterator[tuple[Term, str]]:
     """The entries that have a page, sorted by identifier."""
-    for node, identifier in sorted(model.identifiers.items(), key=lambda e: (e[1], str(e[0]))):
+    for node, identifier in sorted(
+        model.identifiers.items(), key=lambda e: (e[1], model.sort_key(e[0]))
+    ):
         if node in model.pages:
-            yield node, identifier  # type: ignore[misc]
+            yield node, identifier

@@ -9,7 +9,9 @@ import os
 import re
 import shutil
 import tempfile
+from collections import deque
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from ..errors import AnthologyError
@@ -58,53 +60,116 @@ def is_site(folder: Path) -> bool:
     return f'<meta name="generator" content="{GENERATOR}">' in head
 
 
+class SiteWriter:
+    """Writes a site's files into a new folder beside ``output`` and, on ``commit``,
+    puts that folder in the place of ``output``; ``discard`` (or any failure) removes it
+    and leaves the old site as it was. So the output is exactly the files added (a
+    deleted entry's page disappears) and never half-written.
+
+    ``output`` must be missing, empty, or a site this tool wrote: anything else is
+    refused before anything is written. The files are written by a thread of their own
+    (writing releases Python's lock, so pages go on being built meanwhile), in the
+    order they are added. ``sources`` tells, for a path derived from data, what it was
+    derived from (asked only for a refusal's message)."""
+
+    def __init__(self, output: Path, sources: Mapping[str, Callable[[], Source]] | None = None):
+        output = output.absolute()
+        if output.exists() and not output.is_dir():
+            raise AnthologyError("not a folder", output)
+        if output.is_dir() and any(output.iterdir()) and not is_site(output):
+            raise AnthologyError(
+                "the folder is not empty and holds no site written by anthology-kg; "
+                "name a new or empty folder (the site replaces the folder's whole content)",
+                output,
+            )
+        parent = output.parent
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+            fresh = Path(tempfile.mkdtemp(dir=parent, prefix=f".{output.name}.new-"))
+        except OSError as exc:
+            raise AnthologyError(f"cannot write: {exc.strerror}", parent) from None
+        self.output = output
+        self.fresh = fresh.resolve()
+        self.sources = sources if sources is not None else {}
+        self.written: list[str] = []
+        self._top = str(self.fresh)
+        self._made = {self._top}
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-writer")
+        self._pending: deque[Future] = deque()
+
+    def add(self, relative: str, content: str | bytes) -> None:
+        """Write ``content`` as ``relative`` (an AnthologyError if it would land outside
+        the site, or if an earlier write failed)."""
+        # The new folder was empty and only this writer adds to it (no symlinks), so a
+        # path's text tells where it lands; ``confined`` resolves it to say why not.
+        path = os.path.normpath(os.path.join(self._top, relative))
+        if not path.startswith(self._top + os.sep):
+            describe = self.sources.get(relative, lambda r=relative: (r, None))
+            confined(self.fresh, relative, describe)
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        self.written.append(relative)
+        self._pending.append(self._pool.submit(self._write, path, relative, data))
+        while self._pending and self._pending[0].done():
+            self._finished(self._pending.popleft())
+
+    def _write(self, path: str, relative: str, data: bytes) -> None:
+        try:
+            folder = os.path.dirname(path)
+            if folder not in self._made:
+                os.makedirs(folder, exist_ok=True)
+                self._made.add(folder)
+            with open(path, "xb") as handle:
+                handle.write(data)
+        except OSError as exc:
+            exc.filename = relative  # a failed write() names no file
+            raise
+
+    def _finished(self, future: Future) -> None:
+        error = future.exception()
+        if isinstance(error, OSError):
+            raise AnthologyError(
+                f"cannot write the site ({error.filename}): {error.strerror}", self.output
+            ) from None
+        if error is not None:
+            raise error
+
+    def commit(self) -> None:
+        """Wait for every write, then put the new site in place of the old one."""
+        try:
+            while self._pending:
+                self._finished(self._pending.popleft())
+            self._pool.shutdown()
+            os.chmod(self.fresh, 0o755)
+            _swap(self.fresh, self.output)
+        except OSError as exc:
+            self.discard()
+            raise AnthologyError(f"cannot write the site: {exc.strerror}", self.output) from None
+        except BaseException:
+            self.discard()
+            raise
+
+    def discard(self) -> None:
+        """Stop writing and remove the new folder; the old site stays as it was."""
+        for future in self._pending:
+            future.cancel()
+        self._pool.shutdown(wait=True)
+        self._pending.clear()
+        shutil.rmtree(self.fresh, ignore_errors=True)
+
+
 def write_tree(
     output: Path, files: dict[str, str | bytes], sources: Mapping[str, Callable[[], Source]]
 ) -> None:
-    """Write ``files`` (relative path to content) as the whole of ``output``.
-
-    The files go into a new folder beside ``output``, which then takes its place, so the
-    output is exactly these files (a deleted entry's page disappears) and a failure
-    leaves the old site as it was. ``output`` must be missing, empty, or a site this tool
-    wrote: anything else is refused rather than replaced. ``sources`` tells, for a path
-    derived from data, what it was derived from (asked only for a refusal's message).
-    """
-    output = output.absolute()
-    if output.exists() and not output.is_dir():
-        raise AnthologyError("not a folder", output)
-    if output.is_dir() and any(output.iterdir()) and not is_site(output):
-        raise AnthologyError(
-            "the folder is not empty and holds no site written by anthology-kg; "
-            "name a new or empty folder (the site replaces the folder's whole content)",
-            output,
-        )
-    parent = output.parent
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        fresh = Path(tempfile.mkdtemp(dir=parent, prefix=f".{output.name}.new-"))
-    except OSError as exc:
-        raise AnthologyError(f"cannot write: {exc.strerror}", parent) from None
-    path = fresh = fresh.resolve()
-    made: set[Path] = {fresh}
+    """Write ``files`` (relative path to content) as the whole of ``output`` (see
+    ``SiteWriter``)."""
+    writer = SiteWriter(output, sources)
     try:
         for relative, content in files.items():
-            describe = sources.get(relative, lambda r=relative: (r, None))
-            path = confined(fresh, relative, describe)
-            if path.parent not in made:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                made.add(path.parent)
-            data = content.encode("utf-8") if isinstance(content, str) else content
-            path.write_bytes(data)
-        os.chmod(fresh, 0o755)
-        _swap(fresh, output)
-    except OSError as exc:
-        shutil.rmtree(fresh, ignore_errors=True)
-        raise AnthologyError(
-            f"cannot write the site ({Path(exc.filename or path).name}): {exc.strerror}", output
-        ) from None
+            writer.add(relative, content)
     except BaseException:
-        shutil.rmtree(fresh, ignore_errors=True)
+        writer.discard()
         raise
+    writer.commit()
 
 
 def _swap(fresh: Path, output: Path) -> None:

@@ -1,25 +1,31 @@
 """The site's pages: data gathered from the Model, rendered by Jinja2 templates with
-autoescaping on, so every value from the anthology is escaped for where it lands."""
+autoescaping on, so every value from the anthology is escaped for where it lands.
+
+A value linking to its entry is rendered once per node and depth (``Pages.link``) and
+reused on every page that names it; the templates are compiled once per build.
+"""
 
 from __future__ import annotations
 
 import json
+import shutil
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from types import SimpleNamespace as N
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
-from rdflib import BNode, Graph, Literal, URIRef
+from rdflib import Graph
 from rdflib.term import Node
 
 from ..loader import EntryIndex
 from ..namespaces import bind_prefixes
 from ..queries import QueryResult, StoredQuery, catalog, run_local
 from ..reports import summary_line
-from ..rules import rule_catalog
+from ..rules import Rule, rule_catalog
 from ..validation import Report, RuleResult
 from .model import (
     AK,
@@ -31,11 +37,14 @@ from .model import (
     RESTS_ON,
     SHOWN_APART,
     Model,
+    Term,
+    as_term,
     entries_by_identifier,
     paragraphs,
+    text,
 )
 from .output import Source, slug
-from .pictures import Box, picture
+from .pictures import Box, Picture, draw_all
 from .sparql_text import has_service, tokens
 
 # What the pages may load: their own stylesheet and scripts, images of their own or
@@ -48,45 +57,51 @@ CSP = (
 CSP_WASM = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
 PICTURE_MAX_BOXES = 300  # larger anthologies get per-entry pictures only
 NEIGHBOURS_MAX = 12
+DOT_NEIGHBOURHOODS = 1000  # more are drawn by the layered layout (dot: ~1 ms each)
 ANSWER_ROWS_SHOWN = 500  # a query page lists this many rows; the browser runs give all
 PICTURE_EDGES = (AK.makesClaim, AK.restsOn, AK.describedIn, AK.releasedOn, AK.addressedIn)
-
-
-@dataclass
-class Term:
-    """A value as shown: its text, the page it links to, its IRI (the tooltip). Templates
-    print it through ``__html__``, which escapes every part (as Jinja2's autoescape would)
-    without a macro call per value."""
-
-    text: str
-    href: str | None = None
-    iri: str | None = None
-    note: str | None = None
-
-    def __html__(self) -> str:
-        if self.href:
-            title = Markup(' title="{}"').format(self.iri) if self.iri else ""
-            shown = Markup('<a href="{}"{}>{}</a>').format(self.href, title, self.text)
-        elif self.iri:
-            shown = Markup('<span title="{}">{}</span>').format(self.iri, self.text)
-        else:
-            shown = escape(self.text)
-        if self.note:
-            shown += Markup(' <span class="note">{}</span>').format(self.note)
-        return str(shown)
+_EMPTY = Markup("")
 
 
 @dataclass
 class SiteText:
-    """The files of a site and, for each file derived from data, where that came from."""
+    """For each file derived from data, where that came from; what the site warns of."""
 
-    files: dict[str, str | bytes] = field(default_factory=dict)
     sources: dict[str, Callable[[], Source]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
 
+@dataclass
+class Answers:
+    """What the pages need from the engine: the validation report and the answers of
+    the parameterless stored queries (None for those not run)."""
+
+    report: Report
+    results: dict[str, QueryResult | None]
+
+
+def ask(
+    anthology: EntryIndex,
+    queries: dict[str, StoredQuery],
+    validator: Callable[[EntryIndex], Report],
+) -> Answers:
+    """Ask the engine what the pages show: validate, then run each parameterless stored
+    query that calls no remote service (in this order: the reference validator adds to
+    the graph the queries see)."""
+    report = validator(anthology)
+    results = {
+        name: None
+        if has_service(stored.text) or stored.params
+        else run_local(anthology, stored.text, source=stored.path)  # type: ignore[arg-type]
+        for name, stored in queries.items()
+    }
+    return Answers(report, results)
+
+
 def environment() -> Environment:
-    return Environment(
+    """The templates' environment: autoescaping on, an undefined name an error, and the
+    macros of ``macros.html`` known to every template (made once, not per page)."""
+    env = Environment(
         loader=PackageLoader("anthology_kg.site", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         auto_reload=False,
@@ -94,47 +109,81 @@ def environment() -> Environment:
         trim_blocks=False,
         keep_trailing_newline=True,
     )
+    macros = env.get_template("macros.html").module
+    env.globals.update(results=macros.results, answer=macros.answer, figure=macros.figure)  # type: ignore[attr-defined]
+    return env
 
 
 class Pages:
-    """Builds every page of one anthology from its Model and validation Report."""
+    """Builds every page of one anthology from its Model and, once the engine has
+    answered (``Answers``), its validation report and stored queries' answers."""
 
-    def __init__(self, anthology: EntryIndex, model: Model, report: Report, name: str):
+    def __init__(
+        self,
+        anthology: EntryIndex,
+        model: Model,
+        name: str,
+        emit: Callable[[str, str | bytes], None],
+        queries: dict[str, StoredQuery] | None = None,
+    ):
+        """``emit(path, content)`` receives each page as it is rendered; ``queries``
+        are the stored queries (default: the anthology's catalog)."""
         self.anthology = anthology
+        self.emit = emit
         self.model = model
-        self.report = report
         self.env = environment()
         self.site_name = name
         self.out = SiteText()
-        self.queries = catalog(anthology)  # type: ignore[arg-type]
+        self.queries = queries if queries is not None else catalog(anthology)  # type: ignore[arg-type]
         self.query_pages = {q: f"queries/{slug(q)}.html" for q in self.queries}
-        self.results_by_focus: dict[str, list[RuleResult]] = defaultdict(list)
-        for result in report.results:
-            self.results_by_focus[result.focus].append(result)
+        self.rules: list[Rule] = rule_catalog(anthology)  # type: ignore[arg-type]
         self._lines: dict[str, list[str]] = {}
         self._names = bind_prefixes(Graph(), anthology.base)
+        self._links: dict[tuple[Term, int], Markup] = {}
+        self.pictures: dict[Term, str] = {}
+        self.pictures_note = ""
 
     # -- shared pieces ----------------------------------------------------------------------
     def render(self, template: str, path: str, **context) -> None:
         depth = path.count("/")
         context.setdefault("csp", CSP)
-        self.out.files[path] = self.env.get_template(template).render(
-            up="../" * depth, site_name=self.site_name, **context
+        self.emit(
+            path,
+            self.env.get_template(template).render(
+                up="../" * depth, site_name=self.site_name, **context
+            ),
         )
 
-    def term(self, node: Node | None, depth: int, note: str | None = None) -> Term:
-        """``node`` as shown on a page ``depth`` folders below the root."""
+    def link(self, node: Term | None, depth: int) -> Markup:
+        """``node`` as shown on a page ``depth`` folders below the root: its label, a link
+        to its entry's page, its IRI as the tooltip; every part escaped."""
         if node is None:
-            return Term("")
+            return _EMPTY
+        if node[0] == '"':
+            return escape(text(node))
+        key = (node, depth)
+        shown = self._links.get(key)
+        if shown is None:
+            shown = self._links[key] = self._link(node, depth)
+        return shown
+
+    def _link(self, node: Term, depth: int) -> Markup:
         m = self.model
-        iri = str(node) if isinstance(node, URIRef) else None
-        if isinstance(node, Literal):
-            return Term(str(node), note=note)
+        if node[0] == "_" and node not in m.labels:
+            return escape(m.describe(node) or m.label(node))  # shown where it is
+        shown = escape(m.label(node))
         page = m.page_of(node)
-        href = "../" * depth + page if page else None
-        if isinstance(node, BNode) and node not in m.labels:
-            return Term(m.describe(node) or m.label(node), note=note)  # shown where it is
-        return Term(m.label(node), href=href, iri=iri, note=note)
+        iri = escape(text(node)) if node[0] == "<" else None
+        if page:
+            title = f' title="{iri}"' if iri else ""
+            return Markup(f'<a href="{"../" * depth}{escape(page)}"{title}>{shown}</a>')
+        if iri:
+            return Markup(f'<span title="{iri}">{shown}</span>')
+        return shown
+
+    def answer_link(self, node: Node | None, depth: int) -> Markup:
+        """A value of a query's answer (an rdflib term) as ``link`` shows it."""
+        return self.link(as_term(node), depth) if node is not None else _EMPTY
 
     def source_line(self, result: RuleResult) -> str | None:
         """The text of the line a result points at (read once per file)."""
@@ -148,24 +197,24 @@ class Pages:
         lines = self._lines[result.file]
         return lines[result.line - 1].strip() if 0 < result.line <= len(lines) else None
 
-    def result_rows(self, results: list[RuleResult], depth: int) -> list[dict]:
+    def result_rows(self, results: list[RuleResult], depth: int) -> list[N]:
         rows = []
         for r in results:
             focus_nodes = list(self.anthology.identified(r.focus))
-            focus = self.term(focus_nodes[0], depth) if focus_nodes else Term(r.focus)
+            focus = self.answer_link(focus_nodes[0], depth) if focus_nodes else escape(r.focus)
             rows.append(
-                {
-                    "severity": r.severity,
-                    "waived": r.waived,
-                    "source": f"{r.adr or 'integrity'}"
+                N(
+                    severity=r.severity,
+                    waived=r.waived,
+                    source=f"{r.adr or 'integrity'}"
                     + (f", rule {r.rule}" if r.rule is not None else ""),
-                    "message": r.message,
-                    "path": self.curie_label(r.path),
-                    "value": self.curie_label(r.value),
-                    "focus": focus,
-                    "where": f"{r.file}:{r.line}" if r.file else None,
-                    "source_line": self.source_line(r),
-                }
+                    message=r.message,
+                    path=self.curie_label(r.path),
+                    value=self.curie_label(r.value),
+                    focus=focus,
+                    where=f"{r.file}:{r.line}" if r.file else None,
+                    source_line=self.source_line(r),
+                )
             )
         return rows
 
@@ -180,26 +229,26 @@ class Pages:
                 iri = self._names.namespace_manager.expand_curie(part)
             except ValueError:
                 return text
-            parts.append(self.model.label(iri))
+            parts.append(self.model.label(as_term(iri)))
         return " / ".join(parts)
 
-    def source_of(self, node: Node, what: str) -> Source:
+    def source_of(self, node: Term, what: str) -> Source:
         """What a page was derived from and where it is written (for a refusal)."""
         location = self.model.location(node)
         return what, (location.path, location.line) if location else None
 
-    def byline(self, node: Node) -> str:
+    def byline(self, node: Term) -> str:
         """``authors (year)`` when the entry records them."""
-        authors = self.model.value(node, AK.authors)
-        year = self.model.value(node, DCTERMS.issued)
+        authors = self.model.text(node, AK.authors)
+        year = self.model.text(node, DCTERMS.issued)
         if authors is not None and year is not None:
             return f"{authors} ({year})"
-        return str(authors or year or "")
+        return authors or year or ""
 
     # -- the index ---------------------------------------------------------------------------
-    def index(self) -> None:
+    def index(self, report: Report) -> None:
         m = self.model
-        groups: dict[str, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
+        groups: dict[str, dict[str, list[N]]] = defaultdict(lambda: defaultdict(list))
         kinds: set[str] = set()
         for node, _ in entries_by_identifier(m):
             category = m.value(node, AK.category)
@@ -209,11 +258,7 @@ class Pages:
                 kinds.add(heading)
             sub = m.label(status) if status is not None else ""
             groups[heading][sub].append(
-                {
-                    "link": self.term(node, 0),
-                    "byline": self.byline(node),
-                    "title": m.title(node),
-                }
+                N(link=self.link(node, 0), byline=self.byline(node), title=m.title(node))
             )
         ordered = []
         # Categories first, then entries without one, by kind.
@@ -239,27 +284,39 @@ class Pages:
             "index.html",
             title="Index",
             groups=ordered,
-            summary=summary_line(self.report),
+            summary=summary_line(report),
             entry_count=len(m.pages),
         )
         self.render("search.html", "search.html", title="Search")
 
     # -- entry pages -------------------------------------------------------------------------
-    def entries(self, confounders: QueryResult | None) -> None:
-        missing = self.missing_confounders(confounders)
+    def entries(self, answers: Answers) -> None:
+        missing = self.missing_confounders(answers.results.get("confounders"))
+        by_focus: dict[str, list[RuleResult]] = defaultdict(list)
+        for result in answers.report.results:
+            by_focus[result.focus].append(result)
+        template = self.env.get_template("entry.html")
+        depends_on = Path(self.query_pages.get("depends-on", "")).name
+        emit, sources = self.emit, self.out.sources
         for node, identifier in entries_by_identifier(self.model):
             path = self.model.pages[node]
-            self.out.sources[path] = partial(self.source_of, node, f"entry {identifier!r}")
-            self.render(
-                "entry.html",
+            sources[path] = partial(self.source_of, node, f"entry {identifier!r}")
+            emit(
                 path,
-                title=identifier,
-                e=self.entry(node, missing),
-                depends_on=Path(self.query_pages.get("depends-on", "")).name,
+                template.render(
+                    up="../",
+                    site_name=self.site_name,
+                    csp=CSP,
+                    title=identifier,
+                    e=self.entry(node, identifier, missing, by_focus.get(identifier, [])),
+                    depends_on=depends_on,
+                    pictures_note=self.pictures_note,
+                ),
             )
 
-    def entry(self, node: URIRef, missing) -> dict:
+    def entry(self, node: Term, identifier: str, missing, results) -> N:
         m = self.model
+        link = self.link
         owned = m.owned(node)
         owned_set = set(owned)
         byline = [
@@ -273,67 +330,56 @@ class Pages:
             if part
         ]
         prose, facts = [], []
-        for predicate in sorted({p for p, _ in m.out[node]}, key=str):
+        table = m.by_predicate.get(node, {})
+        for predicate in sorted(table):
             if predicate in SHOWN_APART or predicate in RESTS_ON:
                 continue
-            values = m.values(node, predicate)
+            values = table[predicate]
             label = m.label(predicate)
-            long_text = [
-                v
-                for v in values
-                if isinstance(v, Literal) and (len(str(v)) >= PROSE_MIN or "\n" in str(v))
-            ]
-            for text in long_text:
-                prose.append(
-                    {"heading": label[:1].upper() + label[1:], "paragraphs": paragraphs(str(text))}
-                )
-            rest = [v for v in values if v not in long_text]
+            rest = []
+            for v in values:
+                written = text(v) if v[0] == '"' else ""
+                if len(written) >= PROSE_MIN or "\n" in written:
+                    heading = label[:1].upper() + label[1:]
+                    prose.append(N(heading=heading, paragraphs=paragraphs(written)))
+                else:
+                    rest.append(link(v, 1))
             if rest:
-                facts.append({"label": label, "shown": [self.term(v, 1) for v in rest]})
+                facts.append(N(label=label, shown=rest))
         claims = []
         for claim in m.values(node, AK.makesClaim):
             claim_facts = [
-                {"label": m.label(p), "shown": [self.term(o, 1)]}
+                N(label=m.label(p), shown=[link(o, 1)])
                 for p, o in m.out.get(claim, ())
-                if p not in {RDF.type, RDFS.label, AK.restsOn}
+                if p not in _CLAIM_APART
             ]
-            claims.append(
-                {"claim": self.term(claim, 1), "kind": m.kind(claim), "facts": claim_facts}
-            )
+            claims.append(N(claim=link(claim, 1), kind=m.kind(claim), facts=claim_facts))
         rests_on = []
         for part in owned:
             for p, o in m.out.get(part, ()):
-                if p in RESTS_ON and isinstance(o, URIRef):
+                if p in RESTS_ON and o[0] == "<":
                     target = m.owner(o)
                     rests_on.append(
-                        {
-                            "what": self.term(part, 1),
-                            "relation": m.label(p),
-                            "target": self.term(o, 1),
-                            "title": m.title(target)
-                            if target is not None and target == o
-                            else None,
-                        }
+                        N(
+                            what=link(part, 1),
+                            relation=m.label(p),
+                            target=link(o, 1),
+                            title=m.title(target) if target is not None and target == o else None,
+                        )
                     )
         rested, mentioned, questions = [], {}, []
         for part in owned:
             for p, s in m.into.get(part, ()):
-                owner = m.owner(s)
                 if s in owned_set:
                     continue
+                owner = m.owner(s)
                 if p in RESTS_ON:
-                    rested.append(
-                        {
-                            "what": self.term(s, 1),
-                            "entry": self.term(owner, 1),
-                            "relation": m.label(p),
-                            "target": self.term(part, 1),
-                        }
-                    )
-                elif p in {AK.addressedIn, AK.concerns} and m.is_a(s, AK.OpenQuestion):
+                    rested.append((link(s, 1), link(owner, 1), m.label(p), link(part, 1)))
+                elif (p == AK.addressedIn or p == AK.concerns) and m.is_a(s, AK.OpenQuestion):
                     questions.append(
                         {
-                            "link": self.term(s, 1),
+                            "link": link(s, 1),
+                            "key": s,
                             "text": m.labels.get(s, ""),
                             "relation": (
                                 "lives here" if p == AK.addressedIn else f"concerns {m.label(part)}"
@@ -341,35 +387,36 @@ class Pages:
                         }
                     )
                 elif p != AK.reportedIn and owner is not None:
-                    key = (str(owner), m.label(p))
-                    mentioned[key] = {"entry": self.term(owner, 1), "relation": m.label(p)}
-        reports = [self.term(c, 1) for c in m.subjects(AK.reportedIn, node)]
+                    key = (m.sort_key(owner), m.label(p))
+                    mentioned[key] = N(entry=link(owner, 1), relation=m.label(p))
+        reports = [link(c, 1) for c in m.subjects(AK.reportedIn, node)]
         comparison = self.comparison(node, missing) if m.is_a(node, AK.Comparison) else None
-        results = self.results_by_focus.get(m.identifiers[node], [])
-        return {
-            "identifier": m.identifiers[node],
-            "title": m.title(node),
-            "byline": byline,
-            "iri": str(node),
-            "takeaways": m.ordered(node, AK.takeaway, RDF.value),
-            "practices": m.ordered(node, AK.carriesPractice, RDFS.label),
-            "prose": prose,
-            "claims": claims,
-            "rests_on": rests_on,
-            "rested_on_by": _unique(rested),
-            "mentioned_by": [mentioned[k] for k in sorted(mentioned)],
-            "questions": _merged_questions(questions),
-            "reports": reports,
-            "comparison": comparison,
-            "facts": facts,
-            "picture": Markup(self.neighbourhood(node)),
-            "results": self.result_rows(results, 1),
-        }
+        return N(
+            identifier=identifier,
+            title=m.title(node),
+            byline=byline,
+            iri=text(node),
+            takeaways=m.ordered(node, AK.takeaway, RDF.value),
+            practices=m.ordered(node, AK.carriesPractice, RDFS.label),
+            prose=prose,
+            claims=claims,
+            rests_on=rests_on,
+            rested_on_by=[
+                N(what=w, entry=e, relation=r, target=t) for w, e, r, t in dict.fromkeys(rested)
+            ],
+            mentioned_by=[mentioned[k] for k in sorted(mentioned)],
+            questions=[N(**row) for row in _merged_questions(questions)],
+            reports=reports,
+            comparison=comparison,
+            facts=facts,
+            picture=Markup(self.pictures.get(node, "")),
+            results=self.result_rows(results, 1),
+        )
 
     # -- comparisons -------------------------------------------------------------------------
     def missing_confounders(self, answer: QueryResult | None) -> dict:
         """(arm, property) to the open questions, for each row of the confounders answer."""
-        missing: dict[tuple[Node, Node], list[Node]] = defaultdict(list)
+        missing: dict[tuple[Term, Term], list[Term]] = defaultdict(list)
         if answer is None or answer.kind != "select":
             return missing
         column = {v: i for i, v in enumerate(answer.variables)}
@@ -380,12 +427,12 @@ class Pages:
             question = row[column["question"]] if "question" in column else None
             if arm is None or prop is None:
                 continue
-            questions = missing[(arm, prop)]
-            if question is not None and question not in questions:
-                questions.append(question)
+            questions = missing[(as_term(arm), as_term(prop))]
+            if question is not None and as_term(question) not in questions:
+                questions.append(as_term(question))
         return missing
 
-    def comparison(self, node: URIRef, missing) -> dict:
+    def comparison(self, node: Term, missing) -> N:
         """The comparison as arms × properties: algorithm, checkpoints, then each confounder
         property; a cell is marked "not recorded" exactly when the stored confounders
         query lists that arm and property."""
@@ -393,84 +440,96 @@ class Pages:
         confounders = sorted(
             {s for s in m.subjects(RDF.type, AK.ConfounderProperty)}
             | {prop for (_, prop) in missing},
-            key=str,
+            key=m.sort_key,
         )
         columns = [AK.algorithm, AK.checkpointsFrom, *confounders]
         rows = []
-        for arm in sorted(m.values(node, AK.arm), key=lambda a: (m.label(a), str(a))):
+        for arm in sorted(m.values(node, AK.arm), key=lambda a: (m.label(a), m.sort_key(a))):
             cells = []
             for prop in columns:
-                values = m.values(arm, prop)
                 if (arm, prop) in missing:
-                    cells.append(
-                        {
-                            "missing": True,
-                            "questions": [self.term(q, 1) for q in missing[(arm, prop)]],
-                        }
-                    )
+                    questions = [self.link(q, 1) for q in missing[(arm, prop)]]
+                    cells.append(N(missing=True, questions=questions))
                 else:
-                    cells.append({"missing": False, "shown": [self.term(v, 1) for v in values]})
-            rows.append({"arm": self.term(arm, 1), "cells": cells})
-        return {
-            "columns": [{"text": m.label(c), "iri": str(c)} for c in columns],
-            "rows": rows,
-            "query": Path(self.query_pages.get("confounders", "")).name,
-        }
+                    shown = [self.link(v, 1) for v in m.values(arm, prop)]
+                    cells.append(N(missing=False, shown=shown))
+            rows.append(N(arm=self.link(arm, 1), cells=cells))
+        return N(
+            columns=[N(text=m.label(c), iri=text(c)) for c in columns],
+            rows=rows,
+            query=Path(self.query_pages.get("confounders", "")).name,
+        )
 
     # -- pictures ----------------------------------------------------------------------------
-    def neighbourhood(self, node: URIRef) -> str:
+    def neighbourhood(self, node: Term) -> Picture | None:
         """The entry, the entries it rests on and those resting on it, one box each."""
         m = self.model
-        owned = set(m.owned(node))
+        owner = m.owner
         edges: set[tuple[str, str, str]] = set()
         boxes: dict[str, Box] = {}
 
-        def box(entry: Node) -> str:
-            key = str(entry)
+        def box(entry: Term) -> str:
+            key = text(entry)
             if key not in boxes:
                 href = m.pages.get(entry)
-                label = m.picture_name(entry)
-                boxes[key] = Box(key, label, "../" + href if href else None)
+                boxes[key] = Box(key, m.picture_name(entry), "../" + href if href else None)
             return key
 
+        forward, backward = set(), set()
+        for part in m.owned(node):
+            for p, o in m.out.get(part, ()):
+                if p in NEIGHBOURS:
+                    target = owner(o)
+                    if target is not None and target != node:
+                        forward.add((p, target))
+            for p, s in m.into.get(part, ()):
+                if p in NEIGHBOURS:
+                    source = owner(s)
+                    if source is not None and source != node:
+                        backward.add((p, source))
+        if not forward and not backward:
+            return None
         me = box(node)
-        forward = sorted(
-            {
-                (m.label(p), m.owner(o))
-                for part in owned
-                for p, o in m.out.get(part, ())
-                if p in NEIGHBOURS and m.owner(o) not in (None, node)
-            },
-            key=lambda e: (str(e[1]), e[0]),
-        )[:NEIGHBOURS_MAX]
-        backward = sorted(
-            {
-                (m.label(p), m.owner(s))
-                for part in owned
-                for p, s in m.into.get(part, ())
-                if p in NEIGHBOURS and m.owner(s) not in (None, node)
-            },
-            key=lambda e: (str(e[1]), e[0]),
-        )[:NEIGHBOURS_MAX]
-        for relation, target in forward:
-            if target is not None:
-                edges.add((me, relation, box(target)))
-        for relation, source in backward:
-            if source is not None:
-                edges.add((box(source), relation, me))
-        if not edges:
-            return ""
-        return picture(list(boxes.values()), sorted(edges), prefer_dot=False)
+        key = m.sort_key
+        for p, target in sorted(forward, key=lambda e: (key(e[1]), m.label(e[0])))[:NEIGHBOURS_MAX]:
+            edges.add((me, m.label(p), box(target)))
+        for p, source in sorted(backward, key=lambda e: (key(e[1]), m.label(e[0])))[
+            :NEIGHBOURS_MAX
+        ]:
+            edges.add((box(source), m.label(p), me))
+        return Picture(list(boxes.values()), sorted(edges), across=True, title=m.label(node))
+
+    def draw_neighbourhoods(self) -> None:
+        """Every entry's neighbourhood picture, drawn together: one ``dot`` run when
+        Graphviz is installed and there are at most DOT_NEIGHBOURHOODS of them (dot
+        takes about a millisecond each), else the layered layout; the caption says
+        which."""
+        wanted = {}
+        for node, _ in entries_by_identifier(self.model):
+            picture = self.neighbourhood(node)
+            if picture is not None:
+                wanted[node] = picture
+        few = len(wanted) <= DOT_NEIGHBOURHOODS
+        drawn, laid_out_by = draw_all(list(wanted.values()), prefer_dot=few)
+        self.pictures = dict(zip(wanted, drawn, strict=True))
+        if laid_out_by:
+            self.pictures_note = f" Laid out by {laid_out_by}."
+        elif not few and shutil.which("dot"):
+            self.pictures_note = (
+                f" Laid out by anthology-kg’s layered layout: Graphviz draws the "
+                f"neighbourhoods of at most {DOT_NEIGHBOURHOODS:,} entries, and "
+                f"{len(wanted):,} have one."
+            )
 
     def graph_page(self) -> None:
         m = self.model
         edges = sorted(
             {
-                (str(s), m.label(p), str(o))
-                for p in PICTURE_EDGES
+                (text(s), m.label(p), text(o))
                 for s, pairs in m.out.items()
-                for q, o in pairs
-                if q == p and isinstance(s, URIRef) and isinstance(o, URIRef) and s != o
+                if s[0] == "<"
+                for p, o in pairs
+                if p in PICTURE_EDGES and o[0] == "<" and s != o
             }
         )
         keys = sorted({k for a, _, b in edges for k in (a, b)})
@@ -487,43 +546,30 @@ class Pages:
             return
         boxes = []
         for key in keys:
-            node = URIRef(key)
-            href = m.page_of(node)
-            boxes.append(Box(key, m.picture_name(node), href))
-        svg = picture(boxes, edges)
-        self.out.files["graph.svg"] = '<?xml version="1.0" encoding="UTF-8"?>\n' + svg
+            node = f"<{key}>"
+            boxes.append(Box(key, m.picture_name(node), m.page_of(node)))
+        [svg], laid_out_by = draw_all([Picture(boxes, edges)])
+        self.emit("graph.svg", '<?xml version="1.0" encoding="UTF-8"?>\n' + svg)
         self.render(
             "graph.html",
             "graph.html",
             title="Dependencies",
             svg=Markup(svg),
-            laid_out_by="Graphviz dot" if 'class="layered"' not in svg else None,
+            laid_out_by=laid_out_by,
             too_large=None,
         )
 
     # -- queries and rules -------------------------------------------------------------------
-    def stored_query_answer(self, stored: StoredQuery) -> tuple[QueryResult | None, str | None]:
-        """The answer of a parameterless stored query, or why the site does not run it."""
-        if has_service(stored.text):
-            message = (
-                f"query {stored.name!r} calls a remote service (SERVICE); the site runs "
-                "stored queries on the anthology alone and skips it"
-            )
-            self.out.warnings.append(message)
-            return None, message[0].upper() + message[1:] + "."
-        if stored.params:
-            return None, None
-        return run_local(self.anthology, stored.text, source=stored.path), None  # type: ignore[arg-type]
-
     def query_view(self, result: QueryResult | None) -> dict | None:
         if result is None:
             return None
         if result.kind == "select":
+            link = self.answer_link
             return {
                 "kind": "select",
                 "variables": result.variables,
                 "rows": [
-                    [self.term(n, 1) if n is not None else None for n in row]
+                    [link(n, 1) if n is not None else None for n in row]
                     for row in result.rows[:ANSWER_ROWS_SHOWN]
                 ],
                 "total": len(result.rows),
@@ -536,15 +582,20 @@ class Pages:
             "turtle": graph.serialize(format="turtle") if graph is not None else "",
         }
 
-    def queries_pages(self) -> QueryResult | None:
-        listed, confounders = [], None
+    def queries_pages(self, answers: Answers) -> None:
+        listed = []
         first_entry = next(iter(entries_by_identifier(self.model)), (None, ""))[1]
         for name, stored in self.queries.items():
             path = self.query_pages[name]
             self.out.sources[path] = partial(_fixed, f"query {name!r}", (stored.path, None))
-            result, refused = self.stored_query_answer(stored)
-            if name == "confounders":
-                confounders = result
+            refused = None
+            if has_service(stored.text):
+                message = (
+                    f"query {name!r} calls a remote service (SERVICE); the site runs "
+                    "stored queries on the anthology alone and skips it"
+                )
+                self.out.warnings.append(message)
+                refused = message[0].upper() + message[1:] + "."
             params = [
                 {
                     "name": p.name,
@@ -571,7 +622,7 @@ class Pages:
                     "tokens": tokens(stored.text),
                     "text": stored.text,
                     "rows": min(40, stored.text.count("\n") + 2),
-                    "result": self.query_view(result),
+                    "result": self.query_view(answers.results.get(name)),
                     "refused": refused,
                     "example": ", ".join(
                         f"{p['name']} = {p['example']}" for p in params if p["example"]
@@ -612,9 +663,8 @@ class Pages:
                 "example": "",
             },
         )
-        return confounders
 
-    def rules_page(self) -> None:
+    def rules_page(self, report: Report) -> None:
         rules = [
             {
                 "number": r.number if r.number is not None else "",
@@ -623,34 +673,28 @@ class Pages:
                 "label": r.label,
                 "name": r.name,
             }
-            for r in rule_catalog(self.anthology)  # type: ignore[arg-type]
+            for r in self.rules
         ]
         self.render(
             "rules.html",
             "rules.html",
             title="Rules",
             rules=rules,
-            rows=self.result_rows(self.report.results, 0),
-            summary=summary_line(self.report),
+            rows=self.result_rows(report.results, 0),
+            summary=summary_line(report),
         )
 
-    def build(self) -> SiteText:
-        confounders = self.queries_pages()
-        self.index()
-        self.entries(confounders)
-        self.rules_page()
+    def build(self, answers: Answers) -> SiteText:
+        """Every page, once the engine has answered (pictures drawn beforehand)."""
+        self.queries_pages(answers)
+        self.index(answers.report)
+        self.entries(answers)
+        self.rules_page(answers.report)
         self.graph_page()
         return self.out
 
 
-def _unique(rows: list[dict]) -> list[dict]:
-    seen, out = set(), []
-    for row in rows:
-        key = repr(sorted((k, repr(v)) for k, v in row.items()))
-        if key not in seen:
-            seen.add(key)
-            out.append(row)
-    return out
+_CLAIM_APART = frozenset((RDF.type, RDFS.label, AK.restsOn))
 
 
 def _fixed(what: str, where: tuple[Path, int | None] | None) -> Source:
@@ -660,9 +704,9 @@ def _fixed(what: str, where: tuple[Path, int | None] | None) -> Source:
 def _merged_questions(rows: list[dict]) -> list[dict]:
     """One line per question, its relations to the entry joined (lives here, concerns
     the GRPO arm, concerns the PPO arm), in first-seen order."""
-    merged: dict[str, dict] = {}
+    merged: dict[Term, dict] = {}
     for row in rows:
-        key = row["link"].text
+        key = row.pop("key")
         if key not in merged:
             merged[key] = {**row, "relations": []}
         if row["relation"] not in merged[key]["relations"]:

@@ -1,10 +1,9 @@
 """Dependency pictures as SVG that can be read at the size they are shown.
 
-The anthology's picture is laid out by Graphviz's ``dot`` when it is installed, else by
-the layered layout here; an entry's neighbourhood (what it rests on, what rests on it)
-always uses the layered layout, which is what ``dot`` would draw for three columns and
-costs no process per page. Both wrap long labels (the full label is the tooltip), draw
-text at 14 px when shown at natural size, and never route an edge under a box.
+The anthology's picture and each entry's neighbourhood (what it rests on, what rests on
+it) are laid out by Graphviz's ``dot`` when it is installed, all of them in one run,
+else by the layered layout here. Both wrap long labels (the full label is the tooltip),
+draw text at 14 px when shown at natural size, and never route an edge under a box.
 """
 
 from __future__ import annotations
@@ -36,6 +35,8 @@ class Box:
 def wrapped(label: str) -> list[str]:
     """The label in at most MAX_LINES lines of about WRAP characters, the last one
     ending in an ellipsis when the label is longer."""
+    if len(label) <= WRAP and label == " ".join(label.split()):
+        return [label]  # what textwrap gives, without its cost (a picture per entry)
     lines = textwrap.wrap(label, WRAP, break_long_words=True) or [""]
     if len(lines) > MAX_LINES:
         lines = lines[:MAX_LINES]
@@ -43,15 +44,26 @@ def wrapped(label: str) -> list[str]:
     return lines
 
 
-def picture(boxes: list[Box], edges: list[tuple[str, str, str]], prefer_dot: bool = True) -> str:
-    """An SVG of ``boxes`` and ``edges`` (from key, relation, to key), arrows pointing at
-    what is rested on; ``dot``'s layout when asked for and installed."""
-    dot = shutil.which("dot") if prefer_dot else None
+@dataclass(frozen=True)
+class Picture:
+    """Boxes and edges (from key, relation, to key) to draw; arrows point at what is
+    rested on. ``across``: drawn left to right (a neighbourhood), else top down."""
+
+    boxes: list[Box]
+    edges: list[tuple[str, str, str]]
+    across: bool = False
+    title: str = "dependencies"
+
+
+def draw_all(pictures: list[Picture], prefer_dot: bool = True) -> tuple[list[str], str | None]:
+    """An SVG for each picture, and the name of the layout that drew them: Graphviz's
+    ``dot`` when installed (one run for all), else the layered layout here (None)."""
+    dot = shutil.which("dot") if prefer_dot and pictures else None
     if dot:
-        svg = dot_svg(dot, boxes, edges)
-        if svg is not None:
-            return svg
-    return layered_svg(boxes, edges)
+        svgs = dot_svgs(dot, pictures)
+        if svgs is not None:
+            return svgs, "Graphviz dot"
+    return [layered_svg(p.boxes, p.edges) for p in pictures], None
 
 
 def _relations(edges: list[tuple[str, str, str]]) -> dict[str, str]:
@@ -62,19 +74,20 @@ def _dot_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
 
 
-def dot_svg(dot: str, boxes: list[Box], edges: list[tuple[str, str, str]]) -> str | None:
-    """Graphviz's drawing; node names are generated (``n0``...), labels and tooltips are
-    DOT strings with quotes and backslashes escaped, so no label can change the graph."""
-    ids = {box.key: f"n{i}" for i, box in enumerate(boxes)}
-    colours = _relations(edges)
+def dot_source(picture: Picture) -> str:
+    """``picture`` in the DOT language; node names are generated (``n0``...), labels and
+    tooltips are DOT strings with quotes and backslashes escaped, so no label can change
+    the graph."""
+    ids = {box.key: f"n{i}" for i, box in enumerate(picture.boxes)}
+    colours = _relations(picture.edges)
     lines = [
-        "digraph anthology {",
-        'rankdir=TB; nodesep=0.35; ranksep=0.7; bgcolor="white";',
+        f"digraph {_dot_string(picture.title)} {{",
+        f'rankdir={"LR" if picture.across else "TB"}; nodesep=0.35; ranksep=0.7; bgcolor="white";',
         f'node [shape=box, style="rounded,filled", fillcolor="#eef3fb", color="#336", '
         f'fontname="sans-serif", fontsize={FONT}];',
         f'edge [fontname="sans-serif", fontsize={FONT - 2}, color="#555"];',
     ]
-    for box in boxes:
+    for box in picture.boxes:
         label = "\\n".join(
             line.replace("\\", "\\\\").replace('"', '\\"') for line in wrapped(box.label)
         )
@@ -82,21 +95,28 @@ def dot_svg(dot: str, boxes: list[Box], edges: list[tuple[str, str, str]]) -> st
         if box.href:
             attrs.append(f"URL={_dot_string(box.href)}")
         lines.append(f"{ids[box.key]} [{', '.join(attrs)}];")
-    for a, rel, b in edges:
+    for a, rel, b in picture.edges:
         lines.append(
             f"{ids[a]} -> {ids[b]} [label={_dot_string(rel)}, color={_dot_string(colours[rel])}, "
             f"fontcolor={_dot_string(colours[rel])}, tooltip={_dot_string(rel)}];"
         )
     lines.append("}")
+    return "\n".join(lines)
+
+
+def dot_svgs(dot: str, pictures: list[Picture]) -> list[str] | None:
+    """Graphviz's drawing of each picture, from one ``dot`` run; None when it fails."""
+    source = "\n".join(dot_source(p) for p in pictures)
     try:
         done = subprocess.run(
-            [dot, "-Tsvg"], input="\n".join(lines), capture_output=True, text=True, timeout=120
+            [dot, "-Tsvg"], input=source, capture_output=True, text=True, timeout=600
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
-    if done.returncode != 0 or "<svg" not in done.stdout:
+    parts = done.stdout.split("<?xml")[1:]  # one document per graph; text has no "<"
+    if done.returncode != 0 or len(parts) != len(pictures) or not all("<svg" in p for p in parts):
         return None
-    return done.stdout[done.stdout.index("<svg") :]
+    return [part[part.index("<svg") :] for part in parts]
 
 
 def _columns(keys: list[str], edges: list[tuple[str, str, str]]) -> dict[str, int]:

@@ -1,5 +1,5 @@
 // Runs a SPARQL query in the page with Oxigraph's WebAssembly engine, on the anthology's
-// data, ontology and shapes (assets/anthology-data.js). Parameters are bound as RDF terms
+// data files, ontology and shapes (assets/anthology-data.js). Parameters are bound as RDF terms
 // in a VALUES block at the start of the WHERE clause, as the command line does; results
 // are built with DOM calls, never as HTML text. Nothing is fetched: there is no network.
 (function () {
@@ -30,7 +30,12 @@
     for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
     window.oxigraph.initSync({ module: bytes });
     store = new window.oxigraph.Store();
-    store.load(window.ANTHOLOGY_NTRIPLES, { format: "application/n-triples" });
+    var data = window.ANTHOLOGY_DATA;
+    // Each data file as the command line loads it, then the ontology and shapes.
+    for (var f = 0; f < data.turtle.length; f++) {
+      store.load(data.turtle[f], { format: "text/turtle", base_iri: data.base, no_transaction: true });
+    }
+    store.load(data.ntriples, { format: "application/n-triples", no_transaction: true });
     window.anthologyLoadMs = performance.now() - started;
     return store;
   }
