@@ -29,9 +29,10 @@ from .export import INFERENCE as EXPORT_INFERENCE
 from .export import WRITERS as EXPORT_WRITERS
 from .export import FolderSource, build_export, parse_include
 from .files import write_atomic, write_error
-from .formatting import format_anthology, layout_warnings
+from .formatting import format_anthology
 from .generate import generate as run_generate
 from .guards import DEFAULT_TIMEOUT, bounded, refuse_service, refuse_service_in_shapes
+from .layout import anthology_layout_warnings
 from .namespaces import DEFAULT_BASE
 from .queries import bind_params, catalog, find_query, parse_param_options
 from .querydiff import diff_query
@@ -498,17 +499,27 @@ def check(settings, fail_on, select, ignore, engine, baseline) -> None:
 
     The job for CI and pre-commit: exit 0 when it conforms, 1 when a rule is broken,
     2 when a file cannot be read. With --baseline, only new results break the run.
+    A data file not named by its entry's identifier, or an entry described in two
+    files, is warned of on stderr (the exit code is the rules').
     """
 
     def validated(settings: Settings):
         return select_results(_validated(settings, engine), _codes(select), _codes(ignore))
 
-    report = _against_baseline(
-        settings,
-        validated(settings),
-        baseline,
-        lambda folder: validated(_settings_at(settings, folder)),
-    )
+    from concurrent.futures import ThreadPoolExecutor
+
+    # The layout scan reads every data file again: it runs beside the validation,
+    # which spends its time in pyoxigraph or I/O with the GIL released.
+    with ThreadPoolExecutor(1) as pool:
+        layout = pool.submit(anthology_layout_warnings, settings.root or find_root(), settings.base)
+        report = _against_baseline(
+            settings,
+            validated(settings),
+            baseline,
+            lambda folder: validated(_settings_at(settings, folder)),
+        )
+        for warning in layout.result():
+            click.echo(str(warning), err=True)
     _echo_report(settings, report)
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)
 
@@ -838,7 +849,7 @@ def fmt_command(settings, check, show_diff) -> None:
             click.echo(_file_diff(item.original, item.canonical, display_path(item.path)), nl=False)
     for path in run.changed_meanwhile:
         click.echo(f"changed while formatting: {display_path(path)}", err=True)
-    for warning in layout_warnings(run.files):
+    for warning in run.layout_warnings(settings.base):
         click.echo(str(warning), err=True)
     _summary(
         settings,

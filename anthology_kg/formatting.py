@@ -15,47 +15,29 @@ import pyoxigraph as ox
 from rdflib import URIRef
 from rdflib.term import Node
 
-from .errors import AnthologyError, display_path
+from .errors import AnthologyError
 from .files import write_atomic
+from .layout import FileEntries, LayoutWarning, entries_of, layout_warnings
 from .namespaces import DEFAULT_BASE
 from .sourcemap import scan
 from .sources import parse_quads, parse_turtle_file, read_source, to_graph
 from .turtle import canonical_turtle
 
-_IDENTIFIER = "http://purl.org/dc/terms/identifier"
-
 
 @dataclass(frozen=True)
 class Formatted:
     """A data file, the bytes that were formatted and its canonical text; what it says
-    about entries (for ``layout_warnings``)."""
+    about entries (for ``layout.layout_warnings``)."""
 
     path: Path
     original: str
     canonical: str
     source: bytes = b""
-    #: The IRIs written as subjects in the file, with their first line (None: nested).
-    subjects: dict[str, int | None] = field(default_factory=dict)
-    #: The identifier of each IRI the file gives one.
-    identifiers: dict[str, str] = field(default_factory=dict)
+    entries: FileEntries | None = None
 
     @property
     def changed(self) -> bool:
         return self.original != self.canonical
-
-
-@dataclass(frozen=True)
-class LayoutWarning:
-    """A data file that breaks the layout rule "one file per entry, named by its
-    identifier": reported by ``fmt``, it changes no exit code."""
-
-    path: Path
-    line: int | None
-    message: str
-
-    def __str__(self) -> str:
-        where = display_path(self.path) + (f":{self.line}" if self.line else "")
-        return f"{where}: warning: {self.message}"
 
 
 @dataclass
@@ -65,6 +47,10 @@ class FormatRun:
 
     files: list[Formatted] = field(default_factory=list)
     changed_meanwhile: list[Path] = field(default_factory=list)
+
+    def layout_warnings(self, base: str = DEFAULT_BASE) -> list[LayoutWarning]:
+        """The files that break the layout rule (see ``layout``)."""
+        return layout_warnings((f.entries for f in self.files if f.entries), base)
 
 
 def _canonical_quads(quads: list[ox.Quad]) -> set[str]:
@@ -96,50 +82,8 @@ def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
             path,
             line,
         )
-    subjects: dict[str, int | None] = {}
-    identifiers: dict[str, str] = {}
-    for quad in quads:
-        if isinstance(quad.subject, ox.NamedNode):
-            subject = quad.subject.value
-            subjects.setdefault(subject, found.lines.get(URIRef(subject)))
-            if quad.predicate.value == _IDENTIFIER and isinstance(quad.object, ox.Literal):
-                identifiers[subject] = quad.object.value
-    return Formatted(path, text, canonical, data, subjects, identifiers)
-
-
-def layout_warnings(files: list[Formatted]) -> list[LayoutWarning]:
-    """Files whose name is not the identifier of an entry they describe, and entries
-    (IRIs with an identifier) described in more than one file, in file order."""
-    owners: dict[str, Path] = {}
-    for item in files:
-        for subject in item.identifiers:
-            owners.setdefault(subject, item.path)
-    found = []
-    for item in files:
-        if item.path.stem not in item.identifiers.values():
-            named = sorted(set(item.identifiers.values()))
-            what = f"the entry {', '.join(named)}" if named else "no entry (no dcterms:identifier)"
-            first = min((item.subjects.get(s) or 0 for s in item.identifiers), default=0)
-            found.append(
-                LayoutWarning(
-                    item.path,
-                    first or None,
-                    f"the file is named {item.path.stem!r} but describes {what}; "
-                    "each file is named by the identifier of its entry",
-                )
-            )
-        for subject, line in item.subjects.items():
-            owner = owners.get(subject)
-            if owner is not None and owner != item.path:
-                found.append(
-                    LayoutWarning(
-                        item.path,
-                        line,
-                        f"<{subject}> is also described in {display_path(owner)}; "
-                        "an entry is described in its own file only",
-                    )
-                )
-    return found
+    lines = {str(subject): line for subject, line in found.lines.items()}
+    return Formatted(path, text, canonical, data, entries_of(path, quads, lines))
 
 
 def write_formatted(files: list[Formatted]) -> list[Path]:

@@ -650,3 +650,52 @@ def test_fmt_warns_of_a_misnamed_file_and_an_entry_in_two_files(bundled_copy):
     assert "sota.ttl:" in warnings[2] and "describes the entry SOTA-154" in warnings[2]
     clean = run_cli("fmt", "--check")
     assert ": warning: " not in clean.stderr
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_check_warns_of_a_misnamed_file_and_an_entry_in_two_files(bundled_copy, engine):
+    """CI runs ``check`` only: it gives the same layout warnings as ``fmt`` on stderr,
+    and the exit code stays the rules' (1 here: LIT-999 repeats LIT-168's identifier)."""
+    root = _duplicate(bundled_copy)
+    shutil.copy(root / "data" / "SOTA-154.ttl", root / "data" / "sota.ttl")
+    result = run_cli("--root", str(root), "check", "--engine", engine)
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    warnings = sorted(line for line in result.stderr.splitlines() if ": warning: " in line)
+    fmt = run_cli("--root", str(root), "fmt", "--check").stderr.splitlines()
+    assert warnings == sorted(line for line in fmt if ": warning: " in line)
+    assert len(warnings) == 3, warnings
+    assert "LIT-999.ttl:" in warnings[0] and "describes the entry LIT-168" in warnings[0]
+    assert "sota.ttl:" in warnings[1] and "also described in" in warnings[1]
+    assert not any(": warning: " in line for line in result.stdout.splitlines())
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_check_warns_of_a_misnamed_file_with_exit_0_when_the_rules_hold(bundled_copy, engine):
+    data = bundled_copy / "data"
+    (data / "SOTA-154.ttl").rename(data / "sota-154.ttl")
+    result = run_cli("--root", str(bundled_copy), "check", "--engine", engine)
+    assert result.exit_code == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if ": warning: " in line]
+    assert len(warnings) == 1 and "sota-154.ttl:" in warnings[0], warnings
+    assert "the file is named 'sota-154' but describes the entry SOTA-154" in warnings[0]
+    assert ": warning: " not in run_cli("check", "--engine", engine).stderr
+
+
+def test_check_parses_a_file_the_text_scan_cannot_read_before_warning(tmp_path):
+    """The text scan looks for ``dcterms:identifier "NAME"``; a file that writes it
+    otherwise is parsed, so no false warning (and a real one where it is misnamed)."""
+    other = (
+        '<A-1> dcterms:identifier """A-1""" .\n'
+        '<B-1> <http://purl.org/dc/terms/identifier> "B-1" .\n'
+    )
+    root = anthology(tmp_path, {"A-1.ttl": PREFIXES + other})
+    for engine in ENGINES:
+        result = run_cli("--root", str(root), "check", "--engine", engine)
+        assert result.exit_code == 0, result.stderr
+        warnings = [line for line in result.stderr.splitlines() if ": warning: " in line]
+        assert warnings == [], warnings
+    (root / "data" / "A-1.ttl").rename(root / "data" / "C-1.ttl")
+    result = run_cli("--root", str(root), "check")
+    assert "C-1.ttl:4: warning: the file is named 'C-1' but describes the entry A-1, B-1" in (
+        result.stderr
+    )

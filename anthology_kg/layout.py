@@ -1,0 +1,154 @@
+"""The data layout rule: one file per entry, named by its identifier.
+
+The graph's SHACL rules cannot see files, so a file named for another entry, or an entry
+described in two files, is an input warning (on stderr, exit code unchanged), reported
+by ``fmt`` from the files it formats, and by ``check`` from a quick text scan that
+picks the files worth parsing (see ``data_entries``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyoxigraph as ox
+from rdflib import URIRef
+
+from .errors import AnthologyError, display_path
+from .sourcemap import subject_lines
+from .sources import parse_quads, read_source
+
+IDENTIFIER = "http://purl.org/dc/terms/identifier"
+#: ``dcterms:identifier "X"`` as files are written (a file that writes it otherwise is
+#: parsed): the text scan that picks the files worth parsing.
+_IDENTIFIER_TEXT = re.compile(
+    r'(?:dcterms:identifier|<http://purl\.org/dc/terms/identifier>)\s+"([^"\\\n]+)"'
+)
+
+
+@dataclass(frozen=True)
+class FileEntries:
+    """What one data file says about entries: the IRIs it writes as subjects (with their
+    first line, None where unknown) and the identifier it gives each IRI."""
+
+    path: Path
+    subjects: dict[str, int | None] = field(default_factory=dict)
+    identifiers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LayoutWarning:
+    """A data file that breaks the layout rule; it changes no exit code."""
+
+    path: Path
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = display_path(self.path) + (f":{self.line}" if self.line else "")
+        return f"{where}: warning: {self.message}"
+
+
+def entries_of(
+    path: Path, quads: Iterable[ox.Quad], lines: dict[str, int] | None = None
+) -> FileEntries:
+    """The FileEntries of ``path`` from its parsed ``quads`` (``lines``: each subject IRI's
+    first line, where the caller has them)."""
+    subjects: dict[str, int | None] = {}
+    identifiers: dict[str, str] = {}
+    for quad in quads:
+        if isinstance(quad.subject, ox.NamedNode):
+            subject = quad.subject.value
+            if subject not in subjects:
+                subjects[subject] = lines.get(subject) if lines is not None else None
+            if quad.predicate.value == IDENTIFIER and isinstance(quad.object, ox.Literal):
+                identifiers[subject] = quad.object.value
+    return FileEntries(path, subjects, identifiers)
+
+
+def data_entries(files: Iterable[Path], base: str) -> list[FileEntries]:
+    """The FileEntries of each data file that may break the layout rule.
+
+    Parsing every file again would cost check a fifth of its load time, so a text scan
+    picks the suspects first: a file where ``dcterms:identifier "STEM"`` (its own name)
+    is not written, and the files where one identifier is written twice; only those are
+    parsed. A file that cannot be read or parsed is left out (the loader reports it).
+    """
+    written: dict[Path, set[str]] = {}
+    declared: dict[str, list[Path]] = {}
+    for path in files:
+        try:
+            text = read_source(path).decode("utf-8")
+        except (AnthologyError, UnicodeDecodeError):
+            continue
+        written[path] = set(_IDENTIFIER_TEXT.findall(text))
+        for identifier in written[path]:
+            declared.setdefault(identifier, []).append(path)
+    found = []
+    for path, identifiers in written.items():
+        twice = any(len(declared[i]) > 1 for i in identifiers)
+        if path.stem in identifiers and not twice:
+            continue
+        try:
+            found.append(entries_of(path, parse_quads(read_source(path), path, base)))
+        except AnthologyError:
+            continue
+    return found
+
+
+def layout_warnings(files: Iterable[FileEntries], base: str) -> list[LayoutWarning]:
+    """Files whose name is not the identifier of an entry they describe, and entries
+    (IRIs with an identifier) described in more than one file, in file order."""
+    files = list(files)
+    owners: dict[str, Path] = {}
+    for item in files:
+        for subject in item.identifiers:
+            owners.setdefault(subject, item.path)
+    found = []
+    for item in files:
+        misnamed = item.path.stem not in item.identifiers.values()
+        elsewhere = [s for s in item.subjects if owners.get(s, item.path) != item.path]
+        if not (misnamed or elsewhere):
+            continue
+        line_of = _lines(item, base)
+        if misnamed:
+            named = sorted(set(item.identifiers.values()))
+            what = f"the entry {', '.join(named)}" if named else "no entry (no dcterms:identifier)"
+            first = min((line_of(s) or 0 for s in item.identifiers), default=0)
+            found.append(
+                LayoutWarning(
+                    item.path,
+                    first or None,
+                    f"the file is named {item.path.stem!r} but describes {what}; "
+                    "each file is named by the identifier of its entry",
+                )
+            )
+        for subject in elsewhere:
+            found.append(
+                LayoutWarning(
+                    item.path,
+                    line_of(subject),
+                    f"<{subject}> is also described in {display_path(owners[subject])}; "
+                    "an entry is described in its own file only",
+                )
+            )
+    return found
+
+
+def _lines(item: FileEntries, base: str) -> Callable[[str], int | None]:
+    """A subject's first line in ``item``: as given, else from a scan of its text."""
+    if any(line is not None for line in item.subjects.values()) or not item.subjects:
+        return item.subjects.get
+    try:
+        scanned = subject_lines(read_source(item.path).decode("utf-8"), base)
+    except (AnthologyError, UnicodeDecodeError):  # changed or gone since: no line
+        scanned = {}
+    return lambda subject: scanned.get(URIRef(subject))
+
+
+def anthology_layout_warnings(root: Path, base: str) -> list[LayoutWarning]:
+    """The layout warnings of the data files of the anthology at ``root``."""
+    files = sorted((root / "data").glob("*.ttl"))
+    return layout_warnings(data_entries(files, base), base)
