@@ -24,7 +24,7 @@ from html.parser import HTMLParser
 import httpx
 from rdflib import BNode, Graph, Literal, URIRef
 
-from .errors import AnthologyError
+from .errors import AnthologyError, TimedOut
 from .queries import QueryResult, query_kind
 
 #: Seconds a request may take in all, from connecting to the last byte of the answer.
@@ -213,7 +213,7 @@ def request(
 ) -> Answer:
     """One HTTP exchange, read in full within the connection's timeout (a store that
     drips its answer is cut at the deadline too). An HTTP error status, a refused or
-    broken connection, or no answer in time is an AnthologyError naming the URL."""
+    broken connection, or no answer in time (TimedOut) is an AnthologyError naming the URL."""
     connection = connection or Connection()
     credentials = connection.credentials or credentials_for(url)
     secrets = credentials.secrets if credentials else []
@@ -243,10 +243,10 @@ def request(
     worker.start()
     worker.join(limit)
     if worker.is_alive():
-        raise AnthologyError(f"{where}: no answer in {limit:g} s")
+        raise TimedOut(limit, shown(url))
     error = outcome.get("error")
     if isinstance(error, httpx.TimeoutException):
-        raise AnthologyError(f"{where}: no answer in {limit:g} s")
+        raise TimedOut(limit, shown(url))
     if isinstance(error, httpx.ConnectError):
         raise AnthologyError(f"{where}: cannot connect ({_reason(error, secrets)})")
     if isinstance(error, (httpx.RemoteProtocolError, httpx.DecodingError)):
@@ -319,7 +319,7 @@ def send_query(endpoint: str, text: str, accept: str, connection: Connection) ->
             )
         except AnthologyError as exc:
             refused = any(f"HTTP {code} " in exc.message for code in _REFUSED)
-            if not (refused or "no answer in" in exc.message):
+            if not (refused or isinstance(exc, TimedOut)):
                 raise
             _FORM_ONLY.add(base)
         method = "form"

@@ -37,3 +37,25 @@ def display_path(path: Path | str) -> str:
         return Path(os.path.abspath(p)).relative_to(os.getcwd()).as_posix()
     except (ValueError, OSError):
         return p.as_posix()
+
+
+class TimedOut(AnthologyError):
+    """A time limit ran out: a local query or validation (``url`` None), or a request to
+    a store at ``url``. ``what`` names it in the user's terms (``query confounders``);
+    ``option`` is the one that sets the limit. Exit code 2, like any AnthologyError."""
+
+    def __init__(
+        self,
+        seconds: float,
+        url: str | None = None,
+        what: str | None = None,
+        option: str = "--timeout",
+    ):
+        self.seconds, self.url, self.what, self.option = seconds, url, what, option
+        subject = what or url or "the request"
+        source = f" from {url}" if url and what else ""
+        super().__init__(f"{subject}: no answer{source} within {seconds:g} s ({option})")
+
+    def about(self, what: str) -> TimedOut:
+        """The same time-out, said of ``what`` (kept if it already names something)."""
+        return self if self.what else TimedOut(self.seconds, self.url, what, self.option)

@@ -14,14 +14,15 @@ import re
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
 from rdflib import Graph
 from rdflib.namespace import SH
 
-from .errors import AnthologyError
+from .errors import AnthologyError, TimedOut
 from .sourcemap import string_end
 
 T = TypeVar("T")
@@ -32,9 +33,10 @@ _SERVICE = re.compile(r"(?<![\w:?$])SERVICE\b", re.IGNORECASE)
 
 
 def bounded(work: Callable[[], T], seconds: float | None, what: str) -> T:
-    """The result of ``work()``, run in a worker thread; an AnthologyError if it takes
-    more than ``seconds`` (None or 0: no limit). KeyboardInterrupt reaches the caller at
-    once; the worker's own exceptions are raised as they are."""
+    """The result of ``work()``, run in a worker thread; TimedOut (said of ``what``, as
+    the user would name it: ``query confounders``) if it takes more than ``seconds``
+    (None or 0: no limit). KeyboardInterrupt reaches the caller at once; the worker's
+    own exceptions are raised as they are."""
     outcome: dict[str, object] = {}
 
     def run() -> None:
@@ -49,10 +51,23 @@ def bounded(work: Callable[[], T], seconds: float | None, what: str) -> T:
     while worker.is_alive():
         worker.join(0.1)
         if deadline is not None and time.monotonic() > deadline and worker.is_alive():
-            raise AnthologyError(f"{what} timed out after {seconds:g} s (see --timeout)")
-    if "error" in outcome:
-        raise outcome["error"]  # type: ignore[misc]
+            raise TimedOut(seconds or 0, what=what)
+    error = outcome.get("error")
+    if isinstance(error, TimedOut):  # a request to a store, within the work
+        raise error.about(what) from None
+    if error is not None:
+        raise error  # type: ignore[misc]
     return outcome["value"]  # type: ignore[return-value]
+
+
+@contextmanager
+def timeouts_named(what: str) -> Iterator[None]:
+    """Say of a time-out raised within (a request to a store) that it was ``what``
+    that got no answer: ``query confounders: no answer from URL within 300 s``."""
+    try:
+        yield
+    except TimedOut as exc:
+        raise exc.about(what) from None
 
 
 def uses_service(text: str) -> bool:

@@ -31,7 +31,7 @@ from rdflib import Graph, URIRef
 
 from .bnodes import relabel
 from .endpoint import Connection, http, run_remote, shown
-from .errors import AnthologyError
+from .errors import AnthologyError, TimedOut
 from .terms import nt_term
 
 if TYPE_CHECKING:
@@ -90,8 +90,10 @@ def publish(
                 connection=connection,
             )
         except AnthologyError as exc:
+            if isinstance(exc, TimedOut):
+                exc = exc.about(f"publishing <{graph_iri}>")
             if not sent:
-                raise
+                raise exc from None
             done = ", ".join(f"<{p.graph}>" for p in sent)
             left = ", ".join(f"<{g}>" for g in list(names.values())[len(sent) :])
             verb = "replaced" if replace else "added to"

@@ -478,14 +478,56 @@ def _cli(*args: str):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_a_query_past_its_timeout_is_exit_2(tmp_path, engine):
+def test_a_query_past_its_timeout_is_exit_2_naming_it(tmp_path, engine):
     """In a subprocess: the query given up on would otherwise run on in the test process."""
     query = tmp_path / "slow.rq"
     query.write_text(SLOW, encoding="utf-8")
     process = _cli("sparql", str(query), "--engine", engine, "--timeout", "1")
     out, err = process.communicate(timeout=120)
     assert process.returncode == 2, err
-    assert err == "anthology-kg: the query timed out after 1 s (see --timeout)\n"
+    assert err == f"anthology-kg: the query in {query}: no answer within 1 s (--timeout)\n"
+    root = anthology(tmp_path, {"A-1.ttl": PREFIXES + '<A-1> dcterms:identifier "A-1" .\n'})
+    (root / "queries").mkdir()
+    (root / "queries" / "slow.rq").write_text("#+ summary: slow\n" + SLOW, "utf-8")
+    process = _cli("--root", str(root), "query", "slow", "--engine", engine, "--timeout", "1.5")
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 2, err
+    assert err == "anthology-kg: query slow: no answer within 1.5 s (--timeout)\n"
+
+
+@pytest.fixture
+def silent_store():
+    """A store that takes every connection and never answers (the kernel accepts it)."""
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0), backlog=16) as listening:
+        yield f"http://127.0.0.1:{listening.getsockname()[1]}"
+
+
+@pytest.mark.parametrize(
+    "command, what",
+    [
+        (["query", "unread", "--endpoint", "{url}/sparql"], "query unread"),
+        (["validate", "--endpoint", "{url}/sparql"], "validation"),
+        (["publish", "--endpoint", "{url}/store"], "publishing <{data}>"),
+    ],
+    ids=["query", "validate", "publish"],
+)
+def test_a_store_that_never_answers_is_a_timeout_naming_what_and_where(silent_store, command, what):
+    from anthology_kg.server import DATA_GRAPH
+
+    args = [a.format(url=silent_store) for a in command]
+    path = "/store" if command[0] == "publish" else "/sparql"
+    started = time.monotonic()
+    result = (
+        run_cli(*args, "--method", "form", "--timeout", "1")
+        if command[0] != "publish"
+        else (run_cli(*args, "--timeout", "1"))
+    )
+    assert_input_error(result, what.format(data=DATA_GRAPH), "")
+    said = f"no answer from {silent_store}{path} within 1 s (--timeout)"
+    assert said in result.stderr, result.stderr
+    assert time.monotonic() - started < 15
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -699,3 +741,23 @@ def test_check_parses_a_file_the_text_scan_cannot_read_before_warning(tmp_path):
     assert "C-1.ttl:4: warning: the file is named 'C-1' but describes the entry A-1, B-1" in (
         result.stderr
     )
+
+
+@pytest.mark.skipif(not hasattr(os, "getpgid"), reason="POSIX signals")
+def test_ctrl_c_stops_a_remote_query_waiting_on_the_store_with_exit_130():
+    import signal
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as listening:
+        url = f"http://127.0.0.1:{listening.getsockname()[1]}/sparql"
+        process = _cli("query", "unread", "--endpoint", url, "--method", "form")
+        listening.settimeout(90)
+        connection, _ = listening.accept()  # the query has been sent: it waits on us
+        with connection:
+            time.sleep(0.3)
+            process.send_signal(signal.SIGINT)
+            started = time.monotonic()
+            out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert err == "anthology-kg: interrupted\n"
+    assert time.monotonic() - started < 15
