@@ -199,7 +199,9 @@ def _write_anthology(
                     text += _dangling(sid)
                 if plant is not None:
                     expected.append({"focus": identifier, "shape": shapes[plant]})
-                w.write(sid, text.replace("{identifier}", _q(identifier)))
+                # Named by its identifier, as every entry's file (the layout fmt and check
+                # warn about): the planted violation is the identifier's form, nothing else.
+                w.write(identifier, text.replace("{identifier}", _q(identifier)))
                 sotas.append(sid)
                 budget -= 1
                 continue

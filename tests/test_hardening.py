@@ -136,6 +136,7 @@ def test_generate_plants_one_violation_per_entry_and_writes_canonical_files(tmp_
     assert got == sorted((e["focus"], e["shape"]) for e in expected)
     check = run_cli("--root", str(out), "fmt", "--check")
     assert check.exit_code == 0 and check.stdout.startswith("0 of "), check.stdout
+    assert ": warning: " not in check.stderr, check.stderr  # each file named by its entry
 
 
 @pytest.mark.parametrize(
