@@ -558,6 +558,25 @@ def test_a_query_past_its_timeout_is_exit_2_naming_it(tmp_path, engine):
     assert err == "anthology-kg: query slow: no answer within 1.5 s (--timeout)\n"
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_validation_past_its_timeout_is_exit_2_naming_it(bundled_copy, engine):
+    """A shape whose SPARQL constraint joins the data with itself four times."""
+    (bundled_copy / "ontology" / "shapes").mkdir(parents=True)
+    (bundled_copy / "ontology" / "shapes" / "slow.ttl").write_text(
+        "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+        "<urn:slow> a sh:NodeShape ; sh:targetSubjectsOf "
+        "<http://purl.org/dc/terms/identifier> ; sh:sparql [ sh:select "
+        '"SELECT $this WHERE { $this ?p ?o . ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . '
+        'FILTER (STR(?o) = CONCAT(STR(?c), STR(?f), STR(?i), \\"x\\")) }" ] .\n',
+        encoding="utf-8",
+    )
+    for command in ("check", "validate"):
+        process = _cli("--root", str(bundled_copy), command, "--engine", engine, "--timeout", "1")
+        out, err = process.communicate(timeout=120)
+        assert process.returncode == 2, err
+        assert err.splitlines()[-1] == "anthology-kg: validation: no answer within 1 s (--timeout)"
+
+
 @pytest.fixture
 def silent_store():
     """A store that takes every connection and never answers (the kernel accepts it)."""
