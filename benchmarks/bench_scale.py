@@ -291,6 +291,21 @@ def median_of(runs: list[dict]) -> dict:
     }
 
 
+def generated(size: int, root: Path) -> Path:
+    """The anthology of ``size`` entries at ``root`` (generated unless it is there):
+    seed 1, one planted violation per 200 entries (at least 50)."""
+    from anthology_kg import resources
+    from anthology_kg.generate import generate
+
+    if not (root / "data").is_dir():
+        generate(size, 1, root, violations=min(size, max(50, size // 200)))
+        # A generated entry lacks what a printed record needs (authors, date, standing):
+        # the real entry is added for ``render`` (its references to entries the generated
+        # anthology lacks add a few results to ``check``).
+        shutil.copy(resources.bundled_dir() / "data" / f"{RENDERED}.ttl", root / "data")
+    return root
+
+
 def prepare(size: int, folder: Path) -> dict:
     """The generated anthology, a changed copy, both as two git commits, and what the
     rows need (an entry, a printed record, the stored queries bound for pyoxigraph)."""
@@ -298,19 +313,13 @@ def prepare(size: int, folder: Path) -> dict:
     from rdflib import URIRef
 
     from anthology_kg import resources
-    from anthology_kg.generate import generate
     from anthology_kg.queries import read_query
     from anthology_kg.sparql_text import with_values
     from anthology_kg.terms import GRAPHS
 
     root, changed, out = folder / "anthology", folder / "changed", folder / "out"
     out.mkdir(exist_ok=True)
-    if not (root / "data").is_dir():
-        generate(size, 1, root, violations=size // 200)
-        # A generated entry lacks what a printed record needs (authors, date, standing):
-        # the real entry is added for ``render`` (its references to entries the generated
-        # anthology lacks add a few results to ``check``).
-        shutil.copy(resources.bundled_dir() / "data" / f"{RENDERED}.ttl", root / "data")
+    generated(size, root)
     if not (folder / "repo").is_dir():
         shutil.rmtree(changed, ignore_errors=True)
         bench_diff.change_copy(root, changed, 50)
