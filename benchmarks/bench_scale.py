@@ -60,8 +60,6 @@ SELECT ?class (COUNT(?entry) AS ?entries) WHERE {
 """
 #: The entry of the ``render`` row, copied from the bundled anthology.
 RENDERED = "ARXIV-2409.19256"
-#: The new entry of the ``new`` row (removed after each run).
-NEW_ENTRY = "ARXIV-2912.99999"
 #: The rows the reference engine runs by default (it takes minutes at 10,000 entries).
 REFERENCE_ROWS = "^(check|sparql|query (confounders|depends-on))$"
 #: The issues' goals, as (row, what the ratio is to, at most).
@@ -117,7 +115,7 @@ def rows(ctx: dict) -> list[Row]:
             (
                 "new",
                 "reference",
-                NEW_ENTRY,
+                ctx["new_entry"],
                 "--title",
                 "Bench",
                 "--authors",
@@ -279,7 +277,7 @@ def one(ctx: dict, ctx_file: Path, row: Row | None, engine: str, mode: str, cloc
             return in_worker("library", json.dumps(args), ctx_file, clock, cwd)
         return measure([sys.executable, "-m", "anthology_kg", *args], clock, cwd)
     finally:
-        Path(ctx["root"], "data", f"{NEW_ENTRY}.ttl").unlink(missing_ok=True)
+        Path(ctx["root"], "data", f"{ctx['new_entry']}.ttl").unlink(missing_ok=True)
         for written in ("site", "generated"):
             shutil.rmtree(Path(ctx["out"], written), ignore_errors=True)
 
@@ -317,8 +315,9 @@ def prepare(size: int, folder: Path) -> dict:
     from anthology_kg.sparql_text import with_values
     from anthology_kg.terms import GRAPHS
 
-    root, changed, out = folder / "anthology", folder / "changed", folder / "out"
-    out.mkdir(exist_ok=True)
+    root, changed = folder / "anthology", folder / "changed"
+    # What the commands write goes to a folder of this run's own (runs may share DIR).
+    out = Path(tempfile.mkdtemp(prefix="out-", dir=folder))
     generated(size, root)
     if not (folder / "repo").is_dir():
         shutil.rmtree(changed, ignore_errors=True)
@@ -340,6 +339,9 @@ def prepare(size: int, folder: Path) -> dict:
         "repo": str(folder / "repo"),
         "out": str(out),
         "entry": entry,
+        # The entry ``new`` writes (and each run removes): this run's own, for runs may
+        # share the anthology.
+        "new_entry": f"ARXIV-2912.{os.getpid() % 100000:05d}",
         "record": str(record),
         "sparql": str(out / "query.rq"),
         "sparql_text": SPARQL,
@@ -451,7 +453,7 @@ def main() -> None:
             folder.mkdir(parents=True, exist_ok=True)
             started = time.perf_counter()
             ctx = prepare(size, folder)
-            ctx_file = folder / "context.json"
+            ctx_file = Path(ctx["out"], "context.json")
             ctx_file.write_text(json.dumps(ctx))
             selected = [r for r in rows(ctx) if re.search(args.rows, r.name)]
             print(
@@ -482,6 +484,7 @@ def main() -> None:
             print(f"\n{uptime()} at the end. Goals at {size:,} entries:")
             print("\n".join(goals(figures, size, modes)), flush=True)
             everything[size] = {" | ".join(k): v for k, v in figures.items()}
+            shutil.rmtree(ctx["out"])
     if args.json:
         Path(args.json).write_text(json.dumps(everything, indent=1))
 

@@ -29,6 +29,7 @@ def _context() -> dict:
         "repo": "/g",
         "out": "/o",
         "record": "/x.txt",
+        "new_entry": "ARXIV-2912.00001",
         "sparql": "/o/q.rq",
         "queries": {"confounders": {}, "depends-on": {"entry": "ARXIV-2000.00002"}},
     }
