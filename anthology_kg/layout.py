@@ -36,6 +36,8 @@ class FileEntries:
     path: Path
     subjects: dict[str, int | None] = field(default_factory=dict)
     identifiers: dict[str, str] = field(default_factory=dict)
+    #: Whether ``subjects`` holds the lines (else they are looked up when a warning needs one).
+    lines_known: bool = False
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ def entries_of(
                 subjects[subject] = lines.get(subject) if lines is not None else None
             if quad.predicate.value == IDENTIFIER and isinstance(quad.object, ox.Literal):
                 identifiers[subject] = quad.object.value
-    return FileEntries(path, subjects, identifiers)
+    return FileEntries(path, subjects, identifiers, lines_known=lines is not None)
 
 
 def data_entries(files: Iterable[Path], base: str) -> list[FileEntries]:
@@ -139,7 +141,7 @@ def layout_warnings(files: Iterable[FileEntries], base: str) -> list[LayoutWarni
 
 def _lines(item: FileEntries, base: str) -> Callable[[str], int | None]:
     """A subject's first line in ``item``: as given, else from a scan of its text."""
-    if any(line is not None for line in item.subjects.values()) or not item.subjects:
+    if item.lines_known:
         return item.subjects.get
     try:
         scanned = subject_lines(read_source(item.path).decode("utf-8"), base)
