@@ -704,6 +704,21 @@ def inside(point, box, margin=3.0):
     return box[0] + margin < x < box[2] - margin and box[1] + margin < y < box[3] - margin
 
 
+def test_many_neighbourhoods_are_drawn_by_the_layered_layout_and_say_so(tmp_path, monkeypatch):
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz dot is not installed (Debian package graphviz)")
+    monkeypatch.setattr(pages, "DOT_NEIGHBOURHOODS", 2)
+    check_site([], tmp_path / "site")
+    html = (tmp_path / "site" / "entries" / "ARXIV-2409.19256.html").read_text("utf-8")
+    assert 'class="layered"' in html
+    assert (
+        "Laid out by anthology-kg’s layered layout: Graphviz draws the neighbourhoods "
+        "of at most 2 entries" in html
+    )
+    graph = (tmp_path / "site" / "graph.html").read_text("utf-8")
+    assert "Laid out by Graphviz dot." in graph  # the anthology's picture still is
+
+
 @needs_chromium
 @pytest.mark.parametrize("layout", ["dot", "python"], indirect=True)
 def test_pictures_are_legible_at_page_width(tmp_path, browser, layout):
@@ -797,17 +812,45 @@ def test_the_browser_engine_at_ten_thousand_entries(tmp_path, browser):
     )
 
 
+def type_query(page, text: str) -> None:
+    """Replace the query in the page's editor (CodeMirror keeps the text box hidden)."""
+    page.click(".CodeMirror")
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(text)
+
+
+@needs_chromium
+def test_the_query_editor_highlights_sparql_under_the_policy(bundled_site, browser):
+    dialogs, requests, refused = [], [], []
+    page = watched_page(browser, dialogs, requests)
+    page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
+    page.goto((bundled_site / "queries" / "sparql.html").as_uri())
+    assert page.locator(".CodeMirror .cm-keyword").count() >= 3  # PREFIX, SELECT, WHERE...
+    assert page.locator(".CodeMirror .cm-variable-2").count() >= 2  # ?entry ?identifier
+    type_query(
+        page, "SELECT (COUNT(*) AS ?n) WHERE { ?e <http://purl.org/dc/terms/identifier> ?i }"
+    )
+    assert "SELECT" in page.locator(".CodeMirror .cm-keyword").all_inner_texts()
+    page.click("#run")
+    page.wait_for_selector("#live[data-done]", timeout=120_000)
+    assert page.get_attribute("#live", "data-done") == "yes", page.inner_text("#live-status")
+    assert page.locator("#live-result td").all_inner_texts() == ["9"]
+    page.close()
+    assert dialogs == [] and requests == [] and refused == []
+
+
 @needs_chromium
 def test_the_browser_refuses_service(bundled_site, browser):
     dialogs, requests = [], []
     page = watched_page(browser, dialogs, requests)
     page.goto((bundled_site / "queries" / "sparql.html").as_uri())
-    page.fill("#query-text", "SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }")
+    type_query(page, "SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }")
     page.click("#run")
     page.wait_for_selector("#live[data-done]", timeout=120_000)
     assert page.get_attribute("#live", "data-done") == "error"
     assert "calls a remote service (SERVICE)" in page.inner_text("#live-status")
-    page.fill("#query-text", '# SERVICE\nASK { ?s ?p ?o FILTER (?o != "SERVICE") }')
+    type_query(page, '# SERVICE\nASK { ?s ?p ?o FILTER (?o != "SERVICE") }')
     page.click("#run")
     # A selector, not wait_for_function: the page's CSP forbids the eval that a string
     # predicate needs, which made this wait fail whenever it had to poll.
@@ -885,3 +928,36 @@ def test_screenshots_show_labels_authors_paragraphs_and_a_legible_picture(
     assert query.strip() == (REPO / "queries" / "confounders.rq").read_text("utf-8").strip()
     _, rows = cli_rows("confounders")
     assert answer_rows == len(rows) + 1
+
+
+def test_the_browser_gets_the_data_files_as_few_documents_with_the_same_graph(tmp_path):
+    """Files that name blank nodes or set a base travel alone; the rest are joined, and
+    the documents load the graph the files load."""
+    import pyoxigraph as ox
+
+    from anthology_kg.site.assets import turtle_documents
+
+    prefix = b"@prefix ex: <http://example.org/> .\n"
+    texts = [
+        prefix + b"ex:a ex:p [ ex:q 1 ] .",
+        prefix + b"ex:b ex:p _:x . _:x ex:q 2 .",
+        prefix + b"ex:c ex:p _:x . _:x ex:q 3 .",
+        b"@prefix ex: <http://example.org/other/> .\nex:d ex:p <e> .",
+        b"@base <http://example.org/base/> .\n<f> <g> <h> .",
+        b"<i> <j> <k> .",
+        *(prefix + f"ex:m{i} ex:p {i} .".encode() for i in range(20)),
+    ]
+    documents = turtle_documents(texts)
+    assert len(documents) == 6  # 3 runs and 3 files alone: _: twice, the base
+    assert documents[-1].count("ex:p ") == 20 and documents[-1].startswith("<i>")
+
+    def loaded(parts):
+        store = ox.Store()
+        for part in parts:
+            store.load(part, format=ox.RdfFormat.TURTLE, base_iri="http://example.org/id/")
+        dataset = ox.Dataset(store)
+        dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
+        return sorted(str(q) for q in dataset)
+
+    assert loaded(documents) == loaded(texts)
+    assert len(loaded(texts)) == 29

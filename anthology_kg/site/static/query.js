@@ -10,6 +10,11 @@
   var status = document.getElementById("live-status");
   var output = document.getElementById("live-result");
   var editor = document.getElementById("query-text");
+  // The vendored CodeMirror (assets/codemirror/) highlights the query as it is edited;
+  // without it the plain text box works the same.
+  var cm = window.CodeMirror ? window.CodeMirror.fromTextArea(editor, {
+    mode: "sparql", lineNumbers: true, indentUnit: 4, viewportMargin: Infinity
+  }) : null;
   var store = null;
   var IDENTIFIER = "http://purl.org/dc/terms/identifier";
   var PREFIXES = [
@@ -159,7 +164,7 @@
     status.textContent = "Running…";
     window.setTimeout(function () {
       try {
-        var text = bound(editor.value);
+        var text = bound(cm ? cm.getValue() : editor.value);
         var started = performance.now();
         var result = engine().query(text, { use_default_graph_as_union: true, results_format: "application/sparql-results+json" });
         if (typeof result !== "string") {
