@@ -3,12 +3,16 @@
 A blank node's label is a hash of what it says (its outgoing triples, nested blank
 nodes included) and of where it hangs (the subjects and predicates pointing at it).
 Two blank nodes that the hash cannot tell apart get a suffix in sorted order.
+
+``first_degree_labels`` gives the labels of RDF Dataset Canonicalization (RDFC-1.0)
+where its first step settles them all, the exports' common case.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Iterable
 from functools import cache
 
 from rdflib import BNode, Graph
@@ -69,3 +73,48 @@ def relabel(graph: Graph) -> Graph:
     for s, p, o in graph:
         out.add((labels.get(s, s), p, labels.get(o, o)))
     return out
+
+
+#: A quad as the N-Quads text of its subject, predicate, object and graph name ("" for
+#: the default graph).
+QuadText = tuple[str, str, str, str]
+
+
+def _first_degree_line(quad: QuadText, node: str) -> str:
+    """One quad of ``node`` as RDFC-1.0's Hash First Degree Quads writes it: ``node`` as
+    ``_:a``, any other blank node as ``_:z``."""
+    s, p, o, g = quad
+    if s[0] == "_":
+        s = "_:a" if s == node else "_:z"
+    if o[0] == "_":
+        o = "_:a" if o == node else "_:z"
+    return f"{s} {p} {o} {g} .\n" if g else f"{s} {p} {o} .\n"
+
+
+def first_degree_labels(quads: Iterable[QuadText]) -> dict[str, str] | None:
+    """The RDFC-1.0 canonical labels (``_:c14nN``) of the blank nodes of ``quads`` when
+    each has a first-degree hash of its own, else None.
+
+    Written here because it is the common case and building a pyoxigraph ``Dataset`` to
+    canonicalize costs more than the rest of an export: these are steps 1 to 4 of the
+    Canonicalization Algorithm (https://www.w3.org/TR/rdf-canon/#canon-algo-algo), which
+    issue every label when no two hashes are equal. When two are, step 5 (Hash N-Degree
+    Quads) is needed and the caller asks pyoxigraph (``Dataset.canonicalize``). Terms
+    are pyoxigraph's N-Triples text, the form the algorithm hashes; blank nodes only as
+    subject or object (a triple term, a blank graph name: the caller's to refuse)."""
+    by_node: dict[str, list[QuadText]] = defaultdict(list)
+    for quad in quads:
+        s, _, o, _ = quad
+        if s[0] == "_":
+            by_node[s].append(quad)
+        if o[0] == "_" and o != s:
+            by_node[o].append(quad)
+    hashes = {
+        hashlib.sha256(
+            "".join(sorted([_first_degree_line(q, node) for q in found])).encode("utf-8")
+        ).hexdigest(): node
+        for node, found in by_node.items()
+    }
+    if len(hashes) < len(by_node):  # two blank nodes share a hash
+        return None
+    return {hashes[h]: f"_:c14n{index}" for index, h in enumerate(sorted(hashes))}

@@ -15,6 +15,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import Any, Protocol
 from xml.sax.saxutils import escape
@@ -29,7 +30,7 @@ from .errors import AnthologyError
 from .inference import InferenceUnsupported, inferred_triples
 from .loader import Anthology, load_anthology, load_rules
 from .namespaces import DEFAULT_BASE, PREFIXES
-from .sources import parse_turtle_file
+from .sources import iter_turtle_file
 from .terms import nt_term as nt_term  # where callers have always found it
 from .turtle import Statement, canonical_groups, graph_quads, statements, turtle_sections
 
@@ -82,17 +83,17 @@ class FolderSource:
         self._anthology: Anthology | None = None
 
     def quads(self, parts: Sequence[str]) -> Iterator[ox.Quad]:
-        found: list[ox.Quad] = []
+        """The quads of ``parts``, file by file as they are parsed (lazily: a writer
+        that consumes them as they come holds none of them)."""
         for part in parts:
             if part == "data":
                 # Sorted by name (as text: comparing Path objects costs more than parsing).
                 for path in sorted((self.root / "data").glob("*.ttl"), key=str):
-                    found += parse_turtle_file(path, self.base)[0]
+                    yield from iter_turtle_file(path, self.base)
             elif part == "ontology":
-                found += parse_turtle_file(resources.ontology_file(), self.base)[0]
+                yield from iter_turtle_file(resources.ontology_file(), self.base)
             else:  # the shapes, bundled and the anthology's own, as the loader finds them
-                found += graph_quads(load_rules(self.root, self.base).shapes)
-        return iter(found)
+                yield from graph_quads(load_rules(self.root, self.base).shapes)
 
     def graph(self, part: str) -> Graph:
         if self._anthology is None:
@@ -231,7 +232,7 @@ def graph_ntriples(graph: Graph) -> str:
 def to_ntriples(export: Export) -> str:
     """Sorted N-Triples of the asserted and the inferred triples together."""
     asserted, inferred = export.canonical()
-    return "".join(sorted(set(_nt_lines(asserted)) | set(_nt_lines(inferred))))
+    return "".join(sorted({f"{s} {p} {o} .\n" for s, p, o in chain(asserted, inferred)}))
 
 
 def to_nquads(export: Export) -> str:

@@ -18,16 +18,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
-from itertools import compress, groupby, islice
-from operator import eq, itemgetter, methodcaller
+from itertools import chain, compress, groupby, islice
+from operator import attrgetter, eq, itemgetter, methodcaller
 from typing import Any
 
 import pyoxigraph as ox
 from rdflib import Graph, URIRef
 from rdflib.term import Node
 
+from .bnodes import QuadText, first_degree_labels
 from .namespaces import AK, DEFAULT_BASE, PREFIXES, RDF, XSD
 from .terms import to_ox
 
@@ -50,6 +51,7 @@ _NIL = f"<{RDF.nil}>"
 _POSITION = f"<{AK.position}>"
 _GROUP = "urn:anthology-kg:statements:"
 _first = itemgetter(0)
+_as_triple = attrgetter("triple")
 _second = itemgetter(1)
 _third = itemgetter(2)
 
@@ -106,18 +108,30 @@ def _lines(quads: Iterable[ox.Quad] | Iterable[ox.Triple], fmt: ox.RdfFormat) ->
 
 def statements(quads: Iterable[ox.Quad] | Iterable[ox.Triple]) -> list[Statement]:
     """The triples of ``quads`` (graph names dropped, a triple in two graphs repeated),
-    in N-Triples text."""
-    given: list[Any] = list(quads)
-    try:
-        lines = _lines(given, ox.RdfFormat.N_TRIPLES)
-    except ValueError:  # some quads are in a named graph
-        return [_split(line)[:3] for line in _lines(given, ox.RdfFormat.N_QUADS)]
+    in N-Triples text. An iterator is consumed as it comes (each quad written out and
+    dropped: holding the Python objects of a large graph costs more than parsing it)."""
+    if isinstance(quads, Iterator):
+        first = next(quads, None)
+        if first is None:
+            return []
+        given_lazily: Iterator[Any] = chain([first], quads)
+        if isinstance(first, ox.Quad):  # as triples, graph names dropped (map: in C)
+            given_lazily = map(_as_triple, given_lazily)
+        lines = _lines(given_lazily, ox.RdfFormat.N_TRIPLES)
+    else:
+        given: Sequence[Any] = quads if isinstance(quads, Sequence) else list(quads)
+        try:
+            lines = _lines(given, ox.RdfFormat.N_TRIPLES)
+        except ValueError:  # some quads are in a named graph
+            return [_split(line)[:3] for line in _lines(given, ox.RdfFormat.N_QUADS)]
     # map() keeps the split and the tuple in C: this runs once per triple.
     return list(map(tuple, map(methodcaller("split", " ", 2), lines)))
 
 
 def _has_blank(statement: Statement) -> bool:
-    return statement[0].startswith("_:") or statement[2].startswith("_:")
+    """Whether a blank node is the subject or the object, or in a triple term object."""
+    obj = statement[2]
+    return statement[0][0] == "_" or obj[0] == "_" or (obj.startswith("<<") and "_:" in obj)
 
 
 def canonical_groups(groups: Sequence[Iterable[Statement]]) -> list[list[Statement]]:
@@ -125,21 +139,32 @@ def canonical_groups(groups: Sequence[Iterable[Statement]]) -> list[list[Stateme
     relabelled by RDFC-1.0, the label a blank node gets being the same in every group.
     Only statements with a blank node take part: the others cannot change a label."""
     out: list[list[Statement]] = []
-    blank: list[str] = []
+    blank: dict[QuadText, None] = {}  # distinct, in the order given
     for index, group in enumerate(groups):
         kept = []
+        graph = f"<{_GROUP}{index}>"
         for st in group:
             if _has_blank(st):
-                blank.append(f"{st[0]} {st[1]} {st[2]} <{_GROUP}{index}> .\n")
+                blank[(st[0], st[1], st[2], graph)] = None
             else:
                 kept.append(st)
         out.append(kept)
-    if blank:
-        dataset = ox.Dataset(ox.parse("".join(blank), format=ox.RdfFormat.N_QUADS))
-        dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
-        for line in _lines(dataset, ox.RdfFormat.N_QUADS):
-            s, p, o, graph = _split(line)
-            out[int(graph[len(_GROUP) + 1 : -1])].append((s, p, o))
+    if not blank:
+        return out
+    # A triple term (``<<( ... )>>``) may hold a blank node: pyoxigraph labels those.
+    nested = any(q[2].startswith("<<") for q in blank)
+    labels = None if nested else first_degree_labels(blank)
+    if labels is not None:
+        for s, p, o, graph in blank:
+            out[int(graph[len(_GROUP) + 1 : -1])].append((labels.get(s, s), p, labels.get(o, o)))
+        return out
+    text = "".join(f"{s} {p} {o} {g} .\n" for s, p, o, g in blank)
+    dataset = ox.Dataset(ox.parse(text, format=ox.RdfFormat.N_QUADS))
+    dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
+    for line in _lines(dataset, ox.RdfFormat.N_QUADS):
+        s, p, rest = line.split(" ", 2)
+        o, graph = rest.rsplit(" ", 1)  # the graph name is ours: no space in it
+        out[int(graph[len(_GROUP) + 1 : -1])].append((s, p, o))
     return out
 
 
