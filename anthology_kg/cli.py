@@ -8,64 +8,36 @@ from __future__ import annotations
 import copy
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rdflib import Graph, URIRef
 
 from . import __version__
-from .authoring import KINDS, new_entry_graph, write_new_entry
-from .baseline import compare_to_baseline, validate_state
+from .choices import (
+    DATA_GRAPH,
+    DEFAULT_BASE,
+    DIFF_FORMATS,
+    ENGINES,
+    ENTRY_KINDS,
+    EXPORT_FORMATS,
+    HTTP_TIMEOUT,
+    INFERENCE_CHOICES,
+    METHODS,
+    QUERY_TIMEOUT,
+    REPORT_FORMATS,
+    RESULT_FORMATS,
+    SHACL_REPORT_FORMATS,
+)
 from .completion import complete_entries, complete_params, complete_queries
 from .config import FAIL_ON, find_config, format_from_output
-from .diff import diff_states
-from .diffreport import QUERY_WRITERS as QUERY_DIFF_WRITERS
-from .diffreport import WRITERS as DIFF_WRITERS
-from .endpoint import DEFAULT_TIMEOUT as HTTP_TIMEOUT
-from .endpoint import METHODS, Connection
-from .engine import ENGINES, Engine, open_engine
 from .errors import AnthologyError, display_path
-from .export import FORMATS as EXPORT_FORMATS
-from .export import INFERENCE as EXPORT_INFERENCE
-from .export import WRITERS as EXPORT_WRITERS
-from .export import FolderSource, build_export, parse_include
-from .files import write_atomic, write_error
-from .formatting import format_anthology
-from .generate import generate as run_generate
-from .guards import (
-    DEFAULT_TIMEOUT,
-    bounded,
-    refuse_service,
-    refuse_service_in_shapes,
-    timeouts_named,
-)
-from .layout import anthology_layout_warnings
-from .namespaces import DEFAULT_BASE
-from .queries import bind_params, catalog, find_query, parse_param_options
-from .querydiff import diff_query
-from .records import (
-    CATEGORY_TRIPLES,
-    known_categories,
-    read_records,
-    record_files,
-    render_record,
-    unified_diff,
-    write_records,
-)
-from .reports import WRITERS, select_results, text_report
-from .resources import bundled_dir, find_root
-from .results import RESULT_FORMATS, graph_to_turtle, to_csv, to_json, to_table, to_tsv, to_xml
-from .revisions import anthology_root, read_state, resolve_states
-from .rules import rule_catalog
-from .server import DATA_GRAPH
-from .server import publish as run_publish
-from .server import serve as run_serve
-from .site import build_site
-from .sources import check_base, decode_utf8
-from .stats import compute_stats
-from .turtle import canonical_turtle
-from .validation import INFERENCE_CHOICES
-from .validation import validate as run_validation
-from .w3c_report import WRITERS as SHACL_WRITERS
+
+# Each command imports the library modules it uses when it runs, not here: `--version`,
+# `--help` and `check` then load no more than they need (no pySHACL, owlrl, Jinja2 or
+# httpx on the fast engine's path; tests/test_imports.py holds this).
+if TYPE_CHECKING:
+    from .endpoint import Connection
+    from .engine import Engine
 
 EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -98,7 +70,7 @@ class Settings:
     """The global options; ``engine`` opens the anthology they name."""
 
     #: --timeout and --allow-service of the command that runs queries or validation.
-    timeout: float = DEFAULT_TIMEOUT
+    timeout: float = QUERY_TIMEOUT
     allow_service: bool = False
 
     def __init__(self, root: Path | None, base: str, verbosity: int = 0, color=None):
@@ -123,6 +95,8 @@ class Settings:
     ) -> Engine:
         """The anthology in the engine the library picks for this request; a fallback
         to the reference engine is said on stderr."""
+        from .engine import open_engine
+
         return open_engine(
             kind,
             root=self.root,
@@ -190,6 +164,10 @@ def _against_baseline(settings: Settings, report, baseline: str | None, validate
     ``validate_root(folder)`` validates with the same engine and options."""
     if baseline is None:
         return report
+    from .baseline import compare_to_baseline, validate_state
+    from .resources import find_root
+    from .revisions import read_state
+
     old = read_state(settings.root or find_root(), baseline)
     return compare_to_baseline(report, validate_state(old, validate_root))
 
@@ -210,6 +188,8 @@ def _connection(settings: Settings, method: str = "auto", timeout: float | None 
     """How to reach a store: --method, and --timeout (the command's own, else the
     query timeout the settings hold, else the HTTP default). Credentials come from the
     environment or ~/.netrc, never from an option."""
+    from .endpoint import Connection
+
     seconds = timeout or getattr(settings, "timeout", None)
     if seconds is None:
         seconds = HTTP_TIMEOUT
@@ -247,7 +227,7 @@ def _limit_options(func):
     return click.option(
         "--timeout",
         type=click.FloatRange(min=0),
-        default=DEFAULT_TIMEOUT,
+        default=QUERY_TIMEOUT,
         show_default=True,
         metavar="SECONDS",
         expose_value=False,
@@ -267,6 +247,8 @@ def _validated(
 ):
     """Validate within --timeout, with the engine the library picks (it says so on
     stderr when it falls back); a local shape's SERVICE is refused unless allowed."""
+    from .guards import bounded, refuse_service_in_shapes
+    from .validation import validate as run_validation
 
     def now():
         anthology = settings.engine(
@@ -324,6 +306,8 @@ def main(
     """
     import os
 
+    from .sources import check_base
+
     if color is None and os.environ.get("NO_COLOR"):
         color = False
     ctx.obj = Settings(root, check_base(base), -1 if quiet else verbose, color)
@@ -367,6 +351,8 @@ def _echo_json(document) -> None:
 @click.pass_obj
 def stats(settings: Settings, fmt: str) -> None:
     """Print triples, entries by class and by category, and the files read."""
+    from .stats import compute_stats
+
     result = compute_stats(settings.engine())
     if fmt == "json":
         _echo_json(
@@ -397,6 +383,8 @@ def _emit(text: str, output: Path | None = None) -> None:
     if output is None:
         click.echo(text.encode("utf-8"), nl=False)
     else:
+        from .files import write_atomic
+
         write_atomic(output, text)
 
 
@@ -404,7 +392,7 @@ def _emit(text: str, output: Path | None = None) -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(sorted(WRITERS) + list(SHACL_WRITERS)),
+    type=click.Choice(sorted(REPORT_FORMATS) + list(SHACL_REPORT_FORMATS)),
     default=None,
     help="text (default): path:line:col: CODE severity [ADR] message (focus); json: a "
     "documented object; github: workflow annotations; junit: one testcase per rule; "
@@ -469,7 +457,10 @@ def validate(
 
     Exit 0 when it conforms, 1 when a rule is broken, 2 on input errors.
     """
-    fmt = fmt or format_from_output("validate", output, WRITERS) or "text"
+    from .reports import WRITERS, select_results
+    from .w3c_report import WRITERS as SHACL_WRITERS
+
+    fmt = fmt or format_from_output("validate", output, REPORT_FORMATS) or "text"
     if baseline and fmt in SHACL_WRITERS:
         raise AnthologyError(
             f"--baseline does not apply to --format {fmt}: the W3C report graph has no "
@@ -513,11 +504,14 @@ def check(settings, fail_on, select, ignore, engine, baseline) -> None:
     A data file not named by its entry's identifier, or an entry described in two
     files, is warned of on stderr (the exit code is the rules').
     """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .layout import anthology_layout_warnings
+    from .reports import select_results
+    from .resources import find_root
 
     def validated(settings: Settings):
         return select_results(_validated(settings, engine), _codes(select), _codes(ignore))
-
-    from concurrent.futures import ThreadPoolExecutor
 
     # The layout scan reads every data file again: it runs beside the validation,
     # which spends its time in pyoxigraph or I/O with the GIL released.
@@ -550,6 +544,8 @@ def _file_diff(before: str, after: str, name: str) -> str:
 
 def _echo_report(settings: Settings, report) -> None:
     """The text report on stdout, coloured on a terminal; --quiet drops the summary."""
+    from .reports import text_report
+
     lines = text_report(report, color=settings.color is not False).splitlines()
     if settings.verbosity < 0:
         lines = lines[:-1]
@@ -563,6 +559,8 @@ def _echo_report(settings: Settings, report) -> None:
 def rules(settings, fmt) -> None:
     """List each rule shape: its rule, the decision record it enforces, severity, code, and
     the rule in words."""
+    from .rules import rule_catalog
+
     if fmt == "json":
         _echo_json(
             [
@@ -591,6 +589,8 @@ def rules(settings, fmt) -> None:
 @click.pass_obj
 def list_queries(settings, fmt) -> None:
     """List the stored queries: name, summary and parameters."""
+    from .queries import catalog
+
     if fmt == "json":
         _echo_json(
             [
@@ -642,6 +642,10 @@ def _endpoint_option(func):
 
 
 def _print_result(anthology, result, fmt: str) -> None:
+    from rdflib import URIRef
+
+    from .results import graph_to_turtle, to_csv, to_json, to_table, to_tsv, to_xml
+
     if result.kind == "graph":
         click.echo(graph_to_turtle(result.graph), nl=False)
         return
@@ -662,6 +666,8 @@ def _run(settings, anthology, text, endpoint, what, bindings=None, source=None):
     """Run ``text`` (``what``: ``query NAME``, as a time-out names it) on ``anthology``;
     a local query within --timeout and without SERVICE unless allowed (each request to
     a remote store is bounded by --timeout, and the store applies its own limits)."""
+    from .guards import bounded, refuse_service, timeouts_named
+
     if endpoint:
         with timeouts_named(what):
             return anthology.query(text, bindings, source)
@@ -690,6 +696,9 @@ def query(settings, name, params, fmt, endpoint, graphs, method, engine) -> None
     Parameters are bound as RDF terms, never pasted into the query text; an entry
     parameter takes an identifier (ARXIV-2409.19256) or an IRI.
     """
+    from .guards import timeouts_named
+    from .queries import bind_params, find_query, parse_param_options
+
     what = f"query {name}"
     with timeouts_named(what):
         anthology = settings.engine(
@@ -713,6 +722,9 @@ def sparql(settings, file, fmt, endpoint, graphs, method, engine) -> None:
 
     SELECT and ASK print in --format; CONSTRUCT and DESCRIBE print Turtle.
     """
+    from .guards import timeouts_named
+    from .sources import decode_utf8
+
     name = getattr(file, "name", "<stdin>")
     source = None if name in ("<stdin>", "-") else name
     text = decode_utf8(file.read(), source or "<stdin>")
@@ -746,6 +758,19 @@ def import_record(settings, record, output, check) -> None:
     to FOLDER/ID.ttl). A malformed record is reported as file:line, exit 2, and nothing
     is written, for a folder too.
     """
+    from rdflib import Graph
+
+    from .records import (
+        CATEGORY_TRIPLES,
+        known_categories,
+        read_records,
+        record_files,
+        render_record,
+        unified_diff,
+        write_records,
+    )
+    from .turtle import canonical_turtle
+
     paths = record_files(record) if record.is_dir() else [record]
     if not paths:
         raise AnthologyError("no printed records (*.txt) in this folder", record)
@@ -787,6 +812,8 @@ def import_record(settings, record, output, check) -> None:
 @click.pass_obj
 def render(settings, identifier, output) -> None:
     """Print entry IDENTIFIER in the anthology's printed form (no final newline)."""
+    from .records import render_record
+
     anthology = settings.engine()
     entry = anthology.resolve_entry(identifier)
     _emit(render_record(anthology.describe(entry), entry), output)
@@ -803,7 +830,7 @@ def render(settings, identifier, output) -> None:
 )
 @click.option(
     "--inferred",
-    type=click.Choice(EXPORT_INFERENCE),
+    type=click.Choice(INFERENCE_CHOICES),
     default="none",
     show_default=True,
     help="Add the RDFS or OWL-RL closure (owlrl), kept apart from the asserted triples.",
@@ -823,6 +850,9 @@ def render(settings, identifier, output) -> None:
 @click.pass_obj
 def export(settings, fmt, inferred, include, output) -> None:
     """Export the graph for other tools (Protégé, Fuseki, Oxigraph, GraphDB, rapper)."""
+    from .export import WRITERS as EXPORT_WRITERS
+    from .export import FolderSource, build_export, parse_include
+
     fmt = fmt or format_from_output("export", output, EXPORT_FORMATS) or "turtle"
     built = build_export(
         FolderSource(settings.root, settings.base), parse_include(include), inferred
@@ -850,6 +880,9 @@ def fmt_command(settings, check, show_diff) -> None:
     literal's lexical form. A file edited while fmt runs is left alone and reported
     ("changed while formatting: FILE", exit 1).
     """
+    from .formatting import format_anthology
+    from .resources import find_root
+
     root = settings.root or find_root()
     if not (root / "data").is_dir():
         raise AnthologyError("no data/ folder here: not an anthology", root)
@@ -882,7 +915,7 @@ def fmt_command(settings, check, show_diff) -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(list(DIFF_WRITERS)),
+    type=click.Choice(DIFF_FORMATS),
     default="text",
     show_default=True,
     help="text for people; markdown: a summary table and a section per entry (a pull-request "
@@ -919,6 +952,13 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
     disappeared. Exit 0 when the graphs (or answers) are equal, 1 when they differ, 2 for
     a bad revision or an unreadable state.
     """
+    from .diff import diff_states
+    from .diffreport import QUERY_WRITERS as QUERY_DIFF_WRITERS
+    from .diffreport import WRITERS as DIFF_WRITERS
+    from .queries import parse_param_options
+    from .querydiff import diff_query
+    from .revisions import anthology_root, resolve_states
+
     old_state, new_state = resolve_states(settings.root or anthology_root(), old, new)
     if query_name is not None:
         if fmt not in QUERY_DIFF_WRITERS:
@@ -971,6 +1011,8 @@ def publish(settings, endpoint, graph, replace, http_timeout) -> None:
     (unreachable, no answer in time, 4xx, 5xx) are reported with the HTTP status and
     the body's text, exit 2; a failure after some graphs were sent names them.
     """
+    from .server import publish as run_publish
+
     connection = _connection(settings, timeout=http_timeout)
     for sent in run_publish(settings.engine(), endpoint, graph, replace, connection):
         click.echo(
@@ -989,6 +1031,7 @@ def serve(settings, port, host, read_only) -> None:
     Queries at http://HOST:PORT/query see data, ontology and shapes as one default graph.
     The endpoint is printed once the server listens; a port in use is exit 2.
     """
+    from .server import serve as run_serve
 
     def started(base: str) -> None:
         click.echo(f"SPARQL endpoint: {base}/query   Graph Store: {base}/store")
@@ -1001,7 +1044,7 @@ def serve(settings, port, host, read_only) -> None:
 
 
 @main.command()
-@click.argument("kind", type=click.Choice(sorted(KINDS)))
+@click.argument("kind", type=click.Choice(sorted(ENTRY_KINDS)))
 @click.argument("identifier")
 @click.option("--title", help="The work's title (a label for other kinds).")
 @click.option("--authors", help='As the record prints them: "Sheng et al."')
@@ -1017,6 +1060,10 @@ def new(settings, kind, identifier, title, authors, category) -> None:
     Refuses an identifier of the wrong form or one the anthology has (exit 2, nothing
     written). Prints what the rules still ask of the entry: only you can fill it in.
     """
+    from .authoring import new_entry_graph, write_new_entry
+    from .resources import bundled_dir, find_root
+    from .validation import validate as run_validation
+
     if settings.root is None and find_root() == bundled_dir():
         raise AnthologyError("no anthology here (no data/ folder); use --root DIR")
     anthology = settings.engine()
@@ -1044,6 +1091,9 @@ def new(settings, kind, identifier, title, authors, category) -> None:
 def site(settings, output, engine) -> None:
     """Build a static HTML site: index, entry pages, stored queries (run again in the
     browser), search, rules, pictures. It replaces the whole content of OUTPUT."""
+    from .files import write_error
+    from .site import build_site
+
     try:
         built = build_site(settings.engine(engine, validates=True), output)
     except OSError as exc:  # a read-only or full file system under the site's folders
@@ -1079,6 +1129,8 @@ def site(settings, output, engine) -> None:
 )
 def generate(count, seed, violations, output) -> None:
     """Write a reproducible synthetic anthology, for scale runs and test fixtures."""
+    from .generate import generate as run_generate
+
     summary = run_generate(count, seed, output, violations)
     click.echo(
         f"wrote {summary['files']} entry files and {summary['violations']} planted "

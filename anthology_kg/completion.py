@@ -14,8 +14,8 @@ from pathlib import Path
 import click
 from click.shell_completion import CompletionItem
 
+from .choices import DEFAULT_BASE
 from .errors import AnthologyError
-from .namespaces import DEFAULT_BASE
 
 
 def _anthology(ctx: click.Context):

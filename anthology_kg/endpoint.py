@@ -24,15 +24,15 @@ from html.parser import HTMLParser
 import httpx
 from rdflib import BNode, Graph, Literal, URIRef
 
+from .choices import HTTP_TIMEOUT as DEFAULT_TIMEOUT
+from .choices import METHODS as METHODS
 from .errors import AnthologyError, TimedOut
 from .queries import QueryResult, query_kind
 
-#: Seconds a request may take in all, from connecting to the last byte of the answer.
-DEFAULT_TIMEOUT = 60.0
-#: How a query is sent: ``post`` (the query as the body), ``form`` (URL-encoded POST),
-#: ``get``; ``auto`` tries ``post`` and falls back to ``form`` when the store refuses
-#: it or does not start answering within PROBE_SECONDS (Virtuoso 7.2 never answers one).
-METHODS = ("auto", "post", "form", "get")
+# DEFAULT_TIMEOUT: seconds a request may take in all, from connecting to the last byte of
+# the answer. METHODS: how a query is sent (``auto`` tries ``post`` and falls back to
+# ``form`` when the store refuses it or does not start answering within PROBE_SECONDS:
+# Virtuoso 7.2 never answers one). Both in choices.py, for the command line.
 PROBE_SECONDS = 3.0
 _REFUSED = {405, 406, 415, 501}
 ENV_TOKEN, ENV_USER, ENV_PASSWORD = (

@@ -13,25 +13,26 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 import pyoxigraph as ox
 from rdflib import Graph, URIRef
 from rdflib.term import Node
 
 from . import resources
-from .endpoint import Connection
+from .choices import DATA_GRAPH
+from .choices import ENGINES as ENGINES
 from .fast import compile_shapes, load_fast
 from .loader import Location, load_anthology, load_rules
 from .namespaces import DEFAULT_BASE
 from .queries import QueryResult
-from .remote import open_remote
-from .server import DATA_GRAPH
 from .shacl import ResultRow, Unsupported
 from .terms import PARTS
 
+if TYPE_CHECKING:
+    from .endpoint import Connection
+
 #: The engine names ``--engine`` takes; the first is the default.
-ENGINES = ("fast", "reference")
 
 
 class Engine(Protocol):
@@ -144,6 +145,8 @@ def open_engine(
         raise ValueError(f"unknown engine {kind!r}: use one of {', '.join(ENGINES)}")
     folder = (root or resources.find_root()).resolve()
     if endpoint:
+        from .remote import open_remote  # httpx and the HTTP client: only for a store
+
         remote = open_remote(
             endpoint,
             folder,

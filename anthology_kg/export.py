@@ -26,6 +26,7 @@ from rdflib.namespace import OWL, SKOS, XSD
 from rdflib.term import Node
 
 from . import resources
+from .choices import INFERENCE_CHOICES as INFERENCE
 from .errors import AnthologyError
 from .inference import InferenceUnsupported, inferred_triples
 from .loader import Anthology, load_anthology, load_rules
@@ -34,8 +35,6 @@ from .sources import iter_turtle_file
 from .terms import nt_term as nt_term  # where callers have always found it
 from .turtle import Statement, canonical_groups, graph_quads, statements, turtle_sections
 
-FORMATS = ("turtle", "ntriples", "nquads", "jsonld", "rdfxml")
-INFERENCE = ("none", "rdfs", "owlrl")
 PARTS = ("data", "ontology", "shapes")
 INFERRED_GRAPH = URIRef("https://w3id.org/anthology-kg/graph/inferred")
 _STANDARD = tuple(str(ns) for ns in (RDF, RDFS, OWL, XSD, SKOS)) + ("http://www.w3.org/ns/shacl#",)

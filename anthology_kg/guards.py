@@ -26,7 +26,6 @@ from .errors import AnthologyError, TimedOut
 from .sourcemap import string_end
 
 T = TypeVar("T")
-DEFAULT_TIMEOUT = 300.0
 #: Each outgoing request of an allowed SERVICE gives up after this many seconds.
 SERVICE_REQUEST_TIMEOUT = 30.0
 _SERVICE = re.compile(r"(?<![\w:?$])SERVICE\b", re.IGNORECASE)

@@ -26,8 +26,7 @@ from .errors import AnthologyError
 from .literals import literals_as_written
 from .namespaces import DCTERMS, DEFAULT_BASE, bind_prefixes
 from .progress import track
-from .queries import QueryResult, evaluate
-from .reference_shacl import rows_from_report, shacl_report
+from .queries import QueryResult
 from .shacl import ResultRow
 from .sourcemap import subject_lines
 from .sources import parse_turtle_file, to_graph
@@ -216,12 +215,16 @@ class Anthology(EntryIndex):
         parts: Sequence[str] = PARTS,
     ) -> QueryResult:
         """Run ``text`` with rdflib on the union of ``parts``."""
+        from .queries import evaluate  # rdflib's SPARQL engine: loaded by the reference engine only
+
         with literals_as_written():
             graph = self.data if tuple(parts) == ("data",) else self._union(parts)
             return evaluate(graph, text, dict(bindings or {}), source)
 
     def shacl_rows(self, inference: str = "none") -> list[ResultRow]:
         """Run pySHACL over the data with the shapes; return its results as rows."""
+        from .reference_shacl import rows_from_report, shacl_report  # pySHACL: loaded here only
+
         # Inference needs the whole ontology; without it, the vocabulary's skeleton will
         # do and keeps pySHACL from validating every axiom of the ontology as data.
         if inference == "none":

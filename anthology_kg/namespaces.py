@@ -5,8 +5,9 @@ from __future__ import annotations
 from rdflib import Graph, Namespace
 from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SH, SKOS, XSD
 
+from .choices import DEFAULT_BASE as DEFAULT_BASE
+
 AK = Namespace("https://w3id.org/anthology-kg/ns#")
-DEFAULT_BASE = "https://w3id.org/anthology-kg/id/"
 AKS = Namespace("https://w3id.org/anthology-kg/shapes#")
 CITO = Namespace("http://purl.org/spar/cito/")
 

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rdflib import Graph, Literal, URIRef, Variable
-from rdflib.plugins.sparql import prepareQuery
 from rdflib.term import Identifier, Node
 
 from .config import did_you_mean
@@ -256,6 +255,9 @@ def parse_param_options(options: tuple[str, ...]) -> dict[str, str]:
 def query_kind(text: str, source: str | Path | None = None) -> str:
     """``select``, ``ask`` or ``graph`` (CONSTRUCT, DESCRIBE); a syntax error is an
     AnthologyError."""
+    # rdflib's SPARQL parser takes a tenth of a second to import: not on every command's path.
+    from rdflib.plugins.sparql import prepareQuery
+
     try:
         prepared = prepareQuery(text)
     except Exception as exc:

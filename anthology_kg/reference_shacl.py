@@ -13,11 +13,10 @@ from rdflib.namespace import SH
 from rdflib.plugins.sparql import processor as sparql_processor
 from rdflib.term import Node
 
+from .choices import INFERENCE_CHOICES as INFERENCE_CHOICES
 from .errors import AnthologyError
 from .literals import literals_as_written
 from .shacl import ResultRow
-
-INFERENCE_CHOICES = ("none", "rdfs", "owlrl")
 
 
 @contextlib.contextmanager

@@ -16,6 +16,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import XSD
 from rdflib.term import Node
 
+from .choices import RESULT_FORMATS as RESULT_FORMATS
 from .errors import AnthologyError
 from .queries import QueryResult
 
@@ -217,6 +218,3 @@ def to_table(result: QueryResult, show: Callable[[Node], str]) -> str:
 def graph_to_turtle(graph: Graph) -> str:
     """A CONSTRUCT or DESCRIBE answer as Turtle."""
     return graph.serialize(format="turtle")
-
-
-RESULT_FORMATS = ("table", "csv", "tsv", "json", "xml")

@@ -30,6 +30,8 @@ import pyoxigraph as ox
 from rdflib import Graph, URIRef
 
 from .bnodes import relabel
+from .choices import DATA_GRAPH as DATA_GRAPH
+from .choices import GRAPH_BASE as GRAPH_BASE
 from .endpoint import Connection, http, run_remote, shown
 from .errors import AnthologyError, TimedOut
 from .terms import nt_term
@@ -37,8 +39,6 @@ from .terms import nt_term
 if TYPE_CHECKING:
     from .engine import Engine
 
-GRAPH_BASE = "https://w3id.org/anthology-kg/graph/"
-DATA_GRAPH = GRAPH_BASE + "data"
 ONTOLOGY_GRAPH = GRAPH_BASE + "ontology"
 SHAPES_GRAPH = GRAPH_BASE + "shapes"
 

@@ -15,11 +15,10 @@ from typing import TYPE_CHECKING, overload
 from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
 from rdflib.term import Node
 
+from .choices import INFERENCE_CHOICES as INFERENCE_CHOICES
 from .config import FAIL_ON
 from .errors import AnthologyError, display_path
 from .namespaces import AK, SH
-from .reference_shacl import INFERENCE_CHOICES as INFERENCE_CHOICES
-from .reference_shacl import shacl_report as shacl_report
 from .rules import WAIVER_SHAPE, Rule, rule_catalog, rule_code
 from .shacl import ResultRow, report_graph
 from .sourcemap import file_positions, locate

@@ -110,3 +110,57 @@ def test_literals_as_written_restores_the_setting_even_on_error():
     except ValueError:
         pass
     assert rdflib.NORMALIZE_LITERALS == before
+
+
+# What the fast path must not load: pySHACL and owlrl (the reference engine's), rdflib's
+# SPARQL engine (its parser alone takes ~0.1 s to import), Jinja2 (the site's), httpx
+# (the remote engine's). rdflib's core stays on `check`'s path: the rules (ontology,
+# shapes, waivers) are rdflib graphs the SHACL compiler reads and results carry rdflib
+# terms.
+REFERENCE_ONLY = ("pyshacl", "owlrl", "rdflib.plugins.sparql", "jinja2", "httpx")
+
+
+def _loaded_after(args: list[str], heavy: tuple[str, ...]) -> list[str]:
+    """The modules of ``heavy`` a fresh interpreter holds after running the command line
+    with ``args`` (in process, so that ``sys.modules`` can be read afterwards)."""
+    script = (
+        "import sys\n"
+        f"sys.argv = ['anthology-kg', *{args!r}]\n"
+        "from anthology_kg.cli import main\n"
+        "try:\n    main()\nexcept SystemExit as exc:\n    code = exc.code\n"
+        f"print([m for m in {heavy!r} if m in sys.modules], code, file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    loaded, code = done.stderr.strip().splitlines()[-1].rsplit(" ", 1)
+    assert code in ("0", "None"), done.stderr
+    return eval(loaded)  # a list literal printed by the script above
+
+
+def test_importing_the_command_line_loads_no_rdf_library():
+    heavy = ("rdflib", "pyoxigraph", *REFERENCE_ONLY)
+    assert _loaded_after(["--version"], heavy) == []
+    assert _loaded_after(["--help"], heavy) == []
+    # A command's help runs the group's callback, which checks --base (sources.py).
+    assert _loaded_after(["check", "--help"], REFERENCE_ONLY) == []
+
+
+def test_check_on_the_fast_engine_loads_no_reference_engine_module():
+    assert _loaded_after(["check"], REFERENCE_ONLY) == []
+    assert _loaded_after(["--quiet", "stats"], REFERENCE_ONLY) == []
+
+
+def test_the_reference_engine_does_load_pyshacl():
+    """The probe above sees imports (a probe that never saw one would always pass)."""
+    assert _loaded_after(["check", "--engine", "reference"], REFERENCE_ONLY)[:1] == ["pyshacl"]
+
+
+def test_the_command_lines_choices_are_the_writers_tables():
+    """choices.py names what the writers' tables hold, for the options built without them."""
+    from anthology_kg import authoring, choices, diffreport, export, reports, w3c_report
+
+    assert choices.REPORT_FORMATS == tuple(reports.WRITERS)
+    assert choices.SHACL_REPORT_FORMATS == tuple(w3c_report.WRITERS)
+    assert choices.EXPORT_FORMATS == tuple(export.WRITERS)
+    assert choices.DIFF_FORMATS == tuple(diffreport.WRITERS)
+    assert choices.QUERY_DIFF_FORMATS == tuple(diffreport.QUERY_WRITERS)
+    assert choices.ENTRY_KINDS == tuple(authoring.KINDS)

@@ -18,8 +18,8 @@ from rdflib.compare import isomorphic
 from rdflib.namespace import SH
 
 from anthology_kg.literals import literals_as_written
+from anthology_kg.reference_shacl import shacl_report
 from anthology_kg.shacl import validate_graphs
-from anthology_kg.validation import shacl_report
 
 W3C = Path(__file__).parent / "w3c"
 SUITE = W3C / "shacl-tests"
