@@ -16,7 +16,7 @@ from typing import ClassVar
 
 import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
-from rdflib.namespace import DCTERMS
+from rdflib.namespace import DCTERMS, XSD
 from rdflib.term import Node
 
 from . import resources
@@ -26,10 +26,10 @@ from .loader import EntryIndex, Location, Rules, describe_with, load_rules, voca
 from .namespaces import DEFAULT_BASE, bind_prefixes
 from .progress import track
 from .queries import QueryResult
-from .shacl import CompiledConstraint, Compiler, ResultRow, run_compiled
+from .shacl import CompiledConstraint, Compiler, ResultRow, as_written, run_compiled
 from .shacl.validator import store_select
 from .sourcemap import subject_lines
-from .sources import load_into, parse_quads, read_source
+from .sources import load_into, parse_quads, read_source, to_graph
 from .sparql_text import with_values
 from .terms import GRAPHS, PARTS, from_ox, to_ox
 
@@ -38,9 +38,15 @@ ONTOLOGY = GRAPHS["ontology"]
 SHAPES = GRAPHS["shapes"]
 VOCABULARY = ox.NamedNode("urn:anthology-kg:graph:vocabulary")
 _IDENTIFIER = ox.NamedNode(str(DCTERMS.identifier))
+_FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _IDENTIFIER_TEXT = re.compile(
     r'(?:dcterms:identifier|<http://purl\.org/dc/terms/identifier>)\s+"([^"\\]+)"'
 )
+
+
+def _text(term: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple) -> str:
+    """An identifier's text: a literal's lexical form (an IRI's text, should one be used)."""
+    return str(term) if isinstance(term, ox.Triple) else term.value
 
 
 def add_graph(store: ox.Store, graph: Graph, name: ox.NamedNode) -> None:
@@ -73,12 +79,12 @@ class OxigraphEngine(EntryIndex):
         if isinstance(node, Literal):
             return None
         for quad in self.store.quads_for_pattern(to_ox(node), _IDENTIFIER, None, DATA):
-            return str(quad.object.value)
+            return _text(quad.object)
         return None
 
     def identifier_pairs(self) -> Iterator[tuple[Node, str]]:
         for quad in self.store.quads_for_pattern(None, _IDENTIFIER, None, DATA):
-            yield from_ox(quad.subject), str(quad.object.value)
+            yield from_ox(quad.subject), _text(quad.object)
 
     def identified(self, text: str) -> Iterator[Node]:
         """The nodes whose identifier is ``text``."""
@@ -108,17 +114,29 @@ class OxigraphEngine(EntryIndex):
                     self._identifier_files.setdefault(match.group(1), path)
         return self._identifier_files
 
+    def _named_file(self, name: str) -> Path | None:
+        """``data/NAME.ttl``, for a name that is a plain file name (nothing in the data
+        chooses a path outside data/)."""
+        return self.root / "data" / f"{name}.ttl" if _FILE_NAME.fullmatch(name) else None
+
     def location(self, node: Node) -> Location | None:
-        """Found lazily: the file named by the owner's identifier is scanned first; when
-        the entry is not there, the files whose text holds its identifier."""
+        """Found lazily: the file named by the owner's identifier is scanned first, then
+        the one its IRI names (an entry whose identifier is wrong is still there); when
+        the entry is not there either, the files whose text holds its identifier."""
         owner = self.owner(node)
         identifier = self.identifier(owner) if owner is not None else None
-        if identifier:
-            self._scan(self.root / "data" / f"{identifier}.ttl")
-        if node not in self.locations and (owner is None or owner not in self.locations):
-            if identifier and identifier in self._files_by_identifier():
-                self._scan(self._files_by_identifier()[identifier])
-        if node not in self.locations and (owner is None or owner not in self.locations):
+
+        def unlocated() -> bool:
+            return node not in self.locations and (owner is None or owner not in self.locations)
+
+        if identifier and (path := self._named_file(identifier)) is not None:
+            self._scan(path)
+        if unlocated() and isinstance(owner, URIRef) and owner.startswith(self.base):
+            if (path := self._named_file(owner[len(self.base) :])) is not None:
+                self._scan(path)
+        if unlocated() and identifier and identifier in self._files_by_identifier():
+            self._scan(self._files_by_identifier()[identifier])
+        if unlocated():
             # Not where its identifier is first written (two entries share it, say).
             for path in self.data_files:
                 self._scan(path)
@@ -201,7 +219,31 @@ class OxigraphEngine(EntryIndex):
                 "the fast engine validates without inference: "
                 "use --engine reference with --inference"
             )
-        return run_compiled(store_select(self.store, [DATA, VOCABULARY]), self.compiled())
+        rows = run_compiled(store_select(self.store, [DATA, VOCABULARY]), self.compiled())
+        return self._literals_as_written(rows)
+
+    def _literals_as_written(self, rows: list[ResultRow]) -> list[ResultRow]:
+        """``rows`` with each value the literal as its entry's file writes it: the store
+        gives a typed literal in canonical form ("007"^^xsd:integer is "7"), so the focus
+        entry's file is read again and a value mapped back to the one literal there with
+        that canonical form (``shacl.as_written``). Only rows with such a value cost."""
+        by_file: dict[Path, list[int]] = {}
+        data_folder = self.root / "data"
+        for index, row in enumerate(rows):
+            value = row.value
+            if isinstance(value, Literal) and value.datatype not in (None, XSD.string):
+                located = self.location(row.focus)
+                if located is not None and located.path.parent == data_folder:
+                    by_file.setdefault(located.path, []).append(index)
+        if not by_file:
+            return rows
+        rows = list(rows)
+        for path, indexes in sorted(by_file.items()):
+            graph = to_graph(parse_quads(read_source(path), path, self.base))
+            mapped = as_written([rows[i] for i in indexes], (graph,))
+            for index, row in zip(indexes, mapped, strict=True):
+                rows[index] = row
+        return rows
 
 
 def compile_shapes(shapes: Graph) -> list[CompiledConstraint]:
@@ -248,12 +290,13 @@ def load_fast(
 def store_query(
     store: ox.Store,
     text: str,
-    default_graph: list[ox.NamedNode],
+    default_graph: Sequence[ox.NamedNode],
     source: str | Path | None = None,
 ) -> QueryResult:
     """Run ``text`` on ``store`` with ``default_graph`` as its default graph."""
+    graphs: list[ox.NamedNode | ox.BlankNode | ox.DefaultGraph] = list(default_graph)
     try:
-        result = store.query(text, default_graph=default_graph)
+        result = store.query(text, default_graph=graphs)
     except SyntaxError as exc:
         raise AnthologyError(f"SPARQL syntax error: {exc}", source) from None
     except OSError as exc:

@@ -22,7 +22,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.term import Node
 
 from .errors import AnthologyError
-from .terms import quiet_ill_typed
+from .terms import exact_literal, quiet_ill_typed
 
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 _REASONS = {
@@ -133,23 +133,8 @@ def term(node: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple) -> Node:
             return Literal(node.value, lang=node.language, normalize=False)
         if node.datatype.value == _XSD_STRING:
             return Literal(node.value, normalize=False)
-        return _exact_literal(node.value, URIRef(node.datatype.value))
+        return exact_literal(node.value, URIRef(node.datatype.value))
     raise AnthologyError(f"RDF-star triple terms are not supported: {node}")
-
-
-def _exact_literal(lexical: str, datatype: URIRef) -> Literal:
-    literal = Literal(lexical, datatype=datatype, normalize=False)
-    if str(literal) == lexical:
-        return literal
-    # rdflib collapses the spaces of xsd:token and xsd:normalizedString even with
-    # normalize=False; the author's text is kept by building the term around it (the
-    # same four slots Literal.__new__ fills).
-    exact = str.__new__(Literal, lexical)
-    exact._language = None
-    exact._datatype = datatype
-    exact._value = literal.value
-    exact._ill_typed = literal.ill_typed
-    return exact
 
 
 def to_graph(quads: list[ox.Quad], graph: Graph | None = None) -> Graph:

@@ -73,7 +73,23 @@ def from_ox(term: object) -> Node:
     if term.datatype.value == _XSD_STRING:
         return Literal(term.value, normalize=False)
     with quiet_ill_typed():
-        return Literal(term.value, datatype=URIRef(term.datatype.value), normalize=False)
+        return exact_literal(term.value, URIRef(term.datatype.value))
+
+
+def exact_literal(lexical: str, datatype: URIRef) -> Literal:
+    """The typed literal ``lexical``^^``datatype`` with its lexical form kept exactly."""
+    literal = Literal(lexical, datatype=datatype, normalize=False)
+    if str(literal) == lexical:
+        return literal
+    # rdflib collapses the spaces of xsd:token and xsd:normalizedString even with
+    # normalize=False; the author's text is kept by building the term around it (the
+    # same four slots Literal.__new__ fills).
+    exact = str.__new__(Literal, lexical)
+    exact._language = None
+    exact._datatype = datatype
+    exact._value = literal.value
+    exact._ill_typed = literal.ill_typed
+    return exact
 
 
 @contextlib.contextmanager

@@ -194,3 +194,79 @@ def test_open_engine_falls_back_for_shapes_the_compiler_refuses_and_says_so(tmp_
     # a command that does not validate keeps the fast engine and hears nothing
     engine = open_engine(root=root, extra_shapes=[shapes], warn=warnings.append)
     assert engine.name == "fast" and len(warnings) == 1
+
+
+AS_WRITTEN = """@prefix dcterms: <http://purl.org/dc/terms/> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+<N-1> dcterms:identifier "N-1" ;
+    <urn:x:v> "007"^^xsd:integer, "  x  "^^xsd:token, "1.50"^^xsd:decimal, "+5"^^xsd:int,
+        "1"^^xsd:boolean, "true"^^xsd:boolean .
+"""
+
+
+def test_the_fast_engines_store_answers_with_canonical_literals(tmp_path):
+    """The documented difference (README, "Two engines"): pyoxigraph's store keeps a
+    literal of a numeric or boolean datatype as its value, so what a query or a
+    validation result reads back on the fast engine is the canonical form
+    ("007" is "7", "1.50" is "1.5"), a derived integer type reads back as xsd:integer
+    (oxigraph issue 1413), and two forms of one value ("1" and "true" as xsd:boolean)
+    are one triple. A string-like literal ("  x  "^^xsd:token) keeps its text. The
+    reference engine answers with the literals as written; export, render and fmt read
+    the files, so they write what was written on both engines (test above)."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "N-1.ttl").write_text(AS_WRITTEN, encoding="utf-8")
+    query = "SELECT ?v WHERE { ?s <urn:x:v> ?v }"
+    xsd = "http://www.w3.org/2001/XMLSchema#"
+    found = {}
+    for name, anthology in (("fast", load_fast(tmp_path)), ("reference", load_anthology(tmp_path))):
+        rows = run_local(anthology, query).rows
+        found[name] = sorted((str(v), str(v.datatype)) for (v,) in rows)
+        found[name + " triples"] = compute_stats(anthology).triples
+    assert found["reference"] == sorted(
+        [
+            ("007", xsd + "integer"),
+            ("  x  ", xsd + "token"),
+            ("1.50", xsd + "decimal"),
+            ("+5", xsd + "int"),
+            ("1", xsd + "boolean"),
+            ("true", xsd + "boolean"),
+        ]
+    )
+    assert found["fast"] == sorted(
+        [
+            ("7", xsd + "integer"),
+            ("  x  ", xsd + "token"),
+            ("1.5", xsd + "decimal"),
+            ("5", xsd + "integer"),
+            ("true", xsd + "boolean"),
+        ]
+    )
+    assert found["reference triples"] == found["fast triples"] + 1
+
+
+VALUES_SHAPE = """@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+<urn:x:Strings> a sh:NodeShape ; sh:targetSubjectsOf <urn:x:n> ;
+    sh:property [ sh:path <urn:x:n> ; sh:datatype xsd:string ] .
+"""
+
+
+def test_validation_results_name_values_as_written_on_both_engines(tmp_path):
+    """A result's value is the literal as the file writes it on the fast engine too:
+    the canonical form the store gives back is mapped to the entry file's literal."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "N-1.ttl").write_text(
+        '<N-1> <http://purl.org/dc/terms/identifier> "N-1" ;\n'
+        '    <urn:x:n> 007, 1.50, "+5"^^<http://www.w3.org/2001/XMLSchema#int> .\n',
+        encoding="utf-8",
+    )
+    shapes = tmp_path / "strings.ttl"
+    shapes.write_text(VALUES_SHAPE, encoding="utf-8")
+    found = {}
+    for name, load in (("fast", load_fast), ("reference", load_anthology)):
+        report = validate(load(tmp_path, extra_shapes=[shapes]))
+        found[name] = sorted(
+            (r.value, r.line, r.column) for r in report.results if "Datatype" in (r.component or "")
+        )
+    assert [value for value, _, _ in found["reference"]] == ["+5", "007", "1.50"]
+    assert found["fast"] == found["reference"]

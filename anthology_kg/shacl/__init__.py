@@ -36,6 +36,7 @@ __all__ = [
     "Select",
     "Unsupported",
     "ValidationError",
+    "as_written",
     "report_graph",
     "run_compiled",
     "store_select",
@@ -47,7 +48,7 @@ _DATA = "urn:anthology-kg:graph:data"
 _SHAPES = "urn:anthology-kg:graph:shapes"
 
 
-def _as_written(rows: list[ResultRow], graphs: tuple[Graph, ...]) -> list[ResultRow]:
+def as_written(rows: list[ResultRow], graphs: tuple[Graph, ...]) -> list[ResultRow]:
     """Rows whose literals are those of the input graphs: a pyoxigraph store keeps a
     valid literal in canonical form ("4.0"^^xsd:decimal comes back as "4"), so each
     value is mapped back to the one input literal with that canonical form."""
@@ -96,5 +97,5 @@ def validate_graphs(data: Graph, shapes: Graph, extra: Graph | None = None) -> t
     named = ox.NamedNode(_SHAPES)
     store.extend(ox.Quad(to_ox(s), to_ox(p), to_ox(o), named) for s, p, o in shapes)
     rows = validate_store(store, shapes, graphs, _SHAPES)
-    rows = _as_written(rows, (data, shapes))
+    rows = as_written(rows, (data, shapes))
     return not rows, report_graph(rows, shapes)
