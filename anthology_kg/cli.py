@@ -247,8 +247,15 @@ def _validated(
 ):
     """Validate within --timeout, with the engine the library picks (it says so on
     stderr when it falls back); a local shape's SERVICE is refused unless allowed."""
+    import importlib
+
     from .guards import bounded, refuse_service_in_shapes
     from .validation import validate as run_validation
+
+    # The engine's modules load before the clock starts: --timeout bounds the work, and
+    # a store's own time-out (a second sooner) is the one that names the store.
+    for module in (".engine", ".remote") if endpoint else (".engine",):
+        importlib.import_module(module, __package__)
 
     def now():
         anthology = settings.engine(
