@@ -47,7 +47,7 @@ def test_a_row_runs_on_its_anthology_with_the_engine_asked():
     bench = _bench_scale()
     rows = {row.name: row for row in bench.rows(_context())}
     assert bench.command_line(_context(), rows["check"], "reference") == [
-        "--root", "/r", "check", "--engine", "reference",
+        "--root", "/r", "check", "--timeout", "0", "--engine", "reference",
     ]  # fmt: skip
     depends = bench.command_line(_context(), rows["query depends-on"], "fast")
     assert depends[:4] == ["--root", "/r", "query", "depends-on"]
