@@ -935,7 +935,7 @@ def test_the_browser_gets_the_data_files_as_few_documents_with_the_same_graph(tm
     the documents load the graph the files load."""
     import pyoxigraph as ox
 
-    from anthology_kg.site.assets import turtle_documents
+    from anthology_kg.site.model import turtle_documents
 
     prefix = b"@prefix ex: <http://example.org/> .\n"
     texts = [
@@ -947,7 +947,7 @@ def test_the_browser_gets_the_data_files_as_few_documents_with_the_same_graph(tm
         b"<i> <j> <k> .",
         *(prefix + f"ex:m{i} ex:p {i} .".encode() for i in range(20)),
     ]
-    documents = turtle_documents(texts)
+    documents = [document for _, document in turtle_documents(texts)]
     assert len(documents) == 6  # 3 runs and 3 files alone: _: twice, the base
     assert documents[-1].count("ex:p ") == 20 and documents[-1].startswith("<i>")
 

@@ -66,28 +66,6 @@ def oxigraph_wasm_script() -> str:
     return f'window.OXIGRAPH_WASM = "{wasm}";\n'
 
 
-def turtle_documents(texts: list[bytes]) -> list[str]:
-    """The data files as few Turtle documents as load the same graph: a run of files
-    that name no blank node (``_:``), set no base and start with no byte-order mark is
-    one document, joined by newlines (each file declares the prefixes it uses, or the
-    loader refused it), any other file a document of its own. The browser's engine
-    loads one large document twice as fast as ten thousand small ones."""
-    documents: list[str] = []
-    run: list[str] = []
-    for data in texts:
-        text = data.decode("utf-8")
-        if b"_:" in data or b"base" in data.lower() or text.startswith("\ufeff"):
-            if run:
-                documents.append("\n".join(run))
-                run = []
-            documents.append(text)
-        else:
-            run.append(text)
-    if run:
-        documents.append("\n".join(run))
-    return documents
-
-
 def anthology_script(model: Model, ontology: Graph, shapes: Graph) -> str:
     """The anthology for the browser's engine: the data files' Turtle as written (what
     the command line loads, so the browser and the command line answer alike), its
@@ -98,11 +76,11 @@ def anthology_script(model: Model, ontology: Graph, shapes: Graph) -> str:
         for graph in (ontology, shapes)
         for s, p, o in graph
     }
-    if not model.texts:  # pyoxigraph writes its terms in N-Triples syntax
+    if not model.documents:  # pyoxigraph writes its terms in N-Triples syntax
         lines.update(f"{s} {p} {o} .\n" for s, pairs in model.out.items() for p, o in pairs)
     data = {
         "base": model.anthology.base,
-        "turtle": turtle_documents(model.texts),
+        "turtle": model.documents,
         "ntriples": "".join(sorted(lines)),
     }
     return f"window.ANTHOLOGY_DATA = {js_value(data)};\n"
