@@ -44,7 +44,7 @@ class Engine(Protocol):
     ontology: Graph
     shapes: Graph
     waivers: Graph
-    data_files: list[Path]
+    data_files: Sequence[Path]
     shape_files: list[Path]
     query_dirs: list[Path]
     locations: dict[Node, Location]

@@ -22,7 +22,15 @@ from rdflib.term import Node
 from . import resources
 from .bnodes import relabel
 from .errors import AnthologyError
-from .loader import EntryIndex, Location, Rules, describe_with, load_rules, vocabulary
+from .loader import (
+    EntryIndex,
+    Location,
+    Rules,
+    TurtleFiles,
+    describe_with,
+    load_rules,
+    vocabulary,
+)
 from .namespaces import DEFAULT_BASE, bind_prefixes
 from .progress import track
 from .queries import QueryResult
@@ -265,7 +273,7 @@ def load_fast(
     root = (root or resources.find_root()).resolve()
     rules = rules or load_rules(root, base, extra_shapes)
     store = ox.Store()
-    data_files = sorted((root / "data").glob("*.ttl"))
+    data_files = TurtleFiles.of(root / "data")
     for path in track(data_files, "loading"):
         # The strict parser's verdict and messages, as the reference engine's loader.
         load_into(store, read_source(path), path, base, DATA)

@@ -72,3 +72,31 @@ def test_root_queries_and_shapes_are_added_to_bundled(tmp_path):
     anthology = load_anthology(tmp_path)
     assert anthology.query_dirs[-1] == tmp_path / "queries"
     assert len(anthology.query_dirs) == 2
+
+
+def test_turtle_files_are_the_folders_ttl_files_as_glob_lists_them(tmp_path):
+    """The compact list of data files (names, a Path on access) lists what
+    ``sorted(folder.glob("*.ttl"))`` lists: hidden files, a folder or a dangling
+    symlink named *.ttl too (reading refuses those, naming them), in the same order."""
+    from anthology_kg.loader import TurtleFiles
+
+    for name in ("b.ttl", "A.ttl", ".hidden.ttl", "c.ttl.bak", "x.TTL", "a b.ttl"):
+        (tmp_path / name).write_text("", encoding="utf-8")
+    (tmp_path / "folder.ttl").mkdir()
+    (tmp_path / "dangling.ttl").symlink_to(tmp_path / "nowhere")
+    files = TurtleFiles.of(tmp_path)
+    assert list(files) == sorted(tmp_path.glob("*.ttl"))
+    assert len(files) == 6 and files[0] == tmp_path / ".hidden.ttl"
+    assert files[1:3] == sorted(tmp_path.glob("*.ttl"))[1:3]
+    assert list(TurtleFiles.of(tmp_path / "missing")) == []
+
+
+def test_both_engines_list_the_data_files_compactly():
+    from anthology_kg.fast import load_fast
+    from anthology_kg.loader import TurtleFiles
+
+    for anthology in (load_anthology(FIXTURES / "minimal"), load_fast(FIXTURES / "minimal")):
+        assert isinstance(anthology.data_files, TurtleFiles)
+        assert list(anthology.data_files) == [
+            FIXTURES.resolve() / "minimal" / "data" / "LIT-001.ttl"
+        ]
