@@ -987,9 +987,16 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
 @main.command()
 @click.option(
     "--endpoint",
-    required=True,
     metavar="URL",
     help="Graph Store HTTP Protocol endpoint (Oxigraph: http://HOST:7878/store).",
+)
+@click.option(
+    "--update",
+    "update_endpoint",
+    metavar="URL",
+    help="Instead of --endpoint: a SPARQL 1.1 Update endpoint (Oxigraph: "
+    "http://HOST:7878/update), sent the three graphs in one request (all or nothing on "
+    "a store that applies an update as one transaction, as Oxigraph does).",
 )
 @click.option(
     "--graph", default=DATA_GRAPH, show_default=True, metavar="IRI", help="Graph for the data."
@@ -1010,7 +1017,7 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
     help="Give up on a request the store has not answered in full within SECONDS.",
 )
 @click.pass_obj
-def publish(settings, endpoint, graph, replace, http_timeout) -> None:
+def publish(settings, endpoint, update_endpoint, graph, replace, http_timeout) -> None:
     """Upload the data, ontology and shapes to a SPARQL 1.1 store, as three named graphs.
 
     Credentials come from ANTHOLOGY_KG_USER and ANTHOLOGY_KG_PASSWORD (or
@@ -1018,10 +1025,14 @@ def publish(settings, endpoint, graph, replace, http_timeout) -> None:
     (unreachable, no answer in time, 4xx, 5xx) are reported with the HTTP status and
     the body's text, exit 2; a failure after some graphs were sent names them.
     """
+    if (endpoint is None) == (update_endpoint is None):
+        raise AnthologyError("publish needs one of --endpoint URL or --update URL")
     from .server import publish as run_publish
+    from .server import publish_update
 
     connection = _connection(settings, timeout=http_timeout)
-    for sent in run_publish(settings.engine(), endpoint, graph, replace, connection):
+    send = run_publish if endpoint else publish_update
+    for sent in send(settings.engine(), endpoint or update_endpoint, graph, replace, connection):
         click.echo(
             f"{'replaced' if replace else 'added to'} <{sent.graph}>: {sent.triples} triples"
         )

@@ -192,6 +192,22 @@ def error_text(body: bytes, content_type: str, secrets: list[str], limit: int = 
     return one if len(one) <= limit else one[: limit - 1] + "…"
 
 
+class RequestFailed(AnthologyError):
+    """A request that failed. ``unknown``: it was sent but no whole answer came (a
+    broken connection), so the store may have carried it out or not; otherwise it was
+    not carried out (no connection, or the store answered an error)."""
+
+    def __init__(self, message: str, unknown: bool = False):
+        super().__init__(message)
+        self.unknown = unknown
+
+
+def left_unanswered(error: AnthologyError) -> bool:
+    """Whether the failed request may have been carried out all the same: it got no
+    whole answer (TimedOut, or a RequestFailed that is ``unknown``)."""
+    return isinstance(error, TimedOut) or (isinstance(error, RequestFailed) and error.unknown)
+
+
 @dataclass
 class Answer:
     """A store's answer: status, content type and the whole body."""
@@ -248,13 +264,14 @@ def request(
     if isinstance(error, httpx.TimeoutException):
         raise TimedOut(limit, shown(url))
     if isinstance(error, httpx.ConnectError):
-        raise AnthologyError(f"{where}: cannot connect ({_reason(error, secrets)})")
+        raise RequestFailed(f"{where}: cannot connect ({_reason(error, secrets)})")
     if isinstance(error, (httpx.RemoteProtocolError, httpx.DecodingError)):
-        raise AnthologyError(
-            f"{where}: the answer is not valid HTTP or was cut short ({_reason(error, secrets)})"
+        raise RequestFailed(
+            f"{where}: the answer is not valid HTTP or was cut short ({_reason(error, secrets)})",
+            unknown=True,
         )
     if isinstance(error, httpx.HTTPError):
-        raise AnthologyError(f"{where}: {_reason(error, secrets)}")
+        raise RequestFailed(f"{where}: {_reason(error, secrets)}", unknown=True)
     if isinstance(error, Exception):
         raise error
     r = outcome["response"]
@@ -270,7 +287,7 @@ def request(
                 if credentials is None
                 else " (the credentials were refused)"
             )
-        raise AnthologyError(
+        raise RequestFailed(
             f"{where}: HTTP {r.status_code} {r.reason_phrase}{hint}"
             + (f": {detail}" if detail else "")
         )
@@ -303,51 +320,51 @@ _FORM_ONLY: set[str] = set()
 def send_query(endpoint: str, text: str, accept: str, connection: Connection) -> Answer:
     """Send query ``text`` with the connection's method (``auto``: direct POST, falling
     back to a form when the store refuses or does not answer it; see METHODS)."""
-    method = connection.method
     base, _, query_string = endpoint.partition("?")
     params = urllib.parse.parse_qsl(query_string, keep_blank_values=True)
-    if method == "auto" and base not in _FORM_ONLY:
-        try:
-            return request(
-                base,
-                method="POST",
-                data=text.encode("utf-8"),
-                params=params,
-                headers={"Content-Type": "application/sparql-query", "Accept": accept},
-                connection=connection,
-                timeout=min(PROBE_SECONDS, connection.timeout),
-            )
-        except AnthologyError as exc:
-            refused = any(f"HTTP {code} " in exc.message for code in _REFUSED)
-            if not (refused or isinstance(exc, TimedOut)):
-                raise
-            _FORM_ONLY.add(base)
+    method = connection.method
+    if method == "auto":
         method = "form"
-    elif method == "auto":
-        method = "form"
+        if base not in _FORM_ONLY:
+            try:
+                probe = min(PROBE_SECONDS, connection.timeout)
+                return _query_request("post", base, params, text, accept, connection, probe)
+            except AnthologyError as exc:
+                refused = any(f"HTTP {code} " in exc.message for code in _REFUSED)
+                if not (refused or isinstance(exc, TimedOut)):
+                    raise
+                _FORM_ONLY.add(base)
+    return _query_request(method, base, params, text, accept, connection)
+
+
+def _query_request(
+    method: str,
+    base: str,
+    params: list[tuple[str, str]],
+    text: str,
+    accept: str,
+    connection: Connection,
+    timeout: float | None = None,
+) -> Answer:
+    """One query request sent as ``method`` says (SPARQL 1.1 Protocol 2.1): ``post``,
+    the query as the body; ``get``, a ``query`` parameter; ``form``, a URL-encoded body.
+    The endpoint's own parameters (``params``) stay in the URL, or join the form."""
     if method == "post":
-        return request(
-            base,
-            method="POST",
-            data=text.encode("utf-8"),
-            params=params,
-            headers={"Content-Type": "application/sparql-query", "Accept": accept},
-            connection=connection,
-        )
-    if method == "get":
-        return request(
-            base,
-            method="GET",
-            params=[*params, ("query", text)],
-            headers={"Accept": accept},
-            connection=connection,
-        )
+        data: bytes | None = text.encode("utf-8")
+        headers = {"Content-Type": "application/sparql-query"}
+    elif method == "get":
+        data, headers, params = None, {}, [*params, ("query", text)]
+    else:
+        data = urllib.parse.urlencode([*params, ("query", text)]).encode("ascii")
+        headers, params = {"Content-Type": "application/x-www-form-urlencoded"}, []
     return request(
         base,
-        method="POST",
-        data=urllib.parse.urlencode([*params, ("query", text)]).encode("ascii"),
-        headers={"Content-Type": "application/x-www-form-urlencoded", "Accept": accept},
+        method="GET" if method == "get" else "POST",
+        data=data,
+        params=params,
+        headers={**headers, "Accept": accept},
         connection=connection,
+        timeout=timeout,
     )
 
 

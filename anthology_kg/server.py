@@ -21,7 +21,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,7 +32,7 @@ from rdflib import Graph, URIRef
 from .bnodes import relabel
 from .choices import DATA_GRAPH as DATA_GRAPH
 from .choices import GRAPH_BASE as GRAPH_BASE
-from .endpoint import Connection, http, run_remote, shown
+from .endpoint import Connection, http, left_unanswered, run_remote, shown
 from .errors import AnthologyError, TimedOut
 from .terms import nt_term
 
@@ -61,6 +61,10 @@ def _with_params(url: str, params: list[tuple[str, str]]) -> str:
     return url + separator + urllib.parse.urlencode(params)
 
 
+def _part_triples(anthology: Engine, part: str) -> list[ox.Triple]:
+    return list(dict.fromkeys(quad.triple for quad in anthology.quads((part,))))
+
+
 def publish(
     anthology: Engine,
     store: str,
@@ -73,14 +77,15 @@ def publish(
     With ``replace`` each graph is sent with PUT, which the store applies as one
     operation, so a reader sees the old graph or the new one, never part of it;
     without, with POST, which adds to what the graph holds. The Graph Store protocol
-    has no request for three graphs at once: when one fails, the error says which
-    graphs were already sent and which were not, so that nobody mistakes the store's
-    mix of old and new for either.
+    has no request for three graphs at once (``publish_update`` sends one): when one
+    fails, the error says which graphs were sent, which were not, and which one the
+    store may or may not have taken (a request left without an answer), so that
+    nobody mistakes the store's mix of old and new for either.
     """
     names = graph_names(data_graph)
     sent: list[Published] = []
     for part, graph_iri in names.items():
-        triples = list(dict.fromkeys(quad.triple for quad in anthology.quads((part,))))
+        triples = _part_triples(anthology, part)
         try:
             http(
                 _with_params(store, [("graph", graph_iri)]),
@@ -92,17 +97,74 @@ def publish(
         except AnthologyError as exc:
             if isinstance(exc, TimedOut):
                 exc = exc.about(f"publishing <{graph_iri}>")
-            if not sent:
+            unknown_outcome = left_unanswered(exc)
+            if not sent and not unknown_outcome:
                 raise exc from None
-            done = ", ".join(f"<{p.graph}>" for p in sent)
-            left = ", ".join(f"<{g}>" for g in list(names.values())[len(sent) :])
             verb = "replaced" if replace else "added to"
+            graphs = list(names.values())
+            unknown = graphs[len(sent) : len(sent) + 1] if unknown_outcome else []
+            left = graphs[len(sent) + len(unknown) :]
+            said = [
+                f"{verb}: {_listed(p.graph for p in sent)}" if sent else f"nothing {verb}",
+                *([f"perhaps {verb} (no answer): {_listed(unknown)}"] if unknown else []),
+                *([f"not {verb}: {_listed(left)}"] if left else []),
+            ]
             raise AnthologyError(
-                f"{exc.message}; {verb}: {done}; not {verb}: {left} "
-                f"(the store now holds a mix: publish again)"
+                f"{exc.message}; {'; '.join(said)} (the store may now hold a mix: publish again)"
             ) from None
         sent.append(Published(graph=graph_iri, triples=len(triples)))
     return sent
+
+
+def _listed(graphs: Iterable[str]) -> str:
+    return ", ".join(f"<{g}>" for g in graphs)
+
+
+def publish_update(
+    anthology: Engine,
+    endpoint: str,
+    data_graph: str = DATA_GRAPH,
+    replace: bool = False,
+    connection: Connection | None = None,
+) -> list[Published]:
+    """Upload data, ontology and shapes to a SPARQL 1.1 Update endpoint in one request:
+    one ``INSERT DATA`` of the three graphs, after a ``DROP SILENT GRAPH`` of each with
+    ``replace``. A store that applies an update request as one transaction (Oxigraph
+    does) is never left half updated; Virtuoso 7.2 commits each operation and refuses
+    blank nodes and large bodies in INSERT DATA, so it takes ``publish`` (Graph Store).
+    """
+    names = graph_names(data_graph)
+    parts = {part: _part_triples(anthology, part) for part in names}
+    # N-Triples is the SPARQL triple syntax for these terms: one serializer (pyoxigraph)
+    # writes every literal, IRI and blank node as the update's grammar reads it.
+    drops = [f"DROP SILENT GRAPH {nt_term(URIRef(g))} ;\n" for g in names.values()]
+    body = [*(drops if replace else []), "INSERT DATA {\n"]
+    for part, graph_iri in names.items():
+        triples = ox.serialize(parts[part], format=ox.RdfFormat.N_TRIPLES) or b""
+        body += [f"GRAPH {nt_term(URIRef(graph_iri))} {{\n", triples.decode("utf-8"), "}\n"]
+    body.append("}\n")
+    try:
+        http(
+            endpoint,
+            method="POST",
+            data="".join(body).encode("utf-8"),
+            headers={"Content-Type": "application/sparql-update"},
+            connection=connection,
+        )
+    except AnthologyError as exc:
+        if isinstance(exc, TimedOut):
+            exc = exc.about("publishing")
+        verb = "replaced" if replace else "added to"
+        outcome = (
+            "the store may have applied the whole update or none of it (no answer)"
+            if left_unanswered(exc)
+            else f"nothing was {verb} where the store applies an update request as one "
+            "transaction, as Oxigraph does"
+        )
+        raise AnthologyError(
+            f"{exc.message}; the three graphs were one update request: {outcome}"
+        ) from None
+    return [Published(graph=names[part], triples=len(parts[part])) for part in names]
 
 
 def default_graphs(data_graph: str = DATA_GRAPH) -> list[str]:

@@ -4,20 +4,28 @@ generated dba password. Import the fixture where it is needed::
 
     from stores import virtuoso  # noqa: F401  (a session fixture)
 
+``Proxy`` goes between a client and a store: it records every request, and cuts the
+ones a test chooses in the middle of their body (a store that fails mid-way).
+
 Tests that use it skip, saying why, when ``virtuoso-t`` is not installed
 (``apt-get install virtuoso-opensource``; ``.ci/run`` installs it).
 """
 
 from __future__ import annotations
 
+import http.client
 import secrets
 import shutil
 import socket
 import subprocess
+import threading
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -160,3 +168,99 @@ def virtuoso(tmp_path_factory):
         yield store
     finally:
         stop_virtuoso(store)
+
+
+def put_graph(store: str, graph: str, turtle: str, connection=None) -> None:
+    """Replace ``graph`` at the Graph Store endpoint ``store`` by the triples of ``turtle``
+    (the project's client: credentials from ``connection``)."""
+    from anthology_kg.endpoint import http
+
+    http(
+        f"{store}?{urllib.parse.urlencode({'graph': graph})}",
+        method="PUT",
+        data=turtle.encode("utf-8"),
+        headers={"Content-Type": "text/turtle"},
+        connection=connection,
+    )
+
+
+@dataclass
+class Sent:
+    """One request the proxy saw: method, path (with the query string) and the query or
+    update text (the body, or its ``query``/``update`` field when the body is a form)."""
+
+    method: str
+    path: str
+    text: str
+    size: int
+
+
+class Proxy:
+    """An HTTP proxy on 127.0.0.1 in front of ``upstream`` (a base URL) that keeps every
+    request (``requests``) and the bytes of every answer (``answered``). A request for
+    which ``cut(sent)`` is true reaches the store with half its body, and then the
+    connection closes; the client is answered 502."""
+
+    def __init__(self, upstream: str, cut: Callable[[Sent], bool] | None = None):
+        self.requests: list[Sent] = []
+        self.answered = 0
+        self.cut = cut or (lambda sent: False)
+        proxy = self
+        target = urllib.parse.urlsplit(upstream)
+
+        class Handler(BaseHTTPRequestHandler):
+            def _forward(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else b""
+                text = body.decode("utf-8", "replace")
+                if "x-www-form-urlencoded" in self.headers.get("Content-Type", ""):
+                    form = urllib.parse.parse_qs(text)
+                    text = (form.get("query") or form.get("update") or [""])[0]
+                sent = Sent(self.command, self.path, text, len(body))
+                proxy.requests.append(sent)
+                headers = {k: v for k, v in self.headers.items() if k.lower() != "host"}
+                challenge = None
+                if proxy.cut(sent):
+                    status, content, kind = 502, b"cut by the test proxy", "text/plain"
+                    upstream_connection = http.client.HTTPConnection(
+                        target.hostname, target.port, timeout=30
+                    )
+                    upstream_connection.putrequest(self.command, self.path)
+                    for key, value in headers.items():
+                        upstream_connection.putheader(key, value)
+                    upstream_connection.endheaders(body[: len(body) // 2])
+                    upstream_connection.close()
+                else:
+                    request = urllib.request.Request(
+                        upstream + self.path, data=body or None, method=self.command,
+                        headers=headers,
+                    )  # fmt: skip
+                    try:
+                        with urllib.request.urlopen(request, timeout=120) as response:
+                            status, content = response.status, response.read()
+                            kind = response.headers.get("Content-Type", "")
+                    except urllib.error.HTTPError as exc:
+                        status, content = exc.code, exc.read()
+                        kind = exc.headers.get("Content-Type", "text/plain")
+                        challenge = exc.headers.get("WWW-Authenticate")
+                proxy.answered += len(content)
+                self.send_response(status)
+                self.send_header("Content-Type", kind)
+                if status == 401 and challenge:
+                    self.send_header("WWW-Authenticate", challenge)
+                self.send_header("Content-Length", str(len(content)))
+                self.end_headers()
+                self.wfile.write(content)
+
+            do_GET = do_POST = do_PUT = _forward
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()

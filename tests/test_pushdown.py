@@ -6,19 +6,16 @@ from __future__ import annotations
 
 import json
 import shutil
-import threading
-import urllib.parse
-import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, run_cli
 from rdflib import RDFS, BNode, URIRef
 from rdflib.namespace import SH
+from stores import Proxy, put_graph
 from test_server import OXIGRAPH, free_port, oxigraph  # noqa: F401  (the server fixture)
 
-from anthology_kg.endpoint import Connection, Credentials, http, run_remote
+from anthology_kg.endpoint import Connection, Credentials, run_remote
 from anthology_kg.fast import DATA, SHAPES, VOCABULARY, load_fast
 from anthology_kg.loader import load_anthology
 from anthology_kg.pushdown import remote_rows
@@ -33,54 +30,9 @@ pytestmark = pytest.mark.skipif(
 KEY = ("focus", "path", "value", "shape", "severity", "component")
 
 
-class Recorder:
-    """An HTTP proxy in front of the store that keeps each request's method and query
-    (the body, or its ``query`` field when the body is a form)."""
-
-    def __init__(self, upstream: str):
-        self.requests: list[tuple[str, str]] = []
-        recorder = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def _forward(self):
-                length = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(length) if length else None
-                text = (body or b"").decode("utf-8")
-                if "x-www-form-urlencoded" in self.headers.get("Content-Type", ""):
-                    text = urllib.parse.parse_qs(text).get("query", [""])[0]
-                recorder.requests.append((self.command, text))
-                headers = {k: v for k, v in self.headers.items() if k.lower() != "host"}
-                request = urllib.request.Request(
-                    upstream + self.path, data=body, method=self.command, headers=headers
-                )
-                try:
-                    with urllib.request.urlopen(request, timeout=30) as response:
-                        status, content = response.status, response.read()
-                        kind = response.headers.get("Content-Type", "")
-                except urllib.error.HTTPError as exc:
-                    status, content, kind = exc.code, exc.read(), "text/plain"
-                self.send_response(status)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(content)))
-                self.end_headers()
-                self.wfile.write(content)
-
-            do_GET = do_POST = _forward
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
-
-
 @pytest.fixture
 def proxy(oxigraph):  # noqa: F811
-    recorder = Recorder(oxigraph)
+    recorder = Proxy(oxigraph)
     yield recorder
     recorder.close()
 
@@ -90,7 +42,7 @@ def _publish(root: Path, store: str, graph: str) -> None:
     assert run_cli(*args, "--replace").exit_code == 0
 
 
-def _remote(root: Path, proxy: Recorder, graph: str, *extra: str):
+def _remote(root: Path, proxy: Proxy, graph: str, *extra: str):
     result = run_cli(
         "--root", str(root), "validate", "--format", "json",
         "--endpoint", f"{proxy.url}/query", "--graph", graph, *extra,
@@ -134,7 +86,7 @@ def test_remote_results_are_the_local_ones_and_no_construct_is_sent(
     local = run_cli("--root", str(root), "validate", "--format", "json")
     # Without file and line, two results that read alike are one line of the report.
     assert result.exit_code == local.exit_code and set(remote) == set(_local(root))
-    bodies = [body for _, body in proxy.requests]
+    bodies = [sent.text for sent in proxy.requests]
     assert bodies and all("CONSTRUCT" not in body.upper() for body in bodies)
     assert all(body.lstrip().upper().startswith(("SELECT", "ASK", "PREFIX")) for body in bodies)
 
@@ -149,7 +101,7 @@ def test_a_generated_anthology_validates_the_same_remotely(oxigraph, proxy, tmp_
     result, remote = _remote(root, proxy, "urn:test:generated")
     local = _local(root)
     assert result.exit_code == 1 and len(local) >= 12 and set(remote) == set(local)
-    assert not any("CONSTRUCT" in body.upper() for _, body in proxy.requests)
+    assert not any("CONSTRUCT" in sent.text.upper() for sent in proxy.requests)
     # The rows themselves: the same focus IRIs, paths, values, shapes and components.
     anthology = load_fast(root)
     here = validate_store(anthology.store, anthology.shapes, [DATA, VOCABULARY], SHAPES.value)
@@ -163,7 +115,7 @@ def test_the_reference_engine_reads_the_graph_back(oxigraph, proxy, tmp_path):  
     _publish(root, oxigraph, "urn:test:ref")
     result, remote = _remote(root, proxy, "urn:test:ref", "--engine", "reference")
     assert result.exit_code == 1 and remote == _local(root)
-    assert any("CONSTRUCT" in body for _, body in proxy.requests)
+    assert any("CONSTRUCT" in sent.text for sent in proxy.requests)
 
 
 def test_a_missing_graph_is_exit_2(proxy):
@@ -223,13 +175,7 @@ def test_virtuoso_answers_a_subclass_path_from_a_bound_node_wrongly(virtuoso, ox
     dba = Connection(credentials=Credentials(virtuoso.user, virtuoso.password))
     for store, auth in ((f"{virtuoso.graph_store}", dba), (f"{oxigraph}/store", None)):
         for graph, turtle in (("urn:test:min:data", data), ("urn:test:min:onto", ontology)):
-            http(
-                f"{store}?graph={graph}",
-                method="PUT",
-                data=turtle.encode(),
-                headers={"Content-Type": "text/turtle"},
-                connection=auth,
-            )
+            put_graph(store, graph, turtle, auth)
     known = hierarchy([(URIRef("urn:A"), URIRef("urn:E"))])
     queries = {
         "path": f"SELECT ?v WHERE {{ <urn:r> <urn:p> ?v . {instance_of('?v', URIRef('urn:E'))} }}",

@@ -1,5 +1,6 @@
 """A real Oxigraph server: publish, query remotely, validate remotely, replace, errors."""
 
+import contextlib
 import re
 import shutil
 import socket
@@ -7,17 +8,27 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
 import pytest
 from conftest import run_cli
+from rdflib.compare import isomorphic
+from stores import Proxy, put_graph
 
 from anthology_kg.endpoint import run_remote
 from anthology_kg.errors import AnthologyError
 from anthology_kg.loader import load_anthology
 from anthology_kg.queries import bind_params, catalog, run_local, with_values
-from anthology_kg.server import default_graphs, publish, query_url
+from anthology_kg.server import (
+    ONTOLOGY_GRAPH,
+    SHAPES_GRAPH,
+    default_graphs,
+    fetch_graph,
+    publish,
+    query_url,
+)
 from anthology_kg.validation import validate
 
 BINARY = Path(sys.executable).parent / "oxigraph"
@@ -44,8 +55,9 @@ def wait_until_up(url: str, seconds: float = 20) -> None:
     raise RuntimeError("oxigraph did not start")
 
 
-@pytest.fixture(scope="module")
-def oxigraph():
+@contextlib.contextmanager
+def running_oxigraph():
+    """An in-memory Oxigraph server on a free port: its base URL."""
     port = free_port()
     process = subprocess.Popen(
         [OXIGRAPH, "serve", "--bind", f"127.0.0.1:{port}"],
@@ -59,6 +71,19 @@ def oxigraph():
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def oxigraph():
+    with running_oxigraph() as base:
+        yield base
+
+
+@pytest.fixture
+def own_oxigraph():
+    """A server of the test's own, whose ontology and shapes graphs it may spoil."""
+    with running_oxigraph() as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
@@ -537,3 +562,191 @@ def test_publish_says_which_graphs_were_replaced_when_one_fails():
         "not replaced: <https://w3id.org/anthology-kg/graph/ontology>, "
         "<https://w3id.org/anthology-kg/graph/shapes>"
     ) in message
+
+
+# --- publish --replace: one request, or an honest account of three --------------------
+
+OLD = "<urn:old> <urn:old> <urn:old> .\n"
+GRAPHS = ("urn:test:cut", ONTOLOGY_GRAPH, SHAPES_GRAPH)
+
+
+def _put_old(store: str, connection=None) -> None:
+    """Each of the three graphs holds one old triple."""
+    for graph in GRAPHS:
+        put_graph(store, graph, OLD, connection)
+
+
+def _holds(query_endpoint: str) -> dict[str, str]:
+    """For each of the three graphs: "old" (the one old triple), "new" (the anthology's
+    triples, no old one), or its count of triples and of old ones."""
+    found = {}
+    for graph in GRAPHS:
+        counts = (
+            int(
+                run_remote(
+                    query_endpoint,
+                    f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{graph}> {{ {subject} ?p ?o }} }}",
+                    kind="select",
+                ).rows[0][0]
+            )
+            for subject in ("?s", "<urn:old>")
+        )
+        total, old = counts
+        found[graph] = {(1, 1): "old"}.get(
+            (total, old), "new" if total > 1 and not old else f"{total}/{old}"
+        )
+    return found
+
+
+def test_publish_update_is_one_request_with_the_graphs_the_graph_store_gets(own_oxigraph):
+    proxy = Proxy(own_oxigraph)
+    try:
+        result = run_cli("publish", "--update", f"{proxy.url}/update", "--replace")
+    finally:
+        proxy.close()
+    assert result.exit_code == 0, result.stderr
+    assert [(sent.method, sent.path) for sent in proxy.requests] == [("POST", "/update")]
+    assert result.stdout.count("replaced <") == 3
+    by_update = {g: fetch_graph(f"{own_oxigraph}/query", g) for g in default_graphs()}
+    again = run_cli("publish", "--update", f"{own_oxigraph}/update", "--replace")
+    assert again.exit_code == 0 and again.stdout == result.stdout  # replaced, not added to
+    assert run_cli("publish", "--endpoint", f"{own_oxigraph}/store", "--replace").exit_code == 0
+    for graph, graph_store in ((g, fetch_graph(f"{own_oxigraph}/query", g)) for g in by_update):
+        assert isomorphic(by_update[graph], graph_store), graph
+
+
+def test_publish_update_cut_mid_way_leaves_every_old_graph(own_oxigraph):
+    _put_old(f"{own_oxigraph}/store")
+    proxy = Proxy(own_oxigraph, cut=lambda sent: sent.path == "/update")
+    try:
+        result = run_cli(
+            "publish", "--update", f"{proxy.url}/update", "--replace", "--graph", GRAPHS[0]
+        )
+    finally:
+        proxy.close()
+    assert result.exit_code == 2
+    message = result.stderr.strip()
+    assert len(message.splitlines()) == 1 and "HTTP 502" in message
+    assert "the three graphs were one update request: nothing was replaced" in message
+    assert len(proxy.requests) == 1 and proxy.requests[0].size > 10_000
+    assert _holds(f"{own_oxigraph}/query") == dict.fromkeys(GRAPHS, "old")
+
+
+def test_three_puts_cut_at_the_second_say_what_the_store_holds(own_oxigraph):
+    _put_old(f"{own_oxigraph}/store")
+    proxy = Proxy(own_oxigraph, cut=lambda sent: ONTOLOGY_GRAPH in urllib.parse.unquote(sent.path))
+    try:
+        result = run_cli(
+            "publish", "--endpoint", f"{proxy.url}/store", "--replace", "--graph", GRAPHS[0]
+        )
+    finally:
+        proxy.close()
+    assert result.exit_code == 2
+    assert (
+        f"replaced: <{GRAPHS[0]}>; not replaced: <{ONTOLOGY_GRAPH}>, <{SHAPES_GRAPH}> "
+        "(the store may now hold a mix: publish again)"
+    ) in result.stderr
+    assert _holds(f"{own_oxigraph}/query") == {
+        GRAPHS[0]: "new",
+        ONTOLOGY_GRAPH: "old",
+        SHAPES_GRAPH: "old",
+    }
+
+
+def test_a_put_left_without_an_answer_is_perhaps_replaced():
+    answers = iter([http_answer(b"", "201 Created"), b""])
+    server = RawServer(lambda request: next(answers, b""))
+    try:
+        result = run_cli("publish", "--endpoint", f"{server.url}/store", "--replace")
+    finally:
+        server.close()
+    assert result.exit_code == 2
+    assert (
+        "; replaced: <https://w3id.org/anthology-kg/graph/data>; perhaps replaced (no answer): "
+        "<https://w3id.org/anthology-kg/graph/ontology>; not replaced: "
+        "<https://w3id.org/anthology-kg/graph/shapes> (the store may now hold a mix"
+    ) in result.stderr
+
+
+def test_publish_update_left_without_an_answer_says_so():
+    server = RawServer(lambda request: b"")
+    try:
+        result = run_cli("publish", "--update", f"{server.url}/update", "--replace")
+    finally:
+        server.close()
+    assert result.exit_code == 2 and len(server.requests) == 1
+    assert "the store may have applied the whole update or none of it" in result.stderr
+
+
+def test_publish_needs_one_endpoint():
+    for args in (
+        (),
+        ("--endpoint", "http://127.0.0.1:9/store", "--update", "http://127.0.0.1:9/u"),
+    ):
+        result = run_cli("publish", *args)
+        assert result.exit_code == 2
+        assert "publish needs one of --endpoint URL or --update URL" in result.stderr
+
+
+def test_virtuoso_three_puts_cut_at_the_second_say_what_the_store_holds(dba):
+    from anthology_kg.endpoint import Connection, Credentials
+
+    auth = Connection(credentials=Credentials(dba.user, dba.password))
+    _put_old(dba.graph_store, auth)
+    proxy = Proxy(dba.base, cut=lambda sent: ONTOLOGY_GRAPH in urllib.parse.unquote(sent.path))
+    path = urllib.parse.urlsplit(dba.graph_store).path
+    try:
+        result = run_cli(
+            "publish", "--endpoint", f"{proxy.url}{path}", "--replace", "--graph", GRAPHS[0]
+        )
+        assert result.exit_code == 2
+        assert (
+            f"replaced: <{GRAPHS[0]}>; not replaced: <{ONTOLOGY_GRAPH}>, <{SHAPES_GRAPH}>"
+        ) in result.stderr
+        assert _holds(dba.sparql) == {GRAPHS[0]: "new", ONTOLOGY_GRAPH: "old", SHAPES_GRAPH: "old"}
+    finally:
+        proxy.close()
+        assert run_cli("publish", "--endpoint", dba.graph_store, "--replace").exit_code == 0
+
+
+def test_virtuoso_refuses_the_one_update_request_and_keeps_the_old_graphs(dba):
+    """Virtuoso 7.2 takes no blank node in INSERT DATA (and commits each operation of
+    a request): it publishes through the Graph Store; the refusal changes nothing."""
+    from anthology_kg.endpoint import Connection, Credentials
+
+    auth = Connection(credentials=Credentials(dba.user, dba.password))
+    _put_old(dba.graph_store, auth)
+    try:
+        result = run_cli(
+            "publish", "--update", f"{dba.base}/sparql-auth", "--replace", "--graph", GRAPHS[0]
+        )
+        assert result.exit_code == 2
+        message = result.stderr.strip()
+        assert "HTTP 400" in message and "Blank node" in message and len(message.splitlines()) == 1
+        assert _holds(dba.sparql) == dict.fromkeys(GRAPHS, "old")
+    finally:
+        assert run_cli("publish", "--endpoint", dba.graph_store, "--replace").exit_code == 0
+
+
+def test_each_method_sends_the_query_as_the_protocol_says(published):
+    from anthology_kg.endpoint import Connection
+
+    proxy = Proxy(published)
+    url = query_url(f"{proxy.url}/query", ["urn:test:a", "urn:test:b"])
+    try:
+        answers = {
+            method: run_remote(url, "SELECT ?s WHERE { ?s ?p ?o } LIMIT 1", kind="select",
+                               connection=Connection(method=method)).variables
+            for method in ("post", "form", "get")
+        }  # fmt: skip
+    finally:
+        proxy.close()
+    assert answers == dict.fromkeys(("post", "form", "get"), ["s"])
+    graphs = "default-graph-uri=urn%3Atest%3Aa&default-graph-uri=urn%3Atest%3Ab"
+    post, form, get = proxy.requests
+    assert (post.method, post.path, post.text) == (
+        "POST", f"/query?{graphs}", "SELECT ?s WHERE { ?s ?p ?o } LIMIT 1"
+    )  # fmt: skip
+    assert (form.method, form.path) == ("POST", "/query")
+    assert form.text == "SELECT ?s WHERE { ?s ?p ?o } LIMIT 1"
+    assert (get.method, get.path.startswith(f"/query?{graphs}&query=SELECT")) == ("GET", True)
