@@ -99,18 +99,23 @@ def remote_rows(
     ).rows
     known = hierarchy((sub, sup) for sub, sup in pairs if sub is not None and sup is not None)
     rows = run_compiled(select, Compiler(shapes, SHAPES_GRAPH, known).compile())
-    iris = sorted({n for r in rows for n in (r.focus, r.value) if isinstance(n, URIRef)})
-    for start in range(0, len(iris), _BATCH):
-        values = " ".join(nt_term(n) for n in iris[start : start + _BATCH])
-        text = (
-            f"SELECT * WHERE {{ VALUES ?n {{ {values} }} OPTIONAL {{ ?n {_ID} ?ak_id }}"
-            f"{_referrers('n', '?n')} }}"
-        )
-        result = run_remote(url, text, kind="select", connection=connection)
-        for row in result.rows:
-            found = dict(zip(result.variables, row, strict=True))
-            node, identifier = found.get("n"), found.get("ak_id")
-            if node is not None and identifier is not None:
-                local.add((node, DCTERMS.identifier, identifier))
-            _keep_owners(found, "n", local)
+    # A focus node is named by its nearest entry (its referrers, up to OWNER_DEPTH); a
+    # value IRI by its own identifier only (the report never walks a value's referrers:
+    # ak:method, say, is the object of every method entry).
+    focus = {r.focus for r in rows if isinstance(r.focus, URIRef)}
+    values = {r.value for r in rows if isinstance(r.value, URIRef)} - focus
+    for nodes, owners in ((sorted(focus), True), (sorted(values), False)):
+        for start in range(0, len(nodes), _BATCH):
+            listed = " ".join(nt_term(n) for n in nodes[start : start + _BATCH])
+            text = (
+                f"SELECT * WHERE {{ VALUES ?n {{ {listed} }} OPTIONAL {{ ?n {_ID} ?ak_id }}"
+                f"{_referrers('n', '?n') if owners else ''} }}"
+            )
+            result = run_remote(url, text, kind="select", connection=connection)
+            for row in result.rows:
+                found = dict(zip(result.variables, row, strict=True))
+                node, identifier = found.get("n"), found.get("ak_id")
+                if node is not None and identifier is not None:
+                    local.add((node, DCTERMS.identifier, identifier))
+                _keep_owners(found, "n", local)
     return rows, local
