@@ -1,8 +1,12 @@
 """SPARQL results written in the W3C formats (CSV, TSV, JSON, XML) and as a table for people.
 
-The W3C writers follow the SPARQL 1.1 Query Results CSV and TSV Formats, JSON Format
-and XML Format recommendations. Blank nodes are labelled b0, b1, ... in the order they
-first appear, so the same rows always give the same bytes.
+pyoxigraph writes the W3C formats (SPARQL 1.1 Query Results CSV and TSV, JSON, and the
+XML Format). Two fixes of its XML are ours, each proven by tests/test_hardening.py, not
+by the W3C tests (which pyoxigraph's writers pass as the old hand-written ones did): a
+value holding a character XML 1.0 cannot carry is refused (pyoxigraph writes it raw,
+which is not well-formed XML), and a CR is written as ``&#13;`` (pyoxigraph writes it
+raw, which an XML reader reads back as LF). Blank nodes are labelled b0, b1, ... in the
+order they first appear, so the same rows always give the same bytes.
 """
 
 from __future__ import annotations
@@ -10,23 +14,15 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from xml.etree import ElementTree as ET
 
-from rdflib import BNode, Graph, Literal, URIRef
-from rdflib.namespace import XSD
+import pyoxigraph as ox
+from rdflib import BNode, Graph
 from rdflib.term import Node
 
 from .choices import RESULT_FORMATS as RESULT_FORMATS
 from .errors import AnthologyError
 from .queries import QueryResult
-
-SPARQL_RESULTS_NS = "http://www.w3.org/2005/sparql-results#"
-_TURTLE_NUMBER = {
-    XSD.integer: re.compile(r"^[+-]?[0-9]+$"),
-    XSD.decimal: re.compile(r"^[+-]?[0-9]*\.[0-9]+$"),
-    XSD.double: re.compile(r"^[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)[eE][+-]?[0-9]+$"),
-    XSD.boolean: re.compile(r"^(?:true|false)$"),
-}
+from .terms import to_ox
 
 
 class _BlankLabels:
@@ -39,102 +35,50 @@ class _BlankLabels:
         return self.labels.setdefault(node, f"b{len(self.labels)}")
 
 
-def _csv_field(text: str) -> str:
-    if any(c in text for c in ',"\r\n') or text != text.strip():
-        return '"' + text.replace('"', '""') + '"'
-    return text
+def _nt_text(node: Node, label: _BlankLabels) -> str:
+    """A term in pyoxigraph's N-Triples syntax, a blank node under its stable label."""
+    return str(ox.BlankNode(label(node)) if isinstance(node, BNode) else to_ox(node))
+
+
+def _solutions(result: QueryResult) -> ox.QuerySolutions | ox.QueryBoolean:
+    """``result`` as pyoxigraph's query results, for its writers.
+
+    pyoxigraph builds QuerySolutions only from a query or by reading results, so the rows
+    go to its reader as TSV: each term in pyoxigraph's own N-Triples syntax (``str`` of
+    the term, tabs and line ends escaped), which is TSV's term syntax.
+    """
+    if result.kind == "ask":
+        document = json.dumps({"head": {}, "boolean": bool(result.boolean)})
+        return ox.parse_query_results(document, ox.QueryResultsFormat.JSON)
+    label = _BlankLabels()
+    lines = ["\t".join(f"?{v}" for v in result.variables)]
+    lines += [
+        "\t".join("" if n is None else _nt_text(n, label) for n in row) for row in result.rows
+    ]
+    return ox.parse_query_results("".join(line + "\n" for line in lines), ox.QueryResultsFormat.TSV)
+
+
+def _write(result: QueryResult, form: ox.QueryResultsFormat) -> str:
+    written = _solutions(result).serialize(format=form)
+    assert written is not None  # (no output file given: the bytes are returned)
+    text = written.decode("utf-8")
+    # pyoxigraph ends no JSON or XML document (nor an ASK answer) with a line end.
+    return text if text.endswith("\n") else text + "\n"
 
 
 def to_csv(result: QueryResult) -> str:
     """SPARQL 1.1 CSV: header of names, CRLF line ends, bare values (no types)."""
-    if result.kind == "ask":
-        return "_askResult\r\n" + ("true" if result.boolean else "false") + "\r\n"
-    label = _BlankLabels()
-
-    def value(node: Node | None) -> str:
-        if node is None:
-            return ""
-        if isinstance(node, BNode):
-            return "_:" + label(node)
-        return _csv_field(str(node))
-
-    lines = [",".join(_csv_field(v) for v in result.variables)]
-    lines += [",".join(value(n) for n in row) for row in result.rows]
-    return "".join(line + "\r\n" for line in lines)
-
-
-def _tsv_string(text: str) -> str:
-    escaped = (
-        text.replace("\\", "\\\\")
-        .replace('"', '\\"')
-        .replace("\n", "\\n")
-        .replace("\r", "\\r")
-        .replace("\t", "\\t")
-    )
-    return f'"{escaped}"'
-
-
-def tsv_term(node: Node, label: Callable[[BNode], str]) -> str:
-    """An RDF term in Turtle syntax, as the TSV format writes it."""
-    if isinstance(node, URIRef):
-        return f"<{node}>"
-    if isinstance(node, BNode):
-        return "_:" + label(node)
-    assert isinstance(node, Literal)
-    lexical = str(node)
-    if node.language:
-        return f"{_tsv_string(lexical)}@{node.language}"
-    if node.datatype is None or node.datatype == XSD.string:
-        return _tsv_string(lexical)
-    pattern = _TURTLE_NUMBER.get(node.datatype)
-    if pattern and pattern.match(lexical):
-        return lexical
-    return f"{_tsv_string(lexical)}^^<{node.datatype}>"
+    return _write(result, ox.QueryResultsFormat.CSV)
 
 
 def to_tsv(result: QueryResult) -> str:
     """SPARQL 1.1 TSV: ``?name`` header, terms in Turtle syntax, LF line ends."""
-    if result.kind == "ask":
-        return "?_askResult\n" + ("true" if result.boolean else "false") + "\n"
-    label = _BlankLabels()
-    lines = ["\t".join(f"?{v}" for v in result.variables)]
-    lines += [
-        "\t".join("" if n is None else tsv_term(n, label) for n in row) for row in result.rows
-    ]
-    return "".join(line + "\n" for line in lines)
-
-
-def json_term(node: Node, label: Callable[[BNode], str]) -> dict[str, str]:
-    """An RDF term as a SPARQL 1.1 JSON binding object."""
-    if isinstance(node, URIRef):
-        return {"type": "uri", "value": str(node)}
-    if isinstance(node, BNode):
-        return {"type": "bnode", "value": label(node)}
-    assert isinstance(node, Literal)
-    term = {"type": "literal", "value": str(node)}
-    if node.language:
-        term["xml:lang"] = node.language
-    elif node.datatype is not None and node.datatype != XSD.string:
-        term["datatype"] = str(node.datatype)
-    return term
+    return _write(result, ox.QueryResultsFormat.TSV)
 
 
 def to_json(result: QueryResult) -> str:
     """SPARQL 1.1 JSON: ``head.vars`` and ``results.bindings``, or ``boolean`` for ASK."""
-    if result.kind == "ask":
-        document: dict[str, object] = {"head": {}, "boolean": bool(result.boolean)}
-    else:
-        label = _BlankLabels()
-        bindings = [
-            {
-                v: json_term(n, label)
-                for v, n in zip(result.variables, row, strict=True)
-                if n is not None
-            }
-            for row in result.rows
-        ]
-        document = {"head": {"vars": result.variables}, "results": {"bindings": bindings}}
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return _write(result, ox.QueryResultsFormat.JSON)
 
 
 #: Characters XML 1.0 cannot carry, not even as a character reference.
@@ -156,40 +100,9 @@ def to_xml(result: QueryResult) -> str:
     """The SPARQL Query Results XML Format. A value holding a character XML 1.0 cannot
     carry (U+0001, say) is an AnthologyError: the document would not be well-formed."""
     _refuse_non_xml(result)
-    ns = "{" + SPARQL_RESULTS_NS + "}"
-    ET.register_namespace("", SPARQL_RESULTS_NS)
-    root = ET.Element(ns + "sparql")
-    head = ET.SubElement(root, ns + "head")
-    if result.kind == "ask":
-        ET.SubElement(root, ns + "boolean").text = "true" if result.boolean else "false"
-    else:
-        for v in result.variables:
-            ET.SubElement(head, ns + "variable", name=v)
-        results = ET.SubElement(root, ns + "results")
-        label = _BlankLabels()
-        for row in result.rows:
-            element = ET.SubElement(results, ns + "result")
-            for v, node in zip(result.variables, row, strict=True):
-                if node is None:
-                    continue
-                binding = ET.SubElement(element, ns + "binding", name=v)
-                if isinstance(node, URIRef):
-                    ET.SubElement(binding, ns + "uri").text = str(node)
-                elif isinstance(node, BNode):
-                    ET.SubElement(binding, ns + "bnode").text = label(node)
-                else:
-                    assert isinstance(node, Literal)
-                    literal = ET.SubElement(binding, ns + "literal")
-                    literal.text = str(node)
-                    if node.language:
-                        literal.set("{http://www.w3.org/XML/1998/namespace}lang", node.language)
-                    elif node.datatype is not None and node.datatype != XSD.string:
-                        literal.set("datatype", str(node.datatype))
-    ET.indent(root)
     # A raw CR in text would be read back as LF (XML end-of-line handling): write it as a
-    # character reference. ET.indent writes no CR of its own, so every CR is a value's.
-    body = ET.tostring(root, "unicode").replace("\r", "&#13;")
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n"
+    # character reference. pyoxigraph writes no line ends of its own, so every CR is a value's.
+    return _write(result, ox.QueryResultsFormat.XML).replace("\r", "&#13;")
 
 
 def to_table(result: QueryResult, show: Callable[[Node], str]) -> str:
