@@ -11,12 +11,14 @@ value is never pasted into the query text.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import rdflib
 from rdflib import Graph, Literal, URIRef, Variable
 from rdflib.term import Identifier, Node
 
@@ -26,6 +28,8 @@ from .sources import read_text
 from .sparql_text import with_values as with_values
 
 if TYPE_CHECKING:
+    from rdflib.plugins.sparql.sparql import Query
+
     from .engine import Engine
 
 PARAM_TYPES = ("entry", "iri", "literal")
@@ -252,16 +256,32 @@ def parse_param_options(options: tuple[str, ...]) -> dict[str, str]:
     return values
 
 
-def query_kind(text: str, source: str | Path | None = None) -> str:
-    """``select``, ``ask`` or ``graph`` (CONSTRUCT, DESCRIBE); a syntax error is an
-    AnthologyError."""
+@functools.lru_cache(maxsize=512)
+def _prepared(text: str, normalize_literals: bool) -> Query:
+    """``text`` parsed and translated by rdflib, once per process and literal setting:
+    parsing is most of the time a query takes on a small graph, and a translated query
+    holds neither graph nor bindings (rdflib's prepareQuery is made for reuse)."""
     # rdflib's SPARQL parser takes a tenth of a second to import: not on every command's path.
     from rdflib.plugins.sparql import prepareQuery
 
+    return prepareQuery(text)
+
+
+def prepare(text: str, source: str | Path | None = None) -> Query:
+    """``text`` as rdflib's prepared query; a syntax error is an AnthologyError."""
     try:
-        prepared = prepareQuery(text)
+        return _prepared(text, bool(rdflib.NORMALIZE_LITERALS))
     except Exception as exc:
         raise AnthologyError(f"SPARQL syntax error: {_first_line(exc)}", source) from None
+
+
+def query_kind(text: str, source: str | Path | None = None) -> str:
+    """``select``, ``ask`` or ``graph`` (CONSTRUCT, DESCRIBE); a syntax error is an
+    AnthologyError."""
+    return _kind(prepare(text, source))
+
+
+def _kind(prepared: Query) -> str:
     name = prepared.algebra.name
     return {"SelectQuery": "select", "AskQuery": "ask"}.get(name, "graph")
 
@@ -291,14 +311,15 @@ def evaluate(
     ``bindings`` go in as rdflib's initBindings: rdflib mis-evaluates a VALUES block
     followed by an OPTIONAL that binds the same variable, initBindings it gets right.
     """
-    kind = query_kind(text, source)
+    prepared = prepare(text, source)
+    kind = _kind(prepared)
     terms: dict[str, Identifier] = {}
     for name, node in (bindings or {}).items():
         if not isinstance(node, Identifier):
             raise TypeError(f"binding ?{name} is not an RDF term: {node!r}")
         terms[name] = node
     try:
-        result = graph.query(text, initBindings=terms)
+        result = graph.query(prepared, initBindings=terms)
     except Exception as exc:
         raise AnthologyError(f"query failed: {_first_line(exc)}", source) from None
     if kind == "ask":

@@ -19,6 +19,14 @@ from .literals import literals_as_written
 from .shacl import ResultRow
 
 
+@functools.lru_cache(maxsize=1024)
+def _prepare(text: str, base: str | None, namespaces: tuple[tuple[str, str], ...]) -> Any:
+    """A SPARQL text parsed and translated; kept for the process, since the same shapes
+    send the same texts on every validation (a translated query holds no graph)."""
+    parsed = sparql_processor.parseQuery(text)
+    return sparql_processor.translateQuery(parsed, base, dict(namespaces))
+
+
 @contextlib.contextmanager
 def _parsed_queries_cached() -> Iterator[None]:
     """Parse each SPARQL text once while pySHACL runs.
@@ -28,11 +36,7 @@ def _parsed_queries_cached() -> Iterator[None]:
     A translated query is reusable with other bindings, so caching it is safe.
     """
     original = sparql_processor.SPARQLProcessor.query
-
-    @functools.lru_cache(maxsize=256)
-    def prepare(text: str, base: str | None, namespaces: tuple[tuple[str, str], ...]) -> Any:
-        parsed = sparql_processor.parseQuery(text)
-        return sparql_processor.translateQuery(parsed, base, dict(namespaces))
+    prepare = _prepare
 
     def query(
         self,
