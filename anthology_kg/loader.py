@@ -8,6 +8,8 @@ bundled ontology, shapes and queries are always used; ``root``'s own
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
 from abc import ABC, abstractmethod
 from collections import deque
@@ -320,6 +322,51 @@ class TurtleFiles(Sequence[Path]):
         return f"TurtleFiles({str(self.folder)!r}, {len(self.names)} files)"
 
 
+def _rule_graphs(
+    ontology_file: Path, shape_files: Sequence[Path], base: str
+) -> tuple[Graph, Graph]:
+    """The ontology and the shapes (``shape_files`` merged), blank nodes relabelled.
+
+    Every command and every engine reads the same bundled rules: they are parsed once per
+    process for the same file contents and base, and each caller gets its own copy."""
+    files = [ontology_file, *shape_files]
+    if not all(path.is_file() for path in files):  # (not a regular file: parsed to fail)
+        return _parsed_rule_graphs(ontology_file, tuple(shape_files), base)
+    try:
+        digests = tuple(hashlib.sha256(path.read_bytes()).digest() for path in files)
+    except OSError:
+        return _parsed_rule_graphs(ontology_file, tuple(shape_files), base)
+    ontology, shapes = _cached_rule_graphs(ontology_file, tuple(shape_files), base, digests)
+    return _copy(ontology), _copy(shapes)
+
+
+@functools.lru_cache(maxsize=8)
+def _cached_rule_graphs(
+    ontology_file: Path, shape_files: tuple[Path, ...], base: str, digests: tuple[bytes, ...]
+) -> tuple[Graph, Graph]:
+    """``_parsed_rule_graphs``, kept for files of these contents (``digests``)."""
+    return _parsed_rule_graphs(ontology_file, shape_files, base)
+
+
+def _parsed_rule_graphs(
+    ontology_file: Path, shape_files: tuple[Path, ...], base: str
+) -> tuple[Graph, Graph]:
+    ontology, _ = parse_turtle(ontology_file, base)
+    shapes = bind_prefixes(Graph(), base)
+    for path in shape_files:
+        shapes += parse_turtle(path, base)[0]
+    return bind_prefixes(relabel(ontology), base), relabel(shapes)
+
+
+def _copy(graph: Graph) -> Graph:
+    """A new graph with the triples and the prefix bindings of ``graph``."""
+    out = Graph(bind_namespaces="none")
+    for prefix, namespace in graph.namespaces():
+        out.namespace_manager.bind(prefix, namespace, override=True, replace=True)
+    out += graph
+    return out
+
+
 def _turtle_files(folder: Path) -> list[Path]:
     return list(TurtleFiles.of(folder))
 
@@ -389,13 +436,10 @@ def load_rules(root: Path, base: str = DEFAULT_BASE, extra_shapes=()) -> Rules:
     and waivers added."""
     if not (root / "data").is_dir():
         raise AnthologyError("no data/ folder here: not an anthology", root)
-    ontology, _ = parse_turtle(resources.ontology_file(), base)
     shape_dirs = _distinct_dirs(resources.bundled_shapes_dir(), root / "ontology" / "shapes")
     shape_files = [p for folder in shape_dirs for p in _turtle_files(folder)]
     shape_files += [Path(p) for p in extra_shapes]
-    shapes = bind_prefixes(Graph(), base)
-    for path in shape_files:
-        shapes += parse_turtle(path, base)[0]
+    ontology, shapes = _rule_graphs(resources.ontology_file(), shape_files, base)
     waivers = Graph()
     locations: dict[Node, Location] = {}
     if (root / WAIVERS_FILE).is_file():
@@ -403,8 +447,8 @@ def load_rules(root: Path, base: str = DEFAULT_BASE, extra_shapes=()) -> Rules:
         for subject, line in subject_lines(text, base).items():
             locations[subject] = Location(root / WAIVERS_FILE, line)
     return Rules(
-        ontology=bind_prefixes(relabel(ontology), base),
-        shapes=relabel(shapes),
+        ontology=ontology,
+        shapes=shapes,
         shape_files=shape_files,
         query_dirs=_distinct_dirs(resources.bundled_queries_dir(), root / "queries"),
         waivers=waivers,
