@@ -23,21 +23,17 @@ from anthology_kg.resources import bundled_dir
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
-    """The wheel of this checkout, built once per module without build isolation."""
+    """The wheel of this checkout, built once per module by its build backend (the PEP 517
+    hook that ``pip wheel --no-build-isolation`` calls, without pip's own start-up)."""
     dist = tmp_path_factory.mktemp("dist")
     subprocess.run(
         [
             sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            "-w",
+            "-c",
+            "import sys; from hatchling.build import build_wheel; build_wheel(sys.argv[1])",
             str(dist),
-            str(REPO),
         ],
+        cwd=REPO,
         check=True,
     )
     (built,) = dist.glob("anthology_kg-*.whl")
