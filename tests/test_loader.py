@@ -100,3 +100,26 @@ def test_both_engines_list_the_data_files_compactly():
         assert list(anthology.data_files) == [
             FIXTURES.resolve() / "minimal" / "data" / "LIT-001.ttl"
         ]
+
+
+def test_rules_are_parsed_once_but_each_load_gets_its_own_and_sees_edits(tmp_path):
+    """load_rules keeps the parsed rules per file contents: each caller still gets its own
+    graphs, and a changed shapes file is read again."""
+    from rdflib import Literal
+
+    from anthology_kg.loader import load_rules
+
+    root = tmp_path / "anthology"
+    (root / "data").mkdir(parents=True)
+    (root / "ontology" / "shapes").mkdir(parents=True)
+    extra = root / "ontology" / "shapes" / "extra.ttl"
+    extra.write_text("<urn:x:S> <urn:x:p> 1 .\n", encoding="utf-8")
+    first = load_rules(root)
+    first.shapes.add((URIRef("urn:x:S"), URIRef("urn:x:mutated"), Literal(1)))
+    second = load_rules(root)
+    assert second.shapes is not first.shapes and second.ontology is not first.ontology
+    assert (URIRef("urn:x:S"), URIRef("urn:x:mutated"), None) not in second.shapes
+    assert list(second.shapes.namespaces()) == list(first.shapes.namespaces())
+    extra.write_text("<urn:x:S> <urn:x:p> 2 .\n", encoding="utf-8")  # same size, new text
+    third = load_rules(root)
+    assert third.shapes.value(URIRef("urn:x:S"), URIRef("urn:x:p")) == Literal(2)

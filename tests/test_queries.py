@@ -365,3 +365,26 @@ def test_with_values_puts_terms_in_the_where_clause():
     text = "#+ summary: CONSTRUCT in a comment\nCONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }"
     bound = with_values(text, {"o": Literal('a" } DROP ALL #')})
     assert bound.endswith('WHERE {\n    VALUES (?o) { ("a\\" } DROP ALL #") } ?s ?p ?o }')
+
+
+def test_a_query_parsed_once_answers_as_a_fresh_parse_under_either_literal_setting():
+    """Parsed queries are kept per process and literal setting (queries.prepare): each run
+    answers what rdflib answers for the text parsed anew, whichever setting ran first."""
+    from rdflib import Graph
+
+    from anthology_kg.literals import literals_as_written
+    from anthology_kg.queries import evaluate
+
+    text = (
+        'SELECT ?v ?w WHERE { BIND("01"^^<http://www.w3.org/2001/XMLSchema#integer> AS ?v) '
+        'BIND("1.0E6"^^<http://www.w3.org/2001/XMLSchema#double> AS ?w) }'
+    )
+
+    def fresh() -> list[tuple[str, ...]]:
+        return [tuple(str(t) for t in row) for row in Graph().query(text)]
+
+    for _ in range(2):
+        with literals_as_written():
+            expected = fresh()
+            assert [tuple(map(str, r)) for r in evaluate(Graph(), text).rows] == expected
+        assert [tuple(map(str, r)) for r in evaluate(Graph(), text).rows] == fresh()
