@@ -205,7 +205,18 @@ def _engine_option(func):
         default=ENGINES[0],
         show_default=True,
         help="fast: pyoxigraph, shapes compiled to SPARQL; reference: rdflib and pySHACL. "
-        "Both give the same results (tested); --inference always uses the reference engine.",
+        "Both give the same results (tested), with --inference too.",
+    )(func)
+
+
+def _inference_option(func):
+    return click.option(
+        "--inference",
+        type=click.Choice(INFERENCE_CHOICES),
+        default="none",
+        show_default=True,
+        help="Entail triples from the ontology first (the RDFS or OWL 2 RL closure of the "
+        "data and ontology, as owlrl computes it); queries and rules see them too.",
     )(func)
 
 
@@ -407,13 +418,7 @@ def _emit(text: str, output: Path | None = None) -> None:
     "of the engine, before waivers and --select/--ignore). Without it, -o's extension "
     "decides (.sarif, .json, .xml: JUnit).",
 )
-@click.option(
-    "--inference",
-    type=click.Choice(INFERENCE_CHOICES),
-    default="none",
-    show_default=True,
-    help="Entail triples from the ontology before validating.",
-)
+@_inference_option
 @click.option(
     "--shapes",
     "extra_shapes",
@@ -501,9 +506,10 @@ def validate(
 @_select_options
 @_limit_options
 @_engine_option
+@_inference_option
 @_baseline_option
 @click.pass_obj
-def check(settings, fail_on, select, ignore, engine, baseline) -> None:
+def check(settings, fail_on, select, ignore, engine, inference, baseline) -> None:
     """Load and validate the anthology; print each result and a one-line summary.
 
     The job for CI and pre-commit: exit 0 when it conforms, 1 when a rule is broken,
@@ -518,7 +524,8 @@ def check(settings, fail_on, select, ignore, engine, baseline) -> None:
     from .resources import find_root
 
     def validated(settings: Settings):
-        return select_results(_validated(settings, engine), _codes(select), _codes(ignore))
+        report = _validated(settings, engine, inference)
+        return select_results(report, _codes(select), _codes(ignore))
 
     # The layout scan reads every data file again: it runs beside the validation,
     # which spends its time in pyoxigraph or I/O with the GIL released.
@@ -669,6 +676,12 @@ def _print_result(anthology, result, fmt: str) -> None:
     _emit(writer(result))
 
 
+def _local_inference(inference: str, endpoint: str | None) -> str:
+    if endpoint and inference != "none":
+        raise AnthologyError("--inference applies to the local anthology, not to --endpoint")
+    return inference
+
+
 def _run(settings, anthology, text, endpoint, what, bindings=None, source=None):
     """Run ``text`` (``what``: ``query NAME``, as a time-out names it) on ``anthology``;
     a local query within --timeout and without SERVICE unless allowed (each request to
@@ -696,8 +709,9 @@ def _run(settings, anthology, text, endpoint, what, bindings=None, source=None):
 @_endpoint_option
 @_limit_options
 @_engine_option
+@_inference_option
 @click.pass_obj
-def query(settings, name, params, fmt, endpoint, graphs, method, engine) -> None:
+def query(settings, name, params, fmt, endpoint, graphs, method, engine, inference) -> None:
     """Run the stored query NAME (see `anthology-kg queries`).
 
     Parameters are bound as RDF terms, never pasted into the query text; an entry
@@ -709,7 +723,11 @@ def query(settings, name, params, fmt, endpoint, graphs, method, engine) -> None
     what = f"query {name}"
     with timeouts_named(what):
         anthology = settings.engine(
-            engine, endpoint=endpoint, graphs=graphs, connection=_connection(settings, method)
+            engine,
+            inference=_local_inference(inference, endpoint),
+            endpoint=endpoint,
+            graphs=graphs,
+            connection=_connection(settings, method),
         )
         stored = find_query(anthology, name)
         bindings = bind_params(anthology, stored, parse_param_options(params))
@@ -723,8 +741,9 @@ def query(settings, name, params, fmt, endpoint, graphs, method, engine) -> None
 @_endpoint_option
 @_limit_options
 @_engine_option
+@_inference_option
 @click.pass_obj
-def sparql(settings, file, fmt, endpoint, graphs, method, engine) -> None:
+def sparql(settings, file, fmt, endpoint, graphs, method, engine, inference) -> None:
     """Run an ad-hoc SPARQL query from FILE (or - for standard input).
 
     SELECT and ASK print in --format; CONSTRUCT and DESCRIBE print Turtle.
@@ -738,7 +757,11 @@ def sparql(settings, file, fmt, endpoint, graphs, method, engine) -> None:
     what = f"the query in {display_path(source)}" if source else "the query from stdin"
     with timeouts_named(what):
         anthology = settings.engine(
-            engine, endpoint=endpoint, graphs=graphs, connection=_connection(settings, method)
+            engine,
+            inference=_local_inference(inference, endpoint),
+            endpoint=endpoint,
+            graphs=graphs,
+            connection=_connection(settings, method),
         )
     result = _run(settings, anthology, text, endpoint, what, source=source)
     _print_result(anthology, result, fmt)

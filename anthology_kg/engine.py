@@ -23,6 +23,7 @@ from . import resources
 from .choices import DATA_GRAPH
 from .choices import ENGINES as ENGINES
 from .fast import compile_shapes, load_fast
+from .inference import InferenceUnsupported
 from .loader import Location, load_anthology, load_rules
 from .namespaces import DEFAULT_BASE
 from .queries import QueryResult
@@ -137,9 +138,11 @@ def open_engine(
 
     ``kind`` is ``fast`` (Oxigraph) or ``reference`` (rdflib, pySHACL). With an
     ``endpoint`` the remote engine answers, with the local rules; the fast kind then
-    validates in the store (compiled shapes pushed down), the reference kind locally. Inference is
-    pySHACL's, so it takes the reference engine. When the caller ``validates`` and the
-    compiler refuses a shape, the reference engine is used and ``warn`` says why.
+    validates in the store (compiled shapes pushed down), the reference kind locally. With
+    ``inference`` (rdfs, owlrl) the engine holds the closure of the data and ontology: the
+    fast one computes it in its store (inference.py), the reference one with owlrl. When
+    the caller ``validates`` and the compiler refuses a shape, or the fast rules cannot
+    infer owlrl's closure of this graph, the reference engine is used and ``warn`` says why.
     """
     if kind not in ENGINES:
         raise ValueError(f"unknown engine {kind!r}: use one of {', '.join(ENGINES)}")
@@ -166,14 +169,24 @@ def open_engine(
                     "reading the graph back for the reference engine"
                 )
         return remote
-    if kind == "fast" and inference == "none":
+    if kind == "fast":
         rules = load_rules(folder, base, extra_shapes) if validates else None
         try:
             compiled = compile_shapes(rules.shapes) if rules is not None else None
         except Unsupported as exc:
             warn(f"the fast engine cannot run these shapes ({exc}); using the reference engine")
         else:
-            return load_fast(
-                folder, base=base, extra_shapes=extra_shapes, rules=rules, compiled=compiled
-            )
-    return load_anthology(folder, base=base, extra_shapes=extra_shapes)
+            try:
+                return load_fast(
+                    folder,
+                    base=base,
+                    extra_shapes=extra_shapes,
+                    rules=rules,
+                    compiled=compiled,
+                    inference=inference,
+                )
+            except InferenceUnsupported as exc:
+                warn(f"{exc}; using the reference engine (owlrl)")
+    anthology = load_anthology(folder, base=base, extra_shapes=extra_shapes)
+    anthology.inference = inference
+    return anthology

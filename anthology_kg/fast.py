@@ -22,6 +22,7 @@ from rdflib.term import Node
 from . import resources
 from .bnodes import relabel
 from .errors import AnthologyError
+from .inference import INFERRED, materialize
 from .loader import (
     EntryIndex,
     Location,
@@ -75,6 +76,9 @@ class OxigraphEngine(EntryIndex):
     _identifier_files: dict[str, Path] | None = field(default=None, repr=False)
     _compiled: list[CompiledConstraint] | None = field(default=None, repr=False)
     _data: Graph | None = field(default=None, repr=False)
+    #: The closure (``none``, ``rdfs``, ``owlrl``) held in the store's ``INFERRED``
+    #: graph, seen by queries with the data and by validation (see ``infer``).
+    inference: str = "none"
 
     def __post_init__(self) -> None:
         bind_prefixes(self._names, self.base)
@@ -209,9 +213,10 @@ class OxigraphEngine(EntryIndex):
         """Run ``text`` on the union of ``parts`` (a default graph of the data, ontology
         and shapes unless told), parameters bound as RDF terms in a VALUES block
         (pyoxigraph's substitutions only bind projected variables)."""
-        return store_query(
-            self.store, with_values(text, bindings or {}), [GRAPHS[p] for p in parts], source
-        )
+        graphs = [GRAPHS[p] for p in parts]
+        if self.inference != "none" and {"data", "ontology"} & set(parts):
+            graphs.append(INFERRED)
+        return store_query(self.store, with_values(text, bindings or {}), graphs, source)
 
     def compiled(self) -> list[CompiledConstraint]:
         """The shapes compiled to SPARQL, once; raises ``Unsupported`` for shapes the
@@ -220,14 +225,26 @@ class OxigraphEngine(EntryIndex):
             self._compiled = compile_shapes(self.shapes)
         return self._compiled
 
-    def shacl_rows(self, inference: str = "none") -> list[ResultRow]:
-        """Run the compiled shapes on the store's data and vocabulary."""
+    def infer(self, inference: str) -> None:
+        """Hold the ``inference`` closure of the data and ontology in the store (its
+        ``INFERRED`` graph, computed by ``inference.materialize``); ``none`` drops it.
+        Raises ``InferenceUnsupported`` where the rules there cannot give owlrl's."""
+        if inference == self.inference:
+            return
+        self.store.clear_graph(INFERRED)
+        self.inference = "none"
         if inference != "none":
-            raise AnthologyError(
-                "the fast engine validates without inference: "
-                "use --engine reference with --inference"
-            )
-        rows = run_compiled(store_select(self.store, [DATA, VOCABULARY]), self.compiled())
+            materialize(self.store, [DATA, ONTOLOGY], inference, INFERRED)
+            self.inference = inference
+
+    def shacl_rows(self, inference: str = "none") -> list[ResultRow]:
+        """Run the compiled shapes on the store's data and vocabulary; with inference,
+        on the data, the whole ontology and their closure, as pySHACL validates."""
+        graphs = [DATA, VOCABULARY]
+        if inference != "none":
+            self.infer(inference)
+            graphs = [DATA, ONTOLOGY, INFERRED]
+        rows = run_compiled(store_select(self.store, graphs), self.compiled())
         return self._literals_as_written(rows)
 
     def _literals_as_written(self, rows: list[ResultRow]) -> list[ResultRow]:
@@ -267,9 +284,11 @@ def load_fast(
     extra_shapes: Sequence[Path] = (),
     rules: Rules | None = None,
     compiled: list[CompiledConstraint] | None = None,
+    inference: str = "none",
 ) -> OxigraphEngine:
     """Load the anthology at ``root`` into a pyoxigraph store (``rules`` and its shapes
-    ``compiled``, when the caller has them already)."""
+    ``compiled``, when the caller has them already), with the ``inference`` closure
+    (``OxigraphEngine.infer``)."""
     root = (root or resources.find_root()).resolve()
     rules = rules or load_rules(root, base, extra_shapes)
     store = ox.Store()
@@ -280,7 +299,7 @@ def load_fast(
     add_graph(store, rules.ontology, ONTOLOGY)
     add_graph(store, vocabulary(rules.ontology), VOCABULARY)
     add_graph(store, rules.shapes, SHAPES)
-    return OxigraphEngine(
+    engine = OxigraphEngine(
         root=root,
         store=store,
         ontology=rules.ontology,
@@ -293,6 +312,8 @@ def load_fast(
         locations=dict(rules.locations),
         _compiled=compiled,
     )
+    engine.infer(inference)
+    return engine
 
 
 def store_query(

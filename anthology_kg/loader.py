@@ -149,6 +149,10 @@ class Anthology(EntryIndex):
 
     name: ClassVar[str] = "reference"
     data: Graph
+    #: With ``rdfs`` or ``owlrl``, queries see the closure of the data and ontology
+    #: (owlrl, as pySHACL applies it); validation takes its own ``inference``.
+    inference: str = "none"
+    _closure: Graph | None = field(default=None, repr=False)
 
     def identifier(self, node: Node) -> str | None:
         """The ``dcterms:identifier`` of ``node`` in the data, if it has one."""
@@ -222,7 +226,22 @@ class Anthology(EntryIndex):
 
         with literals_as_written():
             graph = self.data if tuple(parts) == ("data",) else self._union(parts)
+            if self.inference != "none" and {"data", "ontology"} & set(parts):
+                graph = self._union(parts) + self.closure()
             return evaluate(graph, text, dict(bindings or {}), source)
+
+    def closure(self) -> Graph:
+        """The data, the ontology and their ``inference`` closure (owlrl, with pySHACL's
+        RDFS rules: no copies of triples for literals of equal value), computed once."""
+        if self._closure is None:
+            from owlrl import DeductiveClosure, OWLRL_Semantics
+            from pyshacl.inference import CustomRDFSSemantics
+
+            closure = self._union(("data", "ontology"))
+            semantics = OWLRL_Semantics if self.inference == "owlrl" else CustomRDFSSemantics
+            DeductiveClosure(semantics).expand(closure)
+            self._closure = closure
+        return self._closure
 
     def shacl_rows(self, inference: str = "none") -> list[ResultRow]:
         """Run pySHACL over the data with the shapes; return its results as rows."""

@@ -166,8 +166,9 @@ def test_open_engine_picks_the_engine_in_one_place(tmp_path):
     warnings: list[str] = []
     assert open_engine(root=root, warn=warnings.append).name == "fast"
     assert open_engine("reference", root=root).name == "reference"
-    # pySHACL does inference: the reference engine, without a warning (documented)
-    assert open_engine(root=root, inference="rdfs", validates=True).name == "reference"
+    # inference runs in the fast engine's store too (inference.py), without a warning
+    assert open_engine(root=root, inference="rdfs", validates=True).name == "fast"
+    assert open_engine("reference", root=root, inference="owlrl").name == "reference"
     # a remote engine reads the local rules and touches no network until asked
     remote = open_engine(root=root, endpoint="http://127.0.0.1:9/query")
     assert remote.name == "remote" and len(remote.shapes) > 0

@@ -9,12 +9,16 @@ graphs, blank nodes labelled by RDFC-1.0 over asserted and inferred triples alik
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
+from conftest import run_cli
 
 from anthology_kg import resources
+from anthology_kg.engine import open_engine
 from anthology_kg.errors import AnthologyError
 from anthology_kg.export import FolderSource, build_export, owlrl_export
 from anthology_kg.generate import generate
@@ -26,6 +30,7 @@ from anthology_kg.inference import (
     materialize,
 )
 from anthology_kg.terms import GRAPHS
+from anthology_kg.validation import validate
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PREFIXES = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
@@ -229,3 +234,102 @@ def test_materialize_refuses_an_unknown_profile_and_a_busy_default_graph():
     store.add(ox.Quad(ox.NamedNode("urn:s"), ox.NamedNode("urn:p"), ox.NamedNode("urn:o")))
     with pytest.raises(AnthologyError, match="default graph"):
         materialize(store, [], "rdfs")
+
+
+# -- the engines: validation and queries with inference --------------------------------
+
+ENGINE_ROOTS = [
+    resources.find_root(),
+    FIXTURES / "rules" / "rule1-nary",  # property chains
+    FIXTURES / "rules" / "rule5-bad",  # inverse properties
+    FIXTURES / "rules" / "rule9-bad",  # dangling references: gone once x owl:sameAs x
+    FIXTURES / "rules" / "rule10-bad",
+]
+
+
+def results(anthology, inference):
+    return sorted(
+        tuple("" if v is None else str(v) for v in (r.focus, r.path, r.value, r.shape, r.file))
+        for r in validate(anthology, inference).results
+    )
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("root", ENGINE_ROOTS, ids=lambda p: p.name)
+def test_fast_engine_validates_with_inference_as_the_reference(root, profile):
+    fast = open_engine("fast", root=root, inference=profile, validates=True)
+    assert fast.name == "fast"
+    reference = open_engine("reference", root=root, inference=profile, validates=True)
+    assert results(fast, profile) == results(reference, profile)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_fast_engine_validates_where_every_rule_fires(tmp_path, profile):
+    root = anthology(tmp_path, "rules", RULES_EXERCISED)
+    fast = open_engine("fast", root=root, inference=profile, validates=True)
+    assert fast.name == "fast"
+    reference = open_engine("reference", root=root, inference=profile, validates=True)
+    assert results(fast, profile) == results(reference, profile)
+
+
+def test_an_unsupported_graph_takes_the_reference_engine_and_says_so(tmp_path):
+    root = anthology(tmp_path, "svf", UNSUPPORTED)
+    said = []
+    engine = open_engine(root=root, inference="owlrl", validates=True, warn=said.append)
+    assert engine.name == "reference"
+    assert "someValuesFrom" in said[0] and "reference engine" in said[0]
+    assert open_engine(root=root, inference="rdfs", warn=said.append).name == "fast"
+
+
+ENTRIES = "PREFIX ak: <https://w3id.org/anthology-kg/ns#>\nSELECT ?e WHERE { ?e a ak:Entry }\n"
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_query_and_check_with_inference_answer_as_the_reference_engine(tmp_path, profile):
+    query = tmp_path / "entries.rq"
+    query.write_text(ENTRIES, encoding="utf-8")
+    runs = {}
+    for engine in ("fast", "reference"):
+        for args in (
+            ("check", "--inference", profile),
+            ("sparql", str(query), "--format", "csv", "--inference", profile),
+            ("query", "unread", "--format", "json", "--inference", profile),
+        ):
+            result = run_cli(*args, "--engine", engine)
+            assert result.exit_code == 0, result.output
+            assert "reference engine" not in result.stderr
+            runs[engine, args[0]] = sorted(result.stdout.splitlines())
+    for command in ("check", "sparql", "query"):
+        assert runs["fast", command] == runs["reference", command], command
+    asserted = run_cli("sparql", str(query), "--format", "csv")
+    # no entry is typed ak:Entry as written: by a subclass (ak:Reference, ...) it is
+    assert asserted.stdout.splitlines() == ["e"]
+    assert len(runs["fast", "sparql"]) > 5
+
+
+def test_inference_with_an_endpoint_is_refused(tmp_path):
+    result = run_cli(
+        "query", "unread", "--inference", "rdfs", "--endpoint", "http://127.0.0.1:9/query"
+    )
+    assert result.exit_code == 2
+    assert "--inference applies to the local anthology" in result.stderr
+
+
+def test_the_fast_path_infers_without_owlrl(tmp_path):
+    """check, query and export with inference on the fast engine never import owlrl."""
+    script = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from anthology_kg.cli import main\n"
+        "runner = CliRunner()\n"
+        "for args in (['check', '--inference', 'owlrl'], "
+        "['query', 'unread', '--inference', 'rdfs'], "
+        "['export', '--inferred', 'owlrl', '--format', 'nquads']):\n"
+        "    result = runner.invoke(main, args)\n"
+        "    assert result.exit_code == 0, result.output\n"
+        "print('owlrl' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "False"
