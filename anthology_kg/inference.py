@@ -436,10 +436,14 @@ def materialize(
                 break
             store.clear_graph(added)
         last: ox.NamedNode | None = None  # the first round: every triple is new
+        chained: set[Rule] = set()
         while True:
-            chains = tuple(_chain_rules(store)) if profile == "owlrl" else ()
-            for rule in (*rules, *chains):
+            for rule in rules:
                 store.update(_update(rule, (added, into), last))
+            for rule in _chain_rules(store) if profile == "owlrl" else ():
+                # a chain axiom found in a later round is matched on everything once
+                store.update(_update(rule, (added, into), last if rule in chained else None))
+                chained.add(rule)
             if not _has_triples(store, added):
                 break
             store.clear_graph(delta)
