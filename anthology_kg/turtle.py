@@ -20,7 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
-from itertools import chain, compress, groupby, islice
+from itertools import chain, groupby, islice
 from operator import attrgetter, eq, itemgetter, methodcaller
 from typing import Any
 
@@ -54,9 +54,6 @@ _first = itemgetter(0)
 _as_triple = attrgetter("triple")
 _second = itemgetter(1)
 _third = itemgetter(2)
-
-
-_is_blank = methodcaller("startswith", "_:")
 
 
 def _rooted(node: str, parents: dict[str, str], once: set[str]) -> bool:
@@ -253,15 +250,16 @@ class _Writer:
         self.edges: dict[str, list[Statement]] = {
             subject: list(group) for subject, group in groupby(rows, _first)
         }
-        objects = list(map(_third, rows))
-        inbound = Counter(filter(_is_blank, objects))
+        blank_rows = [row for row in rows if row[2][0] == "_"]
+        inbound = Counter(map(_third, blank_rows))
         self.blank_objects = list(inbound)
         once = {n for n, count in inbound.items() if count == 1 and n not in keep_labels}
-        parents = dict(
-            compress(zip(objects, map(_first, rows), strict=True), map(_is_blank, objects))
-        )
+        parents = {o: s for s, _, o in blank_rows}
         self.nestable = {n for n in once if _rooted(n, parents, once)}
         self.used: set[str] = set()
+        # Longest namespace first; of two alike, the first bound (what ``iri`` picks).
+        self._longest_first = sorted(prefixes.items(), key=lambda item: -len(item[1]))
+        self._stems: dict[str, list[tuple[str, str]]] = {}
         self._text: dict[str, str] = {}  # an IRI's or a literal's Turtle, by its N-Triples
         self._keys: dict[str, SortKey] = {}
 
@@ -272,20 +270,24 @@ class _Writer:
 
     # -- terms ---------------------------------------------------------------------------
     def iri(self, token: str) -> str:
-        """An IRI (``<...>``) as a prefixed name where a prefix fits."""
+        """An IRI (``<...>``) as a prefixed name where a prefix fits (the longest)."""
         written = self._text.get(token)
         if written is None:
             text = token[1:-1]
-            best = None
-            for prefix, namespace in self.prefixes.items():
+            # A local name has no "/" nor "#": a namespace that fits starts with the
+            # IRI's text up to its last one (its stem), so only those are tried.
+            stem = text[: max(text.rfind("/"), text.rfind("#")) + 1]
+            fitting = self._stems.get(stem)
+            if fitting is None:
+                fitting = self._stems[stem] = [
+                    (prefix, ns) for prefix, ns in self._longest_first if ns.startswith(stem)
+                ]
+            written = token
+            for prefix, namespace in fitting:
                 if text.startswith(namespace) and _LOCAL.match(text[len(namespace) :]):
-                    if best is None or len(namespace) > len(self.prefixes[best]):
-                        best = prefix
-            if best is None:
-                written = token
-            else:
-                written = f"{best}:{text[len(self.prefixes[best]) :]}"
-                self.used.add(best)
+                    written = f"{prefix}:{text[len(namespace) :]}"
+                    self.used.add(prefix)
+                    break
             self._text[token] = written
         return written
 
@@ -314,15 +316,14 @@ class _Writer:
             if current in seen or current[0] != "_":
                 return None
             seen.add(current)
-            edges = self.edges.get(current, [])
-            firsts = [o for _, p, o in edges if p == _FIRST]
-            rests = [o for _, p, o in edges if p == _REST]
-            if len(edges) != 2 or len(firsts) != 1 or len(rests) != 1:
+            edges = self.edges.get(current, ())
+            # Exactly rdf:first and rdf:rest, in this order (the edges are sorted).
+            if len(edges) != 2 or edges[0][1] != _FIRST or edges[1][1] != _REST:
                 return None
             if current != node and current not in self.nestable:
                 return None
-            members.append(firsts[0])
-            current = rests[0]
+            members.append(edges[0][2])
+            current = edges[1][2]
         return members
 
     def term(self, node: str, depth: int) -> str:
@@ -374,7 +375,26 @@ class _Writer:
 
     def predicate_lines(self, subject: str, depth: int) -> list[str]:
         """``predicate objects`` lines of ``subject``, rdf:type first (as ``a``), then by
-        predicate IRI, as the edges come. This loop is the writer's hot path."""
+        predicate IRI, as the edges come. This loop is the writer's hot path: it takes
+        each predicate to have one object, and hands over to ``_grouped_lines`` at the
+        first that has more."""
+        text, term = self._text, self.term
+        lines: list[str] = []
+        previous = None
+        for _, predicate, node in self.edges.get(subject, ()):
+            if predicate == previous:
+                return self._grouped_lines(subject, depth)
+            previous = predicate
+            rendered = text.get(node) or term(node, depth)
+            if predicate == _TYPE:
+                lines.insert(0, "a " + rendered)
+            else:
+                lines.append((text.get(predicate) or self.iri(predicate)) + " " + rendered)
+        return lines
+
+    def _grouped_lines(self, subject: str, depth: int) -> list[str]:
+        """``predicate_lines`` where a predicate has several objects, written in the
+        order of ``sort_key`` (numbers by value, takeaways by position)."""
         text, term = self._text, self.term
         lines: list[str] = []
         edges = self.edges.get(subject, ())
@@ -432,10 +452,12 @@ def turtle_sections(
     relabelled by RDFC-1.0 when any is written with a label; one that two sections
     name is never nested, so that reading the document back joins them."""
     groups = [list(triples) for _, triples in sections]
-    blanks = [{t for st in group for t in (st[0], st[2]) if t[0] == "_"} for group in groups]
     prefixes = prefixes_for(base)
 
     def writers() -> list[_Writer]:
+        if len(groups) == 1:
+            return [_Writer(groups[0], prefixes)]
+        blanks = [{t for st in group for t in (st[0], st[2]) if t[0] == "_"} for group in groups]
         return [
             _Writer(group, prefixes, set().union(*blanks[:i], *blanks[i + 1 :]))
             for i, group in enumerate(groups)
@@ -444,7 +466,6 @@ def turtle_sections(
     written = writers()
     if any(writer.labelled() for writer in written):
         groups = canonical_groups(groups)
-        blanks = [{t for st in group for t in (st[0], st[2]) if t[0] == "_"} for group in groups]
         written = writers()
     body = []
     for (title, _), writer in zip(sections, written, strict=True):
