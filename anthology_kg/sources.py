@@ -18,13 +18,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pyoxigraph as ox
-from rdflib import BNode, Graph, Literal, URIRef
+from rdflib import Graph
 from rdflib.term import Node
 
 from .errors import AnthologyError
-from .terms import exact_literal, quiet_ill_typed
+from .terms import from_ox, quiet_ill_typed
 
-_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 _REASONS = {
     errno.ELOOP: "a symlink loop",
     errno.ENOENT: "no such file (a dangling symlink?)",
@@ -129,19 +128,11 @@ def load_into(store: ox.Store, data: bytes, path: Path, base: str, graph: ox.Nam
 
 
 def term(node: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple) -> Node:
-    """A pyoxigraph term as an rdflib term, a literal's lexical form kept exactly (the
-    author's ``007`` stays ``007``: rdflib would normalize it to ``7``)."""
-    if isinstance(node, ox.NamedNode):
-        return URIRef(node.value)
-    if isinstance(node, ox.BlankNode):
-        return BNode(node.value)
-    if isinstance(node, ox.Literal):
-        if node.language:
-            return Literal(node.value, lang=node.language, normalize=False)
-        if node.datatype.value == _XSD_STRING:
-            return Literal(node.value, normalize=False)
-        return exact_literal(node.value, URIRef(node.datatype.value))
-    raise AnthologyError(f"RDF-star triple terms are not supported: {node}")
+    """A pyoxigraph term as an rdflib term (``terms.from_ox``: a literal's lexical form
+    kept exactly), a triple term refused as input the tool does not support."""
+    if isinstance(node, ox.Triple):
+        raise AnthologyError(f"RDF-star triple terms are not supported: {node}")
+    return from_ox(node)
 
 
 def to_graph(quads: list[ox.Quad], graph: Graph | None = None) -> Graph:
