@@ -187,7 +187,8 @@ def _method_option(func):
 def _connection(settings: Settings, method: str = "auto", timeout: float | None = None):
     """How to reach a store: --method, and --timeout (the command's own, else the
     query timeout the settings hold, else the HTTP default). Credentials come from the
-    environment or ~/.netrc, never from an option."""
+    environment or ~/.netrc, never from an option. Its HTTP client is shared by the
+    command's requests and closed when the command ends."""
     from .endpoint import Connection
 
     seconds = timeout or getattr(settings, "timeout", None)
@@ -195,7 +196,9 @@ def _connection(settings: Settings, method: str = "auto", timeout: float | None 
         seconds = HTTP_TIMEOUT
     elif seconds == 0:  # --timeout 0: no limit; a day stands for it
         seconds = 86400
-    return Connection(timeout=float(seconds), method=method)
+    connection = Connection(timeout=float(seconds), method=method)
+    click.get_current_context().call_on_close(connection.close)
+    return connection
 
 
 def _engine_option(func):

@@ -17,9 +17,12 @@ import os
 import re
 import threading
 import urllib.parse
-from collections.abc import Generator
+import weakref
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 
 import httpx
 from rdflib import BNode, Graph, Literal, URIRef
@@ -55,20 +58,77 @@ class Credentials:
         return [s for s in (self.password, self.token) if s]
 
 
+class _Pool:
+    """One httpx client, made at the first request and kept for the next ones, so that
+    they reuse its open connections (keep-alive) instead of connecting anew each time."""
+
+    def __init__(self) -> None:
+        self._client: httpx.Client | None = None
+        self._lock = threading.Lock()
+
+    def client(self) -> httpx.Client:
+        with self._lock:
+            if self._client is None:
+                self._client = httpx.Client(
+                    follow_redirects=True,
+                    trust_env=False,
+                    # No cookie is kept from one request to the next: each request is
+                    # answered on its own credentials, as with a client per request.
+                    cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),
+                )
+                weakref.finalize(self, self._client.close)
+            return self._client
+
+    def close(self) -> None:
+        with self._lock:
+            client, self._client = self._client, None
+        if client is not None:
+            client.close()
+
+
 @dataclass(frozen=True)
 class Connection:
     """How requests reach a store: the total timeout, the query method, and where the
-    credentials come from (``credentials`` None: the environment or ~/.netrc)."""
+    credentials come from (``credentials`` None: the environment or ~/.netrc).
+
+    Its requests share one HTTP client (open connections are reused, to every store it
+    reaches); ``close()``, or leaving a ``with Connection(...)`` block, closes them. A
+    request made after ``close()`` opens a new client."""
 
     timeout: float = DEFAULT_TIMEOUT
     method: str = "auto"
     credentials: Credentials | None = None
+    _pool: _Pool = field(default_factory=_Pool, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         if self.method not in METHODS:
             raise AnthologyError(f"--method is one of {', '.join(METHODS)}")
         if not self.timeout > 0:
             raise AnthologyError("--timeout is a number of seconds above 0")
+
+    def client(self) -> httpx.Client:
+        """The HTTP client the requests of this connection share."""
+        return self._pool.client()
+
+    def close(self) -> None:
+        """Close the shared client and its open connections."""
+        self._pool.close()
+
+    def __enter__(self) -> Connection:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+@contextmanager
+def _opened(connection: Connection | None) -> Iterator[Connection]:
+    """``connection``, or a default one made for one call and closed after it."""
+    if connection is not None:
+        yield connection
+        return
+    with Connection() as made:
+        yield made
 
 
 def shown(url: str) -> str:
@@ -230,31 +290,48 @@ def request(
     """One HTTP exchange, read in full within the connection's timeout (a store that
     drips its answer is cut at the deadline too). An HTTP error status, a refused or
     broken connection, or no answer in time (TimedOut) is an AnthologyError naming the URL."""
-    connection = connection or Connection()
+    with _opened(connection) as opened:
+        return _exchange(url, method, data, headers, params, opened, timeout)
+
+
+def _exchange(
+    url: str,
+    method: str,
+    data: bytes | None,
+    headers: dict[str, str] | None,
+    params: list[tuple[str, str]] | None,
+    connection: Connection,
+    timeout: float | None,
+) -> Answer:
     credentials = connection.credentials or credentials_for(url)
     secrets = credentials.secrets if credentials else []
     limit = timeout or connection.timeout
     where = f"{method} {shown(url)}"
     outcome: dict[str, object] = {}
 
+    client = connection.client()
+
     def exchange() -> None:
         try:
-            with httpx.Client(
+            query = httpx.QueryParams(tuple(params)) if params else None
+            with client.stream(
+                method,
+                url,
+                content=data,
+                headers=headers,
+                params=query,
                 auth=_StoreAuth(credentials) if credentials else None,
                 timeout=httpx.Timeout(limit),
-                follow_redirects=True,
-                trust_env=False,
-            ) as client:
-                query = httpx.QueryParams(tuple(params)) if params else None
-                with client.stream(method, url, content=data, headers=headers, params=query) as r:
-                    outcome["body"] = b"".join(r.iter_bytes())
-                    outcome["response"] = r
+            ) as r:
+                outcome["body"] = b"".join(r.iter_bytes())
+                outcome["response"] = r
         except Exception as exc:  # handed to the caller's thread below
             outcome["error"] = exc
 
     # httpx bounds each read, not the whole exchange: a store that drips its headers or
     # its body a byte at a time would never time out. The exchange runs in a thread
-    # that is given up on at the deadline (it ends at its next read timeout).
+    # that is given up on at the deadline (it ends at its next read timeout, or when the
+    # connection's client is closed).
     worker = threading.Thread(target=exchange, daemon=True)
     worker.start()
     worker.join(limit)
@@ -391,10 +468,10 @@ def run_remote(
     a local run gives (``kind``, when the caller knows it, spares parsing the query).
     An answer that is not what the protocol promises (not JSON, ``{}``, a binding
     without a value, Turtle that does not parse) is an AnthologyError."""
-    connection = connection or Connection()
     kind = kind or query_kind(text)
     accept = "text/turtle" if kind == "graph" else "application/sparql-results+json"
-    answer = send_query(endpoint, text, accept, connection)
+    with _opened(connection) as opened:
+        answer = send_query(endpoint, text, accept, opened)
     where = shown(endpoint)
     if kind == "graph":
         try:

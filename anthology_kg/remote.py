@@ -40,7 +40,8 @@ class RemoteEngine(EntryIndex):
     #: Validate in the store (the compiled shapes sent as queries) rather than locally.
     pushdown: bool = False
     _copy: Anthology | None = field(default=None, repr=False)
-    #: How requests reach the store: timeout, query method (credentials: environment).
+    #: How requests reach the store: timeout, query method (credentials: environment);
+    #: its requests share the connection's HTTP client (None: a client per request).
     connection: Connection | None = None
 
     def local_copy(self) -> Anthology:
@@ -135,7 +136,8 @@ def open_remote(
 ) -> RemoteEngine:
     """The anthology published at ``endpoint``, with the rules of the anthology at
     ``root``; queries see ``graphs`` (default: data, ontology and shapes) as their
-    default graph."""
+    default graph. Its requests share ``connection``'s HTTP client (without one, a
+    default connection of the engine's own)."""
     rules = load_rules(root, base, extra_shapes)
     return RemoteEngine(
         root=root,
@@ -143,7 +145,7 @@ def open_remote(
         data_graph=data_graph,
         graphs=list(graphs) or default_graphs(data_graph),
         pushdown=pushdown,
-        connection=connection,
+        connection=connection or Connection(),
         ontology=rules.ontology,
         shapes=rules.shapes,
         waivers=rules.waivers,

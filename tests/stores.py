@@ -187,19 +187,22 @@ def put_graph(store: str, graph: str, turtle: str, connection=None) -> None:
 @dataclass
 class Sent:
     """One request the proxy saw: method, path (with the query string) and the query or
-    update text (the body, or its ``query``/``update`` field when the body is a form)."""
+    update text (the body, or its ``query``/``update`` field when the body is a form);
+    ``peer``, the client's address and port (one per TCP connection it opened)."""
 
     method: str
     path: str
     text: str
     size: int
+    peer: tuple[str, int] = ("", 0)
 
 
 class Proxy:
     """An HTTP proxy on 127.0.0.1 in front of ``upstream`` (a base URL) that keeps every
     request (``requests``) and the bytes of every answer (``answered``). A request for
     which ``cut(sent)`` is true reaches the store with half its body, and then the
-    connection closes; the client is answered 502."""
+    connection closes; the client is answered 502. It speaks HTTP/1.1 and keeps a
+    client's connection open (keep-alive) as a store does."""
 
     def __init__(self, upstream: str, cut: Callable[[Sent], bool] | None = None):
         self.requests: list[Sent] = []
@@ -209,6 +212,8 @@ class Proxy:
         target = urllib.parse.urlsplit(upstream)
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
             def _forward(self):
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
@@ -216,7 +221,7 @@ class Proxy:
                 if "x-www-form-urlencoded" in self.headers.get("Content-Type", ""):
                     form = urllib.parse.parse_qs(text)
                     text = (form.get("query") or form.get("update") or [""])[0]
-                sent = Sent(self.command, self.path, text, len(body))
+                sent = Sent(self.command, self.path, text, len(body), self.client_address[:2])
                 proxy.requests.append(sent)
                 headers = {k: v for k, v in self.headers.items() if k.lower() != "host"}
                 challenge = None

@@ -115,6 +115,27 @@ def test_a_generated_anthology_validates_the_same_remotely(oxigraph, proxy, tmp_
     assert sorted(map(_comparable, there), key=str) == sorted(map(_comparable, here), key=str)
 
 
+def test_the_requests_of_a_command_share_one_http_connection(oxigraph, proxy, tmp_path):  # noqa: F811
+    """One HTTP client a command (keep-alive): the ~30 queries of the push-down reach
+    the store over one TCP connection, not one connection (and client) each."""
+    root = tmp_path / "shared"
+    shutil.copytree(FIXTURES / "rules" / "rule10-bad", root)
+    _publish(root, oxigraph, "urn:test:shared")
+    result, _ = _remote(root, proxy, "urn:test:shared")
+    assert result.exit_code == 1 and len(proxy.requests) > 10
+    assert len({sent.peer for sent in proxy.requests}) == 1
+
+
+def test_a_connection_closed_opens_a_new_client_for_its_next_request(oxigraph, proxy):  # noqa: F811
+    text = "SELECT * WHERE { ?s ?p ?o } LIMIT 1"
+    with Connection() as connection:
+        run_remote(f"{proxy.url}/query", text, kind="select", connection=connection)
+        run_remote(f"{proxy.url}/query", text, kind="select", connection=connection)
+    run_remote(f"{proxy.url}/query", text, kind="select", connection=connection)
+    first, second, third = (sent.peer for sent in proxy.requests)
+    assert first == second != third
+
+
 def test_the_reference_engine_reads_the_graph_back(oxigraph, proxy, tmp_path):  # noqa: F811
     root = tmp_path / "ref"
     shutil.copytree(FIXTURES / "rules" / "rule10-bad", root)
@@ -166,6 +187,21 @@ def test_virtuoso_gives_the_local_result_rows_on_a_generated_anthology(virtuoso,
     # subclass) has results it dropped; rule 7 (sh:class ak:Entry, every value an
     # instance of a subclass) has none, where it reported 57 of 58 values.
     assert SH.PatternConstraintComponent in {r.source_constraint_component for r in rows}
+
+
+def test_virtuoso_is_asked_over_one_http_connection(virtuoso):
+    root = FIXTURES / "rules" / "rule10-bad"
+    _load_virtuoso(virtuoso, root, "urn:test:v:shared")
+    proxy = Proxy(virtuoso.base)
+    try:
+        with Connection(method="form") as connection:
+            rows, _ = remote_rows(
+                load_fast(root).shapes, f"{proxy.url}/sparql", "urn:test:v:shared", connection
+            )
+    finally:
+        proxy.close()
+    assert rows and len(proxy.requests) > 10
+    assert len({sent.peer for sent in proxy.requests}) == 1
 
 
 def test_virtuoso_answers_a_subclass_path_from_a_bound_node_wrongly(virtuoso, oxigraph):  # noqa: F811
