@@ -36,6 +36,8 @@ from .errors import AnthologyError, display_path
 # `--help` and `check` then load no more than they need (no pySHACL, owlrl, Jinja2 or
 # httpx on the fast engine's path; tests/test_imports.py holds this).
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .endpoint import Connection
     from .engine import Engine
 
@@ -92,6 +94,7 @@ class Settings:
         data_graph: str = DATA_GRAPH,
         graphs: tuple[str, ...] = (),
         connection: Connection | None = None,
+        layout: bool = False,
     ) -> Engine:
         """The anthology in the engine the library picks for this request; a fallback
         to the reference engine is said on stderr."""
@@ -109,6 +112,7 @@ class Settings:
             graphs=graphs,
             connection=connection,
             warn=lambda message: click.echo(f"anthology-kg: {message}", err=True),
+            layout=layout,
         )
 
 
@@ -258,9 +262,12 @@ def _validated(
     endpoint: str | None = None,
     graph: str = DATA_GRAPH,
     connection: Connection | None = None,
+    opened: Callable[[Engine], None] | None = None,
 ):
     """Validate within --timeout, with the engine the library picks (it says so on
-    stderr when it falls back); a local shape's SERVICE is refused unless allowed."""
+    stderr when it falls back); a local shape's SERVICE is refused unless allowed.
+    ``opened``, if given, is handed the engine (which then scans the data files' text for
+    ``Engine.layout_warnings`` as it loads them)."""
     import importlib
 
     from .guards import bounded, refuse_service_in_shapes
@@ -280,7 +287,10 @@ def _validated(
             endpoint=endpoint,
             data_graph=graph,
             connection=connection,
+            layout=opened is not None,
         )
+        if opened is not None:
+            opened(anthology)
         if endpoint is None:
             refuse_service_in_shapes(anthology.shapes, settings.allow_service)
         return run_validation(anthology, inference)
@@ -520,28 +530,23 @@ def check(settings, fail_on, select, ignore, engine, inference, baseline) -> Non
     A data file not named by its entry's identifier, or an entry described in two
     files, is warned of on stderr (the exit code is the rules').
     """
-    from concurrent.futures import ThreadPoolExecutor
-
-    from .layout import anthology_layout_warnings
     from .reports import select_results
-    from .resources import find_root
 
-    def validated(settings: Settings):
-        report = _validated(settings, engine, inference)
+    def validated(settings: Settings, opened: Callable[[Engine], None] | None = None):
+        report = _validated(settings, engine, inference, opened=opened)
         return select_results(report, _codes(select), _codes(ignore))
 
-    # The layout scan reads every data file again: it runs beside the validation,
-    # which spends its time in pyoxigraph or I/O with the GIL released.
-    with ThreadPoolExecutor(1) as pool:
-        layout = pool.submit(anthology_layout_warnings, settings.root or find_root(), settings.base)
-        report = _against_baseline(
-            settings,
-            validated(settings),
-            baseline,
-            lambda folder: validated(_settings_at(settings, folder)),
-        )
-        for warning in layout.result():
-            click.echo(str(warning), err=True)
+    # The layout rule is checked from the text the loader reads anyway (each data file
+    # is read once).
+    checked: list[Engine] = []
+    report = _against_baseline(
+        settings,
+        validated(settings, checked.append),
+        baseline,
+        lambda folder: validated(_settings_at(settings, folder)),
+    )
+    for warning in checked[0].layout_warnings():
+        click.echo(str(warning), err=True)
     _echo_report(settings, report)
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)
 

@@ -24,6 +24,7 @@ from .choices import DATA_GRAPH
 from .choices import ENGINES as ENGINES
 from .fast import compile_shapes, load_fast
 from .inference import InferenceUnsupported
+from .layout import LayoutWarning
 from .loader import Location, load_anthology, load_rules
 from .namespaces import DEFAULT_BASE
 from .queries import QueryResult
@@ -115,6 +116,11 @@ class Engine(Protocol):
         the triples that point at it, and the identifier of every IRI these name."""
         ...
 
+    def layout_warnings(self) -> list[LayoutWarning]:
+        """The data files that break the layout rule: a file not named by its entry's
+        identifier, an entry described in two files (``layout.layout_warnings``)."""
+        ...
+
 
 def _warn(message: str) -> None:
     warnings.warn(message, stacklevel=3)
@@ -133,6 +139,7 @@ def open_engine(
     graphs: Sequence[str] = (),
     warn: Callable[[str], None] = _warn,
     connection: Connection | None = None,
+    layout: bool = False,
 ) -> Engine:
     """The anthology at ``root`` in the engine that can answer the request.
 
@@ -143,6 +150,8 @@ def open_engine(
     fast one computes it in its store (inference.py), the reference one with owlrl. When
     the caller ``validates`` and the compiler refuses a shape, or the fast rules cannot
     infer owlrl's closure of this graph, the reference engine is used and ``warn`` says why.
+    With ``layout`` the caller will ask for ``layout_warnings``: a local engine's loader
+    scans each file's text as it reads it (else they read the files again).
     """
     if kind not in ENGINES:
         raise ValueError(f"unknown engine {kind!r}: use one of {', '.join(ENGINES)}")
@@ -184,9 +193,10 @@ def open_engine(
                     rules=rules,
                     compiled=compiled,
                     inference=inference,
+                    layout=layout,
                 )
             except InferenceUnsupported as exc:
                 warn(f"{exc}; using the reference engine (owlrl)")
-    anthology = load_anthology(folder, base=base, extra_shapes=extra_shapes)
+    anthology = load_anthology(folder, base=base, extra_shapes=extra_shapes, layout=layout)
     anthology.inference = inference
     return anthology

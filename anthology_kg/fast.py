@@ -23,6 +23,7 @@ from . import resources
 from .bnodes import relabel
 from .errors import AnthologyError
 from .inference import INFERRED, materialize
+from .layout import LayoutScan
 from .loader import (
     EntryIndex,
     Location,
@@ -285,17 +286,22 @@ def load_fast(
     rules: Rules | None = None,
     compiled: list[CompiledConstraint] | None = None,
     inference: str = "none",
+    layout: bool = False,
 ) -> OxigraphEngine:
     """Load the anthology at ``root`` into a pyoxigraph store (``rules`` and its shapes
     ``compiled``, when the caller has them already), with the ``inference`` closure
-    (``OxigraphEngine.infer``)."""
+    (``OxigraphEngine.infer``); with ``layout``, the text of each file, read once, is
+    also scanned for ``layout_warnings``."""
     root = (root or resources.find_root()).resolve()
     rules = rules or load_rules(root, base, extra_shapes)
     store = ox.Store()
     data_files = TurtleFiles.of(root / "data")
-    for path in track(data_files, "loading"):
+    scan = LayoutScan(data_files) if layout else None
+    for index, path in enumerate(track(data_files, "loading")):
         # The strict parser's verdict and messages, as the reference engine's loader.
-        load_into(store, read_source(path), path, base, DATA)
+        text = load_into(store, read_source(path), path, base, DATA)
+        if scan is not None:
+            scan.add(index, path, text)
     add_graph(store, rules.ontology, ONTOLOGY)
     add_graph(store, vocabulary(rules.ontology), VOCABULARY)
     add_graph(store, rules.shapes, SHAPES)
@@ -311,6 +317,7 @@ def load_fast(
         base=base,
         locations=dict(rules.locations),
         _compiled=compiled,
+        layout_suspects=scan.suspects() if scan is not None else None,
     )
     engine.infer(inference)
     return engine

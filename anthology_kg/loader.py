@@ -26,6 +26,13 @@ from . import resources
 from .bnodes import relabel
 from .config import did_you_mean
 from .errors import AnthologyError
+from .layout import (
+    LayoutScan,
+    LayoutWarning,
+    anthology_layout_warnings,
+    layout_warnings,
+    suspect_entries,
+)
 from .literals import literals_as_written
 from .namespaces import DCTERMS, DEFAULT_BASE, bind_prefixes
 from .progress import track
@@ -62,6 +69,15 @@ class EntryIndex(ABC):
     base: str = DEFAULT_BASE
     locations: dict[Node, Location] = field(default_factory=dict)
     _owners: dict[Node, Node | None] = field(default_factory=dict, repr=False)
+    #: The data files the loader's layout scan found worth parsing (``layout.LayoutScan``),
+    #: when it was asked to scan; None: ``layout_warnings`` reads the files itself.
+    layout_suspects: list[Path] | None = field(default=None, repr=False)
+
+    def layout_warnings(self) -> list[LayoutWarning]:
+        """The data files that break the layout rule (``layout.layout_warnings``)."""
+        if self.layout_suspects is None:
+            return anthology_layout_warnings(self.root, self.base)
+        return layout_warnings(suspect_entries(self.layout_suspects, self.base), self.base)
 
     def entries(self) -> Iterator[tuple[Node, str]]:
         """Every node that has an identifier, with it, sorted by identifier."""
@@ -403,8 +419,10 @@ def load_anthology(
     *,
     base: str = DEFAULT_BASE,
     extra_shapes: Sequence[Path] = (),
+    layout: bool = False,
 ) -> Anthology:
-    """Load the anthology at ``root`` (default: ``resources.find_root()``).
+    """Load the anthology at ``root`` (default: ``resources.find_root()``); with
+    ``layout``, scan the files' text for ``layout_warnings`` as they are read.
 
     Every file is parsed before anything is merged, so a broken file raises
     AnthologyError and leaves nothing half-loaded.
@@ -417,11 +435,14 @@ def load_anthology(
     data = bind_prefixes(Graph(), base)
     locations: dict[Node, Location] = {}
     data_files = TurtleFiles.of(data_dir)
-    for path in track(data_files, "loading"):
+    scan = LayoutScan(data_files) if layout else None
+    for index, path in enumerate(track(data_files, "loading")):
         graph, text = parse_turtle(path, base)
         data += graph
         for subject, line in subject_lines(text, base).items():
             locations.setdefault(subject, Location(path, line))
+        if scan is not None:
+            scan.add(index, path, text)
 
     rules = load_rules(root, base, extra_shapes)
     return Anthology(
@@ -435,6 +456,7 @@ def load_anthology(
         query_dirs=rules.query_dirs,
         base=base,
         locations={**rules.locations, **locations},
+        layout_suspects=scan.suspects() if scan is not None else None,
     )
 
 

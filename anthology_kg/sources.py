@@ -56,6 +56,8 @@ def read_source(path: Path | str) -> bytes:
             # os.read, not a file object: one read of the whole file for most (a file
             # object costs more than the read itself, ten thousand files at a time).
             chunks = [os.read(fd, info.st_size + 1)]
+            if len(chunks[0]) == info.st_size:  # the end, where stat said: no second read
+                return chunks[0]
             while chunks[-1]:
                 chunks.append(os.read(fd, 1 << 20))
             return b"".join(chunks) if len(chunks) > 2 else chunks[0]
@@ -119,12 +121,13 @@ def parse_quads(data: bytes | str, path: Path | str | None, base: str) -> list[o
     raise AssertionError("unreachable")  # for type checkers: turtle_errors always raises
 
 
-def load_into(store: ox.Store, data: bytes, path: Path, base: str, graph: ox.NamedNode) -> None:
+def load_into(store: ox.Store, data: bytes, path: Path, base: str, graph: ox.NamedNode) -> str:
     """Load Turtle ``data`` (read from ``path``) into ``graph`` of ``store``, with the
-    same verdict and messages as ``parse_quads``."""
-    decode_utf8(data, path)
+    same verdict and messages as ``parse_quads``; return its text."""
+    text = decode_utf8(data, path)
     with turtle_errors(path, base):
         store.load(data, format=ox.RdfFormat.TURTLE, base_iri=base, to_graph=graph)
+    return text
 
 
 def term(node: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple) -> Node:
