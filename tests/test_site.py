@@ -961,3 +961,86 @@ def test_the_browser_gets_the_data_files_as_few_documents_with_the_same_graph(tm
 
     assert loaded(documents) == loaded(texts)
     assert len(loaded(texts)) == 29
+
+
+# -- the entry pages rendered by several processes -----------------------------------------
+
+
+def build_with(root: Path, out: Path, count: int):
+    from anthology_kg.engine import open_engine
+    from anthology_kg.site import build_site
+
+    return build_site(open_engine("fast", root=root, validates=True), out, workers=count)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the processes are forked (POSIX)")
+@pytest.mark.parametrize("drawn_by", ["dot, or the layout, all at once", "layout, page by page"])
+def test_the_site_is_the_same_whatever_the_number_of_processes(tmp_path, monkeypatch, drawn_by):
+    if drawn_by.startswith("layout"):
+        monkeypatch.setattr(pages, "DOT_NEIGHBOURHOODS", 2)
+    rendered_by = tmp_path / "pids"
+    real = pages.Pages.entries
+
+    def entries(self, answers, listed, emit=None):
+        with open(rendered_by, "a", encoding="utf-8") as log:
+            log.write(f"{os.getpid()} {len(listed)}\n")
+        real(self, answers, listed, emit)
+
+    monkeypatch.setattr(pages.Pages, "entries", entries)
+    built = {count: build_with(REPO, tmp_path / f"site{count}", count) for count in (1, 3)}
+    calls = [line.split() for line in rendered_by.read_text("utf-8").splitlines()]
+    assert len(calls) == 4, "one share, then three"
+    assert len({pid for pid, _ in calls}) == 3 and str(os.getpid()) in {pid for pid, _ in calls}
+    assert int(calls[0][1]) == sum(int(n) for _, n in calls[1:]) >= 3
+    assert len(built[1].files) == len(built[3].files)
+    one, three = tree(tmp_path / "site1"), tree(tmp_path / "site3")
+    assert one.keys() == three.keys() and len(one) > 20
+    for name in one:
+        assert one[name] == three[name], name
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the processes are forked (POSIX)")
+def test_a_write_failing_in_a_worker_leaves_the_old_site(tmp_path, monkeypatch):
+    out = tmp_path / "site"
+    build_with(REPO, out, 1)
+    before = tree(out)
+    from anthology_kg.site.output import SiteWriter
+
+    real = SiteWriter.write_now
+
+    def write_now(self, path, relative, data):
+        if relative == "entries/LIT-168.html" and os.getpid() != parent:
+            raise OSError(28, "No space left on device", relative)  # as write_now names it
+        real(self, path, relative, data)
+
+    parent = os.getpid()
+    monkeypatch.setattr(SiteWriter, "write_now", write_now)
+    with pytest.raises(AnthologyError) as caught:
+        build_with(REPO, out, 3)
+    assert "cannot write the site (entries/LIT-168.html): No space left on device" in str(
+        caught.value
+    )
+    assert tree(out) == before
+    assert [p.name for p in tmp_path.iterdir()] == ["site"], "a temporary folder was left"
+
+
+def test_a_worker_failure_is_raised_in_the_parent():
+    from anthology_kg.site.workers import in_processes
+
+    if not hasattr(os, "fork"):
+        pytest.skip("the processes are forked (POSIX)")
+
+    def full():
+        raise OSError(28, "No space left on device", "entries/X.html")
+
+    with pytest.raises(OSError) as caught:
+        in_processes([lambda: None, full])
+    assert (caught.value.errno, caught.value.filename) == (28, "entries/X.html")
+
+    def broken():
+        raise ValueError("a broken page")
+
+    with pytest.raises(ValueError, match="a broken page"):
+        in_processes([lambda: None, lambda: None, broken])
+    with pytest.raises(KeyError):  # the parent's own failure, children stopped
+        in_processes([lambda: {}["x"], lambda: time.sleep(30)])

@@ -94,51 +94,79 @@ class SiteWriter:
         self.written: list[str] = []
         self._top = str(self.fresh)
         self._made = {self._top}
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-writer")
+        self._pool: ThreadPoolExecutor | None = None  # started by the first ``add``
         self._pending: deque[Future] = deque()
 
     def add(self, relative: str, content: str | bytes) -> None:
         """Write ``content`` as ``relative`` (an AnthologyError if it would land outside
         the site, or if an earlier write failed)."""
+        path = self.reserve(relative)
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-writer")
+        self._pending.append(self._pool.submit(self.write_now, path, relative, data))
+        while self._pending and self._pending[0].done():
+            self._finished(self._pending.popleft())
+
+    def reserve(self, relative: str) -> str:
+        """The absolute path of ``relative`` in the new site, counted as written (by
+        ``add``, or by the caller through ``write_now``); an AnthologyError if it would
+        land outside the site."""
         # The new folder was empty and only this writer adds to it (no symlinks), so a
         # path's text tells where it lands; ``confined`` resolves it to say why not.
         path = os.path.normpath(os.path.join(self._top, relative))
         if not path.startswith(self._top + os.sep):
             describe = self.sources.get(relative, lambda r=relative: (r, None))
             confined(self.fresh, relative, describe)
-        data = content.encode("utf-8") if isinstance(content, str) else content
         self.written.append(relative)
-        self._pending.append(self._pool.submit(self._write, path, relative, data))
-        while self._pending and self._pending[0].done():
-            self._finished(self._pending.popleft())
+        return path
 
-    def _write(self, path: str, relative: str, data: bytes) -> None:
+    def write_now(self, path: str, relative: str, data: bytes) -> None:
+        """Write ``data`` at ``path`` (from ``reserve``) in this thread; an OSError names
+        ``relative``. Any process may call it: it only creates files and folders."""
         try:
             folder = os.path.dirname(path)
             if folder not in self._made:
                 os.makedirs(folder, exist_ok=True)
                 self._made.add(folder)
-            with open(path, "xb") as handle:
-                handle.write(data)
+            # os.open and os.write: a tenth of the CPU of open() for ten thousand pages.
+            handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(handle, view) :]
+            finally:
+                os.close(handle)
         except OSError as exc:
             exc.filename = relative  # a failed write() names no file
             raise
 
+    def pause(self) -> None:
+        """Wait for every write so far and stop the writing thread (the next ``add``
+        starts another): a process forked then copies no thread."""
+        while self._pending:
+            self._finished(self._pending.popleft())
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
     def _finished(self, future: Future) -> None:
         error = future.exception()
         if isinstance(error, OSError):
-            raise AnthologyError(
-                f"cannot write the site ({error.filename}): {error.strerror}", self.output
-            ) from None
+            raise self.failure(error) from None
         if error is not None:
             raise error
+
+    def failure(self, error: OSError) -> AnthologyError:
+        """What a failed write (``error`` naming the file of the site) is reported as."""
+        return AnthologyError(
+            f"cannot write the site ({error.filename}): {error.strerror}", self.output
+        )
 
     def commit(self) -> None:
         """Wait for every write, then put the new site in place of the old one."""
         try:
-            while self._pending:
-                self._finished(self._pending.popleft())
-            self._pool.shutdown()
+            self.pause()
             os.chmod(self.fresh, 0o755)
             _swap(self.fresh, self.output)
         except OSError as exc:
@@ -152,7 +180,9 @@ class SiteWriter:
         """Stop writing and remove the new folder; the old site stays as it was."""
         for future in self._pending:
             future.cancel()
-        self._pool.shutdown(wait=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
         self._pending.clear()
         shutil.rmtree(self.fresh, ignore_errors=True)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -44,8 +44,9 @@ from .model import (
     text,
 )
 from .output import Source, slug
-from .pictures import Box, Picture, draw_all
+from .pictures import Box, Picture, draw_all, layered_svg
 from .sparql_text import has_service, tokens
+from .workers import in_processes
 
 # What the pages may load: their own stylesheet and scripts, images of their own or
 # inline SVG; no inline script, nothing from the network. Query pages also compile
@@ -141,6 +142,7 @@ class Pages:
         self._names = bind_prefixes(Graph(), anthology.base)
         self._links: dict[tuple[Term, int], Markup] = {}
         self.pictures: dict[Term, str] = {}
+        self._undrawn: dict[Term, Picture] = {}  # drawn when their page is rendered
         self.pictures_note = ""
 
     # -- shared pieces ----------------------------------------------------------------------
@@ -290,17 +292,33 @@ class Pages:
         self.render("search.html", "search.html", title="Search")
 
     # -- entry pages -------------------------------------------------------------------------
-    def entries(self, answers: Answers) -> None:
+    def entry_pages(self) -> list[tuple[Term, str, str]]:
+        """Each entry with a page, its identifier and its page's path, by identifier;
+        ``sources`` learns what each page is derived from."""
+        listed = []
+        sources = self.out.sources
+        for node, identifier in entries_by_identifier(self.model):
+            path = self.model.pages[node]
+            sources[path] = partial(self.source_of, node, f"entry {identifier!r}")
+            listed.append((node, identifier, path))
+        return listed
+
+    def entries(
+        self,
+        answers: Answers,
+        listed: list[tuple[Term, str, str]],
+        emit: Callable[[str, str], None] | None = None,
+    ) -> None:
+        """The pages of the ``listed`` entries (from ``entry_pages``), each given to
+        ``emit`` (default: the emit of the build) as it is rendered."""
         missing = self.missing_confounders(answers.results.get("confounders"))
         by_focus: dict[str, list[RuleResult]] = defaultdict(list)
         for result in answers.report.results:
             by_focus[result.focus].append(result)
         template = self.env.get_template("entry.html")
         depends_on = Path(self.query_pages.get("depends-on", "")).name
-        emit, sources = self.emit, self.out.sources
-        for node, identifier in entries_by_identifier(self.model):
-            path = self.model.pages[node]
-            sources[path] = partial(self.source_of, node, f"entry {identifier!r}")
+        emit = emit or self.emit
+        for node, identifier, path in listed:
             emit(
                 path,
                 template.render(
@@ -409,7 +427,7 @@ class Pages:
             reports=reports,
             comparison=comparison,
             facts=facts,
-            picture=Markup(self.pictures.get(node, "")),
+            picture=Markup(self.picture(node)),
             results=self.result_rows(results, 1),
         )
 
@@ -500,18 +518,22 @@ class Pages:
         return Picture(list(boxes.values()), sorted(edges), across=True, title=m.label(node))
 
     def draw_neighbourhoods(self) -> None:
-        """Every entry's neighbourhood picture, drawn together: one ``dot`` run when
+        """Every entry's neighbourhood picture: drawn together by one ``dot`` run when
         Graphviz is installed and there are at most DOT_NEIGHBOURHOODS of them (dot
-        takes about a millisecond each), else the layered layout; the caption says
-        which."""
+        takes about a millisecond each), else each by the layered layout when its page
+        is rendered (``picture``); the caption says which."""
         wanted = {}
         for node, _ in entries_by_identifier(self.model):
             picture = self.neighbourhood(node)
             if picture is not None:
                 wanted[node] = picture
         few = len(wanted) <= DOT_NEIGHBOURHOODS
-        drawn, laid_out_by = draw_all(list(wanted.values()), prefer_dot=few)
-        self.pictures = dict(zip(wanted, drawn, strict=True))
+        if few:
+            drawn, laid_out_by = draw_all(list(wanted.values()), prefer_dot=True)
+            self.pictures = dict(zip(wanted, drawn, strict=True))
+        else:
+            laid_out_by = None
+            self._undrawn = wanted
         if laid_out_by:
             self.pictures_note = f" Laid out by {laid_out_by}."
         elif not few and shutil.which("dot"):
@@ -520,6 +542,14 @@ class Pages:
                 f"neighbourhoods of at most {DOT_NEIGHBOURHOODS:,} entries, and "
                 f"{len(wanted):,} have one."
             )
+
+    def picture(self, node: Term) -> str:
+        """The SVG of ``node``'s neighbourhood ("" when it has none)."""
+        drawn = self.pictures.get(node)
+        if drawn is None:
+            wanted = self._undrawn.get(node)
+            drawn = layered_svg(wanted.boxes, wanted.edges) if wanted is not None else ""
+        return drawn
 
     def graph_page(self) -> None:
         m = self.model
@@ -684,14 +714,33 @@ class Pages:
             summary=summary_line(report),
         )
 
-    def build(self, answers: Answers) -> SiteText:
-        """Every page, once the engine has answered (pictures drawn beforehand)."""
+    def build(
+        self,
+        answers: Answers,
+        entry_shares: Sequence[Callable[[], None]] | None = None,
+    ) -> SiteText:
+        """Every page, once the engine has answered (pictures planned beforehand). The
+        entry pages are written by ``entry_shares`` when given (the build's own ``emit``
+        otherwise) beside the other pages, by ``workers.in_processes``."""
+        others = partial(self._other_pages, answers)
+        if entry_shares is None:
+            others()
+            self.entries(answers, self.entry_pages())
+            return self.out
+        first = entry_shares[0]
+
+        def here() -> None:
+            others()
+            first()
+
+        in_processes([here, *entry_shares[1:]])
+        return self.out
+
+    def _other_pages(self, answers: Answers) -> None:
         self.queries_pages(answers)
         self.index(answers.report)
-        self.entries(answers)
         self.rules_page(answers.report)
         self.graph_page()
-        return self.out
 
 
 _CLAIM_APART = frozenset((RDF.type, RDFS.label, AK.restsOn))

@@ -1,0 +1,108 @@
+"""Work shared between forked processes, for the pages Jinja2 renders in pure Python under
+one interpreter's lock: a child forked after the site's model is read has all of it at
+no cost, renders its share and writes its files itself; nothing comes back but success
+or the failure.
+
+Written on ``os.fork`` rather than ``multiprocessing``: the work needs no pickled
+arguments or results, and a bare child that ends with ``os._exit`` never flushes the
+parent's buffered output or runs its exit handlers a second time.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+
+
+def available() -> int:
+    """How many processes may share the work: the cores this process may run on, where
+    forking a process that holds the site's model is safe (Linux); else one."""
+    if not sys.platform.startswith("linux"):
+        return 1
+    return max(1, len(os.sched_getaffinity(0)))
+
+
+def in_processes(tasks: Sequence[Callable[[], None]]) -> None:
+    """Run ``tasks[0]`` here and each other task in a child forked for it; return once all
+    are done. A child's failure is raised here: an OSError as an OSError with the same
+    errno, text and file name, another exception as itself when it can travel (else a
+    RuntimeError with the child's traceback). Call it with no other thread running: a
+    fork copies the calling thread only, and a lock another thread held stays held."""
+    children: list[tuple[int, int]] = []
+    try:
+        for task in tasks[1:]:
+            read, write = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - the child; its work is checked by its files
+                os.close(read)
+                _run_child(task, write)
+            os.close(write)
+            children.append((pid, read))
+        tasks[0]()
+    except BaseException:
+        for pid, read in children:
+            _stop(pid, read)
+        raise
+    failure: BaseException | None = None
+    for pid, read in children:
+        error = _wait(pid, read)
+        failure = failure or error
+    if failure is not None:
+        raise failure
+
+
+def _run_child(task: Callable[[], None], write: int) -> None:
+    code, message = 0, b""
+    try:
+        task()
+    except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
+        code, message = 1, _failure(exc)
+    try:
+        with os.fdopen(write, "wb") as pipe:
+            pipe.write(message)
+    finally:
+        os._exit(code)
+
+
+def _failure(exc: BaseException) -> bytes:
+    if isinstance(exc, OSError):
+        return pickle.dumps(("oserror", (exc.errno, exc.strerror, exc.filename)))
+    text = "".join(traceback.format_exception(exc))
+    try:
+        raised = pickle.dumps(exc)
+        pickle.loads(raised)  # an exception whose arguments do not rebuild it stays text
+    except Exception:  # noqa: BLE001
+        raised = b""
+    return pickle.dumps(("exception", (raised, text)))
+
+
+def _wait(pid: int, read: int) -> BaseException | None:
+    with os.fdopen(read, "rb") as pipe:
+        message = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    if code == 0:
+        return None
+    if not message:
+        return RuntimeError(f"a process building the site ended with status {code}")
+    kind, detail = pickle.loads(message)
+    if kind == "oserror":
+        number, text, filename = detail
+        return OSError(number, text, filename) if filename is not None else OSError(number, text)
+    raised, text = detail
+    if raised:
+        return pickle.loads(raised)
+    return RuntimeError(f"a process building the site failed:\n{text}")
+
+
+def _stop(pid: int, read: int) -> None:
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
+    os.close(read)
+    os.waitpid(pid, 0)
