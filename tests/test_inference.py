@@ -16,6 +16,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 from conftest import run_cli
+from rdflib.namespace import RDF, RDFS
 
 from anthology_kg import resources
 from anthology_kg.engine import open_engine
@@ -227,13 +228,34 @@ def test_equal_values_are_owlrls_not_sparqls():
     }
 
 
-def test_materialize_refuses_an_unknown_profile_and_a_busy_default_graph():
+def test_materialize_refuses_an_unknown_profile_and_a_busy_target_graph():
     store = ox.Store()
     with pytest.raises(AnthologyError, match="unknown inference"):
         materialize(store, [], "owl-dl")
-    store.add(ox.Quad(ox.NamedNode("urn:s"), ox.NamedNode("urn:p"), ox.NamedNode("urn:o")))
-    with pytest.raises(AnthologyError, match="default graph"):
-        materialize(store, [], "rdfs")
+    target = ox.NamedNode("urn:target")
+    store.add(ox.Quad(ox.NamedNode("urn:s"), ox.NamedNode("urn:p"), ox.NamedNode("urn:o"), target))
+    with pytest.raises(AnthologyError, match="urn:target> empty"):
+        materialize(store, [], "rdfs", target)
+
+
+def test_materialize_reads_and_writes_only_its_graphs():
+    """The closure is matched on the sources in place: the default graph (or any other)
+    is neither a premise nor written, and the scratch graphs are gone afterwards."""
+    store = ox.Store()
+    source, other = ox.NamedNode("urn:source"), ox.NamedNode("urn:other")
+    a, b, c, x, y, z = (ox.NamedNode(f"urn:{name}") for name in "abcxyz")
+    subclass, typed = ox.NamedNode(str(RDFS.subClassOf)), ox.NamedNode(str(RDF.type))
+    kept = [ox.Quad(a, subclass, c, ox.DefaultGraph()), ox.Quad(z, typed, a, other)]
+    store.extend([*kept, ox.Quad(a, subclass, b, source), ox.Quad(x, typed, a, source)])
+    added = materialize(store, [source], "owlrl")
+    inferred = {
+        (q.subject, q.predicate, q.object)
+        for q in store.quads_for_pattern(None, None, None, INFERRED)
+    }
+    assert (x, typed, b) in inferred and added == len(inferred)
+    assert (x, typed, c) not in inferred and z not in {s for s, _, _ in inferred}
+    assert {q.graph_name for q in store} == {ox.DefaultGraph(), other, source, INFERRED}
+    assert all(q in store for q in kept) and len(store) == 4 + len(inferred)
 
 
 # -- the engines: validation and queries with inference --------------------------------
