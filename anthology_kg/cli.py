@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import copy
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from .endpoint import Connection
     from .engine import Engine
 
+F = TypeVar("F", bound=Callable[..., object])
 EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
@@ -116,44 +118,58 @@ class Settings:
         )
 
 
-def _fail_on_option(func):
-    return click.option(
-        "--fail-on",
-        type=click.Choice(FAIL_ON),
-        default="violation",
-        show_default=True,
-        help="Exit 1 on results of this severity or graver (none: never; info: any result).",
-    )(func)
+# The options several commands share: each is a click decorator, reusable as it is
+# (every use makes its own Option); ``_options`` joins several into one.
 
 
-def _select_options(func):
-    func = click.option(
+def _options(*options: Callable[[F], F]) -> Callable[[F], F]:
+    """One decorator that applies ``options`` as if stacked in this order (the first
+    listed is the first shown by --help)."""
+
+    def apply(func: F) -> F:
+        for option in reversed(options):
+            func = option(func)
+        return func
+
+    return apply
+
+
+_fail_on_option = click.option(
+    "--fail-on",
+    type=click.Choice(FAIL_ON),
+    default="violation",
+    show_default=True,
+    help="Exit 1 on results of this severity or graver (none: never; info: any result).",
+)
+
+_select_options = _options(
+    click.option(
+        "--select",
+        multiple=True,
+        metavar="CODE",
+        help="Report only these rules (codes as in `anthology-kg rules`, e.g. AK002,AK009).",
+    ),
+    click.option(
         "--ignore",
         multiple=True,
         metavar="CODE",
         help="Leave out the results of these rules: a code (AK004), a code prefix or a "
         "shape name; repeatable or comma-separated.",
-    )(func)
-    return click.option(
-        "--select",
-        multiple=True,
-        metavar="CODE",
-        help="Report only these rules (codes as in `anthology-kg rules`, e.g. AK002,AK009).",
-    )(func)
+    ),
+)
 
 
 def _codes(values: tuple[str, ...]) -> list[str]:
     return [code.strip() for value in values for code in value.split(",") if code.strip()]
 
 
-def _baseline_option(func):
-    return click.option(
-        "--baseline",
-        metavar="OLD",
-        help="Count only the results OLD (a git revision such as origin/main, or a folder) "
-        "does not have: the others are reported as existing, the ones OLD had and this "
-        "state lacks as fixed (SARIF baselineState new, unchanged, absent).",
-    )(func)
+_baseline_option = click.option(
+    "--baseline",
+    metavar="OLD",
+    help="Count only the results OLD (a git revision such as origin/main, or a folder) "
+    "does not have: the others are reported as existing, the ones OLD had and this "
+    "state lacks as fixed (SARIF baselineState new, unchanged, absent).",
+)
 
 
 def _settings_at(settings: Settings, root: Path) -> Settings:
@@ -176,16 +192,15 @@ def _against_baseline(settings: Settings, report, baseline: str | None, validate
     return compare_to_baseline(report, validate_state(old, validate_root))
 
 
-def _method_option(func):
-    return click.option(
-        "--method",
-        type=click.Choice(METHODS),
-        default="auto",
-        show_default=True,
-        help="With --endpoint, how the query is sent: post (the query as the body), form "
-        "(URL-encoded POST), get; auto tries post and falls back to form when the store "
-        "refuses it or does not answer it at once (Virtuoso 7.2).",
-    )(func)
+_method_option = click.option(
+    "--method",
+    type=click.Choice(METHODS),
+    default="auto",
+    show_default=True,
+    help="With --endpoint, how the query is sent: post (the query as the body), form "
+    "(URL-encoded POST), get; auto tries post and falls back to form when the store "
+    "refuses it or does not answer it at once (Virtuoso 7.2).",
+)
 
 
 def _connection(settings: Settings, method: str = "auto", timeout: float | None = None):
@@ -205,53 +220,52 @@ def _connection(settings: Settings, method: str = "auto", timeout: float | None 
     return connection
 
 
-def _engine_option(func):
-    return click.option(
-        "--engine",
-        type=click.Choice(ENGINES),
-        default=ENGINES[0],
-        show_default=True,
-        help="fast: pyoxigraph, shapes compiled to SPARQL; reference: rdflib and pySHACL. "
-        "Both give the same results (tested), with --inference too.",
-    )(func)
+_engine_option = click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default=ENGINES[0],
+    show_default=True,
+    help="fast: pyoxigraph, shapes compiled to SPARQL; reference: rdflib and pySHACL. "
+    "Both give the same results (tested), with --inference too.",
+)
+
+_inference_option = click.option(
+    "--inference",
+    type=click.Choice(INFERENCE_CHOICES),
+    default="none",
+    show_default=True,
+    help="Entail triples from the ontology first (the RDFS or OWL 2 RL closure of the "
+    "data and ontology, as owlrl computes it); queries and rules see them too.",
+)
 
 
-def _inference_option(func):
-    return click.option(
-        "--inference",
-        type=click.Choice(INFERENCE_CHOICES),
-        default="none",
-        show_default=True,
-        help="Entail triples from the ontology first (the RDFS or OWL 2 RL closure of the "
-        "data and ontology, as owlrl computes it); queries and rules see them too.",
-    )(func)
+def _remember(ctx: click.Context, param: click.Parameter, value):
+    """Keep the option's value on the Settings (--timeout, --allow-service)."""
+    setattr(ctx.find_object(Settings), str(param.name), value)
+    return value
 
 
-def _limit_options(func):
-    """--timeout and --allow-service, kept on the Settings (see guards.py)."""
-
-    def remember(ctx: click.Context, param: click.Parameter, value):
-        setattr(ctx.find_object(Settings), str(param.name), value)
-        return value
-
-    func = click.option(
-        "--allow-service",
-        is_flag=True,
-        expose_value=False,
-        callback=remember,
-        help="Let a query or a shape's SPARQL call a remote endpoint (SERVICE); refused "
-        "by default: a local query runs on the anthology alone.",
-    )(func)
-    return click.option(
+#: --timeout and --allow-service, kept on the Settings (see guards.py).
+_limit_options = _options(
+    click.option(
         "--timeout",
         type=click.FloatRange(min=0),
         default=QUERY_TIMEOUT,
         show_default=True,
         metavar="SECONDS",
         expose_value=False,
-        callback=remember,
+        callback=_remember,
         help="Give up after SECONDS (exit 2); 0: no limit. Ctrl-C stops at once (exit 130).",
-    )(func)
+    ),
+    click.option(
+        "--allow-service",
+        is_flag=True,
+        expose_value=False,
+        callback=_remember,
+        help="Let a query or a shape's SPARQL call a remote endpoint (SERVICE); refused "
+        "by default: a local query runs on the anthology alone.",
+    ),
+)
 
 
 def _validated(
@@ -360,15 +374,14 @@ def _summary(settings: Settings, message: str) -> None:
         click.echo(message)
 
 
-def _json_option(func):
-    return click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(["text", "json"]),
-        default="text",
-        show_default=True,
-        help="text for people, json for programs.",
-    )(func)
+_json_option = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text for people, json for programs.",
+)
 
 
 def _echo_json(document) -> None:
@@ -634,33 +647,32 @@ def list_queries(settings, fmt) -> None:
         click.echo(f"{query.name}\t{query.summary}" + (f"\t{params}" if params else ""))
 
 
-def _format_option(func):
-    return click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(RESULT_FORMATS),
-        default="table",
-        show_default=True,
-        help="table for people; csv, tsv, json, xml: the W3C SPARQL 1.1 result formats.",
-    )(func)
+_format_option = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(RESULT_FORMATS),
+    default="table",
+    show_default=True,
+    help="table for people; csv, tsv, json, xml: the W3C SPARQL 1.1 result formats.",
+)
 
-
-def _endpoint_option(func):
-    func = _method_option(func)
-    func = click.option(
+_endpoint_option = _options(
+    click.option(
+        "--endpoint",
+        metavar="URL",
+        help="Run on this SPARQL 1.1 Protocol query endpoint (Oxigraph: "
+        "http://HOST:7878/query) instead of the local anthology.",
+    ),
+    click.option(
         "--graph",
         "graphs",
         multiple=True,
         metavar="IRI",
         help="With --endpoint: the graph(s) the query sees as its default graph "
         f"(default: the published data, ontology and shapes graphs, {DATA_GRAPH} …).",
-    )(func)
-    return click.option(
-        "--endpoint",
-        metavar="URL",
-        help="Run on this SPARQL 1.1 Protocol query endpoint (Oxigraph: "
-        "http://HOST:7878/query) instead of the local anthology.",
-    )(func)
+    ),
+    _method_option,
+)
 
 
 def _print_result(anthology, result, fmt: str) -> None:

@@ -228,18 +228,17 @@ def parse_record(
     graph.add((iri, DCTERMS.identifier, Literal(identifier)))
     graph.add((iri, AK.authors, Literal(heading["authors"])))
     graph.add((iri, DCTERMS.issued, Literal(heading["year"], datatype=XSD.gYear)))
-    for position, value in enumerate(takeaways, start=1):
-        node = BNode()
-        graph.add((iri, AK.takeaway, node))
-        graph.add((node, RDF.type, AK.Takeaway))
-        graph.add((node, AK.position, Literal(position)))
-        graph.add((node, RDF.value, Literal(value)))
-    for position, label in enumerate(practices, start=1):
-        node = BNode()
-        graph.add((iri, AK.carriesPractice, node))
-        graph.add((node, RDF.type, AK.Practice))
-        graph.add((node, AK.position, Literal(position)))
-        graph.add((node, RDFS.label, Literal(label)))
+    # Takeaways and practices: a node each, numbered in the record's order.
+    for link, kind, text, values in (
+        (AK.takeaway, AK.Takeaway, RDF.value, takeaways),
+        (AK.carriesPractice, AK.Practice, RDFS.label, practices),
+    ):
+        for position, value in enumerate(values, start=1):
+            node = BNode()
+            graph.add((iri, link, node))
+            graph.add((node, RDF.type, kind))
+            graph.add((node, AK.position, Literal(position)))
+            graph.add((node, text, Literal(value)))
     graph.add((iri, AK.standing, Literal(standing)))
     prose = standing.replace("\n", " ")
     for adr in _WITHHELD.findall(prose):

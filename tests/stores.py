@@ -202,7 +202,8 @@ class Proxy:
     request (``requests``) and the bytes of every answer (``answered``). A request for
     which ``cut(sent)`` is true reaches the store with half its body, and then the
     connection closes; the client is answered 502. It speaks HTTP/1.1 and keeps a
-    client's connection open (keep-alive) as a store does."""
+    client's connection open (keep-alive) as a store does. ``with Proxy(...) as proxy``
+    closes it at the end of the block."""
 
     def __init__(self, upstream: str, cut: Callable[[Sent], bool] | None = None):
         self.requests: list[Sent] = []
@@ -269,3 +270,9 @@ class Proxy:
     def close(self):
         self.server.shutdown()
         self.server.server_close()
+
+    def __enter__(self) -> Proxy:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

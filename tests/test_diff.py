@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
+from bundled import CONFOUNDERS_COLUMNS
 from conftest import run_cli
 
 from anthology_kg.diff import diff_states, load_state, parse_data
@@ -458,15 +459,7 @@ def test_query_rows_that_appear(repo, no_temporaries):
     result = run_cli("diff", "--query", "confounders")
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
-    assert lines[0].split() == [
-        "comparison",
-        "arm",
-        "algorithm",
-        "property",
-        "checkpoints",
-        "question",
-        "address",
-    ]
+    assert lines[0].split() == CONFOUNDERS_COLUMNS
     assert lines[1].split() == [
         "+",
         "COMPARISON-es-baselines",

@@ -8,6 +8,7 @@ from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import pytest
+from bundled import CONFOUNDERS_COLUMNS, QUERY_NAMES
 from conftest import FIXTURES, run_cli
 
 from anthology_kg.loader import load_anthology
@@ -21,17 +22,6 @@ ANTHOLOGIES = {
     "queries-trained": (FIXTURES / "queries-trained", "ARXIV-2409.19256"),
     "queries-two": (FIXTURES / "queries-two", "LIT-001"),
 }
-NAMES = [
-    "backlog",
-    "by-category",
-    "confounders",
-    "depends-on",
-    "known-unknowns",
-    "open-questions",
-    "reproducibility",
-    "rules",
-    "unread",
-]
 
 
 def answer(root: Path, name: str, entry: str):
@@ -43,7 +33,7 @@ def answer(root: Path, name: str, entry: str):
 
 def test_catalog_holds_every_standing_question_with_an_order_by():
     queries = catalog(load_anthology())
-    assert sorted(queries) == NAMES
+    assert sorted(queries) == QUERY_NAMES
     for query in queries.values():
         assert query.summary and query.description
         assert "ORDER BY" in query.text
@@ -51,7 +41,7 @@ def test_catalog_holds_every_standing_question_with_an_order_by():
 
 
 @pytest.mark.parametrize("anthology", sorted(ANTHOLOGIES))
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", QUERY_NAMES)
 def test_golden_answer(anthology, name):
     root, entry = ANTHOLOGIES[anthology]
     got = to_tsv(answer(root, name, entry))
@@ -189,7 +179,7 @@ def test_queries_lists_names_summaries_and_parameters():
     result = run_cli("queries")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert [line.split("\t")[0] for line in lines] == NAMES
+    assert [line.split("\t")[0] for line in lines] == QUERY_NAMES
     summary = "What rests on an entry (its load), kept apart from what lives in it (its address)"
     assert f"depends-on\t{summary}\tentry=<entry>" in lines
 
@@ -198,15 +188,7 @@ def test_query_confounders_as_a_table():
     result = run_cli("query", "confounders")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0].split() == [
-        "comparison",
-        "arm",
-        "algorithm",
-        "property",
-        "checkpoints",
-        "question",
-        "address",
-    ]
+    assert lines[0].split() == CONFOUNDERS_COLUMNS
     assert lines[2].split() == [
         "COMPARISON-es-baselines",
         "id:COMPARISON-es-baselines-es",

@@ -13,9 +13,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from bundled import QUERY_NAMES
 from conftest import run_cli
 from rdflib.compare import isomorphic
-from stores import Proxy, put_graph
+from stores import Proxy, free_port, put_graph
 
 from anthology_kg.endpoint import run_remote
 from anthology_kg.errors import AnthologyError
@@ -36,12 +37,6 @@ OXIGRAPH = str(BINARY) if BINARY.exists() else shutil.which("oxigraph")
 pytestmark = pytest.mark.skipif(
     OXIGRAPH is None, reason="the oxigraph server binary is not installed (pip install oxigraph)"
 )
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_until_up(url: str, seconds: float = 20) -> None:
@@ -102,20 +97,7 @@ def local_and_remote(anthology, endpoint, name, values):
     return local, remote
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "backlog",
-        "by-category",
-        "confounders",
-        "depends-on",
-        "known-unknowns",
-        "open-questions",
-        "reproducibility",
-        "rules",
-        "unread",
-    ],
-)
+@pytest.mark.parametrize("name", QUERY_NAMES)
 def test_every_stored_query_gives_the_same_rows_remotely(published, name):
     anthology = load_anthology()
     values = {"entry": "ARXIV-2409.19256"} if name == "depends-on" else {}
@@ -283,8 +265,6 @@ def test_serve_starts_a_loaded_read_only_server():
 # --- Virtuoso Open Source 7.2, with authentication ---------------------------------
 
 # The `virtuoso` session fixture comes from tests/stores.py, through conftest.py.
-
-QUERY_NAMES = sorted(catalog(load_anthology()))
 
 
 @pytest.fixture
@@ -599,11 +579,8 @@ def _holds(query_endpoint: str) -> dict[str, str]:
 
 
 def test_publish_update_is_one_request_with_the_graphs_the_graph_store_gets(own_oxigraph):
-    proxy = Proxy(own_oxigraph)
-    try:
+    with Proxy(own_oxigraph) as proxy:
         result = run_cli("publish", "--update", f"{proxy.url}/update", "--replace")
-    finally:
-        proxy.close()
     assert result.exit_code == 0, result.stderr
     assert [(sent.method, sent.path) for sent in proxy.requests] == [("POST", "/update")]
     assert result.stdout.count("replaced <") == 3
@@ -617,13 +594,10 @@ def test_publish_update_is_one_request_with_the_graphs_the_graph_store_gets(own_
 
 def test_publish_update_cut_mid_way_leaves_every_old_graph(own_oxigraph):
     _put_old(f"{own_oxigraph}/store")
-    proxy = Proxy(own_oxigraph, cut=lambda sent: sent.path == "/update")
-    try:
+    with Proxy(own_oxigraph, cut=lambda sent: sent.path == "/update") as proxy:
         result = run_cli(
             "publish", "--update", f"{proxy.url}/update", "--replace", "--graph", GRAPHS[0]
         )
-    finally:
-        proxy.close()
     assert result.exit_code == 2
     message = result.stderr.strip()
     assert len(message.splitlines()) == 1 and "HTTP 502" in message
@@ -634,13 +608,13 @@ def test_publish_update_cut_mid_way_leaves_every_old_graph(own_oxigraph):
 
 def test_three_puts_cut_at_the_second_say_what_the_store_holds(own_oxigraph):
     _put_old(f"{own_oxigraph}/store")
-    proxy = Proxy(own_oxigraph, cut=lambda sent: ONTOLOGY_GRAPH in urllib.parse.unquote(sent.path))
-    try:
+    cut_ontology = Proxy(
+        own_oxigraph, cut=lambda sent: ONTOLOGY_GRAPH in urllib.parse.unquote(sent.path)
+    )
+    with cut_ontology as proxy:
         result = run_cli(
             "publish", "--endpoint", f"{proxy.url}/store", "--replace", "--graph", GRAPHS[0]
         )
-    finally:
-        proxy.close()
     assert result.exit_code == 2
     assert (
         f"replaced: <{GRAPHS[0]}>; not replaced: <{ONTOLOGY_GRAPH}>, <{SHAPES_GRAPH}> "
@@ -731,16 +705,13 @@ def test_virtuoso_refuses_the_one_update_request_and_keeps_the_old_graphs(dba):
 def test_each_method_sends_the_query_as_the_protocol_says(published):
     from anthology_kg.endpoint import Connection
 
-    proxy = Proxy(published)
-    url = query_url(f"{proxy.url}/query", ["urn:test:a", "urn:test:b"])
-    try:
+    with Proxy(published) as proxy:
+        url = query_url(f"{proxy.url}/query", ["urn:test:a", "urn:test:b"])
         answers = {
             method: run_remote(url, "SELECT ?s WHERE { ?s ?p ?o } LIMIT 1", kind="select",
                                connection=Connection(method=method)).variables
             for method in ("post", "form", "get")
         }  # fmt: skip
-    finally:
-        proxy.close()
     assert answers == dict.fromkeys(("post", "form", "get"), ["s"])
     graphs = "default-graph-uri=urn%3Atest%3Aa&default-graph-uri=urn%3Atest%3Ab"
     post, form, get = proxy.requests
