@@ -15,7 +15,7 @@ from conftest import FIXTURES, run_cli
 from rdflib import RDFS, BNode, URIRef
 from rdflib.namespace import SH
 from stores import Proxy, put_graph
-from test_server import OXIGRAPH, free_port, oxigraph  # noqa: F401  (the server fixture)
+from test_server import OXIGRAPH, oxigraph  # noqa: F401  (the server fixture)
 
 from anthology_kg.endpoint import Connection, Credentials, run_remote, send_query
 from anthology_kg.fast import DATA, SHAPES, VOCABULARY, load_fast
@@ -34,9 +34,18 @@ KEY = ("focus", "path", "value", "shape", "severity", "component")
 
 @pytest.fixture
 def proxy(oxigraph):  # noqa: F811
-    recorder = Proxy(oxigraph)
-    yield recorder
-    recorder.close()
+    with Proxy(oxigraph) as recorder:
+        yield recorder
+
+
+def _generated(folder: Path) -> Path:
+    """A generated anthology of 300 entries with 12 planted violations, in ``folder``."""
+    root = folder / "generated"
+    made = run_cli(
+        "generate", "--entries", "300", "--seed", "3", "--violations", "12", "-o", str(root)
+    )
+    assert made.exit_code == 0
+    return root
 
 
 def _publish(root: Path, store: str, graph: str) -> None:
@@ -94,11 +103,7 @@ def test_remote_results_are_the_local_ones_and_no_construct_is_sent(
 
 
 def test_a_generated_anthology_validates_the_same_remotely(oxigraph, proxy, tmp_path):  # noqa: F811
-    root = tmp_path / "generated"
-    made = run_cli(
-        "generate", "--entries", "300", "--seed", "3", "--violations", "12", "-o", str(root)
-    )
-    assert made.exit_code == 0
+    root = _generated(tmp_path)
     _publish(root, oxigraph, "urn:test:generated")
     result, remote = _remote(root, proxy, "urn:test:generated")
     local = _local(root)
@@ -177,11 +182,7 @@ def test_virtuoso_gives_the_local_result_rows(fixture, virtuoso):
 
 
 def test_virtuoso_gives_the_local_result_rows_on_a_generated_anthology(virtuoso, tmp_path):
-    root = tmp_path / "generated"
-    made = run_cli(
-        "generate", "--entries", "300", "--seed", "3", "--violations", "12", "-o", str(root)
-    )
-    assert made.exit_code == 0
+    root = _generated(tmp_path)
     rows = _compare_on_virtuoso(virtuoso, root, "urn:test:v:generated")
     # Where Virtuoso's subClassOf* went wrong: rule 8 (sh:pattern on the instances of a
     # subclass) has results it dropped; rule 7 (sh:class ak:Entry, every value an
@@ -192,14 +193,10 @@ def test_virtuoso_gives_the_local_result_rows_on_a_generated_anthology(virtuoso,
 def test_virtuoso_is_asked_over_one_http_connection(virtuoso):
     root = FIXTURES / "rules" / "rule10-bad"
     _load_virtuoso(virtuoso, root, "urn:test:v:shared")
-    proxy = Proxy(virtuoso.base)
-    try:
-        with Connection(method="form") as connection:
-            rows, _ = remote_rows(
-                load_fast(root).shapes, f"{proxy.url}/sparql", "urn:test:v:shared", connection
-            )
-    finally:
-        proxy.close()
+    with Proxy(virtuoso.base) as proxy, Connection(method="form") as connection:
+        rows, _ = remote_rows(
+            load_fast(root).shapes, f"{proxy.url}/sparql", "urn:test:v:shared", connection
+        )
     assert rows and len(proxy.requests) > 10
     assert len({sent.peer for sent in proxy.requests}) == 1
 
@@ -279,3 +276,91 @@ def test_the_hierarchy_read_beforehand_gives_the_path_results_on_the_w3c_suite()
             continue
         by_hierarchy = run_compiled(select, Compiler(graph, None, known).compile())
         assert sorted(by_hierarchy, key=str) == sorted(by_path, key=str), path.name
+
+
+# -- every SHACL path form, pushed down ------------------------------------------------
+
+PATH_DATA = """@prefix ex: <urn:ex:> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:SubLink rdfs:subClassOf ex:Link .
+ex:a a ex:Thing, ex:Link ; ex:p ex:b, ex:c ; ex:r ex:d ; ex:next ex:l1 .
+ex:b a ex:Thing ; ex:q "b-q" ; ex:next ex:l1 .
+ex:c a ex:Thing ; ex:q 3 ; ex:p ex:a .
+ex:d a ex:Thing ; ex:r "literal" ; ex:next [ a ex:Link ; ex:next ex:l2 ] .
+ex:e a ex:Thing ; ex:p ex:a, ex:b .
+ex:l1 a ex:SubLink ; ex:next ex:l2 .
+ex:l2 a ex:Other ; ex:next ex:l1 .
+ex:f a ex:Thing ; ex:p [ ex:q "blank" ; ex:next ex:l1 ] ; ex:label "x"@en, "y"@en .
+ex:l3 a ex:Link ; ex:next ex:l3, ex:l4 .
+ex:l4 a ex:SubLink ; ex:next ex:l5 .
+ex:l5 a ex:Link .
+"""
+
+PATH_SHAPES = """@prefix ex: <urn:ex:> .
+@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+ex:Things a sh:NodeShape ; sh:targetClass ex:Thing ; sh:property
+  ex:Sequence, ex:Alternative, ex:ZeroOrMore, ex:Inverse, ex:OneOrMore, ex:ZeroOrOne, ex:Nested .
+ex:Sequence sh:path ( ex:p ex:q ) ; sh:minCount 1 ; sh:datatype xsd:string .
+ex:Alternative sh:path [ sh:alternativePath ( ex:p ex:r ) ] ; sh:maxCount 1 ;
+  sh:nodeKind sh:IRI .
+ex:ZeroOrMore sh:path [ sh:zeroOrMorePath ex:next ] ; sh:class ex:Link .
+ex:Inverse sh:path [ sh:inversePath ex:p ] ; sh:minCount 1 ; sh:maxCount 1 .
+ex:OneOrMore sh:path [ sh:oneOrMorePath ex:next ] ; sh:class ex:Link .
+ex:ZeroOrOne sh:path [ sh:zeroOrOnePath ex:p ] ; sh:class ex:Link .
+ex:Nested sh:path ( [ sh:inversePath ex:p ] [ sh:zeroOrMorePath ex:next ] ) ;
+  sh:minCount 1 ; sh:nodeKind sh:IRI .
+ex:Links a sh:NodeShape ; sh:targetClass ex:Link ; sh:property
+  ex:StarCount, ex:InverseStar, ex:AlternativeInverse, ex:StarInSequence, ex:StarHasValue,
+  ex:PlusIn .
+ex:StarCount sh:path [ sh:zeroOrMorePath ex:next ] ; sh:maxCount 2 .
+ex:InverseStar sh:path [ sh:inversePath [ sh:zeroOrMorePath ex:next ] ] ; sh:minCount 3 .
+ex:AlternativeInverse sh:path [ sh:alternativePath ( ex:next [ sh:inversePath ex:next ] ) ] ;
+  sh:class ex:Link ; sh:maxCount 2 .
+ex:StarInSequence sh:path ( ex:next [ sh:zeroOrMorePath ex:next ] ex:next ) ;
+  sh:minCount 1 ; sh:class ex:Link .
+ex:StarHasValue sh:path [ sh:zeroOrMorePath ex:next ] ; sh:hasValue ex:l1 .
+ex:PlusIn sh:path [ sh:oneOrMorePath ex:next ] ; sh:in ( ex:l1 ex:l2 ex:l5 ) .
+ex:Labels a sh:NodeShape ; sh:targetSubjectsOf ex:p ; sh:property ex:AlternativeLang .
+ex:AlternativeLang sh:path [ sh:alternativePath ( ex:label ( ex:p ex:q ) ) ] ;
+  sh:uniqueLang true ; sh:datatype xsd:string .
+"""
+
+
+def _path_rows_here() -> list[tuple]:
+    import pyoxigraph as ox
+    from rdflib import Graph
+
+    from anthology_kg.terms import to_ox
+
+    store = ox.Store()
+    data = Graph().parse(data=PATH_DATA, format="turtle")
+    store.extend(ox.Quad(to_ox(s), to_ox(p), to_ox(o), DATA) for s, p, o in data)
+    shapes = Graph().parse(data=PATH_SHAPES, format="turtle")
+    return sorted(map(_comparable, validate_store(store, shapes, [DATA], None)), key=str)
+
+
+def _path_rows_there(query: str) -> list[tuple]:
+    from rdflib import Graph
+
+    shapes = Graph().parse(data=PATH_SHAPES, format="turtle")
+    there, _ = remote_rows(shapes, query, "urn:test:paths")
+    return sorted(map(_comparable, there), key=str)
+
+
+def test_every_path_form_gives_the_local_rows_on_oxigraph(oxigraph):  # noqa: F811
+    put_graph(f"{oxigraph}/store", "urn:test:paths", PATH_DATA)
+    here = _path_rows_here()
+    # Every path form has results (none passes vacuously):
+    assert {str(row[3]).removeprefix("urn:ex:") for row in here} == {
+        "Sequence", "Alternative", "ZeroOrMore", "Inverse", "OneOrMore", "ZeroOrOne", "Nested",
+        "StarCount", "InverseStar", "AlternativeInverse", "StarInSequence", "StarHasValue",
+        "PlusIn", "AlternativeLang",
+    }  # fmt: skip
+    assert _path_rows_there(f"{oxigraph}/query") == here
+
+
+def test_every_path_form_gives_the_local_rows_on_virtuoso(virtuoso):
+    dba = Connection(credentials=Credentials(virtuoso.user, virtuoso.password))
+    put_graph(virtuoso.graph_store, "urn:test:paths", PATH_DATA, dba)
+    assert _path_rows_there(virtuoso.sparql) == _path_rows_here()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rdflib import URIRef
-from rdflib.namespace import SH, XSD
+from rdflib.namespace import RDF, SH, XSD
 
 from .errors import Unsupported
 from .model import Constraint, Context
@@ -63,7 +63,13 @@ def datatype_test(ctx: Context, c: Constraint, node: str) -> str:
     datatype = c.params[SH.datatype]
     if not isinstance(datatype, URIRef):
         raise Unsupported(f"sh:datatype {datatype}")
-    test = f"isLiteral({node}) && {same_term(f'datatype({node})', datatype)}"
+    # Virtuoso 7.2 gives a language-tagged literal no datatype, where SPARQL 1.1 says
+    # rdf:langString: its language tag tells that one, and COALESCE makes a missing
+    # datatype unequal to any other (not an error, which would drop the result).
+    if datatype == RDF.langString:
+        test = f'isLiteral({node}) && lang({node}) != ""'
+    else:
+        test = f"isLiteral({node}) && COALESCE({same_term(f'datatype({node})', datatype)}, false)"
     lexical = well_formed(node, datatype)
     if lexical is not None:
         test += f" && {lexical}"
