@@ -37,7 +37,7 @@ from .namespaces import DEFAULT_BASE, bind_prefixes
 from .progress import track
 from .queries import QueryResult
 from .shacl import CompiledConstraint, Compiler, ResultRow, as_written, run_compiled
-from .shacl.validator import store_select
+from .shacl.validator import STORE_WORKERS, store_select
 from .sourcemap import subject_lines
 from .sources import load_into, parse_quads, read_source, to_graph
 from .sparql_text import with_values
@@ -245,7 +245,7 @@ class OxigraphEngine(EntryIndex):
         if inference != "none":
             self.infer(inference)
             graphs = [DATA, ONTOLOGY, INFERRED]
-        rows = run_compiled(store_select(self.store, graphs), self.compiled())
+        rows = run_compiled(store_select(self.store, graphs), self.compiled(), STORE_WORKERS)
         return self._literals_as_written(rows)
 
     def _literals_as_written(self, rows: list[ResultRow]) -> list[ResultRow]:

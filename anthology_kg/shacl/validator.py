@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -45,6 +47,18 @@ Select = Callable[[str], Iterable[Mapping[str, Node | None]]]
 GraphName = ox.NamedNode | ox.BlankNode | ox.DefaultGraph
 
 
+def _cores() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
+#: Threads that run a store's compiled queries at once: one per core this process may
+#: use, at most four (the anthology's shapes give a few long queries and many short ones).
+STORE_WORKERS = min(4, _cores())
+
+
 def store_select(store: ox.Store, default_graph: Sequence[GraphName]) -> Select:
     """The executor of ``store`` with the graphs ``default_graph`` as the data graph."""
     graphs: list[GraphName] = list(default_graph)
@@ -62,22 +76,77 @@ def store_select(store: ox.Store, default_graph: Sequence[GraphName]) -> Select:
     return select
 
 
-def run_compiled(select: Select, compiled: Sequence[CompiledConstraint]) -> list[ResultRow]:
+def run_compiled(
+    select: Select, compiled: Sequence[CompiledConstraint], workers: int = 1
+) -> list[ResultRow]:
     """Run ``compiled`` with ``select``; the distinct results, in the order of the
-    constraints."""
+    constraints. With ``workers`` > 1 the queries run on that many threads at once: only
+    for a ``select`` that may be called from several threads (a pyoxigraph store's is:
+    it releases the GIL while it evaluates)."""
+    if workers <= 1 or len(compiled) <= 1:
+        return [row for c in track(compiled, "checking") for row in _results(select, c)]
+    return [row for rows in _in_threads(select, compiled, workers) for row in rows]
+
+
+def _in_threads(
+    select: Select, compiled: Sequence[CompiledConstraint], workers: int
+) -> Iterator[list[ResultRow]]:
+    """The results of each constraint, in order, its query run by one of ``workers``
+    daemon threads. Daemon threads, not a ThreadPoolExecutor: the executor's threads
+    are joined at exit, so a validation given up on at its --timeout (guards.bounded)
+    would keep the process alive until its query ends. Once the caller stops (an error,
+    or a query that failed), the threads take no new query."""
+    # SPARQL constraints first: written by hand, they tend to be the longest queries, and
+    # a long one started last would keep one thread busy after the others have finished.
+    order = iter(sorted(range(len(compiled)), key=lambda i: compiled[i].source_constraint is None))
+    outcomes: list[list[ResultRow] | BaseException | None] = [None] * len(compiled)
+    done = [threading.Event() for _ in compiled]
+    lock, stop = threading.Lock(), threading.Event()
+
+    def work() -> None:
+        while not stop.is_set():
+            with lock:
+                index = next(order, None)
+            if index is None:
+                return
+            try:
+                outcomes[index] = _results(select, compiled[index])
+            except BaseException as exc:  # handed to the caller, in constraint order
+                outcomes[index] = exc
+            done[index].set()
+
+    for _ in range(workers):
+        threading.Thread(target=work, name="anthology-kg checking", daemon=True).start()
+    try:
+        for index in track(range(len(compiled)), "checking"):
+            done[index].wait()
+            outcome = outcomes[index]
+            if isinstance(outcome, BaseException):
+                raise outcome
+            assert outcome is not None
+            yield outcome
+    finally:
+        stop.set()
+
+
+def _results(select: Select, constraint: CompiledConstraint) -> list[ResultRow]:
+    """The distinct results of one compiled constraint."""
     rows: list[ResultRow] = []
-    for constraint in track(compiled, "checking"):
-        seen: set[tuple[tuple[str, Node], ...]] = set()
-        try:
-            solutions = select(constraint.sparql)
-            for solution in solutions:
-                focus = solution.get("this")
-                if focus is None:
-                    continue
-                value = solution.get("value")
-                if value is None and constraint.value_is_focus:
-                    value = focus
-                row = ResultRow(
+    seen: set[tuple[tuple[str, Node], ...]] = set()
+    try:
+        for solution in select(constraint.sparql):
+            focus = solution.get("this")
+            if focus is None:
+                continue
+            value = solution.get("value")
+            if value is None and constraint.value_is_focus:
+                value = focus
+            key = tuple(sorted((k, v) for k, v in solution.items() if v is not None))
+            if key in seen:
+                continue
+            seen.add(key)
+            rows.append(
+                ResultRow(
                     focus=focus,
                     path=solution.get("path") or constraint.path,
                     value=value,
@@ -87,12 +156,9 @@ def run_compiled(select: Select, compiled: Sequence[CompiledConstraint]) -> list
                     messages=constraint.messages,
                     source_constraint=constraint.source_constraint,
                 )
-                key = tuple(sorted((k, v) for k, v in solution.items() if v is not None))
-                if key not in seen:
-                    seen.add(key)
-                    rows.append(row)
-        except ValidationError as exc:
-            raise ValidationError(f"compiled shape {constraint.shape}: {exc.message}") from None
+            )
+    except ValidationError as exc:
+        raise ValidationError(f"compiled shape {constraint.shape}: {exc.message}") from None
     return rows
 
 
@@ -105,4 +171,4 @@ def validate_store(
     """Validate the data graph(s) ``default_graph`` of ``store`` against the rdflib
     shapes graph ``shapes`` (also in the store as ``shapes_graph``, for $shapesGraph)."""
     compiled = Compiler(shapes, shapes_graph).compile()
-    return run_compiled(store_select(store, default_graph), compiled)
+    return run_compiled(store_select(store, default_graph), compiled, STORE_WORKERS)
