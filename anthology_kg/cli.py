@@ -808,11 +808,8 @@ def import_record(settings, record, output, check) -> None:
     to FOLDER/ID.ttl). A malformed record is reported as file:line, exit 2, and nothing
     is written, for a folder too.
     """
-    from rdflib import Graph
-
     from .records import (
-        CATEGORY_TRIPLES,
-        known_categories,
+        anthology_categories,
         read_records,
         record_files,
         render_record,
@@ -824,8 +821,7 @@ def import_record(settings, record, output, check) -> None:
     paths = record_files(record) if record.is_dir() else [record]
     if not paths:
         raise AnthologyError("no printed records (*.txt) in this folder", record)
-    answer = settings.engine().query(CATEGORY_TRIPLES, parts=("data", "ontology"))
-    categories = known_categories(answer.graph if answer.graph is not None else Graph())
+    categories = anthology_categories(settings.root, settings.base)
     records = read_records(paths, settings.base, categories)
     for parsed in records:
         for note in parsed.notes:

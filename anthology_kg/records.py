@@ -22,7 +22,10 @@ from rdflib.namespace import DCTERMS, XSD
 from rdflib.term import Node
 
 from .errors import AnthologyError
+from .loader import TurtleFiles, parse_turtle
 from .namespaces import AK, DEFAULT_BASE, bind_prefixes
+from .resources import find_root, ontology_file
+from .sources import read_source
 from .turtle import canonical_turtle
 
 TAKEAWAYS, PRACTICES, STANDING = "Key takeaways", "Practices", "Standing in the anthology"
@@ -94,11 +97,24 @@ def entry_class(identifier: str) -> URIRef | None:
     return None
 
 
-#: What ``known_categories`` reads, as a CONSTRUCT any engine answers (``Engine.query``).
-CATEGORY_TRIPLES = """PREFIX ak: <https://w3id.org/anthology-kg/ns#>
-CONSTRUCT { ?c a ak:Category . ?d ak:admitsCategory ?a . ?e ak:admittedCategory ?b }
-WHERE { { ?c a ak:Category } UNION { ?d ak:admitsCategory ?a } UNION { ?e ak:admittedCategory ?b } }
-"""
+#: The word in the name of every term ``known_categories`` reads.
+_CATEGORY_WORD = b"Category"
+
+
+def anthology_categories(root: Path | None = None, base: str = DEFAULT_BASE) -> set[str]:
+    """``known_categories`` of the anthology at ``root`` (default: ``find_root()``):
+    its data and the bundled ontology, read without loading every entry. Only the data
+    files whose text holds the word ``Category`` are parsed: the terms it reads
+    (ak:Category, ak:admitsCategory, ak:admittedCategory) cannot be written without it."""
+    root = (root or find_root()).resolve()
+    data_dir = root / "data"
+    if not data_dir.is_dir():
+        raise AnthologyError("no data/ folder here: not an anthology", root)
+    graph = parse_turtle(ontology_file(), base)[0]
+    for path in TurtleFiles.of(data_dir):
+        if _CATEGORY_WORD in read_source(path):
+            graph += parse_turtle(path, base)[0]
+    return known_categories(graph)
 
 
 def known_categories(graph: Graph) -> set[str]:

@@ -7,7 +7,13 @@ from rdflib import RDF, BNode, Graph, Literal, URIRef
 from anthology_kg.errors import AnthologyError
 from anthology_kg.loader import load_anthology
 from anthology_kg.namespaces import AK, DCTERMS, DEFAULT_BASE
-from anthology_kg.records import parse_record, read_records, render_record
+from anthology_kg.records import (
+    anthology_categories,
+    known_categories,
+    parse_record,
+    read_records,
+    render_record,
+)
 
 SEED = REPO.parent / "shared" / "records" / "ARXIV-2409.19256.txt"
 SEED_COPY = FIXTURES / "records" / "seed" / "ARXIV-2409.19256.txt"
@@ -312,6 +318,35 @@ def test_a_category_an_adr_of_the_anthology_admits_is_accepted(tmp_path):
     result = run_cli("--root", str(root), "import", str(path))
     assert result.exit_code == 0, result.stderr
     assert "ak:category ak:survey" in result.stdout
+
+
+def test_the_categories_read_alone_are_those_of_the_whole_anthology(tmp_path):
+    """import reads the categories from the files that name them, not every entry."""
+    root = tmp_path / "anthology"
+    (root / "data").mkdir(parents=True)
+    (root / "data" / "ADR-001.ttl").write_text(
+        "<https://w3id.org/anthology-kg/id/ADR-001> "
+        "<https://w3id.org/anthology-kg/ns#admittedCategory> "
+        "<https://w3id.org/anthology-kg/ns#survey> .\n",
+        encoding="utf-8",
+    )
+    (root / "data" / "X.ttl").write_text(
+        "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\nak:tutorial a ak:Category .\n",
+        encoding="utf-8",
+    )
+    for tree in (REPO, root):
+        anthology = load_anthology(tree)
+        whole = known_categories(anthology.data + anthology.ontology)
+        assert anthology_categories(tree) == whole
+    assert {"survey", "tutorial"} <= anthology_categories(root)
+    # A file without the word is not read: a broken one does not stop an import.
+    (root / "data" / "broken.ttl").write_text("not Turtle", encoding="utf-8")
+    path = write(tmp_path, "r.txt", seed_text().replace("as infrastructure", "as survey").encode())
+    assert run_cli("--root", str(root), "import", "--check", str(path)).exit_code == 0
+    # One that holds it is read, and its error is the loader's: file and line, exit 2.
+    (root / "data" / "broken.ttl").write_text("ak:Category a", encoding="utf-8")
+    result = run_cli("--root", str(root), "import", "--check", str(path))
+    assert result.exit_code == 2 and "broken.ttl:1: Turtle syntax error" in result.stderr
 
 
 def test_import_a_folder_writes_every_record_and_reports_it(tmp_path):
