@@ -8,6 +8,7 @@ engine, so every writer, waiver and source location works the same on either eng
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -297,11 +298,18 @@ def load_fast(
     store = ox.Store()
     data_files = TurtleFiles.of(root / "data")
     scan = LayoutScan(data_files) if layout else None
-    for index, path in enumerate(track(data_files, "loading")):
-        # The strict parser's verdict and messages, as the reference engine's loader.
-        text = load_into(store, read_source(path), path, base, DATA)
+    # Each file's path as text: a Path object per file costs more than reading it.
+    folder = os.path.join(data_files.folder, "")
+    for index, name in enumerate(track(data_files.names, "loading")):
+        path = folder + name
+        try:
+            # The strict parser's verdict and messages, as the reference engine's loader.
+            text = load_into(store, read_source(path), path, base, DATA)
+        except AnthologyError as exc:
+            exc.path = data_files[index]  # the file as a Path, as every loader names it
+            raise
         if scan is not None:
-            scan.add(index, path, text)
+            scan.add(index, name, text)
     add_graph(store, rules.ontology, ONTOLOGY)
     add_graph(store, vocabulary(rules.ontology), VOCABULARY)
     add_graph(store, rules.shapes, SHAPES)

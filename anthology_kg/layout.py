@@ -94,10 +94,10 @@ class LayoutScan:
         self._first: dict[str, int] = {}
         self._suspects: set[int] = set()
 
-    def add(self, index: int, path: Path, text: str) -> None:
-        """Scan ``text``, the content of ``path``, which is ``files[index]``."""
+    def add(self, index: int, name: str, text: str) -> None:
+        """Scan ``text``, the content of ``files[index]``, whose file name is ``name``."""
         identifiers = written_identifiers(text)
-        if path.stem not in identifiers:
+        if _stem(name) not in identifiers:
             self._suspects.add(index)
         for identifier in identifiers:
             first = self._first.setdefault(identifier, index)
@@ -107,6 +107,12 @@ class LayoutScan:
     def suspects(self) -> list[Path]:
         """The suspect files, in the order of ``files``."""
         return [self.files[index] for index in sorted(self._suspects)]
+
+
+def _stem(name: str) -> str:
+    """``Path(name).stem``, without making a Path (the loaders call it for every file)."""
+    dot = name.rfind(".")
+    return name[:dot] if 0 < dot < len(name) - 1 else name
 
 
 def suspect_entries(paths: Iterable[Path], base: str) -> list[FileEntries]:
@@ -135,7 +141,7 @@ def data_entries(files: Iterable[Path], base: str) -> list[FileEntries]:
             text = read_source(path).decode("utf-8")
         except (AnthologyError, UnicodeDecodeError):
             continue
-        scan.add(index, path, text)
+        scan.add(index, path.name, text)
     return suspect_entries(scan.suspects(), base)
 
 

@@ -442,7 +442,7 @@ def load_anthology(
         for subject, line in subject_lines(text, base).items():
             locations.setdefault(subject, Location(path, line))
         if scan is not None:
-            scan.add(index, path, text)
+            scan.add(index, path.name, text)
 
     rules = load_rules(root, base, extra_shapes)
     return Anthology(

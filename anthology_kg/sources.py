@@ -121,7 +121,9 @@ def parse_quads(data: bytes | str, path: Path | str | None, base: str) -> list[o
     raise AssertionError("unreachable")  # for type checkers: turtle_errors always raises
 
 
-def load_into(store: ox.Store, data: bytes, path: Path, base: str, graph: ox.NamedNode) -> str:
+def load_into(
+    store: ox.Store, data: bytes, path: Path | str, base: str, graph: ox.NamedNode
+) -> str:
     """Load Turtle ``data`` (read from ``path``) into ``graph`` of ``store``, with the
     same verdict and messages as ``parse_quads``; return its text."""
     text = decode_utf8(data, path)
