@@ -25,7 +25,7 @@ from .choices import ENGINES as ENGINES
 from .fast import compile_shapes, load_fast
 from .inference import InferenceUnsupported
 from .layout import LayoutWarning
-from .loader import Location, load_anthology, load_rules
+from .loader import Location, Rules, load_anthology, load_rules
 from .namespaces import DEFAULT_BASE
 from .queries import QueryResult
 from .shacl import ResultRow, Unsupported
@@ -43,13 +43,35 @@ class Engine(Protocol):
     name: ClassVar[str]
     root: Path
     base: str
-    ontology: Graph
-    shapes: Graph
-    waivers: Graph
+    #: The ontology, shapes, waivers and stored-query folders (``loader.load_rules``).
+    rules: Rules
     data_files: Sequence[Path]
-    shape_files: list[Path]
-    query_dirs: list[Path]
     locations: dict[Node, Location]
+
+    @property
+    def ontology(self) -> Graph:
+        """``rules.ontology``."""
+        ...
+
+    @property
+    def shapes(self) -> Graph:
+        """``rules.shapes``: the SHACL shapes, bundled and the anthology's own."""
+        ...
+
+    @property
+    def waivers(self) -> Graph:
+        """``rules.waivers``."""
+        ...
+
+    @property
+    def shape_files(self) -> list[Path]:
+        """``rules.shape_files``."""
+        ...
+
+    @property
+    def query_dirs(self) -> list[Path]:
+        """``rules.query_dirs``."""
+        ...
 
     def identifier(self, node: Node) -> str | None:
         """The ``dcterms:identifier`` of ``node`` in the data, if it has one."""

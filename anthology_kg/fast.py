@@ -316,12 +316,8 @@ def load_fast(
     engine = OxigraphEngine(
         root=root,
         store=store,
-        ontology=rules.ontology,
-        shapes=rules.shapes,
-        waivers=rules.waivers,
+        rules=rules,
         data_files=data_files,
-        shape_files=rules.shape_files,
-        query_dirs=rules.query_dirs,
         base=base,
         locations=dict(rules.locations),
         _compiled=compiled,

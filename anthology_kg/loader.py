@@ -53,19 +53,29 @@ class Location:
     line: int
 
 
-@dataclass(kw_only=True)
-class EntryIndex(ABC):
-    """What both engines' anthologies share: the rules' graphs and files, and the lookups
-    of entries built on two primitives each engine gives, ``identifier(node)`` and
-    ``referrers(node)``, with ``identified(text)`` and ``identifier_pairs()``."""
+@dataclass
+class Rules:
+    """What every engine reads besides the data: ontology, shapes, waivers, queries
+    (``load_rules``), held by the engine as one value."""
 
-    root: Path
     ontology: Graph
     shapes: Graph
-    waivers: Graph
-    data_files: Sequence[Path]
     shape_files: list[Path]
     query_dirs: list[Path]
+    waivers: Graph
+    #: Where each waiver is written (waivers.ttl), for reports on waivers.
+    locations: dict[Node, Location]
+
+
+@dataclass(kw_only=True)
+class EntryIndex(ABC):
+    """What every engine's anthology shares: the rules, and the lookups of entries built
+    on two primitives each engine gives, ``identifier(node)`` and ``referrers(node)``,
+    with ``identified(text)`` and ``identifier_pairs()``."""
+
+    root: Path
+    rules: Rules
+    data_files: Sequence[Path]
     base: str = DEFAULT_BASE
     locations: dict[Node, Location] = field(default_factory=dict)
     _owners: dict[Node, Node | None] = field(default_factory=dict, repr=False)
@@ -78,6 +88,26 @@ class EntryIndex(ABC):
         if self.layout_suspects is None:
             return anthology_layout_warnings(self.root, self.base)
         return layout_warnings(suspect_entries(self.layout_suspects, self.base), self.base)
+
+    @property
+    def ontology(self) -> Graph:
+        return self.rules.ontology
+
+    @property
+    def shapes(self) -> Graph:
+        return self.rules.shapes
+
+    @property
+    def waivers(self) -> Graph:
+        return self.rules.waivers
+
+    @property
+    def shape_files(self) -> list[Path]:
+        return self.rules.shape_files
+
+    @property
+    def query_dirs(self) -> list[Path]:
+        return self.rules.query_dirs
 
     def entries(self) -> Iterator[tuple[Node, str]]:
         """Every node that has an identifier, with it, sorted by identifier."""
@@ -448,28 +478,12 @@ def load_anthology(
     return Anthology(
         root=root,
         data=relabel(data),
-        ontology=rules.ontology,
-        shapes=rules.shapes,
-        waivers=rules.waivers,
+        rules=rules,
         data_files=data_files,
-        shape_files=rules.shape_files,
-        query_dirs=rules.query_dirs,
         base=base,
         locations={**rules.locations, **locations},
         layout_suspects=scan.suspects() if scan is not None else None,
     )
-
-
-@dataclass
-class Rules:
-    """What every engine reads besides the data: ontology, shapes, waivers, queries."""
-
-    ontology: Graph
-    shapes: Graph
-    shape_files: list[Path]
-    query_dirs: list[Path]
-    waivers: Graph
-    locations: dict[Node, Location]
 
 
 def load_rules(root: Path, base: str = DEFAULT_BASE, extra_shapes=()) -> Rules:

@@ -57,12 +57,8 @@ class RemoteEngine(EntryIndex):
         return Anthology(
             root=self.root,
             data=bind_prefixes(data, self.base),
-            ontology=self.ontology,
-            shapes=self.shapes,
-            waivers=self.waivers,
+            rules=self.rules,
             data_files=[],
-            shape_files=self.shape_files,
-            query_dirs=self.query_dirs,
             base=self.base,
             locations=dict(self.locations),
         )
@@ -146,12 +142,8 @@ def open_remote(
         graphs=list(graphs) or default_graphs(data_graph),
         pushdown=pushdown,
         connection=connection or Connection(),
-        ontology=rules.ontology,
-        shapes=rules.shapes,
-        waivers=rules.waivers,
+        rules=rules,
         data_files=[],
-        shape_files=rules.shape_files,
-        query_dirs=rules.query_dirs,
         base=base,
         locations=dict(rules.locations),
     )
