@@ -22,13 +22,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 TESTS = Path(__file__).resolve().parent.parent / "tests"
 sys.path.insert(0, str(TESTS))
@@ -89,13 +92,27 @@ def traffic(command: list[str], upstream: str, path: str, env=None) -> tuple[str
     finally:
         proxy.close()
     sent = sum(s.size + len(s.path) for s in proxy.requests)
-    kinds = sorted({s.text.split()[0].upper() for s in proxy.requests if s.text.split()})
-    constructs = sum("CONSTRUCT" in s.text.upper() for s in proxy.requests)
+    forms = Counter(query_form(s.text, s.path) for s in proxy.requests)
+    counts = ", ".join(f"{forms[form]} {form}" for form in sorted(forms))
     summary = (
-        f"{len(proxy.requests)} requests ({', '.join(kinds)}; {constructs} CONSTRUCT), "
+        f"{len(proxy.requests)} requests ({counts}; {forms['CONSTRUCT']} CONSTRUCT), "
         f"{sent / 1024:.0f} KiB sent, {proxy.answered / 1024:.0f} KiB answered"
     )
     return summary, out
+
+
+_IRI = re.compile(r"<[^<>\s]*>")
+_COMMENT = re.compile(r"#[^\n]*")
+_FORM = re.compile(r"\b(SELECT|ASK|CONSTRUCT|DESCRIBE|INSERT|DELETE|LOAD|CLEAR|DROP)\b", re.I)
+
+
+def query_form(body: str, path: str) -> str:
+    """The form of a request's SPARQL (SELECT, ASK, CONSTRUCT, ...: the first keyword
+    after the prologue), read from the body or from the query string of a GET; else
+    its HTTP kind (a Graph Store request)."""
+    text = body or "".join(parse_qs(urlsplit(path).query).get("query", []))
+    found = _FORM.search(_COMMENT.sub("", _IRI.sub("<>", text)))
+    return found.group(1).upper() if found else "other"
 
 
 def construct_bytes(endpoint: str, graph: str, connection=None) -> int:
