@@ -1158,7 +1158,7 @@ def site(settings, output, engine) -> None:
     for warning in built.warnings:
         click.echo(f"anthology-kg: {warning}", err=True)
     click.echo(
-        f"wrote {len(built.files)} files to {display_path(output)}; open "
+        f"wrote {len(built.names)} files to {display_path(output)}; open "
         f"{display_path(output / 'index.html')}"
     )
 

@@ -946,10 +946,16 @@ def test_the_browser_gets_the_data_files_as_few_documents_with_the_same_graph(tm
         b"@base <http://example.org/base/> .\n<f> <g> <h> .",
         b"<i> <j> <k> .",
         *(prefix + f"ex:m{i} ex:p {i} .".encode() for i in range(20)),
+        b'<l> <m> "a baseline, BASE line and base of the @basement" .',
+        b"BASE <http://example.org/sparql-base/>\n<n> <o> <p> .",
+        b"<q> <r> <s> .",
+        b"base\t<http://example.org/lower-case/>\n<t> <u> <v> .",
     ]
     documents = [document for _, document in turtle_documents(texts)]
-    assert len(documents) == 6  # 3 runs and 3 files alone: _: twice, the base
-    assert documents[-1].count("ex:p ") == 20 and documents[-1].startswith("<i>")
+    # 4 runs and 5 files alone: _: twice, the bases (not the words in the literal)
+    assert len(documents) == 9
+    assert documents[5].count("ex:p ") == 20 and documents[5].startswith("<i>")
+    assert documents[5].endswith('@basement" .')
 
     def loaded(parts):
         store = ox.Store()
@@ -960,7 +966,7 @@ def test_the_browser_gets_the_data_files_as_few_documents_with_the_same_graph(tm
         return sorted(str(q) for q in dataset)
 
     assert loaded(documents) == loaded(texts)
-    assert len(loaded(texts)) == 29
+    assert len(loaded(texts)) == 33
 
 
 # -- the entry pages rendered by several processes -----------------------------------------

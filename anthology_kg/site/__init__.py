@@ -16,26 +16,33 @@ import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
 
 from ..loader import EntryIndex
 from ..queries import catalog
 from ..validation import Report, validate
-from .assets import static_files
+from .assets import SEARCH_INDEX, search_script, static_files
 from .model import Model
 from .output import SiteWriter
-from .pages import Pages, ask
-from .workers import available
+from .pages import Answers, Pages, SiteText, answer, ask
+from .workers import available, in_processes
 
 
 @dataclass
 class BuiltSite:
-    """What ``build_site`` wrote, and what it chose not to run (stored queries that call
-    a remote service)."""
+    """What ``build_site`` wrote (``names`` relative to ``root``, sorted), and what it
+    chose not to run (stored queries that call a remote service)."""
 
-    files: list[Path]
+    root: Path
+    names: list[str]
     warnings: list[str]
+
+    @cached_property
+    def files(self) -> list[Path]:
+        """The files written, as paths (made when asked: ten thousand Paths cost more
+        than a tenth of a second)."""
+        return [self.root / name for name in self.names]
 
 
 def build_site(
@@ -62,11 +69,15 @@ def build_site(
     collecting = gc.isenabled()
     gc.disable()
     try:
+        queries = catalog(anthology)  # type: ignore[arg-type]
+        count = _processes(workers, anthology)
+        # With workers, what the entry pages need is asked first (the report, the
+        # confounders); the other stored queries are run beside the workers.
+        first = ENTRY_QUERIES if count > 1 else None
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-answers") as pool:
-            queries = catalog(anthology)  # type: ignore[arg-type]
             asked = None
             if getattr(anthology, "name", None) == "fast":
-                asked = pool.submit(ask, anthology, queries, validator)
+                asked = pool.submit(ask, anthology, queries, validator, first)
             model = Model.read(anthology)
             for relative, content in static_files(
                 model, anthology.ontology, anthology.shapes
@@ -75,29 +86,16 @@ def build_site(
             pages = Pages(anthology, model, name, writer.add, queries)
             writer.sources = pages.out.sources
             if asked is None:
-                answers = ask(anthology, queries, validator)
+                answers = ask(anthology, queries, validator, first)
                 pages.draw_neighbourhoods()
             else:
                 pages.draw_neighbourhoods()
                 answers = asked.result()
-        listed = pages.entry_pages()
-        count = _processes(workers, len(listed))
         if count == 1:
+            writer.add(SEARCH_INDEX, search_script(model))
             built = pages.build(answers)
         else:
-            writer.pause()  # no thread but this one when the workers are forked
-            paths = {path: writer.reserve(path) for _, _, path in listed}
-
-            def write(relative: str, page: str) -> None:
-                writer.write_now(paths[relative], relative, page.encode("utf-8"))
-
-            shares = [
-                partial(pages.entries, answers, listed[i::count], write) for i in range(count)
-            ]
-            try:
-                built = pages.build(answers, shares)
-            except OSError as exc:  # a worker's write
-                raise writer.failure(exc) from None
+            built = _build_in_processes(anthology, pages, answers, writer, count)
         writer.commit()
     except BaseException:
         writer.discard()
@@ -105,19 +103,63 @@ def build_site(
     finally:
         if collecting:
             gc.enable()
-    root = output.absolute()
-    return BuiltSite([root / relative for relative in sorted(writer.written)], built.warnings)
+    return BuiltSite(output.absolute(), sorted(writer.written), built.warnings)
 
 
 ENTRIES_PER_WORKER = 500  # fewer are rendered sooner than a process is forked
+ENTRY_QUERIES = ("confounders",)  # the stored queries the entry pages show answers of
+# The share of the entries this process renders, below an even share: it also runs the
+# stored queries and writes their pages, the index and the rules (the search index, a
+# lighter task, goes to the first worker).
+LIGHTER_BY = 0.1
 
 
-def _processes(workers: int | None, entries: int) -> int:
+def _processes(workers: int | None, anthology: EntryIndex) -> int:
     if not hasattr(os, "fork"):
         return 1
-    if workers is None:
-        workers = min(available(), entries // ENTRIES_PER_WORKER)
-    return max(1, min(workers, entries))
+    if workers is None:  # one entry a file, mostly (a remote store has no files)
+        workers = min(available(), len(anthology.data_files) // ENTRIES_PER_WORKER)
+    return max(1, workers)
+
+
+def _build_in_processes(
+    anthology: EntryIndex, pages: Pages, answers: Answers, writer: SiteWriter, count: int
+) -> SiteText:
+    """The pages not written yet, by this process and ``count - 1`` forked workers: here
+    the other stored queries, their pages, the index, the rules and a lighter share of
+    the entries; in the first worker the search index; the other entries evenly."""
+    listed = pages.entry_pages()
+    writer.pause()  # no thread but this one when the workers are forked
+    paths = {path: writer.reserve(path) for path in (SEARCH_INDEX, *(p for _, _, p in listed))}
+
+    def write(relative: str, content: str) -> None:
+        writer.write_now(paths[relative], relative, content.encode("utf-8"))
+
+    mine = max(0.0, 1 / count - LIGHTER_BY)
+    shares: list[list[tuple[str, str, str]]] = [[] for _ in range(count)]
+    for i, item in enumerate(listed):  # spread over the order of identifiers
+        if int((i + 1) * mine) > int(i * mine):
+            shares[0].append(item)
+        else:
+            shares[1 + i % (count - 1)].append(item)
+
+    def here() -> None:
+        later = {n: q for n, q in pages.queries.items() if n not in answers.results}
+        answers.results.update(answer(anthology, later))
+        pages.other_pages(answers)
+        pages.entries(answers, shares[0], write)
+
+    def first_worker() -> None:
+        write(SEARCH_INDEX, search_script(pages.model))
+        pages.entries(answers, shares[1], write)
+
+    tasks = [here, first_worker]
+    tasks += [partial(pages.entries, answers, share, write) for share in shares[2:]]
+    try:
+        in_processes(tasks)
+    except OSError as exc:  # a worker's write
+        raise writer.failure(exc) from None
+    return pages.out
 
 
 __all__ = ["BuiltSite", "build_site"]

@@ -125,17 +125,20 @@ def search_entries(model: Model) -> list[list[str]]:
     return rows
 
 
+SEARCH_INDEX = "assets/search-index.js"
+
+
 def search_script(model: Model) -> str:
     return f"window.ANTHOLOGY_SEARCH = {js_value(search_entries(model))};\n"
 
 
 def static_files(model: Model, ontology: Graph, shapes: Graph) -> dict[str, str | bytes]:
-    """Every file under ``assets/`` of the site."""
+    """Every file under ``assets/`` of the site but the search index (``search_script``,
+    ``SEARCH_INDEX``)."""
     files: dict[str, str | bytes] = {
         f"assets/{name}": package_file(f"static/{name}")
         for name in ("style.css", "search.js", "query.js")
     }
-    files["assets/search-index.js"] = search_script(model)
     files["assets/oxigraph.js"] = oxigraph_script()
     files["assets/oxigraph-wasm.js"] = oxigraph_wasm_script()
     files["assets/anthology-data.js"] = anthology_script(model, ontology, shapes)

@@ -126,6 +126,12 @@ def as_term(node: Node) -> Term:
     return nt_term(node)
 
 
+# A base directive, Turtle's (@base <...>) or SPARQL's (BASE <...>, any case), sought in the
+# lower-cased text: a false alarm ("database <") only costs a document of its own, whereas
+# the word alone ("baseline") is in most entries' prose.
+_BASE = re.compile(rb"base[\t\n\r ]*<")
+
+
 def turtle_documents(texts: list[bytes]) -> list[tuple[int, str]]:
     """The data files as few Turtle documents as hold the same graph, each with the
     index of its first file: a run of files that name no blank node (``_:``), set no
@@ -138,7 +144,7 @@ def turtle_documents(texts: list[bytes]) -> list[tuple[int, str]]:
     start = 0
     for number, data in enumerate(texts):
         text = data.decode("utf-8")
-        if b"_:" in data or b"base" in data.lower() or text.startswith("\ufeff"):
+        if b"_:" in data or _BASE.search(data.lower()) or text.startswith("\ufeff"):
             if run:
                 documents.append((start, "\n".join(run)))
                 run = []

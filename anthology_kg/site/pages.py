@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -46,7 +46,6 @@ from .model import (
 from .output import Source, slug
 from .pictures import Box, Picture, draw_all, layered_svg
 from .sparql_text import has_service, tokens
-from .workers import in_processes
 
 # What the pages may load: their own stylesheet and scripts, images of their own or
 # inline SVG; no inline script, nothing from the network. Query pages also compile
@@ -85,18 +84,26 @@ def ask(
     anthology: EntryIndex,
     queries: dict[str, StoredQuery],
     validator: Callable[[EntryIndex], Report],
+    first: Collection[str] | None = None,
 ) -> Answers:
     """Ask the engine what the pages show: validate, then run each parameterless stored
     query that calls no remote service (in this order: the reference validator adds to
-    the graph the queries see)."""
+    the graph the queries see); only those named in ``first`` when given (``answer``
+    runs the others)."""
     report = validator(anthology)
-    results = {
+    chosen = queries if first is None else {n: q for n, q in queries.items() if n in first}
+    return Answers(report, answer(anthology, chosen))
+
+
+def answer(anthology: EntryIndex, queries: dict[str, StoredQuery]) -> dict[str, QueryResult | None]:
+    """The answer of each parameterless stored query that calls no remote service (None
+    for the others)."""
+    return {
         name: None
         if has_service(stored.text) or stored.params
         else run_local(anthology, stored.text, source=stored.path)  # type: ignore[arg-type]
         for name, stored in queries.items()
     }
-    return Answers(report, results)
 
 
 def environment() -> Environment:
@@ -714,29 +721,14 @@ class Pages:
             summary=summary_line(report),
         )
 
-    def build(
-        self,
-        answers: Answers,
-        entry_shares: Sequence[Callable[[], None]] | None = None,
-    ) -> SiteText:
-        """Every page, once the engine has answered (pictures planned beforehand). The
-        entry pages are written by ``entry_shares`` when given (the build's own ``emit``
-        otherwise) beside the other pages, by ``workers.in_processes``."""
-        others = partial(self._other_pages, answers)
-        if entry_shares is None:
-            others()
-            self.entries(answers, self.entry_pages())
-            return self.out
-        first = entry_shares[0]
-
-        def here() -> None:
-            others()
-            first()
-
-        in_processes([here, *entry_shares[1:]])
+    def build(self, answers: Answers) -> SiteText:
+        """Every page, once the engine has answered (pictures planned beforehand)."""
+        self.other_pages(answers)
+        self.entries(answers, self.entry_pages())
         return self.out
 
-    def _other_pages(self, answers: Answers) -> None:
+    def other_pages(self, answers: Answers) -> None:
+        """Every page but the entries' (``entries``)."""
         self.queries_pages(answers)
         self.index(answers.report)
         self.rules_page(answers.report)
