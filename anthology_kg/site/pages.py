@@ -61,6 +61,7 @@ DOT_NEIGHBOURHOODS = 1000  # more are drawn by the layered layout (dot: ~1 ms ea
 ANSWER_ROWS_SHOWN = 500  # a query page lists this many rows; the browser runs give all
 PICTURE_EDGES = (AK.makesClaim, AK.restsOn, AK.describedIn, AK.releasedOn, AK.addressedIn)
 _EMPTY = Markup("")
+_COMMA = Markup(", ")  # joins values already escaped
 
 
 @dataclass
@@ -150,6 +151,7 @@ class Pages:
         self._links: dict[tuple[Term, int], Markup] = {}
         self.pictures: dict[Term, str] = {}
         self._undrawn: dict[Term, Picture] = {}  # drawn when their page is rendered
+        self._columns: tuple[dict, list[Term]] | None = None  # the comparisons' columns
         self.pictures_note = ""
 
     # -- shared pieces ----------------------------------------------------------------------
@@ -370,11 +372,11 @@ class Pages:
                 else:
                     rest.append(link(v, 1))
             if rest:
-                facts.append(N(label=label, shown=rest))
+                facts.append(N(label=label, shown=_COMMA.join(rest)))
         claims = []
         for claim in m.values(node, AK.makesClaim):
             claim_facts = [
-                N(label=m.label(p), shown=[link(o, 1)])
+                N(label=m.label(p), shown=link(o, 1))
                 for p, o in m.out.get(claim, ())
                 if p not in _CLAIM_APART
             ]
@@ -462,21 +464,23 @@ class Pages:
         property; a cell is marked "not recorded" exactly when the stored confounders
         query lists that arm and property."""
         m = self.model
-        confounders = sorted(
-            {s for s in m.subjects(RDF.type, AK.ConfounderProperty)}
-            | {prop for (_, prop) in missing},
-            key=m.sort_key,
-        )
-        columns = [AK.algorithm, AK.checkpointsFrom, *confounders]
+        if self._columns is None or self._columns[0] is not missing:
+            confounders = sorted(
+                {s for s in m.subjects(RDF.type, AK.ConfounderProperty)}
+                | {prop for (_, prop) in missing},
+                key=m.sort_key,
+            )
+            self._columns = (missing, [AK.algorithm, AK.checkpointsFrom, *confounders])
+        columns = self._columns[1]
         rows = []
         for arm in sorted(m.values(node, AK.arm), key=lambda a: (m.label(a), m.sort_key(a))):
             cells = []
             for prop in columns:
                 if (arm, prop) in missing:
-                    questions = [self.link(q, 1) for q in missing[(arm, prop)]]
+                    questions = _COMMA.join(self.link(q, 1) for q in missing[(arm, prop)])
                     cells.append(N(missing=True, questions=questions))
                 else:
-                    shown = [self.link(v, 1) for v in m.values(arm, prop)]
+                    shown = _COMMA.join(self.link(v, 1) for v in m.values(arm, prop))
                     cells.append(N(missing=False, shown=shown))
             rows.append(N(arm=self.link(arm, 1), cells=cells))
         return N(
