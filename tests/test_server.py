@@ -506,6 +506,28 @@ def test_a_store_that_drips_its_answer_is_cut_at_the_deadline():
     assert elapsed < 3
 
 
+def test_a_shared_client_names_the_store_that_ran_out_and_still_answers_after(published):
+    """One client for a command's requests: a store that drips its answer is still cut at
+    the deadline and named, and the next request, to another store, is answered."""
+    from anthology_kg.endpoint import Connection
+
+    answer = http_answer(b'{"head":{"vars":[]},"results":{"bindings":[]}}', content_type=JSON)
+    server = RawServer(lambda request: answer, pause=0.3, chunk=1)
+    try:
+        with Connection(method="form", timeout=1.5) as connection:
+            with pytest.raises(AnthologyError) as caught:
+                run_remote(f"{server.url}/sparql", "ASK {}", connection=connection)
+            assert (
+                caught.value.message == f"{server.url}/sparql: no answer within 1.5 s (--timeout)"
+            )
+            text = "SELECT ?s WHERE { ?s ?p ?o } LIMIT 1"
+            url = query_url(f"{published}/query", default_graphs())
+            rows = run_remote(url, text, kind="select", connection=connection)
+            assert rows.variables == ["s"] and len(rows.rows) == 1
+    finally:
+        server.close()
+
+
 def test_an_error_page_shows_its_cause_without_html_or_secrets(monkeypatch):
     page = (
         b"<html><head><title>Error</title><style>p{}</style></head><body>"
