@@ -14,15 +14,21 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
 from functools import cache
+from typing import TYPE_CHECKING
 
-from rdflib import BNode, Graph
-from rdflib.term import Node
+# rdflib only for ``stable_labels`` and ``relabel`` (rdflib graphs): the writers' RDFC-1.0
+# labels work on text, and ``export`` runs without loading rdflib.
+if TYPE_CHECKING:
+    from rdflib import BNode, Graph
+    from rdflib.term import Node
 
 _DEPTH = 6
 
 
 def stable_labels(graph: Graph) -> dict[Node, BNode]:
     """A new label for every blank node of ``graph``, from its content and context."""
+    from rdflib import BNode
+
     outgoing: dict[BNode, list[tuple[Node, Node]]] = defaultdict(list)
     incoming: dict[BNode, list[tuple[Node, Node]]] = defaultdict(list)
     for s, p, o in graph:
@@ -66,6 +72,8 @@ def stable_labels(graph: Graph) -> dict[Node, BNode]:
 
 def relabel(graph: Graph) -> Graph:
     """A copy of ``graph`` (same namespaces) with stable blank-node labels."""
+    from rdflib import Graph
+
     labels = stable_labels(graph)
     if not labels:
         return graph

@@ -16,43 +16,47 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, islice
+from operator import eq
 from pathlib import Path
-from typing import Any, Protocol
-from xml.sax.saxutils import escape
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pyoxigraph as ox
-from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
-from rdflib.namespace import OWL, SKOS, XSD
-from rdflib.term import Node
 
 from . import resources
+from .choices import DEFAULT_BASE, GRAPH_BASE
 from .choices import INFERENCE_CHOICES as INFERENCE
 from .errors import AnthologyError
-from .inference import InferenceUnsupported, inferred_triples
-from .loader import Anthology, load_anthology, load_rules
-from .namespaces import DEFAULT_BASE, PREFIXES
-from .sources import iter_turtle_file
-from .terms import nt_term as nt_term  # where callers have always found it
+from .prefixes import PREFIXES
+from .sources import decode_utf8, read_source, turtle_errors
 from .turtle import Statement, canonical_groups, graph_quads, statements, turtle_sections
 
+# The common export (no inference, no shapes) reads the files with pyoxigraph and writes
+# text: rdflib, owlrl and the loader are imported only by the calls that need them.
+if TYPE_CHECKING:
+    from rdflib import Graph
+    from rdflib.term import Node
+
+    from .loader import Anthology
+
 PARTS = ("data", "ontology", "shapes")
-INFERRED_GRAPH = URIRef("https://w3id.org/anthology-kg/graph/inferred")
-_STANDARD = tuple(str(ns) for ns in (RDF, RDFS, OWL, XSD, SKOS)) + ("http://www.w3.org/ns/shacl#",)
-_TRIVIAL_OBJECTS = {OWL.Thing, RDFS.Resource, OWL.Nothing}
-_TRIVIAL_TYPES = {OWL.NamedIndividual, RDFS.Class, OWL.Class}
-_REFLEXIVE = {
-    OWL.sameAs,
-    RDFS.subClassOf,
-    RDFS.subPropertyOf,
-    OWL.equivalentClass,
-    OWL.equivalentProperty,
-}
-_XSD_STRING = str(XSD.string)
-_LANG_STRING = str(RDF.langString)
-_RDF_TYPE = ox.NamedNode(str(RDF.type))
+INFERRED_GRAPH = GRAPH_BASE + "inferred"
+_XSD_STRING = PREFIXES["xsd"] + "string"
+_LANG_STRING = PREFIXES["rdf"] + "langString"
+_RDF_TYPE = ox.NamedNode(PREFIXES["rdf"] + "type")
+_TURTLE = ox.RdfFormat.TURTLE
 Subject = ox.NamedNode | ox.BlankNode
 Term = ox.NamedNode | ox.BlankNode | ox.Literal
+
+
+def __getattr__(name: str) -> Any:
+    """``nt_term``, where callers have always found it (it writes rdflib terms: imported
+    on first use)."""
+    if name == "nt_term":
+        from .terms import nt_term
+
+        return nt_term
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Source(Protocol):
@@ -77,6 +81,20 @@ def _turtle_files(folder: Path) -> list[str]:
         return sorted(entry.path for entry in entries if entry.name.endswith(".ttl"))
 
 
+def _parsed(paths: Iterable[str], base: str) -> Iterator[ox.Quad]:
+    """The quads of Turtle files, as ``sources.iter_turtle_file`` gives them: the same
+    checks and messages, written out here so that ten thousand files do not cost ten
+    thousand context managers (a parse error is translated after the fact)."""
+    for path in paths:
+        data = read_source(path)
+        decode_utf8(data, path)
+        try:
+            yield from ox.parse(data, format=_TURTLE, base_iri=base, rename_blank_nodes=True)
+        except (SyntaxError, ValueError, MemoryError):
+            with turtle_errors(path, base):
+                raise
+
+
 class FolderSource:
     """An export's source read straight from an anthology folder (no engine): data files
     parsed by pyoxigraph (every literal as written), the rules' graphs as loaded, and,
@@ -87,22 +105,25 @@ class FolderSource:
         if not (self.root / "data").is_dir():
             raise AnthologyError("no data/ folder here: not an anthology", self.root)
         self.base = base
-        self._anthology: Anthology | None = None
+        self._anthology: Anthology | None = None  # for the owlrl closure only
 
     def quads(self, parts: Sequence[str]) -> Iterator[ox.Quad]:
         """The quads of ``parts``, file by file as they are parsed (lazily: a writer
         that consumes them as they come holds none of them)."""
         for part in parts:
             if part == "data":
-                for path in _turtle_files(self.root / "data"):
-                    yield from iter_turtle_file(path, self.base)
+                yield from _parsed(_turtle_files(self.root / "data"), self.base)
             elif part == "ontology":
-                yield from iter_turtle_file(resources.ontology_file(), self.base)
+                yield from _parsed([str(resources.ontology_file())], self.base)
             else:  # the shapes, bundled and the anthology's own, as the loader finds them
+                from .loader import load_rules
+
                 yield from graph_quads(load_rules(self.root, self.base).shapes)
 
     def graph(self, part: str) -> Graph:
         if self._anthology is None:
+            from .loader import load_anthology
+
             self._anthology = load_anthology(self.root, base=self.base)
         return {
             "data": self._anthology.data,
@@ -142,24 +163,37 @@ def parse_include(text: str) -> tuple[str, ...]:
     return parts
 
 
-def _about_the_anthology(triple: tuple[Node, Node, Node], subjects: set[Node]) -> bool:
-    """An inferred triple worth exporting: about a subject the export asserts something
-    of (or a blank node), and neither trivial nor about a standard vocabulary."""
-    s, p, o = triple
-    if isinstance(s, Literal) or str(s).startswith(_STANDARD):
-        return False
-    if s not in subjects and not isinstance(s, BNode):
-        return False
-    if p in _REFLEXIVE and s == o:
-        return False
-    return o not in _TRIVIAL_OBJECTS and not (p == RDF.type and o in _TRIVIAL_TYPES)
-
-
 def infer(data: Graph, ontology: Graph, asserted: Graph, inference: str) -> Graph:
     """The triples the ``inference`` closure (owlrl) of data and ontology adds to
     ``asserted`` about the anthology's own entries and terms: no axioms about the RDF,
     RDFS, OWL, XSD, SKOS or SHACL vocabularies."""
     import owlrl  # only here: the fast path infers without it
+    from rdflib import RDF, RDFS, BNode, Graph, Literal
+    from rdflib.namespace import OWL, SKOS, XSD
+
+    standard = tuple(str(ns) for ns in (RDF, RDFS, OWL, XSD, SKOS)) + (PREFIXES["sh"],)
+    trivial_objects = {OWL.Thing, RDFS.Resource, OWL.Nothing}
+    trivial_types = {OWL.NamedIndividual, RDFS.Class, OWL.Class}
+    reflexive = {
+        OWL.sameAs,
+        RDFS.subClassOf,
+        RDFS.subPropertyOf,
+        OWL.equivalentClass,
+        OWL.equivalentProperty,
+    }
+
+    def about_the_anthology(triple: tuple[Node, Node, Node]) -> bool:
+        """An inferred triple worth exporting: about a subject the export asserts
+        something of (or a blank node), and neither trivial nor about a standard
+        vocabulary."""
+        s, p, o = triple
+        if isinstance(s, Literal) or str(s).startswith(standard):
+            return False
+        if s not in subjects and not isinstance(s, BNode):
+            return False
+        if p in reflexive and s == o:
+            return False
+        return o not in trivial_objects and not (p == RDF.type and o in trivial_types)
 
     closure = Graph()
     closure += data
@@ -169,7 +203,7 @@ def infer(data: Graph, ontology: Graph, asserted: Graph, inference: str) -> Grap
     subjects = set(asserted.subjects())  # a set: one lookup per inferred triple
     inferred = Graph()
     for triple in closure:
-        if triple not in asserted and _about_the_anthology(triple, subjects):
+        if triple not in asserted and about_the_anthology(triple):
             inferred.add(triple)
     return inferred
 
@@ -185,6 +219,8 @@ def build_export(
         raise AnthologyError(f"--inferred takes one of {', '.join(INFERENCE)}")
     if inference == "none":
         return Export(statements(source.quads(include)), [], source.base, inference)
+    from .inference import InferenceUnsupported, inferred_triples
+
     parts = {part: list(source.quads((part,))) for part in {*include, "data", "ontology"}}
     try:
         inferred = inferred_triples(parts, include, inference)
@@ -199,6 +235,8 @@ def owlrl_export(
 ) -> Export:
     """``build_export`` with owlrl's closure computed on rdflib graphs (the reference
     the fast closure is tested against, and its fallback)."""
+    from rdflib import Graph
+
     graphs = {part: source.graph(part) for part in {*include, "data", "ontology"}}
     asserted = Graph()
     for part in include:
@@ -226,8 +264,14 @@ def to_turtle(export: Export) -> str:
 
 
 def _nt_lines(triples: Iterable[Statement], graph: str = "") -> list[str]:
+    """Sorted distinct N-Triples (or, in ``graph``, N-Quads) lines of ``triples``."""
     suffix = f" {graph} .\n" if graph else " .\n"
-    return sorted(f"{s} {p} {o}{suffix}" for s, p, o in triples)
+    # Sorted as a list, not as a set: the triples come nearly in order, which the sort
+    # takes advantage of; a triple given twice is then next to itself.
+    lines = sorted([f"{s} {p} {o}{suffix}" for s, p, o in triples])
+    if any(map(eq, lines, islice(lines, 1, None))):
+        return list(dict.fromkeys(lines))
+    return lines
 
 
 def graph_ntriples(graph: Graph) -> str:
@@ -238,7 +282,7 @@ def graph_ntriples(graph: Graph) -> str:
 def to_ntriples(export: Export) -> str:
     """Sorted N-Triples of the asserted and the inferred triples together."""
     asserted, inferred = export.canonical()
-    return "".join(sorted({f"{s} {p} {o} .\n" for s, p, o in chain(asserted, inferred)}))
+    return "".join(_nt_lines(chain(asserted, inferred)))
 
 
 def to_nquads(export: Export) -> str:
@@ -249,8 +293,8 @@ def to_nquads(export: Export) -> str:
 
 
 def _terms(triples: Iterable[Statement]) -> Iterator[ox.Quad]:
-    """The triples as pyoxigraph quads (parsed back from their N-Triples text)."""
-    text = "".join(f"{s} {p} {o} .\n" for s, p, o in triples)
+    """The distinct triples as pyoxigraph quads (parsed back from their N-Triples text)."""
+    text = "".join(f"{s} {p} {o} .\n" for s, p, o in dict.fromkeys(triples))
     return iter(ox.parse(text, format=ox.RdfFormat.N_TRIPLES))
 
 
@@ -297,12 +341,18 @@ def to_jsonld(export: Export) -> str:
     asserted, inferred = export.canonical()
     document = _jsonld_nodes(asserted)
     if inferred:
-        document.append({"@id": str(INFERRED_GRAPH), "@graph": _jsonld_nodes(inferred)})
+        document.append({"@id": INFERRED_GRAPH, "@graph": _jsonld_nodes(inferred)})
     return json.dumps(document, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
 
 
+def _escape(text: str) -> str:
+    """XML character data: ``&``, ``<`` and ``>`` escaped (``xml.sax.saxutils.escape``
+    written out: that module imports urllib's HTTP client, an import export skips)."""
+    return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+
+
 def _attr(text: str) -> str:
-    return escape(text, {'"': "&quot;"})
+    return _escape(text).replace('"', "&quot;")
 
 
 _NCNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*$")
@@ -323,7 +373,7 @@ def to_rdfxml(export: Export) -> str:
     asserted, inferred = export.canonical()
     by_subject = _by_subject([*asserted, *inferred])
     predicates = {p.value for edges in by_subject.values() for p, _ in edges}
-    namespaces = sorted({_split_predicate(p)[0] for p in predicates} | {str(RDF)})
+    namespaces = sorted({_split_predicate(p)[0] for p in predicates} | {PREFIXES["rdf"]})
     known = {ns: prefix for prefix, ns in PREFIXES.items()}
     known[export.base] = "id"
     names: dict[str, str] = {}
@@ -352,7 +402,7 @@ def to_rdfxml(export: Export) -> str:
                     attrs = f' xml:lang="{o.language}"'
                 elif o.datatype.value != _XSD_STRING:
                     attrs = f' rdf:datatype="{_attr(o.datatype.value)}"'
-                lines.append(f"    <{tag}{attrs}>{escape(o.value)}</{tag}>")
+                lines.append(f"    <{tag}{attrs}>{_escape(o.value)}</{tag}>")
         lines.append("  </rdf:Description>")
     lines.append("</rdf:RDF>")
     return "\n".join(lines) + "\n"

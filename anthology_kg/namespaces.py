@@ -6,26 +6,11 @@ from rdflib import Graph, Namespace
 from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SH, SKOS, XSD
 
 from .choices import DEFAULT_BASE as DEFAULT_BASE
+from .prefixes import PREFIXES as PREFIXES  # as plain strings (writing text needs no rdflib)
 
 AK = Namespace("https://w3id.org/anthology-kg/ns#")
 AKS = Namespace("https://w3id.org/anthology-kg/shapes#")
 CITO = Namespace("http://purl.org/spar/cito/")
-
-#: The prefixes the tool binds when it writes or prints RDF, in this fixed set.
-PREFIXES: dict[str, str] = {
-    "ak": str(AK),
-    "aks": str(AKS),
-    "cito": str(CITO),
-    "dcterms": str(DCTERMS),
-    "id": DEFAULT_BASE,
-    "owl": str(OWL),
-    "prov": str(PROV),
-    "rdf": str(RDF),
-    "rdfs": str(RDFS),
-    "sh": str(SH),
-    "skos": str(SKOS),
-    "xsd": str(XSD),
-}
 
 
 def bind_prefixes(graph: Graph, base: str = DEFAULT_BASE) -> Graph:

@@ -16,13 +16,17 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
-from rdflib import Graph
-from rdflib.term import Node
 
 from .errors import AnthologyError
-from .terms import from_ox, quiet_ill_typed
+
+# rdflib only where a caller asks for rdflib terms (``term``, ``to_graph``): reading and
+# parsing the files does not need it, and ``export`` runs without it.
+if TYPE_CHECKING:
+    from rdflib import Graph
+    from rdflib.term import Node
 
 _REASONS = {
     errno.ELOOP: "a symlink loop",
@@ -135,6 +139,8 @@ def load_into(
 def term(node: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple) -> Node:
     """A pyoxigraph term as an rdflib term (``terms.from_ox``: a literal's lexical form
     kept exactly), a triple term refused as input the tool does not support."""
+    from .terms import from_ox
+
     if isinstance(node, ox.Triple):
         raise AnthologyError(f"RDF-star triple terms are not supported: {node}")
     return from_ox(node)
@@ -142,10 +148,17 @@ def term(node: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple) -> Node:
 
 def to_graph(quads: list[ox.Quad], graph: Graph | None = None) -> Graph:
     """The triples of ``quads`` (any graph name) added to ``graph`` (default a new one)."""
+    from rdflib import Graph
+
+    from .terms import from_ox, quiet_ill_typed
+
     graph = Graph() if graph is None else graph
     with quiet_ill_typed():
         for quad in quads:
-            graph.add((term(quad.subject), term(quad.predicate), term(quad.object)))
+            subject, obj = quad.subject, quad.object
+            if isinstance(subject, ox.Triple) or isinstance(obj, ox.Triple):
+                term(obj if isinstance(obj, ox.Triple) else subject)  # refused there
+            graph.add((from_ox(subject), from_ox(quad.predicate), from_ox(obj)))
     return graph
 
 

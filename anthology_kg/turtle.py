@@ -22,15 +22,19 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from itertools import chain, groupby, islice
 from operator import attrgetter, eq, itemgetter, methodcaller
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
-from rdflib import Graph, URIRef
-from rdflib.term import Node
 
 from .bnodes import QuadText, first_degree_labels
-from .namespaces import AK, DEFAULT_BASE, PREFIXES, RDF, XSD
-from .terms import to_ox
+from .choices import DEFAULT_BASE
+from .prefixes import PREFIXES
+
+# rdflib only for the callers that hold rdflib graphs (``canonical_turtle``): the
+# writer itself works on text, and ``export`` runs without loading rdflib.
+if TYPE_CHECKING:
+    from rdflib import Graph
+    from rdflib.term import Node
 
 INDENT = "    "
 #: A triple as the N-Triples text of its subject, predicate and object.
@@ -38,17 +42,18 @@ Statement = tuple[str, str, str]
 SortKey = tuple[Any, ...]
 
 _LOCAL = re.compile(r"^[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_-])?$")
+_RDF, _XSD = PREFIXES["rdf"], PREFIXES["xsd"]
 _SHORTHAND = {
-    str(XSD.integer): re.compile(r"^[+-]?[0-9]+$"),
-    str(XSD.decimal): re.compile(r"^[+-]?[0-9]*\.[0-9]+$"),
-    str(XSD.boolean): re.compile(r"^(true|false)$"),
+    _XSD + "integer": re.compile(r"^[+-]?[0-9]+$"),
+    _XSD + "decimal": re.compile(r"^[+-]?[0-9]*\.[0-9]+$"),
+    _XSD + "boolean": re.compile(r"^(true|false)$"),
 }
-_NUMERIC = {str(XSD.integer), str(XSD.decimal), str(XSD.double), str(XSD.float)}
-_TYPE = f"<{RDF.type}>"
-_FIRST = f"<{RDF.first}>"
-_REST = f"<{RDF.rest}>"
-_NIL = f"<{RDF.nil}>"
-_POSITION = f"<{AK.position}>"
+_NUMERIC = {_XSD + "integer", _XSD + "decimal", _XSD + "double", _XSD + "float"}
+_TYPE = f"<{_RDF}type>"
+_FIRST = f"<{_RDF}first>"
+_REST = f"<{_RDF}rest>"
+_NIL = f"<{_RDF}nil>"
+_POSITION = f"<{PREFIXES['ak']}position>"
 _GROUP = "urn:anthology-kg:statements:"
 _first = itemgetter(0)
 _as_triple = attrgetter("triple")
@@ -136,26 +141,32 @@ def canonical_groups(groups: Sequence[Iterable[Statement]]) -> list[list[Stateme
     relabelled by RDFC-1.0, the label a blank node gets being the same in every group.
     Only statements with a blank node take part: the others cannot change a label."""
     out: list[list[Statement]] = []
-    blank: dict[QuadText, None] = {}  # distinct, in the order given
+    blanks: list[dict[QuadText, None]] = []  # each group's, distinct, in the order given
     for index, group in enumerate(groups):
-        kept = []
+        kept: list[Statement] = []
+        blank: dict[QuadText, None] = {}
         graph = f"<{_GROUP}{index}>"
+        keep = kept.append
         for st in group:
-            if _has_blank(st):
-                blank[(st[0], st[1], st[2], graph)] = None
+            s, p, o = st
+            if s[0] == "_" or o[0] == "_" or (o[:2] == "<<" and "_:" in o):  # _has_blank
+                blank[s, p, o, graph] = None
             else:
-                kept.append(st)
+                keep(st)
         out.append(kept)
-    if not blank:
+        blanks.append(blank)
+    quads = list(chain.from_iterable(blanks))
+    if not quads:
         return out
     # A triple term (``<<( ... )>>``) may hold a blank node: pyoxigraph labels those.
-    nested = any(q[2].startswith("<<") for q in blank)
-    labels = None if nested else first_degree_labels(blank)
+    nested = any(q[2].startswith("<<") for q in quads)
+    labels = None if nested else first_degree_labels(quads)
     if labels is not None:
-        for s, p, o, graph in blank:
-            out[int(graph[len(_GROUP) + 1 : -1])].append((labels.get(s, s), p, labels.get(o, o)))
+        label = labels.get
+        for kept, blank in zip(out, blanks, strict=True):
+            kept.extend([(label(s, s), p, label(o, o)) for s, p, o, _ in blank])
         return out
-    text = "".join(f"{s} {p} {o} {g} .\n" for s, p, o, g in blank)
+    text = "".join(f"{s} {p} {o} {g} .\n" for s, p, o, g in quads)
     dataset = ox.Dataset(ox.parse(text, format=ox.RdfFormat.N_QUADS))
     dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
     for line in _lines(dataset, ox.RdfFormat.N_QUADS):
@@ -168,6 +179,8 @@ def canonical_groups(groups: Sequence[Iterable[Statement]]) -> list[list[Stateme
 def graph_quads(graph: Graph, graph_name: ox.NamedNode | None = None) -> list[ox.Quad]:
     """The triples of an rdflib graph as pyoxigraph quads (in ``graph_name``, else the
     default graph)."""
+    from .terms import to_ox  # rdflib's terms: only for a caller holding an rdflib graph
+
     name = graph_name if graph_name is not None else ox.DefaultGraph()
     return [ox.Quad(to_ox(s), to_ox(p), to_ox(o), name) for s, p, o in graph]
 
@@ -491,6 +504,8 @@ def turtle_of_quads(
     """The canonical Turtle of the triples of ``quads`` (graph names dropped);
     ``comments`` (``# ...`` lines, keyed by subject IRI) are written before the statement
     of their subject, ``header`` before everything else."""
+    from rdflib import URIRef  # the comments' keys are rdflib terms
+
     notes = {str(k): v for k, v in (comments or {}).items() if isinstance(k, URIRef)}
     return turtle_sections([("", statements(quads))], base=base, comments=notes, header=header)
 

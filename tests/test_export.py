@@ -136,7 +136,7 @@ def test_inferred_triples_appear_only_when_inferred():
     assert turtle.index("ak:hasNote id:NOTE-001") > marker
     dataset = Dataset()
     dataset.parse(data=to_nquads(inferred), format="nquads")
-    named = dataset.graph(INFERRED_GRAPH)
+    named = dataset.graph(URIRef(INFERRED_GRAPH))
     assert (lit, AK.hasNote, note) in named
     assert (lit, AK.hasNote, note) not in dataset.default_graph
 
@@ -383,3 +383,53 @@ def test_a_blank_node_in_a_triple_term_gets_its_canonical_label(tmp_path):
         assert result.exit_code == 0, result.stderr
         assert "<<( _:c14n0 <http://e.org/c> <http://e.org/d> )>>" in result.stdout
         assert "\n_:c14n0 <http://e.org/c> <http://e.org/d> .\n" in result.stdout
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_a_triple_stated_twice_is_written_once(fmt, tmp_path):
+    """A graph is a set: a triple two files (or data and ontology) both state is written
+    once in every format, N-Quads included, as N-Triples always did."""
+    (tmp_path / "data").mkdir()
+    twice = (
+        "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+        '<LIT-001> ak:label "twice" ; ak:note _:n .\n_:n ak:label "note" .\n'
+    )
+    for name in ("LIT-001.ttl", "LIT-002.ttl"):
+        (tmp_path / "data" / name).write_text(twice, encoding="utf-8")
+    text = run_cli("--root", str(tmp_path), "export", "--format", fmt, "--include", "data").stdout
+    assert text.count("twice") == 1, text
+    parsed = Graph().parse(data=text, format=FORMATS[fmt])
+    assert len(parsed) == 5  # one label; each file its own note: two links, two labels
+
+
+def test_export_loads_no_rdflib(tmp_path):
+    """The common export (data and ontology, no inference) reads with pyoxigraph and
+    writes text in every format: rdflib, owlrl and the loader stay unloaded (an import
+    of rdflib costs more than a tenth of a second of every such run)."""
+    script = (
+        "import sys\n"
+        "from anthology_kg.cli import main\n"
+        f"for fmt in {sorted(FORMATS)!r}:\n"
+        f"    out = {str(tmp_path)!r} + '/export.' + fmt\n"
+        "    main(['export', '--format', fmt, '-o', out], standalone_mode=False)\n"
+        "heavy = ('rdflib', 'owlrl', 'anthology_kg.loader', 'xml.sax')\n"
+        "print([m for m in heavy if m in sys.modules])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+    assert (tmp_path / "export.turtle").read_bytes() == exported("turtle")
+    # The probe sees an import when there is one: inference needs the loader.
+    script = script.replace("'-o', out]", "'-o', out, '--inferred', 'rdfs']")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert "'rdflib'" in done.stdout, done.stderr
+
+
+def test_the_prefixes_are_the_namespaces():
+    """prefixes.py (plain strings, for the writers) names what namespaces.py binds."""
+    from anthology_kg import namespaces, prefixes
+
+    assert namespaces.PREFIXES is prefixes.PREFIXES
+    for prefix, namespace in prefixes.PREFIXES.items():
+        bound = {"id": DEFAULT_BASE}.get(prefix) or str(getattr(namespaces, prefix.upper()))
+        assert namespace == bound, prefix
