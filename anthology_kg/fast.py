@@ -246,7 +246,11 @@ class OxigraphEngine(EntryIndex):
         if inference != "none":
             self.infer(inference)
             graphs = [DATA, ONTOLOGY, INFERRED]
-        rows = run_compiled(store_select(self.store, graphs), self.compiled(), STORE_WORKERS)
+        select = store_select(self.store, graphs)
+        # Compiled again for this store: its class hierarchy picks the fastest forms.
+        rows = run_compiled(
+            select, Compiler.for_store(self.shapes, SHAPES.value, select).compile(), STORE_WORKERS
+        )
         return self._literals_as_written(rows)
 
     def _literals_as_written(self, rows: list[ResultRow]) -> list[ResultRow]:

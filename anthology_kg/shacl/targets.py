@@ -3,16 +3,17 @@
 Node targets, class-based targets, implicit class targets (a shape that is also an
 ``rdfs:Class``), subjects-of and objects-of targets. SHACL instances follow
 ``rdf:type/rdfs:subClassOf*`` in the data graph, or, when the class hierarchy was read
-beforehand (``Hierarchy``), ``rdf:type`` with one of the class's known subclasses.
+beforehand (``Hierarchy``, ``read_hierarchy``), ``rdf:type`` with one of the class's
+known subclasses.
 ``sh:target`` (SHACL-AF custom targets) is not part of the core or SPARQL-based suite
 and is refused.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from rdflib import RDF, RDFS, Graph, URIRef
+from rdflib import RDF, RDFS, BNode, Graph
 from rdflib.namespace import OWL, SH
 from rdflib.term import Node
 
@@ -23,13 +24,12 @@ TYPE_PATH = f"<{RDF.type}>/<{RDFS.subClassOf}>*"
 TARGET_PREDICATES = (SH.targetClass, SH.targetNode, SH.targetSubjectsOf, SH.targetObjectsOf)
 
 
-#: Each class, with itself and all its subclasses (rdfs:subClassOf*) that are IRIs.
+#: Each class, with itself and all its subclasses (rdfs:subClassOf*).
 Hierarchy = Mapping[Node, Sequence[Node]]
 
 
 def hierarchy(pairs: Iterable[tuple[Node, Node]]) -> dict[Node, list[Node]]:
-    """The Hierarchy of the ``(subclass, superclass)`` pairs of a graph. A blank node
-    class passes its superclasses on but is left out: a query cannot name it."""
+    """The Hierarchy of the ``(subclass, superclass)`` pairs of a graph."""
     below: dict[Node, set[Node]] = {}
     for sub, sup in pairs:
         below.setdefault(sup, set()).add(sub)
@@ -41,8 +41,14 @@ def hierarchy(pairs: Iterable[tuple[Node, Node]]) -> dict[Node, list[Node]]:
                 if sub not in seen:
                     seen.add(sub)
                     todo.append(sub)
-        closure[cls] = [n for n in sorted(seen, key=str) if isinstance(n, URIRef)]
+        closure[cls] = sorted(seen, key=str)
     return closure
+
+
+def read_hierarchy(select: Callable[[str], Iterable[Mapping[str, Node | None]]]) -> Hierarchy:
+    """The Hierarchy of the data graph that ``select`` queries (a validator's Select)."""
+    rows = select(f"SELECT DISTINCT ?sub ?super WHERE {{ ?sub <{RDFS.subClassOf}> ?super }}")
+    return hierarchy((sub, sup) for r in rows if (sub := r.get("sub")) and (sup := r.get("super")))
 
 
 def instance_of(node: str, cls: Node, known: Hierarchy | None = None, via: str = "") -> str:
@@ -53,10 +59,11 @@ def instance_of(node: str, cls: Node, known: Hierarchy | None = None, via: str =
     A store reads the path as well, but Virtuoso 7.2 gets ``rdfs:subClassOf*`` (and
     ``+``) wrong once its plan enters the path from a bound node: it keeps the match of
     the first node only, in joins and in EXISTS alike, with one default graph or two.
+    A class with a blank node below it keeps the path: a query cannot name that node.
     """
-    if known is None:
+    classes = (known.get(cls) or [cls]) if known is not None else []
+    if not classes or any(isinstance(c, BNode) for c in classes):
         return f"{node} {TYPE_PATH} {term(cls)} ."
-    classes = known.get(cls) or [cls]
     if len(classes) == 1:
         return f"{node} <{RDF.type}> {term(classes[0])} ."
     return f"VALUES {via} {{ {' '.join(map(term, classes))} }} {node} <{RDF.type}> {via} ."
@@ -70,18 +77,30 @@ def _is_class(g: Graph, shape: Node) -> bool:
     return (shape, RDF.type, RDFS.Class) in g or (shape, RDF.type, OWL.Class) in g
 
 
-def focus_nodes(g: Graph, shape: Node, known: Hierarchy | None = None) -> str | None:
+def focus_nodes(
+    g: Graph, shape: Node, known: Hierarchy | None = None, path_targets: bool = False
+) -> str | None:
     """A subquery binding ``?this`` to each focus node of ``shape`` once, or None when
-    the shape has no target (``known``: the class hierarchy, see ``instance_of``)."""
+    the shape has no target (``known``: the class hierarchy, see ``instance_of``).
+
+    With ``path_targets``, ``known`` serves only a target that is one class without
+    subclasses (``?this rdf:type C``); any other class target keeps the path. That is
+    Oxigraph's fastest plan each way: it hash-joins the path's focus nodes with the
+    constraint's pattern, where the hierarchy's form (a VALUES of classes, or a union
+    beside the path) turns into a lookup per focus node, five times the cost of a row of a
+    hash join; a small class is best looked up. Push-down leaves it off (Virtuoso 7.2)."""
     if (shape, SH.target, None) in g:
         raise Unsupported(f"sh:target on shape {shape} (SHACL-AF custom targets)")
     classes = list(g.objects(shape, SH.targetClass))
     if _is_class(g, shape):
         classes.append(shape)
-    parts = [f"{{ {instance_of('?this', cls, known, '?_tc')} }}" for cls in classes]
-    parts += [f"{{ VALUES ?this {{ {term(n)} }} }}" for n in g.objects(shape, SH.targetNode)]
+    parts = [f"{{ VALUES ?this {{ {term(n)} }} }}" for n in g.objects(shape, SH.targetNode)]
     parts += [f"{{ ?this {term(p)} ?_ts . }}" for p in g.objects(shape, SH.targetSubjectsOf)]
     parts += [f"{{ ?_to {term(p)} ?this . }}" for p in g.objects(shape, SH.targetObjectsOf)]
+    if path_targets and known is not None:
+        one_class = not parts and len(classes) == 1 and len(known.get(classes[0], ())) <= 1
+        known = known if one_class else None
+    parts += [f"{{ {instance_of('?this', cls, known, '?_tc')} }}" for cls in classes]
     if not parts:
         return None
     return "{ SELECT DISTINCT ?this WHERE { " + " UNION ".join(sorted(parts)) + " } }"

@@ -170,5 +170,6 @@ def validate_store(
 ) -> list[ResultRow]:
     """Validate the data graph(s) ``default_graph`` of ``store`` against the rdflib
     shapes graph ``shapes`` (also in the store as ``shapes_graph``, for $shapesGraph)."""
-    compiled = Compiler(shapes, shapes_graph).compile()
-    return run_compiled(store_select(store, default_graph), compiled, STORE_WORKERS)
+    select = store_select(store, default_graph)
+    compiled = Compiler.for_store(shapes, shapes_graph, select).compile()
+    return run_compiled(select, compiled, STORE_WORKERS)
