@@ -10,13 +10,13 @@ marked section in Turtle.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, islice
+from json.encoder import encode_basestring as _json_string  # json.dumps's, in C
 from operator import eq
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -29,7 +29,14 @@ from .choices import INFERENCE_CHOICES as INFERENCE
 from .errors import AnthologyError
 from .prefixes import PREFIXES
 from .sources import decode_utf8, read_source, turtle_errors
-from .turtle import Statement, canonical_groups, graph_quads, statements, turtle_sections
+from .turtle import (
+    Statement,
+    canonical_groups,
+    graph_quads,
+    literal_parts,
+    statements,
+    turtle_sections,
+)
 
 # The common export (no inference, no shapes) reads the files with pyoxigraph and writes
 # text: rdflib, owlrl and the loader are imported only by the calls that need them.
@@ -44,6 +51,7 @@ INFERRED_GRAPH = GRAPH_BASE + "inferred"
 _XSD_STRING = PREFIXES["xsd"] + "string"
 _LANG_STRING = PREFIXES["rdf"] + "langString"
 _RDF_TYPE = ox.NamedNode(PREFIXES["rdf"] + "type")
+_TYPE_TOKEN = f"<{_RDF_TYPE.value}>"
 _TURTLE = ox.RdfFormat.TURTLE
 Subject = ox.NamedNode | ox.BlankNode
 Term = ox.NamedNode | ox.BlankNode | ox.Literal
@@ -298,7 +306,7 @@ def _terms(triples: Iterable[Statement]) -> Iterator[ox.Quad]:
     return iter(ox.parse(text, format=ox.RdfFormat.N_TRIPLES))
 
 
-def _id(term: Subject) -> str:
+def _id(term: Subject) -> str:  # for RDF/XML
     return f"_:{term.value}" if isinstance(term, ox.BlankNode) else term.value
 
 
@@ -309,40 +317,90 @@ def _by_subject(triples: Iterable[Statement]) -> dict[Subject, list[tuple[ox.Nam
     return found
 
 
-def _jsonld_nodes(triples: Iterable[Statement]) -> list[dict[str, Any]]:
+def _json_value(token: str, pad: str) -> str:
+    """The JSON-LD value object of an N-Triples object term, as ``json.dumps`` with
+    ``indent=2`` writes it where its keys are indented by ``pad``."""
+    if token[0] == '"':
+        lexical, datatype, language = literal_parts(token)
+        members = [f'"@value": {_json_string(lexical)}']
+        if language:
+            members.append(f'"@language": {_json_string(language)}')
+        elif datatype and datatype not in (_XSD_STRING, _LANG_STRING):
+            members.append(f'"@type": {_json_string(datatype)}')
+    elif token[0] == "<" and token[1] != "<":
+        members = [f'"@id": {_json_string(token[1:-1])}']
+    elif token[0] == "_":
+        members = [f'"@id": {_json_string(token)}']
+    else:
+        raise AnthologyError(f"JSON-LD cannot write the triple term {token}")
+    return "{\n" + pad + f",\n{pad}".join(members) + "\n" + pad[2:] + "}"
+
+
+def _type_value(token: str) -> str:
+    """What an rdf:type object gives ``@type``: an IRI, a blank node's label without
+    ``_:``, a literal's lexical form (the value pyoxigraph's term holds)."""
+    if token[0] == "<":
+        return token[1:-1]
+    if token[0] == "_":
+        return token[2:]
+    return literal_parts(token)[0]
+
+
+def _jsonld_nodes(triples: Iterable[Statement], level: int) -> list[str]:
+    """Expanded JSON-LD node objects of ``triples``, one per subject (sorted by its
+    N-Triples text), each as ``json.dumps(node, indent=2, ensure_ascii=False)`` writes
+    it ``level`` lists and objects deep: subjects, predicates and values sorted.
+
+    Written out rather than by ``json.dumps``: with ``indent`` it encodes in Python,
+    object by object, and took most of a large export's time. The strings are encoded
+    by json's own C encoder; tests hold the text equal to ``json.dumps``'s.
+    """
+    by_subject: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for s, p, o in dict.fromkeys(triples):
+        by_subject[s].append((p, o))
+    pad = "  " * (level + 1)  # a node's keys
+    inner = pad + "  "  # the items of its lists
+    value_pad = inner + "  "  # the keys of a value object
+    values: dict[str, str] = {}  # a value object's text, by the object's N-Triples
     nodes = []
-    by_subject = _by_subject(triples)
-    for subject in sorted(by_subject, key=str):
-        node: dict[str, Any] = {"@id": _id(subject)}
-        types = sorted(o.value for p, o in by_subject[subject] if p == _RDF_TYPE)
+    for subject in sorted(by_subject):
+        edges = by_subject[subject]
+        node_id = subject if subject[0] == "_" else subject[1:-1]
+        members = [f'"@id": {_json_string(node_id)}']
+        types = sorted(_type_value(o) for p, o in edges if p == _TYPE_TOKEN)
         if types:
-            node["@type"] = types
-        values: dict[str, list[tuple[str, dict[str, str]]]] = defaultdict(list)
-        for p, o in by_subject[subject]:
-            if p == _RDF_TYPE:
-                continue
-            if isinstance(o, ox.Literal):
-                value = {"@value": o.value}
-                if o.language:
-                    value["@language"] = o.language
-                elif o.datatype.value not in (_XSD_STRING, _LANG_STRING):
-                    value["@type"] = o.datatype.value
-            else:
-                value = {"@id": _id(o)}
-            values[p.value].append((str(o), value))
-        for predicate in sorted(values):
-            node[predicate] = [value for _, value in sorted(values[predicate])]
-        nodes.append(node)
+            listed = f",\n{inner}".join(map(_json_string, types))
+            members.append(f'"@type": [\n{inner}{listed}\n{pad}]')
+        objects: dict[str, list[str]] = defaultdict(list)
+        for p, o in edges:
+            if p != _TYPE_TOKEN:
+                objects[p[1:-1]].append(o)
+        for predicate in sorted(objects):
+            texts = []
+            for o in sorted(objects[predicate]):
+                text = values.get(o)
+                if text is None:
+                    text = values[o] = _json_value(o, value_pad)
+                texts.append(text)
+            listed = f",\n{inner}".join(texts)
+            members.append(f"{_json_string(predicate)}: [\n{inner}{listed}\n{pad}]")
+        nodes.append("{\n" + pad + f",\n{pad}".join(members) + "\n" + pad[2:] + "}")
     return nodes
 
 
 def to_jsonld(export: Export) -> str:
     """Expanded JSON-LD 1.1, nodes and values sorted; inferred triples in a named graph."""
     asserted, inferred = export.canonical()
-    document = _jsonld_nodes(asserted)
+    nodes = _jsonld_nodes(asserted, 1)
     if inferred:
-        document.append({"@id": INFERRED_GRAPH, "@graph": _jsonld_nodes(inferred)})
-    return json.dumps(document, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+        graph = ",\n      ".join(_jsonld_nodes(inferred, 3))
+        nodes.append(
+            f'{{\n    "@id": {_json_string(INFERRED_GRAPH)},\n'
+            f'    "@graph": [\n      {graph}\n    ]\n  }}'
+        )
+    if not nodes:
+        return "[]\n"
+    return "[\n  " + ",\n  ".join(nodes) + "\n]\n"
 
 
 def _escape(text: str) -> str:

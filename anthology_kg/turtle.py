@@ -215,7 +215,7 @@ def _escape_long(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"').replace("\r", "\\r")
 
 
-def _literal_parts(term: str) -> tuple[str, str, str]:
+def literal_parts(term: str) -> tuple[str, str, str]:
     """An N-Triples literal as (lexical form, datatype IRI or "", language or "")."""
     end = term.rindex('"')
     lexical = _unescape(term[1:end])
@@ -307,7 +307,7 @@ class _Writer:
     def _literal(self, token: str) -> str:
         if "\\" not in token and (token[-1] == '"' or '"@' in token):
             return token  # nothing escaped: the N-Triples form is the Turtle form
-        lexical, datatype, language = _literal_parts(token)
+        lexical, datatype, language = literal_parts(token)
         if language:
             return f'"{_escape_short(lexical)}"@{language}'
         pattern = _SHORTHAND.get(datatype)
@@ -370,7 +370,7 @@ class _Writer:
             if kind == "<":
                 key = (0, node[1:-1])
             elif kind == '"':
-                lexical, datatype, language = _literal_parts(node)
+                lexical, datatype, language = literal_parts(node)
                 key = (2, datatype, _number(lexical, datatype), lexical, (language,))
             elif node not in self.nestable:
                 key = (1, node[2:])

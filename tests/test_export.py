@@ -433,3 +433,28 @@ def test_the_prefixes_are_the_namespaces():
     for prefix, namespace in prefixes.PREFIXES.items():
         bound = {"id": DEFAULT_BASE}.get(prefix) or str(getattr(namespaces, prefix.upper()))
         assert namespace == bound, prefix
+
+
+def test_jsonld_text_is_what_json_dumps_writes(tmp_path):
+    """The JSON-LD writer writes its text itself (json.dumps with indent encodes in
+    Python, object by object): it is byte for byte what json.dumps writes for the same
+    document, with escapes, languages, datatypes, blank nodes and the inferred graph."""
+    import json
+
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "LIT-001.ttl").write_text(
+        SHARED + '<LIT-001> ak:note "tab\\t quote\\" back\\\\ nl\\n bell\\u0007 é 𝄞"@en-gb ,\n'
+        '    "2024"^^<http://www.w3.org/2001/XMLSchema#gYear> , "plain" .\n',
+        encoding="utf-8",
+    )
+    for inference in ("none", "owlrl"):
+        text = WRITERS["jsonld"](build_export(FolderSource(tmp_path), inference=inference))
+        document = json.loads(text)
+        assert text == json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        assert ("@graph" in text) == (inference == "owlrl")
+    note = next(node for node in document if node["@id"].endswith("LIT-001"))
+    values = note["https://w3id.org/anthology-kg/ns#note"]
+    assert {"@value": 'tab\t quote" back\\ nl\n bell\u0007 é 𝄞', "@language": "en-gb"} in values
+    empty = tmp_path / "empty"
+    (empty / "data").mkdir(parents=True)
+    assert WRITERS["jsonld"](build_export(FolderSource(empty), ("data",))) == "[]\n"
