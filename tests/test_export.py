@@ -458,3 +458,37 @@ def test_jsonld_text_is_what_json_dumps_writes(tmp_path):
     empty = tmp_path / "empty"
     (empty / "data").mkdir(parents=True)
     assert WRITERS["jsonld"](build_export(FolderSource(empty), ("data",))) == "[]\n"
+
+
+@pytest.mark.parametrize("fmt", ["jsonld", "rdfxml"])
+def test_a_triple_term_is_an_input_error_where_the_format_has_none(fmt, tmp_path):
+    """JSON-LD and RDF/XML cannot state a triple term (RDF 1.2): exit 2 naming it, no
+    traceback, nothing written."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "A.ttl").write_text(
+        "<http://e.org/a> <http://e.org/b> <<( <http://e.org/x> <http://e.org/c> 1 )>> .\n",
+        encoding="utf-8",
+    )
+    target = tmp_path / "out"
+    args = ("--root", str(tmp_path), "export", "--format", fmt, "--include", "data")
+    result = run_cli(*args, "-o", str(target))
+    assert result.exit_code == 2, result.output
+    assert "cannot write the triple term <<( <http://e.org/x>" in result.stderr
+    assert not target.exists()
+
+
+def test_the_collector_is_as_it_was_after_an_export():
+    """An export pauses Python's cyclic collector while it builds and writes, and puts
+    it back as it was, even when it was off."""
+    import gc
+
+    export = build_export(FolderSource(), ("data",))
+    for enabled in (True, False):
+        gc.enable() if enabled else gc.disable()
+        try:
+            for write in WRITERS.values():
+                write(export)
+            build_export(FolderSource(), ("data",))
+            assert gc.isenabled() is enabled
+        finally:
+            gc.enable()
