@@ -22,17 +22,17 @@ from rdflib.term import Node
 from . import resources
 from .choices import DATA_GRAPH
 from .choices import ENGINES as ENGINES
+from .errors import AnthologyError
 from .fast import compile_shapes, load_fast
-from .inference import InferenceUnsupported
 from .layout import LayoutWarning
 from .loader import Location, Rules, load_anthology, load_rules
 from .namespaces import DEFAULT_BASE
 from .queries import QueryResult
-from .shacl import ResultRow, Unsupported
 from .terms import PARTS
 
 if TYPE_CHECKING:
     from .endpoint import Connection
+    from .shacl import ResultRow
 
 #: The engine names ``--engine`` takes; the first is the default.
 
@@ -191,6 +191,8 @@ def open_engine(
             connection=connection,
         )
         if validates and kind == "fast" and inference == "none":
+            from .shacl import Unsupported
+
             try:
                 compile_shapes(remote.shapes)
                 remote.pushdown = True
@@ -201,12 +203,16 @@ def open_engine(
                 )
         return remote
     if kind == "fast":
+        compiled = None
         rules = load_rules(folder, base, extra_shapes) if validates else None
-        try:
-            compiled = compile_shapes(rules.shapes) if rules is not None else None
-        except Unsupported as exc:
-            warn(f"the fast engine cannot run these shapes ({exc}); using the reference engine")
-        else:
+        if rules is not None:
+            from .shacl import Unsupported  # the compiler: loaded only to validate
+
+            try:
+                compiled = compile_shapes(rules.shapes)
+            except Unsupported as exc:
+                warn(f"the fast engine cannot run these shapes ({exc}); using the reference engine")
+        if rules is None or compiled is not None:
             try:
                 return load_fast(
                     folder,
@@ -217,7 +223,11 @@ def open_engine(
                     inference=inference,
                     layout=layout,
                 )
-            except InferenceUnsupported as exc:
+            except AnthologyError as exc:
+                from .inference import InferenceUnsupported  # loaded by then, if it raised
+
+                if not isinstance(exc, InferenceUnsupported):
+                    raise
                 warn(f"{exc}; using the reference engine (owlrl)")
     anthology = load_anthology(folder, base=base, extra_shapes=extra_shapes, layout=layout)
     anthology.inference = inference

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
@@ -23,7 +23,6 @@ from rdflib.term import Node
 from . import resources
 from .bnodes import relabel
 from .errors import AnthologyError
-from .inference import INFERRED, materialize
 from .layout import LayoutScan
 from .loader import (
     EntryIndex,
@@ -37,12 +36,15 @@ from .loader import (
 from .namespaces import DEFAULT_BASE, bind_prefixes
 from .progress import track
 from .queries import QueryResult
-from .shacl import CompiledConstraint, Compiler, ResultRow, as_written, run_compiled
-from .shacl.validator import STORE_WORKERS, store_select
 from .sourcemap import subject_lines
 from .sources import load_into, parse_quads, read_source, to_graph
 from .sparql_text import with_values
 from .terms import GRAPHS, PARTS, from_ox, to_ox
+
+# The SHACL compiler and the inference rules load when validation or inference first
+# needs them: stats, export and site do without.
+if TYPE_CHECKING:
+    from .shacl import CompiledConstraint, ResultRow
 
 DATA = GRAPHS["data"]
 ONTOLOGY = GRAPHS["ontology"]
@@ -217,6 +219,8 @@ class OxigraphEngine(EntryIndex):
         (pyoxigraph's substitutions only bind projected variables)."""
         graphs = [GRAPHS[p] for p in parts]
         if self.inference != "none" and {"data", "ontology"} & set(parts):
+            from .inference import INFERRED
+
             graphs.append(INFERRED)
         return store_query(self.store, with_values(text, bindings or {}), graphs, source)
 
@@ -233,6 +237,8 @@ class OxigraphEngine(EntryIndex):
         Raises ``InferenceUnsupported`` where the rules there cannot give owlrl's."""
         if inference == self.inference:
             return
+        from .inference import INFERRED, materialize
+
         self.store.clear_graph(INFERRED)
         self.inference = "none"
         if inference != "none":
@@ -242,8 +248,13 @@ class OxigraphEngine(EntryIndex):
     def shacl_rows(self, inference: str = "none") -> list[ResultRow]:
         """Run the compiled shapes on the store's data and vocabulary; with inference,
         on the data, the whole ontology and their closure, as pySHACL validates."""
+        from .shacl import Compiler, run_compiled
+        from .shacl.validator import STORE_WORKERS, store_select
+
         graphs = [DATA, VOCABULARY]
         if inference != "none":
+            from .inference import INFERRED
+
             self.infer(inference)
             graphs = [DATA, ONTOLOGY, INFERRED]
         select = store_select(self.store, graphs)
@@ -268,6 +279,8 @@ class OxigraphEngine(EntryIndex):
                     by_file.setdefault(located.path, []).append(index)
         if not by_file:
             return rows
+        from .shacl import as_written
+
         rows = list(rows)
         for path, indexes in sorted(by_file.items()):
             graph = to_graph(parse_quads(read_source(path), path, self.base))
@@ -280,6 +293,8 @@ class OxigraphEngine(EntryIndex):
 def compile_shapes(shapes: Graph) -> list[CompiledConstraint]:
     """``shapes`` compiled to SPARQL for a store that holds them in its shapes graph
     (``$shapesGraph``); raises ``Unsupported`` for shapes the compiler refuses."""
+    from .shacl import Compiler
+
     return Compiler(shapes, SHAPES.value).compile()
 
 

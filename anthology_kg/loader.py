@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar, overload
+from typing import TYPE_CHECKING, ClassVar, overload
 
 import pyoxigraph as ox
 from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
@@ -37,10 +37,12 @@ from .literals import literals_as_written
 from .namespaces import DCTERMS, DEFAULT_BASE, bind_prefixes
 from .progress import track
 from .queries import QueryResult
-from .shacl import ResultRow
 from .sourcemap import subject_lines
 from .sources import parse_turtle_file, to_graph
 from .terms import GRAPHS, PARTS, to_ox
+
+if TYPE_CHECKING:
+    from .shacl import ResultRow
 
 WAIVERS_FILE = "waivers.ttl"
 

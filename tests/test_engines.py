@@ -271,3 +271,21 @@ def test_validation_results_name_values_as_written_on_both_engines(tmp_path):
         )
     assert [value for value, _, _ in found["reference"]] == ["+5", "007", "1.50"]
     assert found["fast"] == found["reference"]
+
+
+def test_ill_typed_literal_quieting_overlapping_in_two_threads_puts_the_logger_back():
+    """Validation converts terms on several threads at once: blocks of
+    ``quiet_ill_typed`` overlap out of order, and rdflib's logger ends as it was."""
+    import logging
+
+    from anthology_kg.terms import quiet_ill_typed
+
+    logger = logging.getLogger("rdflib.term")
+    assert not logger.disabled
+    first, second = quiet_ill_typed(), quiet_ill_typed()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)  # the first thread is done, the second is not
+    assert logger.disabled
+    second.__exit__(None, None, None)
+    assert not logger.disabled

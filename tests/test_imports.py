@@ -149,6 +149,13 @@ def test_check_on_the_fast_engine_loads_no_reference_engine_module():
     assert _loaded_after(["--quiet", "stats"], REFERENCE_ONLY) == []
 
 
+def test_stats_loads_neither_the_shacl_compiler_nor_the_inference_rules():
+    validation_only = ("anthology_kg.shacl", "anthology_kg.inference")
+    assert _loaded_after(["--quiet", "stats"], validation_only) == []
+    # The probe sees them where they are used.
+    assert _loaded_after(["--quiet", "check"], validation_only) == ["anthology_kg.shacl"]
+
+
 def test_the_reference_engine_does_load_pyshacl():
     """The probe above sees imports (a probe that never saw one would always pass)."""
     assert _loaded_after(["check", "--engine", "reference"], REFERENCE_ONLY)[:1] == ["pyshacl"]
