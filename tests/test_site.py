@@ -1050,3 +1050,35 @@ def test_a_worker_failure_is_raised_in_the_parent():
         in_processes([lambda: None, lambda: None, broken])
     with pytest.raises(KeyError):  # the parent's own failure, children stopped
         in_processes([lambda: {}["x"], lambda: time.sleep(30)])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers by default on Linux")
+def test_workers_by_default_only_when_the_caller_runs_no_other_thread(tmp_path, monkeypatch):
+    import threading
+
+    import anthology_kg.site as site
+
+    monkeypatch.setattr(site, "ENTRIES_PER_WORKER", 1)
+    monkeypatch.setattr(site, "available", lambda: 2)
+    shares = tmp_path / "shares"
+    real = pages.Pages.entries
+
+    def entries(self, answers, listed, emit=None):
+        with open(shares, "a", encoding="utf-8") as log:
+            log.write(f"{os.getpid()}\n")
+        real(self, answers, listed, emit)
+
+    monkeypatch.setattr(pages.Pages, "entries", entries)
+    build_with(REPO, tmp_path / "alone", None)  # type: ignore[arg-type]
+    assert len(shares.read_text("utf-8").split()) == 2
+    shares.unlink()
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        build_with(REPO, tmp_path / "beside", None)  # type: ignore[arg-type]
+    finally:
+        stop.set()
+        other.join()
+    assert shares.read_text("utf-8").split() == [str(os.getpid())]
+    assert tree(tmp_path / "alone") == tree(tmp_path / "beside")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -61,8 +62,9 @@ def build_site(
     answers with Python's lock released); on the others it runs once the anthology's
     ontology and shapes are read for the browser, since the reference validator adds
     to the graphs. The entry pages are rendered by ``workers`` processes (default: one
-    per core, for an anthology of at least ENTRIES_PER_WORKER entries each), each
-    writing its share; the site is the same whatever their number."""
+    per core, for an anthology of at least ENTRIES_PER_WORKER entries each, when the
+    caller runs no other thread), each writing its share; the site is the same
+    whatever their number."""
     writer = SiteWriter(output)
     # The build makes a million small objects that live to its end: the cyclic garbage
     # collector would walk them again and again (a fifth of the time at 10,000 entries).
@@ -117,8 +119,12 @@ LIGHTER_BY = 0.1
 def _processes(workers: int | None, anthology: EntryIndex) -> int:
     if not hasattr(os, "fork"):
         return 1
-    if workers is None:  # one entry a file, mostly (a remote store has no files)
-        workers = min(available(), len(anthology.data_files) // ENTRIES_PER_WORKER)
+    if workers is None:
+        # A thread of the caller's could hold a lock a forked worker needs: none then.
+        alone = threading.active_count() == 1
+        # One entry a file, mostly (a remote store has no files).
+        entries = len(anthology.data_files)
+        workers = min(available(), entries // ENTRIES_PER_WORKER) if alone else 1
     return max(1, workers)
 
 
