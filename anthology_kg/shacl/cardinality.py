@@ -18,4 +18,8 @@ def min_count(ctx: Context, c: Constraint, focus: str, out: Out) -> str | None:
 def max_count(ctx: Context, c: Constraint, focus: str, out: Out) -> str | None:
     if c.path is None:
         return None
-    return f"FILTER ({ctx.at_least(focus, c.path, c.integer(SH.maxCount) + 1)})"
+    n = c.integer(SH.maxCount) + 1
+    # n distinct values joined, not an EXISTS per focus node: the same solutions at
+    # ``focus`` (the values projected away), found by hash joins (Compiler.distinct_values).
+    joined = ctx.distinct_values(focus, c.path, n)
+    return joined if joined is not None else f"FILTER ({ctx.at_least(focus, c.path, n)})"

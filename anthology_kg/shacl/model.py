@@ -39,6 +39,9 @@ class Context(Protocol):
     def at_least(
         self, focus: str, path: Node, n: int, condition: str | None = None, var: str = ""
     ) -> str: ...
+    def distinct_values(
+        self, focus: str, path: Node, n: int, condition: str | None = None, var: str = ""
+    ) -> str | None: ...
 
 
 @dataclass(frozen=True)
