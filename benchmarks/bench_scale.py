@@ -358,6 +358,15 @@ def prepare(size: int, folder: Path) -> dict:
     }
 
 
+def warm_cache(root: Path) -> None:
+    """Read every file of the anthology once before any timing: otherwise the first row
+    timed (the bare load) alone pays for reading the files from disk (at 100,000 entries
+    a cold bare load took 12.2 s wall, the warm one 7.7 s)."""
+    for path in root.rglob("*"):
+        if path.is_file():
+            path.read_bytes()
+
+
 def _seconds(figure: dict) -> str:
     if "failed" in figure:
         return "failed"
@@ -460,6 +469,7 @@ def main() -> None:
             folder.mkdir(parents=True, exist_ok=True)
             started = time.perf_counter()
             ctx = prepare(size, folder)
+            warm_cache(Path(ctx["root"]))
             ctx_file = Path(ctx["out"], "context.json")
             ctx_file.write_text(json.dumps(ctx))
             selected = [r for r in rows(ctx) if re.search(args.rows, r.name)]
