@@ -203,23 +203,25 @@ def open_engine(
                 )
         return remote
     if kind == "fast":
-        compiled = None
+        supported = True
         rules = load_rules(folder, base, extra_shapes) if validates else None
         if rules is not None:
             from .shacl import Unsupported  # the compiler: loaded only to validate
 
             try:
-                compiled = compile_shapes(rules.shapes)
+                # Compiled here only to learn whether the compiler takes these shapes:
+                # validation compiles them again for the loaded store's class hierarchy.
+                compile_shapes(rules.shapes)
             except Unsupported as exc:
+                supported = False
                 warn(f"the fast engine cannot run these shapes ({exc}); using the reference engine")
-        if rules is None or compiled is not None:
+        if supported:
             try:
                 return load_fast(
                     folder,
                     base=base,
                     extra_shapes=extra_shapes,
                     rules=rules,
-                    compiled=compiled,
                     inference=inference,
                     layout=layout,
                 )

@@ -78,7 +78,6 @@ class OxigraphEngine(EntryIndex):
     _scanned: set[Path] = field(default_factory=set, repr=False)
     _names: Graph = field(default_factory=Graph, repr=False)
     _identifier_files: dict[str, Path] | None = field(default=None, repr=False)
-    _compiled: list[CompiledConstraint] | None = field(default=None, repr=False)
     _data: Graph | None = field(default=None, repr=False)
     #: The closure (``none``, ``rdfs``, ``owlrl``) held in the store's ``INFERRED``
     #: graph, seen by queries with the data and by validation (see ``infer``).
@@ -224,13 +223,6 @@ class OxigraphEngine(EntryIndex):
             graphs.append(INFERRED)
         return store_query(self.store, with_values(text, bindings or {}), graphs, source)
 
-    def compiled(self) -> list[CompiledConstraint]:
-        """The shapes compiled to SPARQL, once; raises ``Unsupported`` for shapes the
-        compiler refuses."""
-        if self._compiled is None:
-            self._compiled = compile_shapes(self.shapes)
-        return self._compiled
-
     def infer(self, inference: str) -> None:
         """Hold the ``inference`` closure of the data and ontology in the store (its
         ``INFERRED`` graph, computed by ``inference.materialize``); ``none`` drops it.
@@ -304,12 +296,11 @@ def load_fast(
     base: str = DEFAULT_BASE,
     extra_shapes: Sequence[Path] = (),
     rules: Rules | None = None,
-    compiled: list[CompiledConstraint] | None = None,
     inference: str = "none",
     layout: bool = False,
 ) -> OxigraphEngine:
-    """Load the anthology at ``root`` into a pyoxigraph store (``rules`` and its shapes
-    ``compiled``, when the caller has them already), with the ``inference`` closure
+    """Load the anthology at ``root`` into a pyoxigraph store (``rules``, when the
+    caller has them already), with the ``inference`` closure
     (``OxigraphEngine.infer``); with ``layout``, the text of each file, read once, is
     also scanned for ``layout_warnings``."""
     root = (root or resources.find_root()).resolve()
@@ -339,7 +330,6 @@ def load_fast(
         data_files=data_files,
         base=base,
         locations=dict(rules.locations),
-        _compiled=compiled,
         layout_suspects=scan.suspects() if scan is not None else None,
     )
     engine.infer(inference)
