@@ -972,11 +972,29 @@ def test_the_browser_gets_the_data_files_as_few_documents_with_the_same_graph(tm
 # -- the entry pages rendered by several processes -----------------------------------------
 
 
-def build_with(root: Path, out: Path, count: int):
+def build_with(root: Path, out: Path, count: int | None):
     from anthology_kg.engine import open_engine
     from anthology_kg.site import build_site
 
     return build_site(open_engine("fast", root=root, validates=True), out, workers=count)
+
+
+def record_renders(monkeypatch, log: Path) -> None:
+    """Each call of ``Pages.entries`` (one per share of the entry pages) appends a line
+    ``PID COUNT`` to ``log``: which process rendered how many entries."""
+    real = pages.Pages.entries
+
+    def entries(self, answers, listed, emit=None):
+        with open(log, "a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()} {len(listed)}\n")
+        real(self, answers, listed, emit)
+
+    monkeypatch.setattr(pages.Pages, "entries", entries)
+
+
+def render_pids(log: Path) -> list[str]:
+    """The process of each share ``record_renders`` logged, in order."""
+    return [line.split()[0] for line in log.read_text("utf-8").splitlines()]
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the processes are forked (POSIX)")
@@ -985,14 +1003,7 @@ def test_the_site_is_the_same_whatever_the_number_of_processes(tmp_path, monkeyp
     if drawn_by.startswith("layout"):
         monkeypatch.setattr(pages, "DOT_NEIGHBOURHOODS", 2)
     rendered_by = tmp_path / "pids"
-    real = pages.Pages.entries
-
-    def entries(self, answers, listed, emit=None):
-        with open(rendered_by, "a", encoding="utf-8") as log:
-            log.write(f"{os.getpid()} {len(listed)}\n")
-        real(self, answers, listed, emit)
-
-    monkeypatch.setattr(pages.Pages, "entries", entries)
+    record_renders(monkeypatch, rendered_by)
     built = {count: build_with(REPO, tmp_path / f"site{count}", count) for count in (1, 3)}
     calls = [line.split() for line in rendered_by.read_text("utf-8").splitlines()]
     assert len(calls) == 4, "one share, then three"
@@ -1061,26 +1072,19 @@ def test_workers_by_default_only_when_the_caller_runs_no_other_thread(tmp_path, 
     monkeypatch.setattr(site, "ENTRIES_PER_WORKER", 1)
     monkeypatch.setattr(site, "available", lambda: 2)
     shares = tmp_path / "shares"
-    real = pages.Pages.entries
-
-    def entries(self, answers, listed, emit=None):
-        with open(shares, "a", encoding="utf-8") as log:
-            log.write(f"{os.getpid()}\n")
-        real(self, answers, listed, emit)
-
-    monkeypatch.setattr(pages.Pages, "entries", entries)
+    record_renders(monkeypatch, shares)
     with monkeypatch.context() as alone:  # as the command line is (pytest-xdist is not)
         alone.setattr(threading, "active_count", lambda: 1)
-        build_with(REPO, tmp_path / "alone", None)  # type: ignore[arg-type]
-    assert len(shares.read_text("utf-8").split()) == 2
+        build_with(REPO, tmp_path / "alone", None)
+    assert len(render_pids(shares)) == 2
     shares.unlink()
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()
     try:
-        build_with(REPO, tmp_path / "beside", None)  # type: ignore[arg-type]
+        build_with(REPO, tmp_path / "beside", None)
     finally:
         stop.set()
         other.join()
-    assert shares.read_text("utf-8").split() == [str(os.getpid())]
+    assert render_pids(shares) == [str(os.getpid())]
     assert tree(tmp_path / "alone") == tree(tmp_path / "beside")
