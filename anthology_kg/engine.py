@@ -22,7 +22,7 @@ from rdflib.term import Node
 from . import resources
 from .choices import DATA_GRAPH
 from .choices import ENGINES as ENGINES
-from .errors import AnthologyError
+from .errors import InferenceUnsupported
 from .fast import compile_shapes, load_fast
 from .layout import LayoutWarning
 from .loader import Location, Rules, load_anthology, load_rules
@@ -225,11 +225,7 @@ def open_engine(
                     inference=inference,
                     layout=layout,
                 )
-            except AnthologyError as exc:
-                from .inference import InferenceUnsupported  # loaded by then, if it raised
-
-                if not isinstance(exc, InferenceUnsupported):
-                    raise
+            except InferenceUnsupported as exc:
                 warn(f"{exc}; using the reference engine (owlrl)")
     anthology = load_anthology(folder, base=base, extra_shapes=extra_shapes, layout=layout)
     anthology.inference = inference

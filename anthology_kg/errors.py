@@ -39,6 +39,11 @@ def display_path(path: Path | str) -> str:
         return p.as_posix()
 
 
+class InferenceUnsupported(AnthologyError):
+    """The graph uses an OWL construct whose OWL 2 RL rules are not implemented here
+    (inference.py); here, so that an engine can catch it without loading the rules."""
+
+
 class TimedOut(AnthologyError):
     """A time limit ran out: a local query or validation (``url`` None), or a request to
     a store at ``url``. ``what`` names it in the user's terms (``query confounders``);

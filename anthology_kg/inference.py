@@ -26,7 +26,7 @@ import pyoxigraph as ox
 from rdflib import Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, SH, SKOS, XSD
 
-from .errors import AnthologyError
+from .errors import AnthologyError, InferenceUnsupported
 from .shacl.value_type import well_formed
 from .terms import GRAPHS, from_ox
 
@@ -35,10 +35,6 @@ PROFILES = ("rdfs", "owlrl")
 #: The named graph the inferred triples are written to.
 INFERRED = ox.NamedNode("urn:anthology-kg:graph:inferred")
 _PREFIXES = f"PREFIX rdf: <{RDF}>\nPREFIX rdfs: <{RDFS}>\nPREFIX owl: <{OWL}>\n"
-
-
-class InferenceUnsupported(AnthologyError):
-    """The graph uses an OWL construct whose OWL 2 RL rules are not implemented here."""
 
 
 @dataclass(frozen=True)

@@ -194,6 +194,17 @@ def test_an_unimplemented_owl_construct_is_refused_and_export_takes_owlrl(tmp_pa
     assert_same_closure(root, "owlrl")
 
 
+def test_open_engine_falls_back_to_owlrl_where_the_rules_refuse(tmp_path):
+    """The fast engine cannot infer owlrl's closure of a graph with owl:someValuesFrom:
+    open_engine says so through ``warn`` and gives the reference engine, with owlrl."""
+    root = anthology(tmp_path, "svf", UNSUPPORTED)
+    said: list[str] = []
+    engine = open_engine("fast", root=root, inference="owlrl", warn=said.append)
+    assert engine.name == "reference" and engine.inference == "owlrl"
+    assert len(said) == 1 and "someValuesFrom" in said[0]
+    assert said[0].endswith("; using the reference engine (owlrl)")
+
+
 def test_an_ill_formed_literal_is_refused_for_owl_rl(tmp_path):
     """owlrl reports an ill-formed literal of an OWL 2 RL datatype as an inconsistency
     (an error node in the closure); the fast rules do not mimic it, they refuse."""
