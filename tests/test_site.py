@@ -567,6 +567,19 @@ def test_entry_pages_read_as_labels_with_authors_and_years(bundled_site):
     assert "that place matters. LIT-168" in paragraphs[2] and "\n" not in "".join(paragraphs)
 
 
+def test_entry_pages_have_the_shell_of_every_other_page(bundled_site):
+    # entry.html writes out base.html's shell (speed): it must stay the same.
+    def shell(html: str) -> str:
+        head, rest = html.split("<main>", 1)
+        return re.sub(r"<title>.*</title>", "", head) + rest.rsplit("</main>", 1)[1]
+
+    other = (bundled_site / "queries" / "index.html").read_text("utf-8")
+    for page in (bundled_site / "entries").glob("*.html"):
+        assert shell(page.read_text("utf-8")) == shell(other), page.name
+    entry = (bundled_site / "entries" / "ARXIV-2409.19256.html").read_text("utf-8")
+    assert "<title>ARXIV-2409.19256 · " in entry
+
+
 def test_prose_becomes_paragraphs():
     assert paragraphs("one line\nwrapped here.\n\nSecond one.") == [
         "one line wrapped here.",

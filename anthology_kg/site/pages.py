@@ -150,7 +150,7 @@ class Pages:
         self._names = bind_prefixes(Graph(), anthology.base)
         self._links: dict[tuple[Term, int], Markup] = {}
         self.pictures: dict[Term, str] = {}
-        self._undrawn: dict[Term, Picture] = {}  # drawn when their page is rendered
+        self._undrawn: set[Term] = set()  # pictures drawn when their page is rendered
         self._columns: tuple[dict, list[Term]] | None = None  # the comparisons' columns
         self.pictures_note = ""
 
@@ -331,7 +331,6 @@ class Pages:
             emit(
                 path,
                 template.render(
-                    up="../",
                     site_name=self.site_name,
                     csp=CSP,
                     title=identifier,
@@ -528,37 +527,57 @@ class Pages:
             edges.add((box(source), m.label(p), me))
         return Picture(list(boxes.values()), sorted(edges), across=True, title=m.label(node))
 
+    def has_neighbours(self, node: Term) -> bool:
+        """Whether ``node`` has a neighbourhood picture (``neighbourhood`` is not None)."""
+        m = self.model
+        owner = m.owner
+        for part in m.owned(node):
+            for p, o in m.out.get(part, ()):
+                if p in NEIGHBOURS:
+                    target = owner(o)
+                    if target is not None and target != node:
+                        return True
+            for p, s in m.into.get(part, ()):
+                if p in NEIGHBOURS:
+                    source = owner(s)
+                    if source is not None and source != node:
+                        return True
+        return False
+
     def draw_neighbourhoods(self) -> None:
         """Every entry's neighbourhood picture: drawn together by one ``dot`` run when
         Graphviz is installed and there are at most DOT_NEIGHBOURHOODS of them (dot
         takes about a millisecond each), else each by the layered layout when its page
-        is rendered (``picture``); the caption says which."""
-        wanted = {}
-        for node, _ in entries_by_identifier(self.model):
-            picture = self.neighbourhood(node)
-            if picture is not None:
-                wanted[node] = picture
-        few = len(wanted) <= DOT_NEIGHBOURHOODS
+        is rendered (``picture``, in the process rendering it); the caption says which."""
+        having = [
+            node for node, _ in entries_by_identifier(self.model) if self.has_neighbours(node)
+        ]
+        few = len(having) <= DOT_NEIGHBOURHOODS
         if few:
+            wanted = {
+                node: picture
+                for node in having
+                if (picture := self.neighbourhood(node)) is not None
+            }
             drawn, laid_out_by = draw_all(list(wanted.values()), prefer_dot=True)
             self.pictures = dict(zip(wanted, drawn, strict=True))
         else:
             laid_out_by = None
-            self._undrawn = wanted
+            self._undrawn = set(having)
         if laid_out_by:
             self.pictures_note = f" Laid out by {laid_out_by}."
         elif not few and shutil.which("dot"):
             self.pictures_note = (
                 f" Laid out by anthology-kg’s layered layout: Graphviz draws the "
                 f"neighbourhoods of at most {DOT_NEIGHBOURHOODS:,} entries, and "
-                f"{len(wanted):,} have one."
+                f"{len(having):,} have one."
             )
 
     def picture(self, node: Term) -> str:
         """The SVG of ``node``'s neighbourhood ("" when it has none)."""
         drawn = self.pictures.get(node)
         if drawn is None:
-            wanted = self._undrawn.get(node)
+            wanted = self.neighbourhood(node) if node in self._undrawn else None
             drawn = layered_svg(wanted.boxes, wanted.edges) if wanted is not None else ""
         return drawn
 

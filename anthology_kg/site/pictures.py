@@ -13,7 +13,8 @@ import subprocess
 import textwrap
 from collections import defaultdict
 from dataclasses import dataclass
-from html import escape
+from functools import lru_cache
+from html import escape as _html_escape
 
 FONT = 14  # px at natural size: the page shows pictures unscaled, scrolling if wide
 LINE = 18
@@ -68,6 +69,37 @@ def draw_all(pictures: list[Picture], prefer_dot: bool = True) -> tuple[list[str
 
 def _relations(edges: list[tuple[str, str, str]]) -> dict[str, str]:
     return {rel: COLOURS[i % len(COLOURS)] for i, rel in enumerate(sorted({e[1] for e in edges}))}
+
+
+# The same labels and relations come back in picture after picture (an entry is drawn in
+# each of its neighbours' pictures): each is escaped once.
+escape = lru_cache(maxsize=1 << 16)(_html_escape)
+
+
+@lru_cache(maxsize=256)
+def _markers_and_legend(relations: tuple[str, ...]) -> tuple[str, list[str]]:
+    """The arrow heads (``<defs>``) and the legend's lines of a picture whose edges have
+    these relations (sorted), the same for every picture with them."""
+    colours = {rel: COLOURS[i % len(COLOURS)] for i, rel in enumerate(relations)}
+    defs = (
+        "<defs>"
+        + "".join(
+            f'<marker id="arrow{i}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
+            f'markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{c}"/></marker>'
+            for i, c in enumerate(colours.values())
+        )
+        + "</defs>"
+    )
+    legend = []
+    x = MARGIN
+    for rel, colour in colours.items():
+        legend.append(
+            f'<line x1="{x}" y1="{MARGIN + 6}" x2="{x + 28}" y2="{MARGIN + 6}" '
+            f'stroke="{colour}" stroke-width="2"/><text x="{x + 34}" y="{MARGIN + 11}" '
+            f'fill="{colour}">{escape(rel)}</text>'
+        )
+        x += 44 + 8 * len(rel) + 20
+    return defs, legend
 
 
 def _dot_string(text: str) -> str:
@@ -130,13 +162,19 @@ def _columns(keys: list[str], edges: list[tuple[str, str, str]]) -> dict[str, in
     on_path: set[str] = set()
 
     def layer(key: str) -> int:
-        if key in depth:
-            return depth[key]
-        on_path.add(key)
-        below = [layer(b) for b in sorted(set(targets[key])) if b not in on_path]
-        on_path.discard(key)
-        depth[key] = 1 + max(below) if below else 0
-        return depth[key]
+        known = depth.get(key)
+        if known is not None:
+            return known
+        below = targets.get(key)
+        deepest = -1
+        if below:
+            on_path.add(key)
+            for b in sorted(set(below)) if len(below) > 1 else below:
+                if b not in on_path:
+                    deepest = max(deepest, layer(b))
+            on_path.discard(key)
+        depth[key] = deepest + 1
+        return deepest + 1
 
     for key in keys:
         layer(key)
@@ -182,27 +220,15 @@ def layered_svg(boxes: list[Box], edges: list[tuple[str, str, str]]) -> str:
     def lane_above(r: int) -> float:
         return legend_h + MARGIN + GAP_Y / 2 + r * (box_h + GAP_Y)
 
+    defs, legend = _markers_and_legend(tuple(colours))
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" font-family="sans-serif" font-size="{FONT}" '
         'class="layered">',
-        "<defs>"
-        + "".join(
-            f'<marker id="arrow{i}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
-            f'markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{c}"/></marker>'
-            for i, c in enumerate(colours.values())
-        )
-        + "</defs>",
+        defs,
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>',
+        *legend,
     ]
-    x = MARGIN
-    for rel, colour in colours.items():
-        out.append(
-            f'<line x1="{x}" y1="{MARGIN + 6}" x2="{x + 28}" y2="{MARGIN + 6}" '
-            f'stroke="{colour}" stroke-width="2"/><text x="{x + 34}" y="{MARGIN + 11}" '
-            f'fill="{colour}">{escape(rel)}</text>'
-        )
-        x += 44 + 8 * len(rel) + 20
     marker = {rel: i for i, rel in enumerate(colours)}
     for n, (a, rel, b) in enumerate(edges):
         if a == b:
