@@ -34,10 +34,11 @@ from .prefixes import PREFIXES
 from .sources import decode_utf8, read_source, turtle_errors
 from .turtle import (
     Statement,
-    canonical_groups,
+    canonical_line_groups,
     graph_quads,
     literal_parts,
-    statements,
+    split_lines,
+    statement_lines,
     turtle_sections,
 )
 
@@ -116,18 +117,21 @@ def _turtle_files(folder: Path) -> list[str]:
         return sorted(entry.path for entry in entries if entry.name.endswith(".ttl"))
 
 
-def _parsed(paths: Iterable[str], base: str) -> Iterator[ox.Quad]:
-    """The quads of Turtle files, as ``sources.iter_turtle_file`` gives them: the same
+def _parsed_files(paths: Iterable[str], base: str) -> Iterator[list[ox.Quad]]:
+    """The quads of each Turtle file, as ``sources.iter_turtle_file`` gives them: the same
     checks and messages, written out here so that ten thousand files do not cost ten
-    thousand context managers (a parse error is translated after the fact)."""
+    thousand context managers (a parse error is translated after the fact). A file's
+    quads come as one list, so that a caller chaining them (``itertools.chain``, in C)
+    runs no Python code per quad, and a parse error is raised here, at its file."""
     for path in paths:
         data = read_source(path)
         decode_utf8(data, path)
         try:
-            yield from ox.parse(data, format=_TURTLE, base_iri=base, rename_blank_nodes=True)
+            quads = list(ox.parse(data, format=_TURTLE, base_iri=base, rename_blank_nodes=True))
         except (SyntaxError, ValueError, MemoryError):
             with turtle_errors(path, base):
                 raise
+        yield quads
 
 
 class FolderSource:
@@ -144,16 +148,19 @@ class FolderSource:
 
     def quads(self, parts: Sequence[str]) -> Iterator[ox.Quad]:
         """The quads of ``parts``, file by file as they are parsed (lazily: a writer
-        that consumes them as they come holds none of them)."""
+        that consumes them as they come holds one file's at a time)."""
+        return chain.from_iterable(self._part_quads(parts))
+
+    def _part_quads(self, parts: Sequence[str]) -> Iterator[list[ox.Quad]]:
         for part in parts:
             if part == "data":
-                yield from _parsed(_turtle_files(self.root / "data"), self.base)
+                yield from _parsed_files(_turtle_files(self.root / "data"), self.base)
             elif part == "ontology":
-                yield from _parsed([str(resources.ontology_file())], self.base)
+                yield from _parsed_files([str(resources.ontology_file())], self.base)
             else:  # the shapes, bundled and the anthology's own, as the loader finds them
                 from .loader import load_rules
 
-                yield from graph_quads(load_rules(self.root, self.base).shapes)
+                yield graph_quads(load_rules(self.root, self.base).shapes)
 
     def graph(self, part: str) -> Graph:
         if self._anthology is None:
@@ -170,23 +177,39 @@ class FolderSource:
 @dataclass(frozen=True)
 class Export:
     """What an export writes: the asserted triples and, apart, the inferred ones, each
-    distinct, as N-Triples text of their terms (pyoxigraph's serialization); blank-node
-    labels are as parsed until a writer relabels them (``canonical``)."""
+    as one N-Triples line without its `` .`` (pyoxigraph's serialization: the writers
+    work on this text, which costs less than a Python object per term); blank-node
+    labels are as parsed until a writer relabels them (``canonical_lines``)."""
 
-    asserted: list[Statement]
-    inferred: list[Statement]
+    asserted_lines: list[str]
+    inferred_lines: list[str]
     base: str
     inference: str
 
+    @property
+    def asserted(self) -> list[Statement]:
+        """The asserted triples as the N-Triples text of their terms."""
+        return split_lines(self.asserted_lines)
+
+    @property
+    def inferred(self) -> list[Statement]:
+        """The inferred triples as the N-Triples text of their terms."""
+        return split_lines(self.inferred_lines)
+
+    def canonical_lines(self) -> tuple[list[str], list[str]]:
+        """Asserted and inferred lines, blank nodes labelled by RDFC-1.0 over both."""
+        asserted, inferred = canonical_line_groups([self.asserted_lines, self.inferred_lines])
+        return asserted, inferred
+
     def canonical(self) -> tuple[list[Statement], list[Statement]]:
         """Asserted and inferred triples, blank nodes labelled by RDFC-1.0 over both."""
-        asserted, inferred = canonical_groups([self.asserted, self.inferred])
-        return asserted, inferred
+        asserted, inferred = self.canonical_lines()
+        return split_lines(asserted), split_lines(inferred)
 
 
 def graph_export(graph: Graph, base: str = DEFAULT_BASE) -> Export:
     """An export of one rdflib graph (asserted, nothing inferred)."""
-    return Export(statements(graph_quads(graph)), [], base, "none")
+    return Export(statement_lines(graph_quads(graph)), [], base, "none")
 
 
 def parse_include(text: str) -> tuple[str, ...]:
@@ -254,7 +277,7 @@ def build_export(
         raise AnthologyError(f"--inferred takes one of {', '.join(INFERENCE)}")
     if inference == "none":
         with _collector_paused():
-            return Export(statements(source.quads(include)), [], source.base, inference)
+            return Export(statement_lines(source.quads(include)), [], source.base, inference)
     from .inference import InferenceUnsupported, inferred_triples
 
     parts = {part: list(source.quads((part,))) for part in {*include, "data", "ontology"}}
@@ -263,7 +286,7 @@ def build_export(
     except InferenceUnsupported:  # an OWL construct the fast rules lack: owlrl's closure
         return owlrl_export(source, include, inference)
     asserted = [quad for part in include for quad in parts[part]]
-    return Export(statements(asserted), statements(inferred), source.base, inference)
+    return Export(statement_lines(asserted), statement_lines(inferred), source.base, inference)
 
 
 def owlrl_export(
@@ -279,7 +302,10 @@ def owlrl_export(
         asserted += graphs[part]
     inferred = infer(graphs["data"], graphs["ontology"], asserted, inference)
     return Export(
-        statements(graph_quads(asserted)), statements(graph_quads(inferred)), source.base, inference
+        statement_lines(graph_quads(asserted)),
+        statement_lines(graph_quads(inferred)),
+        source.base,
+        inference,
     )
 
 
@@ -294,41 +320,46 @@ def _inferred_header(export: Export) -> str:
 def to_turtle(export: Export) -> str:
     """Canonical Turtle; inferred triples follow in a section of their own, marked by a
     comment (Turtle has no named graphs)."""
-    sections = [("", export.asserted)]
-    if export.inferred:
-        sections.append((_inferred_header(export), export.inferred))
+    sections = [("", export.asserted_lines)]
+    if export.inferred_lines:
+        sections.append((_inferred_header(export), export.inferred_lines))
     return turtle_sections(sections, base=export.base)
 
 
-def _nt_lines(triples: Iterable[Statement], graph: str = "") -> list[str]:
-    """Sorted distinct N-Triples (or, in ``graph``, N-Quads) lines of ``triples``."""
+def _nt_text(lines: list[str], graph: str = "") -> str:
+    """Sorted distinct N-Triples (or, in ``graph``, N-Quads) text of ``lines`` (each a
+    statement without its `` .``)."""
+    if not lines:
+        return ""
     suffix = f" {graph} .\n" if graph else " .\n"
-    # Sorted as a list, not as a set: the triples come nearly in order, which the sort
-    # takes advantage of; a triple given twice is then next to itself.
-    lines = sorted([f"{s} {p} {o}{suffix}" for s, p, o in triples])
+    # Sorted without the suffix, then joined with it: the same order, as a space sorts
+    # before any character that can follow a line that is another's beginning. Sorted as
+    # a list, not as a set: the lines come nearly in order, which the sort takes
+    # advantage of; a statement given twice is then next to itself.
+    lines = sorted(lines)
     if any(map(eq, lines, islice(lines, 1, None))):
-        return list(dict.fromkeys(lines))
-    return lines
+        lines = list(dict.fromkeys(lines))
+    return suffix.join(lines) + suffix
 
 
 def graph_ntriples(graph: Graph) -> str:
     """Sorted N-Triples of one rdflib graph, its blank-node labels kept (for a store)."""
-    return "".join(_nt_lines(statements(graph_quads(graph))))
+    return _nt_text(statement_lines(graph_quads(graph)))
 
 
 @_paused
 def to_ntriples(export: Export) -> str:
     """Sorted N-Triples of the asserted and the inferred triples together."""
-    asserted, inferred = export.canonical()
-    return "".join(_nt_lines(chain(asserted, inferred)))
+    asserted, inferred = export.canonical_lines()
+    return _nt_text(asserted + inferred)
 
 
 @_paused
 def to_nquads(export: Export) -> str:
     """Sorted N-Quads: asserted triples in the default graph, inferred ones in
     ``<https://w3id.org/anthology-kg/graph/inferred>``."""
-    asserted, inferred = export.canonical()
-    return "".join(_nt_lines(asserted) + _nt_lines(inferred, f"<{INFERRED_GRAPH}>"))
+    asserted, inferred = export.canonical_lines()
+    return _nt_text(asserted) + _nt_text(inferred, f"<{INFERRED_GRAPH}>")
 
 
 def _json_value(token: str, pad: str) -> str:

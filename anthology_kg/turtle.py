@@ -108,10 +108,11 @@ def _lines(quads: Iterable[ox.Quad] | Iterable[ox.Triple], fmt: ox.RdfFormat) ->
     return lines
 
 
-def statements(quads: Iterable[ox.Quad] | Iterable[ox.Triple]) -> list[Statement]:
+def statement_lines(quads: Iterable[ox.Quad] | Iterable[ox.Triple]) -> list[str]:
     """The triples of ``quads`` (graph names dropped, a triple in two graphs repeated),
-    in N-Triples text. An iterator is consumed as it comes (each quad written out and
-    dropped: holding the Python objects of a large graph costs more than parsing it)."""
+    each as one N-Triples line without its `` .`` (pyoxigraph's serialization). An
+    iterator is consumed as it comes (each quad written out and dropped: holding the
+    Python objects of a large graph costs more than parsing it)."""
     if isinstance(quads, Iterator):
         first = next(quads, None)
         if first is None:
@@ -119,15 +120,23 @@ def statements(quads: Iterable[ox.Quad] | Iterable[ox.Triple]) -> list[Statement
         given_lazily: Iterator[Any] = chain([first], quads)
         if isinstance(first, ox.Quad):  # as triples, graph names dropped (map: in C)
             given_lazily = map(_as_triple, given_lazily)
-        lines = _lines(given_lazily, ox.RdfFormat.N_TRIPLES)
-    else:
-        given: Sequence[Any] = quads if isinstance(quads, Sequence) else list(quads)
-        try:
-            lines = _lines(given, ox.RdfFormat.N_TRIPLES)
-        except ValueError:  # some quads are in a named graph
-            return [_split(line)[:3] for line in _lines(given, ox.RdfFormat.N_QUADS)]
+        return _lines(given_lazily, ox.RdfFormat.N_TRIPLES)
+    given: Sequence[Any] = quads if isinstance(quads, Sequence) else list(quads)
+    try:
+        return _lines(given, ox.RdfFormat.N_TRIPLES)
+    except ValueError:  # some quads are in a named graph
+        return [" ".join(_split(line)[:3]) for line in _lines(given, ox.RdfFormat.N_QUADS)]
+
+
+def split_lines(lines: Iterable[str]) -> list[Statement]:
+    """N-Triples lines (``statement_lines``) as (subject, predicate, object) text."""
     # map() keeps the split and the tuple in C: this runs once per triple.
     return list(map(tuple, map(methodcaller("split", " ", 2), lines)))
+
+
+def statements(quads: Iterable[ox.Quad] | Iterable[ox.Triple]) -> list[Statement]:
+    """The triples of ``quads`` (see ``statement_lines``) in N-Triples text."""
+    return split_lines(statement_lines(quads))
 
 
 def _has_blank(statement: Statement) -> bool:
@@ -174,6 +183,23 @@ def canonical_groups(groups: Sequence[Iterable[Statement]]) -> list[list[Stateme
         o, graph = rest.rsplit(" ", 1)  # the graph name is ours: no space in it
         out[int(graph[len(_GROUP) + 1 : -1])].append((s, p, o))
     return out
+
+
+def canonical_line_groups(groups: Sequence[list[str]]) -> list[list[str]]:
+    """``canonical_groups`` of N-Triples lines (``statement_lines``): only the lines
+    that may hold a blank node are split into terms and relabelled."""
+    kept: list[list[str]] = []
+    blank: list[list[Statement]] = []
+    for group in groups:
+        # "_:" may also be in an IRI or a literal: canonical_groups looks at the terms.
+        maybe = [line for line in group if "_:" in line]
+        kept.append([line for line in group if "_:" not in line] if maybe else list(group))
+        blank.append(split_lines(maybe))
+    if not any(blank):
+        return kept
+    for lines, relabelled in zip(kept, canonical_groups(blank), strict=True):
+        lines.extend(map(" ".join, relabelled))
+    return kept
 
 
 def graph_quads(graph: Graph, graph_name: ox.NamedNode | None = None) -> list[ox.Quad]:
@@ -240,26 +266,36 @@ def _number(lexical: str, datatype: str) -> Decimal | int:
 # -- the writer ------------------------------------------------------------------------------
 
 
+def _sorted_rows(lines: Iterable[str]) -> list[Statement]:
+    """Distinct N-Triples lines as statements sorted by subject, predicate, object.
+
+    The lines are sorted as text, then split: the same order as the statements' (a
+    space sorts before any character that can follow a term that is another's
+    beginning), for less than the tuples' sort costs."""
+    ordered = sorted(lines)
+    if any(map(eq, ordered, islice(ordered, 1, None))):  # a triple given twice
+        ordered = list(dict.fromkeys(ordered))
+    return split_lines(ordered)
+
+
 class _Writer:
-    """The Turtle statements of one graph; ``keep_labels`` are blank nodes never nested
-    (they are named elsewhere, as in the inferred section of an export)."""
+    """The Turtle statements of one graph, from its distinct statements sorted
+    (``_sorted_rows``); ``keep_labels`` are blank nodes never nested (they are named
+    elsewhere, as in the inferred section of an export)."""
 
     def __init__(
         self,
-        triples: Iterable[Statement],
+        rows: list[Statement],
         prefixes: dict[str, str],
         keep_labels: Collection[str] = (),
     ):
         self.prefixes = prefixes
-        # Sorted once, so that each subject's edges come grouped by predicate IRI, in
-        # order; the tuples' own order is the IRIs' order unless a predicate IRI is
-        # another's prefix followed by a character before ">" (``ex:p`` and ``ex:p2``).
-        rows = sorted(triples)
+        # Each subject's edges come grouped by predicate IRI, in order; the tuples' own
+        # order is the IRIs' order unless a predicate IRI is another's prefix followed
+        # by a character before ">" (``ex:p`` and ``ex:p2``).
         predicates = sorted(set(map(_second, rows)))
         if predicates != sorted(predicates, key=_bare):
-            rows.sort(key=_by_iri)
-        if any(map(eq, rows, islice(rows, 1, None))):  # a triple given twice
-            rows = sorted(set(rows), key=_by_iri)
+            rows = sorted(rows, key=_by_iri)
         self.edges: dict[str, list[Statement]] = {
             subject: list(group) for subject, group in groupby(rows, _first)
         }
@@ -274,6 +310,7 @@ class _Writer:
         self._longest_first = sorted(prefixes.items(), key=lambda item: -len(item[1]))
         self._stems: dict[str, list[tuple[str, str]]] = {}
         self._text: dict[str, str] = {}  # an IRI's or a literal's Turtle, by its N-Triples
+        self._heads: dict[str, str] = {}  # ``_head``
         self._keys: dict[str, SortKey] = {}
 
     def labelled(self) -> bool:
@@ -391,19 +428,28 @@ class _Writer:
         predicate IRI, as the edges come. This loop is the writer's hot path: it takes
         each predicate to have one object, and hands over to ``_grouped_lines`` at the
         first that has more."""
-        text, term = self._text, self.term
+        text, term, heads = self._text, self.term, self._heads
         lines: list[str] = []
         previous = None
         for _, predicate, node in self.edges.get(subject, ()):
             if predicate == previous:
                 return self._grouped_lines(subject, depth)
             previous = predicate
-            rendered = text.get(node) or term(node, depth)
+            if node[-1] == '"' and node[0] == '"' and "\\" not in node:
+                rendered = node  # a plain string, nothing escaped: as written (``_literal``)
+            else:
+                rendered = text.get(node) or term(node, depth)
             if predicate == _TYPE:
                 lines.insert(0, "a " + rendered)
             else:
-                lines.append((text.get(predicate) or self.iri(predicate)) + " " + rendered)
+                lines.append((heads.get(predicate) or self._head(predicate)) + rendered)
         return lines
+
+    def _head(self, predicate: str) -> str:
+        """A predicate's Turtle and the space after it (kept: a few predicates, each
+        written on thousands of lines)."""
+        head = self._heads[predicate] = self.iri(predicate) + " "
+        return head
 
     def _grouped_lines(self, subject: str, depth: int) -> list[str]:
         """``predicate_lines`` where a predicate has several objects, written in the
@@ -453,32 +499,34 @@ def prefixes_for(base: str) -> dict[str, str]:
 
 
 def turtle_sections(
-    sections: Sequence[tuple[str, Iterable[Statement]]],
+    sections: Sequence[tuple[str, Iterable[str]]],
     *,
     base: str = DEFAULT_BASE,
     comments: Mapping[str, str] | None = None,
     header: str = "",
 ) -> str:
-    """Canonical Turtle of sections, each (a comment line or "", its statements). One
-    prefix block heads the document; ``comments`` (``# ...`` lines, keyed by subject
-    IRI) come before their statements, ``header`` before everything. Blank nodes are
-    relabelled by RDFC-1.0 when any is written with a label; one that two sections
-    name is never nested, so that reading the document back joins them."""
-    groups = [list(triples) for _, triples in sections]
+    """Canonical Turtle of sections, each (a comment line or "", its statements as
+    N-Triples lines, ``statement_lines``). One prefix block heads the document;
+    ``comments`` (``# ...`` lines, keyed by subject IRI) come before their statements,
+    ``header`` before everything. Blank nodes are relabelled by RDFC-1.0 when any is
+    written with a label; one that two sections name is never nested, so that reading
+    the document back joins them."""
+    groups = [list(lines) for _, lines in sections]
     prefixes = prefixes_for(base)
 
     def writers() -> list[_Writer]:
-        if len(groups) == 1:
-            return [_Writer(groups[0], prefixes)]
-        blanks = [{t for st in group for t in (st[0], st[2]) if t[0] == "_"} for group in groups]
+        rows = [_sorted_rows(group) for group in groups]
+        if len(rows) == 1:
+            return [_Writer(rows[0], prefixes)]
+        blanks = [{t for st in group for t in (st[0], st[2]) if t[0] == "_"} for group in rows]
         return [
             _Writer(group, prefixes, set().union(*blanks[:i], *blanks[i + 1 :]))
-            for i, group in enumerate(groups)
+            for i, group in enumerate(rows)
         ]
 
     written = writers()
     if any(writer.labelled() for writer in written):
-        groups = canonical_groups(groups)
+        groups = canonical_line_groups(groups)
         written = writers()
     body = []
     for (title, _), writer in zip(sections, written, strict=True):
@@ -507,7 +555,7 @@ def turtle_of_quads(
     from rdflib import URIRef  # the comments' keys are rdflib terms
 
     notes = {str(k): v for k, v in (comments or {}).items() if isinstance(k, URIRef)}
-    return turtle_sections([("", statements(quads))], base=base, comments=notes, header=header)
+    return turtle_sections([("", statement_lines(quads))], base=base, comments=notes, header=header)
 
 
 def canonical_turtle(
