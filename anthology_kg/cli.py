@@ -564,19 +564,6 @@ def check(settings, fail_on, select, ignore, engine, inference, baseline) -> Non
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)
 
 
-def _file_diff(before: str, after: str, name: str) -> str:
-    """A unified diff from a file as written to its canonical form (difflib)."""
-    import difflib
-
-    lines = difflib.unified_diff(
-        before.splitlines(keepends=True),
-        after.splitlines(keepends=True),
-        fromfile=f"a/{name}",
-        tofile=f"b/{name}",
-    )
-    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
-
-
 def _echo_report(settings: Settings, report) -> None:
     """The text report on stdout, coloured on a terminal; --quiet drops the summary."""
     from .reports import text_report
@@ -926,7 +913,7 @@ def fmt_command(settings, check, show_diff) -> None:
     literal's lexical form. A file edited while fmt runs is left alone and reported
     ("changed while formatting: FILE", exit 1).
     """
-    from .formatting import format_anthology
+    from .formatting import format_anthology, unified_diff
     from .resources import find_root
 
     root = settings.root or find_root()
@@ -942,7 +929,9 @@ def fmt_command(settings, check, show_diff) -> None:
             verb = "would reformat" if check else "reformatted"
             click.echo(f"{verb} {display_path(item.path)}")
         if check:
-            click.echo(_file_diff(item.original, item.canonical, display_path(item.path)), nl=False)
+            name = display_path(item.path)
+            diff = unified_diff(item.original, item.canonical, f"a/{name}", f"b/{name}")
+            click.echo(diff, nl=False)
     for path in run.changed_meanwhile:
         click.echo(f"changed while formatting: {display_path(path)}", err=True)
     for warning in run.layout_warnings(settings.base):

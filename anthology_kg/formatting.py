@@ -8,6 +8,7 @@ read again, and a file edited since it was formatted is left alone and reported.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,6 +52,21 @@ class FormatRun:
     def layout_warnings(self, base: str = DEFAULT_BASE) -> list[LayoutWarning]:
         """The files that break the layout rule (see ``layout``)."""
         return layout_warnings((f.entries for f in self.files if f.entries), base)
+
+
+def unified_diff(before: str, after: str, fromfile: str, tofile: str) -> str:
+    """A unified diff from ``before`` to ``after`` (difflib's), a line without a final
+    newline followed by ``\\ No newline at end of file`` as diff and git print it, so
+    that a change of the final newline alone shows."""
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=fromfile,
+        tofile=tofile,
+    )
+    return "".join(
+        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
+    )
 
 
 def _canonical_quads(quads: list[ox.Quad]) -> set[str]:

@@ -10,7 +10,6 @@ endings and ends at its status line, with no final newline, as the anthology pri
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, XSD
 from rdflib.term import Node
 
+from . import formatting
 from .errors import AnthologyError
 from .loader import TurtleFiles, parse_turtle
 from .namespaces import AK, DEFAULT_BASE, bind_prefixes
@@ -417,13 +417,4 @@ def render_record(graph: Graph, entry: URIRef, layout: Layout | None = None) -> 
 
 def unified_diff(expected: str, printed: str, name: str) -> str:
     """A unified diff from the record as written to the record as printed back."""
-    diff = difflib.unified_diff(
-        expected.splitlines(keepends=True),
-        printed.splitlines(keepends=True),
-        fromfile=name,
-        tofile=f"{name} (printed back)",
-    )
-    lines = [
-        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in diff
-    ]
-    return "".join(lines)
+    return formatting.unified_diff(expected, printed, name, f"{name} (printed back)")

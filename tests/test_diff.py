@@ -579,3 +579,17 @@ def test_anthology_in_a_subfolder_of_the_repository(tmp_path, monkeypatch):
     ]
     monkeypatch.chdir(root / "kb" / "data")  # the nearest folder holding data/ is kb
     assert run_cli("diff", "HEAD", "--format", "json").exit_code == 1
+
+
+def test_fmt_diff_says_no_newline_at_end_of_file(bundled_copy):
+    """A data file without its final newline: the only change fmt makes is adding it,
+    and the diff says so as diff and git do (before: a '-' and a '+' of the same line)."""
+    path = bundled_copy / "data" / "LIT-168.ttl"
+    text = path.read_text(encoding="utf-8")
+    assert text.endswith("\n")
+    path.write_text(text.removesuffix("\n"), encoding="utf-8")
+    last = text.removesuffix("\n").rsplit("\n", 1)[1]
+    for flag in ("--diff", "--check"):
+        result = run_cli("--root", str(bundled_copy), "fmt", flag)
+        assert result.exit_code == 1
+        assert f"\n-{last}\n\\ No newline at end of file\n+{last}\n" in result.stdout

@@ -13,6 +13,7 @@ from anthology_kg.records import (
     parse_record,
     read_records,
     render_record,
+    unified_diff,
 )
 
 SEED = REPO.parent / "shared" / "records" / "ARXIV-2409.19256.txt"
@@ -422,3 +423,12 @@ def test_render_of_an_unknown_entry_exits_2():
 def test_render_needs_standing_text():
     result = run_cli("render", "LIT-168")
     assert result.exit_code == 2 and "cannot be printed" in result.stderr
+
+
+def test_the_check_diff_says_no_newline_at_end_of_file():
+    """The diff import --check prints marks a last line without a newline, as diff and
+    git do, so that a change of the final newline alone is visible."""
+    diff = unified_diff("a\nb\nc", "a\nb\nc\n", "r.txt")
+    assert diff.endswith("@@ -1,3 +1,3 @@\n a\n b\n-c\n\\ No newline at end of file\n+c\n")
+    context = unified_diff("a\nb\nc", "A\nb\nc", "r.txt")
+    assert context.endswith("-a\n+A\n b\n c\n\\ No newline at end of file\n")
