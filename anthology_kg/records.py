@@ -97,22 +97,29 @@ def entry_class(identifier: str) -> URIRef | None:
     return None
 
 
-#: The word in the name of every term ``known_categories`` reads.
-_CATEGORY_WORD = b"Category"
+#: What a file must hold to name one of the terms ``known_categories`` reads (ak:Category,
+#: ak:admitsCategory, ak:admittedCategory): the word itself, a ``\\u``/``\\U`` escape (an
+#: IRI may write any character so), or an IRI written in ``<...>`` that ends inside the
+#: word (``<...#admitsCat>`` as a prefix or base, its local name holding the rest).
+#: Nothing else can: the word lies in the terms' fragment (after ``#``), and a fragment
+#: comes from the text of one ``<...>`` IRI, possibly followed by a local name whose
+#: characters are written as they are (Turtle's local-name escapes are punctuation only,
+#: and a relative IRI never takes the base's fragment, RFC 3986 5.2.2).
+_MAY_NAME_CATEGORY = re.compile(rb"Category|\\[uU]|C(?:a(?:t(?:e(?:g(?:o(?:r)?)?)?)?)?)?>")
 
 
 def anthology_categories(root: Path | None = None, base: str = DEFAULT_BASE) -> set[str]:
     """``known_categories`` of the anthology at ``root`` (default: ``find_root()``):
     its data and the bundled ontology, read without loading every entry. Only the data
-    files whose text holds the word ``Category`` are parsed: the terms it reads
-    (ak:Category, ak:admitsCategory, ak:admittedCategory) cannot be written without it."""
+    files that could name the terms it reads are parsed (see ``_MAY_NAME_CATEGORY``);
+    the others cannot change the answer."""
     root = (root or find_root()).resolve()
     data_dir = root / "data"
     if not data_dir.is_dir():
         raise AnthologyError("no data/ folder here: not an anthology", root)
     graph = parse_turtle(ontology_file(), base)[0]
     for path in TurtleFiles.of(data_dir):
-        if _CATEGORY_WORD in read_source(path):
+        if _MAY_NAME_CATEGORY.search(read_source(path)):
             graph += parse_turtle(path, base)[0]
     return known_categories(graph)
 

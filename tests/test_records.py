@@ -425,6 +425,39 @@ def test_render_needs_standing_text():
     assert result.exit_code == 2 and "cannot be printed" in result.stderr
 
 
+@pytest.mark.parametrize(
+    "turtle",
+    [
+        # An IRI may write any character as a \u or \U escape (Turtle and N-Triples).
+        "<https://w3id.org/anthology-kg/id/ADR-001> "
+        "<https://w3id.org/anthology-kg/ns#admitted\\u0043ategory> "
+        "<https://w3id.org/anthology-kg/ns#survey> .\n",
+        "<https://w3id.org/anthology-kg/ns#survey> "
+        "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> "
+        "<https://w3id.org/anthology-kg/ns#\\U00000043ategory> .\n",
+        # A prefix whose IRI ends inside the word, its local name holding the rest.
+        "@prefix c: <https://w3id.org/anthology-kg/ns#admitsCat> .\n"
+        "<https://w3id.org/anthology-kg/id/ADR-001> c:egory "
+        "<https://w3id.org/anthology-kg/ns#survey> .\n",
+        # The same, the prefix IRI relative to the file's base.
+        "@base <https://w3id.org/anthology-kg/ns> .\nPREFIX c: <#C>\n<#survey> a c:ategory .\n",
+    ],
+    ids=["uchar", "big-uchar", "split-prefix", "relative-prefix"],
+)
+def test_a_category_written_without_the_word_is_still_read(tmp_path, turtle):
+    """A data file that admits a category is read whichever legal way it writes the term:
+    import --check then accepts a record filed under it (before: 'not a category')."""
+    root = tmp_path / "anthology"
+    (root / "data").mkdir(parents=True)
+    (root / "data" / "ADR-001.ttl").write_text(turtle, encoding="utf-8")
+    assert b"Category" not in (root / "data" / "ADR-001.ttl").read_bytes()
+    assert "survey" in known_categories(load_anthology(root).data)
+    assert "survey" in anthology_categories(root)
+    path = write(tmp_path, "r.txt", seed_text().replace("as infrastructure", "as survey").encode())
+    result = run_cli("--root", str(root), "import", "--check", str(path))
+    assert result.exit_code == 0, result.stderr
+
+
 def test_the_check_diff_says_no_newline_at_end_of_file():
     """The diff import --check prints marks a last line without a newline, as diff and
     git do, so that a change of the final newline alone is visible."""
