@@ -8,6 +8,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from html import unescape
 from html.parser import HTMLParser
@@ -1101,3 +1102,54 @@ def test_workers_by_default_only_when_the_caller_runs_no_other_thread(tmp_path, 
         other.join()
     assert render_pids(shares) == [str(os.getpid())]
     assert tree(tmp_path / "alone") == tree(tmp_path / "beside")
+
+
+def lingering_validator(seconds: float, stop: threading.Event | None = None):
+    """A validator that leaves a thread of its own behind, as a validation's daemon
+    threads do (their work done, not yet ended): ``seconds`` long, or until ``stop``."""
+    from anthology_kg.validation import validate
+
+    def validator(anthology):
+        wait = stop.wait if stop is not None else time.sleep
+        threading.Thread(target=wait, args=(seconds,), name="lingering", daemon=True).start()
+        return validate(anthology)
+
+    return validator
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the processes are forked (POSIX)")
+def test_no_thread_of_the_build_runs_when_the_workers_are_forked(tmp_path, monkeypatch):
+    from anthology_kg.engine import open_engine
+    from anthology_kg.site import build_site
+
+    callers = set(threading.enumerate())  # pytest-xdist runs threads of its own
+    at_fork: list[list[str]] = []
+    real_fork = os.fork
+
+    def fork() -> int:
+        at_fork.append(sorted(t.name for t in threading.enumerate() if t not in callers))
+        return real_fork()
+
+    monkeypatch.setattr(os, "fork", fork)
+    anthology = open_engine("fast", root=REPO, validates=True)
+    build_site(anthology, tmp_path / "site", lingering_validator(0.5), workers=3)
+    assert at_fork == [[], []], "threads of the build ran at fork time"
+    assert tree(tmp_path / "site") == tree(build_with(REPO, tmp_path / "one", 1).root)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the processes are forked (POSIX)")
+def test_a_thread_that_does_not_end_keeps_the_work_in_one_process(tmp_path, monkeypatch):
+    from anthology_kg.engine import open_engine
+    from anthology_kg.site import build_site, workers
+
+    monkeypatch.setattr(workers, "SETTLE_SECONDS", 0.2)
+    shares = tmp_path / "shares"
+    record_renders(monkeypatch, shares)
+    stop = threading.Event()
+    anthology = open_engine("fast", root=REPO, validates=True)
+    try:
+        build_site(anthology, tmp_path / "site", lingering_validator(60, stop), workers=3)
+    finally:
+        stop.set()
+    assert render_pids(shares) == [str(os.getpid())] * 3
+    assert tree(tmp_path / "site") == tree(build_with(REPO, tmp_path / "one", 1).root)

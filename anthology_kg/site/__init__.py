@@ -26,7 +26,7 @@ from ..validation import Report, validate
 from .assets import SEARCH_INDEX, search_script, static_files
 from .model import Model
 from .output import SiteWriter
-from .pages import Answers, Pages, SiteText, answer, ask
+from .pages import Answers, Pages, SiteText, ask
 from .workers import available, in_processes
 
 
@@ -66,6 +66,7 @@ def build_site(
     caller runs no other thread), each writing its share; the site is the same
     whatever their number."""
     writer = SiteWriter(output)
+    callers = set(threading.enumerate())  # threads of ours are those started from here on
     # The build makes a million small objects that live to its end: the cyclic garbage
     # collector would walk them again and again (a fifth of the time at 10,000 entries).
     collecting = gc.isenabled()
@@ -73,13 +74,12 @@ def build_site(
     try:
         queries = catalog(anthology)  # type: ignore[arg-type]
         count = _processes(workers, anthology)
-        # With workers, what the entry pages need is asked first (the report, the
-        # confounders); the other stored queries are run beside the workers.
-        first = ENTRY_QUERIES if count > 1 else None
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-answers") as pool:
             asked = None
             if getattr(anthology, "name", None) == "fast":
-                asked = pool.submit(ask, anthology, queries, validator, first)
+                # Validation and every stored query, beside the reading of the model:
+                # pyoxigraph answers with Python's lock released.
+                asked = pool.submit(ask, anthology, queries, validator)
             model = Model.read(anthology)
             for relative, content in static_files(
                 model, anthology.ontology, anthology.shapes
@@ -88,7 +88,7 @@ def build_site(
             pages = Pages(anthology, model, name, writer.add, queries)
             writer.sources = pages.out.sources
             if asked is None:
-                answers = ask(anthology, queries, validator, first)
+                answers = ask(anthology, queries, validator)
                 pages.draw_neighbourhoods()
             else:
                 pages.draw_neighbourhoods()
@@ -97,7 +97,7 @@ def build_site(
             writer.add(SEARCH_INDEX, search_script(model))
             built = pages.build(answers)
         else:
-            built = _build_in_processes(anthology, pages, answers, writer, count)
+            built = _build_in_processes(pages, answers, writer, count, callers)
         writer.commit()
     except BaseException:
         writer.discard()
@@ -109,11 +109,10 @@ def build_site(
 
 
 ENTRIES_PER_WORKER = 500  # fewer are rendered sooner than a process is forked
-ENTRY_QUERIES = ("confounders",)  # the stored queries the entry pages show answers of
-# The share of the entries this process renders, below an even share: it also runs the
-# stored queries and writes their pages, the index and the rules (the search index, a
-# lighter task, goes to the first worker).
-LIGHTER_BY = 0.1
+# The share of the entries this process renders, below an even share: it also writes
+# the stored queries' pages, the index and the rules (the search index, a task about
+# as long, goes to the first worker).
+LIGHTER_BY = 0.02
 
 
 def _processes(workers: int | None, anthology: EntryIndex) -> int:
@@ -129,13 +128,15 @@ def _processes(workers: int | None, anthology: EntryIndex) -> int:
 
 
 def _build_in_processes(
-    anthology: EntryIndex, pages: Pages, answers: Answers, writer: SiteWriter, count: int
+    pages: Pages, answers: Answers, writer: SiteWriter, count: int, callers: set[threading.Thread]
 ) -> SiteText:
     """The pages not written yet, by this process and ``count - 1`` forked workers: here
-    the other stored queries, their pages, the index, the rules and a lighter share of
-    the entries; in the first worker the search index; the other entries evenly."""
+    the stored queries' pages, the index, the rules and a lighter share of the entries;
+    in the first worker the search index; the other entries evenly. ``callers`` are the
+    threads that ran before the build: every other thread has ended when the workers
+    are forked (else no worker is: the tasks all run here)."""
     listed = pages.entry_pages()
-    writer.pause()  # no thread but this one when the workers are forked
+    writer.pause()  # the writer's thread ends
     paths = {path: writer.reserve(path) for path in (SEARCH_INDEX, *(p for _, _, p in listed))}
 
     def write(relative: str, content: str) -> None:
@@ -150,8 +151,6 @@ def _build_in_processes(
             shares[1 + i % (count - 1)].append(item)
 
     def here() -> None:
-        later = {n: q for n, q in pages.queries.items() if n not in answers.results}
-        answers.results.update(answer(anthology, later))
         pages.other_pages(answers)
         pages.entries(answers, shares[0], write)
 
@@ -162,7 +161,7 @@ def _build_in_processes(
     tasks = [here, first_worker]
     tasks += [partial(pages.entries, answers, share, write) for share in shares[2:]]
     try:
-        in_processes(tasks)
+        in_processes(tasks, callers)
     except OSError as exc:  # a worker's write
         raise writer.failure(exc) from None
     return pages.out

@@ -14,8 +14,10 @@ import os
 import pickle
 import signal
 import sys
+import threading
+import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 
 def available() -> int:
@@ -26,12 +28,24 @@ def available() -> int:
     return max(1, len(os.sched_getaffinity(0)))
 
 
-def in_processes(tasks: Sequence[Callable[[], None]]) -> None:
+def in_processes(
+    tasks: Sequence[Callable[[], None]], callers: Collection[threading.Thread] | None = None
+) -> None:
     """Run ``tasks[0]`` here and each other task in a child forked for it; return once all
     are done. A child's failure is raised here: an OSError as an OSError with the same
     errno, text and file name, another exception as itself when it can travel (else a
-    RuntimeError with the child's traceback). Call it with no other thread running: a
-    fork copies the calling thread only, and a lock another thread held stays held."""
+    RuntimeError with the child's traceback).
+
+    A fork copies the calling thread only, and a lock another thread held stays held:
+    every thread but the ``callers`` (those the caller runs, its business; default:
+    every thread running now) must have ended first. Threads that have finished their
+    work but not yet returned (a validation's daemon threads, an executor's) are waited
+    for, up to SETTLE_SECONDS; should one still run then, every task runs here, one
+    after the other."""
+    if not _settled(set(threading.enumerate()) if callers is None else callers):
+        for task in tasks:
+            task()
+        return
     children: list[tuple[int, int]] = []
     try:
         for task in tasks[1:]:
@@ -53,6 +67,20 @@ def in_processes(tasks: Sequence[Callable[[], None]]) -> None:
         failure = failure or error
     if failure is not None:
         raise failure
+
+
+SETTLE_SECONDS = 10.0
+
+
+def _settled(callers: Collection[threading.Thread]) -> bool:
+    """Whether every thread but this one and the ``callers`` has ended (waiting up to
+    SETTLE_SECONDS in all for them to end)."""
+    deadline = time.monotonic() + SETTLE_SECONDS
+    current = threading.current_thread()
+    for thread in threading.enumerate():
+        if thread is not current and thread not in callers:
+            thread.join(max(0.0, deadline - time.monotonic()))
+    return all(t is current or t in callers for t in threading.enumerate())
 
 
 def _run_child(task: Callable[[], None], write: int) -> None:
