@@ -83,3 +83,51 @@ def test_class_targets_and_sh_class_through_the_hierarchy(data, focus):
     assert found == focus
     # ex:t links to ex:x, an instance of ex:C in every case: sh:class holds
     assert (None, SH.sourceConstraintComponent, SH.ClassConstraintComponent) not in report
+
+
+TWICE = """
+@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix ex: <http://example.org/> .
+ex:Counted a sh:NodeShape ; sh:targetSubjectsOf ex:type ;
+    sh:sparql [ sh:select \"\"\"
+        SELECT $this WHERE { $this <http://example.org/link> ?link }
+        GROUP BY $this HAVING (COUNT(?link) > 1)
+    \"\"\" ] .
+ex:Dangling a sh:NodeShape ; sh:targetSubjectsOf ex:type ;
+    sh:sparql [ sh:select \"\"\"
+        SELECT $this ?value WHERE { $this <http://example.org/link> ?value
+            FILTER NOT EXISTS { ?value ?p ?o } }
+    \"\"\" ] .
+ex:Named a sh:NodeShape ; sh:targetSubjectsOf ex:type ;
+    sh:property [ sh:path ex:name ; sh:minCount 1 ; sh:maxCount 1 ] .
+"""
+
+
+def test_a_focus_node_bound_twice_by_its_target_gives_each_result_once():
+    """ex:x is a subject of ex:type twice: the target binds it twice where the query's
+    answer is a set (no DISTINCT over every focus node), once where an aggregate counts."""
+    data = Graph().parse(
+        data="@prefix ex: <http://example.org/> .\n"
+        "ex:x ex:type ex:A, ex:B ; ex:link ex:gone ; ex:name 'a', 'b' .",
+        format="turtle",
+    )
+    shapes = Graph().parse(data=TWICE, format="turtle")
+    queries = {
+        (str(c.shape).rsplit("/", 1)[-1], str(c.component).rsplit("#", 1)[-1]): c.sparql
+        for c in Compiler(shapes).compile()
+    }
+    assert "SELECT DISTINCT ?this WHERE" in queries["Counted", "SPARQLConstraintComponent"]
+    assert "SELECT DISTINCT ?this WHERE" not in queries["Dangling", "SPARQLConstraintComponent"]
+    rows = run_compiled(_store(data), Compiler(shapes).compile())
+    # one ex:link: counted once, not twice as it would be by a focus node joined twice
+    assert not [r for r in rows if str(r.source_shape) == "http://example.org/Counted"]
+    dangling = [r for r in rows if str(r.source_shape) == "http://example.org/Dangling"]
+    assert [(str(r.focus), str(r.value)) for r in dangling] == [
+        ("http://example.org/x", "http://example.org/gone")
+    ]
+    too_many = [
+        r
+        for r in rows
+        if str(r.source_constraint_component).endswith("MaxCountConstraintComponent")
+    ]
+    assert [str(r.focus) for r in too_many] == ["http://example.org/x"]

@@ -338,17 +338,26 @@ class Compiler:
                 continue
             targets = focus_nodes(self.g, shape, self.hierarchy, self.path_targets)
             if targets is not None:
-                out += self.compile_shape(shape, targets, ())
+                repeated = focus_nodes(self.g, shape, self.hierarchy, self.path_targets, False)
+                out += self.compile_shape(shape, targets, (), repeated)
         return out
 
     def compile_shape(
-        self, shape: Node, targets: str, origins: tuple[str, ...]
+        self,
+        shape: Node,
+        targets: str,
+        origins: tuple[str, ...],
+        repeated: str | None = None,
     ) -> list[CompiledConstraint]:
         """The queries of ``shape`` at the focus nodes ``targets`` (a pattern binding
         ?this), and of its property shapes at its value nodes. ``origins`` are the
         variables of the outer focus nodes a nested shape's focus node was reached
-        from: a node reached from two is validated twice (the W3C suite's property-001)."""
+        from: a node reached from two is validated twice (the W3C suite's property-001).
+        ``repeated`` binds the same focus nodes, some maybe more than once: the cheaper
+        form, used where the query's answer is a set no aggregate counts (every core
+        constraint's query is a SELECT DISTINCT of a join with its focus nodes)."""
         g, out = self.g, []
+        repeated = repeated or targets
         path = g.value(shape, SH.path)
         severity, messages = self.severity(shape), tuple(g.objects(shape, SH.message))
         for c in self.constraints(shape):
@@ -356,8 +365,9 @@ class Compiler:
             if isinstance(validators, sparql_based.Validators):
                 validator = validators.property if path is not None else validators.node
                 if validator is not None and not validator.ask:
+                    focus = repeated if sparql_based.counts_nothing(validator.text) else targets
                     query = sparql_based.select_query(
-                        g, c, validator.text, targets, "", self.shapes_graph
+                        g, c, validator.text, focus, "", self.shapes_graph
                     )
                     out.append(
                         CompiledConstraint(
@@ -366,13 +376,13 @@ class Compiler:
                         )
                     )  # fmt: skip
                     continue
-            self.focus_block = targets
+            self.focus_block = repeated
             pattern = self.violations(c, "?this", Out("?value", "?path", "?_key"))
             self.focus_block = ""
             if pattern is None:
                 continue
             keep = " ".join(("?this", "?value", "?path", "?_key", *origins))
-            query = f"SELECT DISTINCT {keep} WHERE {{ {targets} {pattern} }}"
+            query = f"SELECT DISTINCT {keep} WHERE {{ {repeated} {pattern} }}"
             out.append(
                 CompiledConstraint(shape, c.component.iri, severity, path, query, messages=messages)
             )
@@ -383,8 +393,9 @@ class Compiler:
             if select is None:
                 raise Unsupported(f"SPARQL constraint {sparql} without sh:select")
             c = Constraint(shape, sparql_based.SPARQL_CONSTRAINT, {}, path)
+            focus = repeated if sparql_based.counts_nothing(str(select)) else targets
             query = sparql_based.select_query(
-                g, c, str(select), targets, sparql_based.prefixes(g, sparql), self.shapes_graph
+                g, c, str(select), focus, sparql_based.prefixes(g, sparql), self.shapes_graph
             )
             own = tuple(g.objects(sparql, SH.message))
             out.append(

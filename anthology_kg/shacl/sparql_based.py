@@ -102,6 +102,22 @@ def _constants(c: Constraint, shapes_graph: str | None, text: str) -> dict[str, 
     return blocks
 
 
+#: What makes a SELECT's answer depend on how many times a focus node is bound:
+#: aggregates, groups and slices (a keyword inside a string or an IRI only keeps the
+#: DISTINCT focus nodes, which is always right).
+_COUNTING = re.compile(
+    r"\b(GROUP\s+BY|HAVING|COUNT|SUM|MIN|MAX|AVG|SAMPLE|GROUP_CONCAT|LIMIT|OFFSET)\b",
+    re.IGNORECASE,
+)
+
+
+def counts_nothing(text: str) -> bool:
+    """Whether the SELECT ``text``, pre-bound by joining with the focus nodes and
+    wrapped in a SELECT DISTINCT of its results, gives the same results when a focus
+    node is bound twice (see targets.focus_nodes): no aggregate, group or slice."""
+    return _COUNTING.search(text) is None
+
+
 def select_query(
     g: Graph, c: Constraint, text: str, targets: str, prefix_lines: str, shapes_graph: str | None
 ) -> str:
