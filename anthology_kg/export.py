@@ -381,14 +381,17 @@ def _json_value(token: str, pad: str) -> str:
     return "{\n" + pad + f",\n{pad}".join(members) + "\n" + pad[2:] + "}"
 
 
+def _is_type(predicate: str, token: str) -> bool:
+    """Whether a triple goes into its subject's ``@type``: an rdf:type whose object is an
+    IRI or a blank node. JSON-LD 1.1 (Serialize RDF as JSON-LD) writes rdf:type as
+    ``@type`` only for those; a literal object stays an rdf:type value object."""
+    return predicate == _TYPE_TOKEN and (token[0] == "_" or (token[0] == "<" and token[1] != "<"))
+
+
 def _type_value(token: str) -> str:
-    """What an rdf:type object gives ``@type``: an IRI, a blank node's label without
-    ``_:``, a literal's lexical form (the value pyoxigraph's term holds)."""
-    if token[0] == "<":
-        return token[1:-1]
-    if token[0] == "_":
-        return token[2:]
-    return literal_parts(token)[0]
+    """What an rdf:type object (``_is_type``) gives ``@type``: an IRI, or a blank node
+    identifier with its ``_:`` (without it, a reader takes it for a relative IRI)."""
+    return token if token[0] == "_" else token[1:-1]
 
 
 def _jsonld_nodes(triples: Iterable[Statement], level: int) -> list[str]:
@@ -412,13 +415,13 @@ def _jsonld_nodes(triples: Iterable[Statement], level: int) -> list[str]:
         edges = by_subject[subject]
         node_id = subject if subject[0] == "_" else subject[1:-1]
         members = [f'"@id": {_json_string(node_id)}']
-        types = sorted(_type_value(o) for p, o in edges if p == _TYPE_TOKEN)
+        types = sorted(_type_value(o) for p, o in edges if _is_type(p, o))
         if types:
             listed = f",\n{inner}".join(map(_json_string, types))
             members.append(f'"@type": [\n{inner}{listed}\n{pad}]')
         objects: dict[str, list[str]] = defaultdict(list)
         for p, o in edges:
-            if p != _TYPE_TOKEN:
+            if not _is_type(p, o):
                 objects[p[1:-1]].append(o)
         for predicate in sorted(objects):
             texts = []

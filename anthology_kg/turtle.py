@@ -48,6 +48,7 @@ _SHORTHAND = {
     _XSD + "decimal": re.compile(r"^[+-]?[0-9]*\.[0-9]+$"),
     _XSD + "boolean": re.compile(r"^(true|false)$"),
 }
+_SHORTHAND_TOKEN = {f"<{datatype}>": pattern for datatype, pattern in _SHORTHAND.items()}
 _NUMERIC = {_XSD + "integer", _XSD + "decimal", _XSD + "double", _XSD + "float"}
 _TYPE = f"<{_RDF}type>"
 _FIRST = f"<{_RDF}first>"
@@ -342,8 +343,17 @@ class _Writer:
         return written
 
     def _literal(self, token: str) -> str:
-        if "\\" not in token and (token[-1] == '"' or '"@' in token):
-            return token  # nothing escaped: the N-Triples form is the Turtle form
+        if "\\" not in token:
+            # Nothing escaped in N-Triples, so nothing a Turtle string escapes either
+            # (pyoxigraph escapes every control character): the quoted form is kept.
+            end = token.rindex('"')
+            if end == len(token) - 1 or token[end + 1] == "@":
+                return token
+            datatype = token[end + 3 :]  # ``"..."^^<datatype>``
+            pattern = _SHORTHAND_TOKEN.get(datatype)
+            if pattern and pattern.match(lexical := token[1:end]):
+                return lexical
+            return token[: end + 1] + "^^" + (self._text.get(datatype) or self.iri(datatype))
         lexical, datatype, language = literal_parts(token)
         if language:
             return f'"{_escape_short(lexical)}"@{language}'
@@ -486,6 +496,8 @@ class _Writer:
         nested (shared or cyclic), each after its comment lines."""
         named = sorted((s for s in self.edges if s[0] == "<"), key=_bare)
         labelled = sorted(s for s in self.edges if s[0] == "_" and s not in self.nestable)
+        if not comments:
+            return list(map(self.statement, named + labelled))
         blocks = []
         for subject in named + labelled:
             note = comments.get(subject[1:-1], "") if subject[0] == "<" else ""

@@ -460,6 +460,34 @@ def test_jsonld_text_is_what_json_dumps_writes(tmp_path):
     assert WRITERS["jsonld"](build_export(FolderSource(empty), ("data",))) == "[]\n"
 
 
+def test_jsonld_types_that_are_blank_nodes_or_literals_read_back_as_written(tmp_path):
+    """JSON-LD 1.1 (Serialize RDF as JSON-LD) writes rdf:type as ``@type`` only where the
+    object is an IRI or a blank node identifier, which keeps its ``_:`` (without it a
+    reader takes it for a relative IRI); a literal type stays an rdf:type value. Read
+    back, the JSON-LD is the graph the Turtle export says."""
+    import json
+
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "LIT-001.ttl").write_text(
+        SHARED
+        + '<LIT-001> a _:kind , ak:LiteratureRecord , "a literal type" .\n'
+        + '_:kind a _:kind ; ak:label "a class with no IRI" .\n',
+        encoding="utf-8",
+    )
+    export = build_export(FolderSource(tmp_path), ("data",))
+    text = WRITERS["jsonld"](export)
+    document = json.loads(text)
+    record = next(node for node in document if node["@id"].endswith("LIT-001"))
+    kind = next(t for t in record["@type"] if t.startswith("_:c14n"))
+    assert record["@type"] == sorted([kind, str(AK.LiteratureRecord)])
+    assert record[str(RDF.type)] == [{"@value": "a literal type"}]
+    assert next(node for node in document if node["@id"] == kind)["@type"] == [kind]
+    from_jsonld = Graph().parse(data=text, format="json-ld", base="http://relative.invalid/")
+    from_turtle = Graph().parse(data=WRITERS["turtle"](export), format="turtle")
+    assert not any("relative.invalid" in str(term) for triple in from_jsonld for term in triple)
+    assert isomorphic(from_jsonld, from_turtle)
+
+
 @pytest.mark.parametrize("fmt", ["jsonld", "rdfxml"])
 def test_a_triple_term_is_an_input_error_where_the_format_has_none(fmt, tmp_path):
     """JSON-LD and RDF/XML cannot state a triple term (RDF 1.2): exit 2 naming it, no
