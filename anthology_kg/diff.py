@@ -269,9 +269,8 @@ class StateGraph:
         """The entry ``node`` belongs to: itself when it has an identifier, else the
         nearest entry pointing at it (the rule validation reports use)."""
         if node not in self._owners:
-            # find_owner is typed for rdflib terms; it only hashes, compares and str()s them.
             self._owners[node] = find_owner(
-                node,  # type: ignore[arg-type]
+                node,
                 self.identifiers.get,
                 lambda n: self.referrers.get(n, ()),
             )

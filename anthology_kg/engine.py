@@ -15,23 +15,25 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
-import pyoxigraph as ox
-from rdflib import Graph, URIRef
-from rdflib.term import Node
-
 from . import resources
-from .choices import DATA_GRAPH
+from .choices import DATA_GRAPH, DEFAULT_BASE
 from .choices import ENGINES as ENGINES
 from .errors import InferenceUnsupported
-from .fast import compile_shapes, load_fast
-from .layout import LayoutWarning
-from .loader import Location, Rules, load_anthology, load_rules
-from .namespaces import DEFAULT_BASE
-from .queries import QueryResult
-from .terms import PARTS
+from .parts import PARTS
 
+# No engine and no RDF library is imported here: ``open_engine`` imports the engine it
+# opens, and the types below are for the type checker.
 if TYPE_CHECKING:
+    import pyoxigraph as ox
+    from rdflib import Graph, URIRef
+    from rdflib.term import Node
+
     from .endpoint import Connection
+    from .entries import Location
+    from .layout import LayoutWarning
+    from .parts import OxTerm
+    from .queries import QueryResult
+    from .ruleset import Rules
     from .shacl import ResultRow
 
 #: The engine names ``--engine`` takes; the first is the default.
@@ -105,7 +107,7 @@ class Engine(Protocol):
         """The file and line where ``node`` (or its owner) is written, if known."""
         ...
 
-    def normalize(self, node: URIRef) -> str:
+    def normalize(self, node: str) -> str:
         """An IRI as a prefixed name where a bound prefix fits, else ``<iri>``."""
         ...
 
@@ -118,6 +120,12 @@ class Engine(Protocol):
     ) -> QueryResult:
         """Run SPARQL ``text`` with ``bindings`` bound as RDF terms; its default graph
         is the union of ``parts`` (data, ontology, shapes). Errors name ``source``."""
+        ...
+
+    def select(self, text: str, parts: Sequence[str] = PARTS) -> list[tuple[OxTerm | None, ...]]:
+        """The rows of SELECT ``text`` on the union of ``parts``, each a tuple of
+        pyoxigraph terms (None: unbound) in the order of its variables: for callers that
+        count or print values and need no rdflib terms (``stats``)."""
         ...
 
     def shacl_rows(self, inference: str = "none") -> list[ResultRow]:
@@ -191,6 +199,7 @@ def open_engine(
             connection=connection,
         )
         if validates and kind == "fast" and inference == "none":
+            from .fast import compile_shapes
             from .shacl import Unsupported
 
             try:
@@ -203,6 +212,9 @@ def open_engine(
                 )
         return remote
     if kind == "fast":
+        from .fast import compile_shapes, load_fast
+        from .ruleset import load_rules
+
         supported = True
         rules = load_rules(folder, base, extra_shapes) if validates else None
         if rules is not None:
@@ -227,6 +239,8 @@ def open_engine(
                 )
             except InferenceUnsupported as exc:
                 warn(f"{exc}; using the reference engine (owlrl)")
+    from .loader import load_anthology  # rdflib's graphs: the reference engine only
+
     anthology = load_anthology(folder, base=base, extra_shapes=extra_shapes, layout=layout)
     anthology.inference = inference
     return anthology

@@ -16,45 +16,35 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 import pyoxigraph as ox
-from rdflib import Graph, Literal, URIRef
-from rdflib.namespace import DCTERMS, XSD
-from rdflib.term import Node
 
 from . import resources
-from .bnodes import relabel
+from .choices import DEFAULT_BASE
+from .entries import EntryIndex, Location
 from .errors import AnthologyError
-from .layout import LayoutScan
-from .loader import (
-    EntryIndex,
-    Location,
-    Rules,
-    TurtleFiles,
-    describe_with,
-    load_rules,
-    vocabulary,
-)
-from .namespaces import DEFAULT_BASE, bind_prefixes
+from .layout import LayoutScan, written_identifiers
+from .parts import GRAPHS, PARTS, OxTerm
+from .prefixes import prefixed_name
 from .progress import track
-from .queries import QueryResult
-from .sourcemap import subject_lines
-from .sources import load_into, parse_quads, read_source, to_graph
-from .sparql_text import with_values
-from .terms import GRAPHS, PARTS, from_ox, to_ox
+from .ruleset import Rules, load_rules
+from .sources import TurtleFiles, load_into, parse_quads, read_source, read_text
 
-# The SHACL compiler and the inference rules load when validation or inference first
-# needs them: stats, export and site do without.
+# rdflib loads only where a caller asks for rdflib terms or graphs (a lookup, a query's
+# rows, the rules): loading the data and counting it (``stats``) do without. The SHACL
+# compiler and the inference rules load when validation or inference first needs them.
 if TYPE_CHECKING:
+    from rdflib import Graph
+    from rdflib.term import Node
+
+    from .queries import QueryResult
     from .shacl import CompiledConstraint, ResultRow
 
 DATA = GRAPHS["data"]
 ONTOLOGY = GRAPHS["ontology"]
 SHAPES = GRAPHS["shapes"]
 VOCABULARY = ox.NamedNode("urn:anthology-kg:graph:vocabulary")
-_IDENTIFIER = ox.NamedNode(str(DCTERMS.identifier))
+_IDENTIFIER = ox.NamedNode("http://purl.org/dc/terms/identifier")
+_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 _FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
-_IDENTIFIER_TEXT = re.compile(
-    r'(?:dcterms:identifier|<http://purl\.org/dc/terms/identifier>)\s+"([^"\\]+)"'
-)
 
 
 def _text(term: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple) -> str:
@@ -64,6 +54,8 @@ def _text(term: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple) -> str:
 
 def add_graph(store: ox.Store, graph: Graph, name: ox.NamedNode) -> None:
     """Copy an rdflib graph into a named graph of ``store``."""
+    from .terms import to_ox
+
     store.extend(ox.Quad(to_ox(s), to_ox(p), to_ox(o), name) for s, p, o in graph)
 
 
@@ -74,59 +66,101 @@ class OxigraphEngine(EntryIndex):
     compiled SPARQL, queries answered by the store."""
 
     name: ClassVar[str] = "fast"
-    store: ox.Store
+    #: The data graph only, until the rules are asked for (``store`` adds them).
+    _store: ox.Store = field(repr=False)
+    _rules_in_store: bool = field(default=False, repr=False)
+    _waivers_located: bool = field(default=False, repr=False)
     _scanned: set[Path] = field(default_factory=set, repr=False)
-    _names: Graph = field(default_factory=Graph, repr=False)
+    _names: Graph | None = field(default=None, repr=False)
     _identifier_files: dict[str, Path] | None = field(default=None, repr=False)
     _data: Graph | None = field(default=None, repr=False)
     #: The closure (``none``, ``rdfs``, ``owlrl``) held in the store's ``INFERRED``
     #: graph, seen by queries with the data and by validation (see ``infer``).
     inference: str = "none"
 
-    def __post_init__(self) -> None:
-        bind_prefixes(self._names, self.base)
+    @property
+    def store(self) -> ox.Store:
+        """The store with every graph: data, ontology, the vocabulary skeleton, shapes
+        (the rules are parsed and copied in on first use)."""
+        if not self._rules_in_store:
+            add_graph(self._store, self.rules.ontology, ONTOLOGY)
+            from .ruleset import vocabulary
 
-    def normalize(self, node: URIRef) -> str:
-        """An IRI as a prefixed name where a bound prefix fits, else ``<iri>``."""
+            add_graph(self._store, vocabulary(self.rules.ontology), VOCABULARY)
+            add_graph(self._store, self.rules.shapes, SHAPES)
+            self._rules_in_store = True
+        return self._store
+
+    def _locate_waivers(self) -> None:
+        """Add where each waiver is written to ``locations`` (once)."""
+        if not self._waivers_located:
+            for node, where in self.rules.locations.items():
+                self.locations.setdefault(node, where)
+            self._waivers_located = True
+
+    def normalize(self, node: str) -> str:
+        """An IRI as a prefixed name where a bound prefix fits, else ``<iri>`` (rdflib's
+        answer; the tool's own prefixes are written without asking it)."""
+        fast = prefixed_name(node, self.base)
+        if fast is not None:
+            return fast
+        if self._names is None:
+            from rdflib import Graph
+
+            from .namespaces import bind_prefixes
+
+            self._names = bind_prefixes(Graph(), self.base)
         return self._names.namespace_manager.normalizeUri(node)
 
     def identifier(self, node: Node) -> str | None:
+        from rdflib import Literal
+
+        from .terms import to_ox
+
         if isinstance(node, Literal):
             return None
-        for quad in self.store.quads_for_pattern(to_ox(node), _IDENTIFIER, None, DATA):
+        for quad in self._store.quads_for_pattern(to_ox(node), _IDENTIFIER, None, DATA):
             return _text(quad.object)
         return None
 
     def identifier_pairs(self) -> Iterator[tuple[Node, str]]:
-        for quad in self.store.quads_for_pattern(None, _IDENTIFIER, None, DATA):
+        from .terms import from_ox
+
+        for quad in self._store.quads_for_pattern(None, _IDENTIFIER, None, DATA):
             yield from_ox(quad.subject), _text(quad.object)
 
     def identified(self, text: str) -> Iterator[Node]:
         """The nodes whose identifier is ``text``."""
-        for quad in self.store.quads_for_pattern(None, _IDENTIFIER, ox.Literal(text), DATA):
+        from .terms import from_ox
+
+        for quad in self._store.quads_for_pattern(None, _IDENTIFIER, ox.Literal(text), DATA):
             yield from_ox(quad.subject)
 
     def referrers(self, node: Node) -> set[Node]:
         """The subjects of the data's quads whose object is ``node``."""
-        return {
-            from_ox(q.subject) for q in self.store.quads_for_pattern(None, None, to_ox(node), DATA)
-        }
+        from .terms import from_ox, to_ox
+
+        quads = self._store.quads_for_pattern(None, None, to_ox(node), DATA)
+        return {from_ox(q.subject) for q in quads}
 
     def _scan(self, path: Path) -> None:
+        from .sourcemap import subject_lines
+
         if path in self._scanned or not path.is_file():
             return
         self._scanned.add(path)
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
         for subject, line in subject_lines(text, self.base).items():
             self.locations.setdefault(subject, Location(path, line))
 
     def _files_by_identifier(self) -> dict[str, Path]:
-        """Which file writes ``identifier "X"``, read once with a plain text search."""
+        """Which file writes ``identifier "X"``, read once with the layout rule's text
+        search (``layout.written_identifiers``)."""
         if self._identifier_files is None:
             self._identifier_files = {}
             for path in self.data_files:
-                for match in _IDENTIFIER_TEXT.finditer(path.read_text(encoding="utf-8")):
-                    self._identifier_files.setdefault(match.group(1), path)
+                for identifier in written_identifiers(read_text(path)):
+                    self._identifier_files.setdefault(identifier, path)
         return self._identifier_files
 
     def _named_file(self, name: str) -> Path | None:
@@ -138,6 +172,9 @@ class OxigraphEngine(EntryIndex):
         """Found lazily: the file named by the owner's identifier is scanned first, then
         the one its IRI names (an entry whose identifier is wrong is still there); when
         the entry is not there either, the files whose text holds its identifier."""
+        from rdflib import URIRef
+
+        self._locate_waivers()
         owner = self.owner(node)
         identifier = self.identifier(owner) if owner is not None else None
 
@@ -174,6 +211,8 @@ class OxigraphEngine(EntryIndex):
                     for quad in parse_quads(read_source(path), path, self.base):
                         yield ox.Quad(quad.subject, quad.predicate, quad.object, DATA)
             else:
+                from .terms import to_ox
+
                 name = GRAPHS[part]
                 for s, p, o in self.graph(part):
                     yield ox.Quad(to_ox(s), to_ox(p), to_ox(o), name)
@@ -183,6 +222,12 @@ class OxigraphEngine(EntryIndex):
         nodes labelled from their content), for code that works on rdflib graphs."""
         if part == "data":
             if self._data is None:
+                from rdflib import Graph
+
+                from .bnodes import relabel
+                from .namespaces import bind_prefixes
+                from .terms import from_ox
+
                 data = bind_prefixes(Graph(), self.base)
                 for quad in self.quads(("data",)):
                     data.add((from_ox(quad.subject), from_ox(quad.predicate), from_ox(quad.object)))
@@ -193,13 +238,15 @@ class OxigraphEngine(EntryIndex):
     def describe(self, node: Node) -> Graph:
         """What the data says of ``node``: its triples, its blank nodes' (nested), the
         triples that point at it, and the identifier of every entry they name."""
+        from .loader import describe_with
+        from .terms import from_ox, to_ox
 
         def outgoing(subject: Node) -> Iterator[tuple[Node, Node]]:
-            for q in self.store.quads_for_pattern(to_ox(subject), None, None, DATA):
+            for q in self._store.quads_for_pattern(to_ox(subject), None, None, DATA):
                 yield from_ox(q.predicate), from_ox(q.object)
 
         def incoming(value: Node) -> Iterator[tuple[Node, Node]]:
-            for q in self.store.quads_for_pattern(None, None, to_ox(value), DATA):
+            for q in self._store.quads_for_pattern(None, None, to_ox(value), DATA):
                 yield from_ox(q.subject), from_ox(q.predicate)
 
         return describe_with(node, outgoing, incoming, self.identifier, self.base)
@@ -216,12 +263,31 @@ class OxigraphEngine(EntryIndex):
         """Run ``text`` on the union of ``parts`` (a default graph of the data, ontology
         and shapes unless told), parameters bound as RDF terms in a VALUES block
         (pyoxigraph's substitutions only bind projected variables)."""
+        from .sparql_text import with_values
+
+        graphs = self._default_graph(parts)
+        return store_query(self._store, with_values(text, bindings or {}), graphs, source)
+
+    def select(self, text: str, parts: Sequence[str] = PARTS) -> list[tuple[OxTerm | None, ...]]:
+        """The rows of SELECT ``text`` on the union of ``parts``, as pyoxigraph terms in
+        the order of its variables (no rdflib: ``stats`` counts with it)."""
+        result = _run(self._store, text, self._default_graph(parts), None)
+        if not isinstance(result, ox.QuerySolutions):
+            raise AnthologyError("not a SELECT query")
+        variables = result.variables
+        return [tuple(row[v] for v in variables) for row in result]
+
+    def _default_graph(self, parts: Sequence[str]) -> list[ox.NamedNode]:
+        """The graphs of ``parts`` (with the closure, under inference); the rules are
+        copied into the store when a part other than the data is asked for."""
+        if any(part != "data" for part in parts):
+            self.store  # noqa: B018 - the property copies the rules in
         graphs = [GRAPHS[p] for p in parts]
         if self.inference != "none" and {"data", "ontology"} & set(parts):
             from .inference import INFERRED
 
             graphs.append(INFERRED)
-        return store_query(self.store, with_values(text, bindings or {}), graphs, source)
+        return graphs
 
     def infer(self, inference: str) -> None:
         """Hold the ``inference`` closure of the data and ontology in the store (its
@@ -261,6 +327,11 @@ class OxigraphEngine(EntryIndex):
         gives a typed literal in canonical form ("007"^^xsd:integer is "7"), so the focus
         entry's file is read again and a value mapped back to the one literal there with
         that canonical form (``shacl.as_written``). Only rows with such a value cost."""
+        from rdflib import Literal
+        from rdflib.namespace import XSD
+
+        from .sources import to_graph
+
         by_file: dict[Path, list[int]] = {}
         data_folder = self.root / "data"
         for index, row in enumerate(rows):
@@ -320,16 +391,12 @@ def load_fast(
             raise
         if scan is not None:
             scan.add(index, name, text)
-    add_graph(store, rules.ontology, ONTOLOGY)
-    add_graph(store, vocabulary(rules.ontology), VOCABULARY)
-    add_graph(store, rules.shapes, SHAPES)
     engine = OxigraphEngine(
         root=root,
-        store=store,
+        _store=store,
         rules=rules,
         data_files=data_files,
         base=base,
-        locations=dict(rules.locations),
         layout_suspects=scan.suspects() if scan is not None else None,
     )
     engine.infer(inference)
@@ -343,13 +410,12 @@ def store_query(
     source: str | Path | None = None,
 ) -> QueryResult:
     """Run ``text`` on ``store`` with ``default_graph`` as its default graph."""
-    graphs: list[ox.NamedNode | ox.BlankNode | ox.DefaultGraph] = list(default_graph)
-    try:
-        result = store.query(text, default_graph=graphs)
-    except SyntaxError as exc:
-        raise AnthologyError(f"SPARQL syntax error: {exc}", source) from None
-    except OSError as exc:
-        raise AnthologyError(f"query failed: {exc}", source) from None
+    from rdflib import Graph
+
+    from .queries import QueryResult
+    from .terms import from_ox
+
+    result = _run(store, text, default_graph, source)
     if isinstance(result, ox.QueryBoolean):
         return QueryResult(kind="ask", boolean=bool(result))
     if isinstance(result, ox.QueryTriples):
@@ -362,3 +428,19 @@ def store_query(
         tuple(from_ox(row[v]) if row[v] is not None else None for v in variables) for row in result
     ]
     return QueryResult(kind="select", variables=variables, rows=rows)
+
+
+def _run(
+    store: ox.Store,
+    text: str,
+    default_graph: Sequence[ox.NamedNode],
+    source: str | Path | None,
+) -> ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples:
+    """``store.query`` with ``default_graph``; its errors are AnthologyErrors at ``source``."""
+    graphs: list[ox.NamedNode | ox.BlankNode | ox.DefaultGraph] = list(default_graph)
+    try:
+        return store.query(text, default_graph=graphs)
+    except SyntaxError as exc:
+        raise AnthologyError(f"SPARQL syntax error: {exc}", source) from None
+    except OSError as exc:
+        raise AnthologyError(f"query failed: {exc}", source) from None

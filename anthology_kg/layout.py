@@ -14,11 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyoxigraph as ox
-from rdflib import URIRef
 
 from .errors import AnthologyError, display_path
-from .sourcemap import subject_lines
-from .sources import parse_quads, read_source
+from .sources import parse_quads, read_source, read_text
 
 IDENTIFIER = "http://purl.org/dc/terms/identifier"
 #: ``dcterms:identifier "X"`` as files are written (a file that writes it otherwise is
@@ -138,8 +136,8 @@ def data_entries(files: Iterable[Path], base: str) -> list[FileEntries]:
     scan = LayoutScan(files)
     for index, path in enumerate(files):
         try:
-            text = read_source(path).decode("utf-8")
-        except (AnthologyError, UnicodeDecodeError):
+            text = read_text(path)
+        except AnthologyError:
             continue
         scan.add(index, path.name, text)
     return suspect_entries(scan.suspects(), base)
@@ -188,9 +186,13 @@ def _lines(item: FileEntries, base: str) -> Callable[[str], int | None]:
     """A subject's first line in ``item``: as given, else from a scan of its text."""
     if item.lines_known:
         return item.subjects.get
+    from rdflib import URIRef  # the source map's keys; only where a warning needs a line
+
+    from .sourcemap import subject_lines
+
     try:
-        scanned = subject_lines(read_source(item.path).decode("utf-8"), base)
-    except (AnthologyError, UnicodeDecodeError):  # changed or gone since: no line
+        scanned = subject_lines(read_text(item.path), base)
+    except AnthologyError:  # changed or gone since: no line
         scanned = {}
     return lambda subject: scanned.get(URIRef(subject))
 

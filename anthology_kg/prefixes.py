@@ -4,6 +4,9 @@ gives the same namespaces as rdflib objects; a test holds the two equal."""
 
 from __future__ import annotations
 
+import functools
+import re
+
 from .choices import DEFAULT_BASE
 
 #: The prefixes the tool binds when it writes or prints RDF, in this fixed set.
@@ -21,3 +24,35 @@ PREFIXES: dict[str, str] = {
     "skos": "http://www.w3.org/2004/02/skos/core#",
     "xsd": "http://www.w3.org/2001/XMLSchema#",
 }
+
+#: A local name every RDF library writes as ``prefix:local`` after a ``/`` or ``#``: a
+#: letter or underscore, then letters, digits, ``_`` and ``-`` (no dot: rdflib splits
+#: an IRI at the last character that cannot end a name, and a dot can).
+_SIMPLE_LOCAL = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+
+
+def prefixed_name(iri: str, base: str = DEFAULT_BASE) -> str | None:
+    """``iri`` as ``prefix:local`` where it is one of the tool's namespaces (``id:`` is
+    ``base``) followed by a plain local name, else None (the caller asks rdflib).
+
+    Written here so that naming an entry's class needs no RDF library; for these IRIs
+    it is what rdflib's ``normalizeUri`` gives on a graph with these prefixes bound (a
+    test holds the two equal)."""
+    namespaces = _namespaces(base)
+    for end in (iri.rfind("#"), iri.rfind("/")):
+        if end <= 0:
+            continue
+        prefix = namespaces.get(iri[: end + 1])
+        if prefix is not None and _SIMPLE_LOCAL.fullmatch(iri, end + 1):
+            return f"{prefix}:{iri[end + 1 :]}"
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def _namespaces(base: str) -> dict[str, str]:
+    """Each namespace of ``PREFIXES`` (``id:`` bound to ``base``) to its prefix; none
+    where two prefixes share a namespace (which one rdflib keeps is its own choice)."""
+    bound = {prefix: base if prefix == "id" else iri for prefix, iri in PREFIXES.items()}
+    if len(set(bound.values())) < len(bound) or base[-1:] not in ("/", "#"):
+        return {}
+    return {iri: prefix for prefix, iri in bound.items()}

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import pyoxigraph as ox
-from rdflib import Graph, URIRef
+from rdflib import Graph
 from rdflib.term import Node
 
 from .endpoint import Connection, run_remote
@@ -96,7 +96,7 @@ class RemoteEngine(EntryIndex):
     def location(self, node: Node) -> Location | None:
         return self.local_copy().location(node)
 
-    def normalize(self, node: URIRef) -> str:
+    def normalize(self, node: str) -> str:
         return self.local_copy().normalize(node)
 
     def graph(self, part: str) -> Graph:

@@ -15,6 +15,9 @@ from urllib.parse import urljoin
 
 from rdflib import URIRef
 
+from .errors import AnthologyError
+from .sources import read_text
+
 _DIRECTIVE = re.compile(
     r"(?:@prefix|PREFIX)\s+([A-Za-z][\w.-]*)?:\s*<([^>]*)>|(?:@base|BASE)\s+<([^>]*)>",
     re.IGNORECASE,
@@ -353,8 +356,7 @@ def written_triples(text: str, base: str = "") -> Positions:
 
 @functools.lru_cache(maxsize=64)
 def _file_positions(path: str, stamp: tuple[int, int], base: str) -> Positions:
-    with open(path, encoding="utf-8") as handle:
-        return written_triples(handle.read(), base)
+    return written_triples(read_text(Path(path)), base)  # as the parser reads it
 
 
 def file_positions(path: Path, base: str) -> Positions:
@@ -362,7 +364,7 @@ def file_positions(path: Path, base: str) -> Positions:
     try:
         status = path.stat()
         return _file_positions(str(path), (status.st_mtime_ns, status.st_size), base)
-    except (OSError, UnicodeDecodeError):
+    except (OSError, AnthologyError):
         return Positions()
 
 

@@ -1,6 +1,8 @@
 """Counts that describe an anthology: triples, entries by class and by category, files.
 
-Every count is a SPARQL aggregate over the data, so the engine's store does the work.
+Every count is a SPARQL aggregate over the data, so the engine's store does the work;
+the answers are read as pyoxigraph terms (``Engine.select``), so counting needs no
+rdflib.
 """
 
 from __future__ import annotations
@@ -8,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rdflib import Literal, URIRef
+import pyoxigraph as ox
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -38,17 +40,20 @@ class Stats:
 
 
 def _count(anthology: Engine, text: str) -> int:
-    (row,) = anthology.query(text, parts=("data",)).rows
-    return int(row[0]) if isinstance(row[0], Literal) else 0
+    (row,) = anthology.select(text, parts=("data",))
+    return int(row[0].value) if isinstance(row[0], ox.Literal) else 0
 
 
 def _grouped(anthology: Engine, predicate: str) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for value, n in anthology.query(_BY % predicate, parts=("data",)).rows:
-        if value is None or n is None:  # rdflib's answer to an empty GROUP BY: one empty row
+    for value, n in anthology.select(_BY % predicate, parts=("data",)):
+        if value is None or not isinstance(n, ox.Literal):  # an empty GROUP BY: one empty row
             continue
-        name = anthology.normalize(value) if isinstance(value, URIRef) else str(value)
-        counts[name] = counts.get(name, 0) + int(str(n))
+        if isinstance(value, ox.NamedNode):
+            name = anthology.normalize(value.value)
+        else:
+            name = str(value) if isinstance(value, ox.Triple) else value.value
+        counts[name] = counts.get(name, 0) + int(n.value)
     return dict(sorted(counts.items()))
 
 

@@ -12,17 +12,16 @@ import contextlib
 import logging
 import threading
 from collections.abc import Iterator
-from typing import Any, Final
+from typing import Any
 
 import pyoxigraph as ox
 from rdflib import BNode, Literal, URIRef
 from rdflib.namespace import XSD
 from rdflib.term import Node
 
-#: The parts of an anthology's graph: its data, the ontology, the shapes.
-PARTS: Final = ("data", "ontology", "shapes")
-#: The named graph that holds each part in a pyoxigraph store (and in ``Engine.quads``).
-GRAPHS: Final = {part: ox.NamedNode(f"urn:anthology-kg:graph:{part}") for part in PARTS}
+from .parts import GRAPHS as GRAPHS
+from .parts import PARTS as PARTS
+
 _XSD_STRING = str(XSD.string)
 
 

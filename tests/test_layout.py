@@ -73,3 +73,39 @@ _PIECES = st.sampled_from(
 @given(st.lists(_PIECES, max_size=14).map("".join))
 def test_the_quick_identifier_search_finds_what_the_full_pattern_finds(text):
     assert written_identifiers(text) == set(_IDENTIFIER_TEXT.findall(text))
+
+
+_IDENTIFIER_CHARS = st.text(st.sampled_from(list("AZaz09-._ \"\\'#é\t")), min_size=1, max_size=8)
+
+
+def _turtle_string(value: str) -> str:
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t")
+    return f'"{escaped}"'
+
+
+@given(st.lists(_IDENTIFIER_CHARS, min_size=1, max_size=3))
+def test_the_identifier_search_finds_what_the_parser_reads_and_never_more(identifiers):
+    """The layout rule's text search is the one definition both the layout scan and the
+    fast engine's location lookup use: on valid Turtle it finds each identifier written
+    without escapes, and never a value the parser does not read."""
+    lines = ["@prefix dcterms: <http://purl.org/dc/terms/> ."]
+    for number, identifier in enumerate(identifiers):
+        lines.append(f"<urn:x:e{number}> dcterms:identifier {_turtle_string(identifier)} .")
+    text = "\n".join(lines) + "\n"
+    parsed = {
+        quad.object.value
+        for quad in sources.parse_quads(text, None, DEFAULT_BASE)
+        if quad.predicate.value == "http://purl.org/dc/terms/identifier"
+    }
+    found = written_identifiers(text)
+    assert found <= parsed
+    assert found >= {i for i in identifiers if _turtle_string(i) == f'"{i}"'}
+
+
+def test_no_module_keeps_an_identifier_search_of_its_own():
+    """fast.py once kept its own copy of the pattern, slightly different; the layout
+    rule's ``written_identifiers`` is now the only one (a copy would drift again)."""
+    package = Path(sources.__file__).parent
+    pattern = "dcterms:identifier|<http"
+    holders = sorted(p.name for p in package.rglob("*.py") if pattern in p.read_text("utf-8"))
+    assert holders == ["layout.py"]

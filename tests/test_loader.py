@@ -123,3 +123,75 @@ def test_rules_are_parsed_once_but_each_load_gets_its_own_and_sees_edits(tmp_pat
     extra.write_text("<urn:x:S> <urn:x:p> 2 .\n", encoding="utf-8")  # same size, new text
     third = load_rules(root)
     assert third.shapes.value(URIRef("urn:x:S"), URIRef("urn:x:p")) == Literal(2)
+
+
+def _with_byte_order_mark(tmp_path: Path, fixture: str) -> Path:
+    """A copy of ``fixture`` whose data files start with a UTF-8 byte order mark."""
+    import shutil
+
+    root = tmp_path / fixture
+    shutil.copytree(FIXTURES / fixture, root)
+    for path in (root / "data").glob("*.ttl"):
+        path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    return root
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_a_file_with_a_byte_order_mark_reads_as_the_same_file_without(tmp_path, engine):
+    """A UTF-8 file that starts with a byte order mark (Notepad writes one) is UTF-8
+    text: both engines read it as the same file without the mark, at the same lines."""
+    marked = _with_byte_order_mark(tmp_path, "minimal")
+    plain = run_cli("--root", str(FIXTURES / "minimal"), "check", "--engine", engine)
+    found = run_cli("--root", str(marked), "check", "--engine", engine)
+    assert found.exit_code == plain.exit_code == 1, found.output
+    assert found.stdout.split("data/", 1)[1] == plain.stdout.split("data/", 1)[1]
+    assert ":7:5: AK001" in found.stdout  # the line and column of the plain file
+    for command in (["stats"], ["export", "--format", "ntriples"]):
+        assert (
+            run_cli("--root", str(marked), *command).stdout
+            == run_cli("--root", str(FIXTURES / "minimal"), *command).stdout
+        )
+
+
+def test_a_byte_order_mark_is_taken_off_the_start_only(tmp_path):
+    """Only a leading mark goes: one inside the text is a character of the data, which
+    the parser refuses where it stands (``file:line``, exit 2)."""
+    from anthology_kg.sources import read_source
+
+    path = tmp_path / "x.ttl"
+    path.write_bytes(b"\xef\xbb\xbf<urn:a> <urn:b> <urn:c> .\n\xef\xbb\xbf")
+    assert read_source(path) == b"<urn:a> <urn:b> <urn:c> .\n\xef\xbb\xbf"
+    root = _with_byte_order_mark(tmp_path, "minimal")
+    data = root / "data" / "LIT-001.ttl"
+    written = data.read_bytes() + b"\n"
+    data.write_bytes(written + b"\xef\xbb\xbf<urn:a> <urn:b> <urn:c> .\n")
+    line = written.count(b"\n") + 1
+    for engine in ("fast", "reference"):
+        result = run_cli("--root", str(root), "check", "--engine", engine)
+        assert result.exit_code == 2
+        assert f"LIT-001.ttl:{line}: Turtle syntax error" in result.stderr
+
+
+def test_the_fast_engine_parses_the_rules_only_when_asked(tmp_path):
+    """Loading and counting need no rules; a query of the ontology, validation, or the
+    rules themselves parse them then (a broken shapes file is an error there)."""
+    import shutil
+
+    from anthology_kg.fast import ONTOLOGY, load_fast
+    from anthology_kg.stats import compute_stats
+
+    engine = load_fast(FIXTURES / "minimal")
+    assert compute_stats(engine).entries == 1
+    assert not engine.rules.parsed
+    rows = engine.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", parts=("ontology",))
+    assert int(rows[0][0].value) == len(engine.ontology) > 0
+    assert engine.rules.parsed
+    assert len(list(engine.store.quads_for_pattern(None, None, None, ONTOLOGY))) > 0
+
+    root = tmp_path / "broken"
+    shutil.copytree(FIXTURES / "minimal", root)
+    (root / "ontology" / "shapes").mkdir(parents=True)
+    (root / "ontology" / "shapes" / "mine.ttl").write_text("<urn:a> <urn:b> .\n", "utf-8")
+    assert run_cli("--root", str(root), "stats").exit_code == 0
+    result = run_cli("--root", str(root), "check")
+    assert result.exit_code == 2 and "mine.ttl:1: Turtle syntax error" in result.stderr

@@ -25,3 +25,64 @@ def test_version_and_help():
     result = run_cli("--help")
     assert result.exit_code == 0 and "--root" in result.stdout
     assert run_cli("stats", "--help").exit_code == 0
+
+
+def test_the_tools_prefixes_are_written_as_rdflib_writes_them():
+    """``prefixes.prefixed_name`` names an IRI without rdflib where one of the tool's
+    prefixes fits; its answer is rdflib's on a graph with those prefixes bound, and it
+    leaves every other IRI to rdflib (None)."""
+    from rdflib import Graph, URIRef
+
+    from anthology_kg.namespaces import bind_prefixes
+    from anthology_kg.prefixes import PREFIXES, prefixed_name
+
+    for base in ("https://w3id.org/anthology-kg/id/", "https://example.org/e#"):
+        names = bind_prefixes(Graph(), base).namespace_manager
+        iris = [
+            base + "LIT-168",
+            base + "ARXIV-2409.19256",  # a dot: left to rdflib
+            base + "_x",
+            base + "9x",
+            "https://schema.org/Thing",
+            "https://w3id.org/anthology-kg/ns#",
+            "https://w3id.org/anthology-kg/ns#a/b",
+            "urn:x:y",
+        ]
+        for namespace in PREFIXES.values():
+            iris += [namespace + local for local in ("Reference", "a-b_c", "x.y", "é", "a b")]
+        for iri in iris:
+            fast = prefixed_name(iri, base)
+            assert fast is None or fast == names.normalizeUri(URIRef(iri)), iri
+        assert prefixed_name("https://w3id.org/anthology-kg/ns#method", base) == "ak:method"
+        assert prefixed_name(base + "LIT-168", base) == "id:LIT-168"
+    assert prefixed_name("http://purl.org/dc/terms/x", "http://purl.org/dc/terms/") is None
+
+
+def test_stats_are_the_same_on_both_engines(tmp_path):
+    """The Oxigraph engine counts from pyoxigraph terms, the reference engine from
+    rdflib's: the same counts and names, a class outside the tool's prefixes included
+    (named by rdflib on both)."""
+    import shutil
+
+    from anthology_kg.engine import open_engine
+    from anthology_kg.stats import compute_stats
+
+    root = tmp_path / "anthology"
+    shutil.copytree(FIXTURES / "minimal", root)
+    (root / "data" / "LIT-002.ttl").write_text(
+        '<https://w3id.org/anthology-kg/id/LIT-002> a <https://schema.org/Thing>, "odd" ;\n'
+        '    <http://purl.org/dc/terms/identifier> "LIT-002" ;\n'
+        "    <https://w3id.org/anthology-kg/ns#category> [] .\n",
+        encoding="utf-8",
+    )
+    fast = compute_stats(open_engine("fast", root=root))
+    reference = compute_stats(open_engine("reference", root=root))
+    assert fast.by_class == reference.by_class
+    assert fast.by_class["schema:Thing"] == 1 and fast.by_class["odd"] == 1
+    assert (fast.triples, fast.entries, fast.files) == (
+        reference.triples,
+        reference.entries,
+        reference.files,
+    )
+    assert sorted(fast.by_category.values()) == sorted(reference.by_category.values())
+    assert "ak:method" in fast.by_category

@@ -1,0 +1,183 @@
+"""What every engine's anthology shares: where things are written (``Location``), and
+the lookups of entries built on two primitives each engine gives (``EntryIndex``).
+
+No RDF library is imported here at load time: rdflib's terms come in only with the
+calls that take or give them (an entry's owner, resolving an IRI).
+"""
+
+from __future__ import annotations
+
+import sys
+from abc import ABC, abstractmethod
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import pyoxigraph as ox
+
+from .choices import DEFAULT_BASE
+from .config import did_you_mean
+from .errors import AnthologyError
+from .layout import LayoutWarning, anthology_layout_warnings, layout_warnings, suspect_entries
+from .parts import PARTS
+
+if TYPE_CHECKING:
+    from rdflib import Graph, URIRef
+    from rdflib.term import Node
+
+    from .parts import OxTerm
+    from .queries import QueryResult
+    from .ruleset import Rules
+
+#: A term of either library: rdflib's (the engines' lookups) or pyoxigraph's (diff.py).
+T = TypeVar("T")
+
+
+def _is_literal(term: Any) -> bool:
+    """Whether ``term`` is a literal of pyoxigraph or of rdflib (an rdflib term exists
+    only once rdflib is loaded: this asks nothing of it before)."""
+    if isinstance(term, ox.Literal):
+        return True
+    rdflib = sys.modules.get("rdflib")
+    return rdflib is not None and isinstance(term, rdflib.Literal)
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a source file: the file and a 1-based line."""
+
+    path: Path
+    line: int
+
+
+@dataclass(kw_only=True)
+class EntryIndex(ABC):
+    """What every engine's anthology shares: the rules, and the lookups of entries built
+    on two primitives each engine gives, ``identifier(node)`` and ``referrers(node)``,
+    with ``identified(text)`` and ``identifier_pairs()``."""
+
+    root: Path
+    rules: Rules
+    data_files: Sequence[Path]
+    base: str = DEFAULT_BASE
+    locations: dict[Node, Location] = field(default_factory=dict)
+    _owners: dict[Node, Node | None] = field(default_factory=dict, repr=False)
+    #: The data files the loader's layout scan found worth parsing (``layout.LayoutScan``),
+    #: when it was asked to scan; None: ``layout_warnings`` reads the files itself.
+    layout_suspects: list[Path] | None = field(default=None, repr=False)
+
+    def layout_warnings(self) -> list[LayoutWarning]:
+        """The data files that break the layout rule (``layout.layout_warnings``)."""
+        if self.layout_suspects is None:
+            return anthology_layout_warnings(self.root, self.base)
+        return layout_warnings(suspect_entries(self.layout_suspects, self.base), self.base)
+
+    @property
+    def ontology(self) -> Graph:
+        return self.rules.ontology
+
+    @property
+    def shapes(self) -> Graph:
+        return self.rules.shapes
+
+    @property
+    def waivers(self) -> Graph:
+        return self.rules.waivers
+
+    @property
+    def shape_files(self) -> list[Path]:
+        return self.rules.shape_files
+
+    @property
+    def query_dirs(self) -> list[Path]:
+        return self.rules.query_dirs
+
+    def entries(self) -> Iterator[tuple[Node, str]]:
+        """Every node that has an identifier, with it, sorted by identifier."""
+        yield from sorted(set(self.identifier_pairs()), key=lambda pair: (pair[1], str(pair[0])))
+
+    def owner(self, node: Node) -> Node | None:
+        """The entry ``node`` belongs to: itself if it has an identifier, else the
+        nearest entry that points at it (a claim, an arm, a takeaway...)."""
+        if node not in self._owners:
+            self._owners[node] = find_owner(node, self.identifier, self.referrers)
+        return self._owners[node]
+
+    @abstractmethod
+    def identifier(self, node: Node) -> str | None:
+        """The ``dcterms:identifier`` of ``node`` in the data, if it has one."""
+
+    @abstractmethod
+    def identifier_pairs(self) -> Iterator[tuple[Node, str]]:
+        """Every (node, identifier) of the data."""
+
+    @abstractmethod
+    def identified(self, text: str) -> Iterator[Node]:
+        """The nodes whose identifier is ``text``."""
+
+    @abstractmethod
+    def referrers(self, node: Node) -> set[Node]:
+        """The subjects of the data's triples whose object is ``node``."""
+
+    @abstractmethod
+    def quads(self, parts: Sequence[str] = PARTS) -> Iterator[ox.Quad]:
+        """The triples of ``parts`` as pyoxigraph quads, each in its part's graph."""
+
+    @abstractmethod
+    def query(
+        self,
+        text: str,
+        bindings: Mapping[str, Node] | None = None,
+        source: str | Path | None = None,
+        parts: Sequence[str] = PARTS,
+    ) -> QueryResult:
+        """Run SPARQL ``text`` on the union of ``parts`` (``engine.Engine.query``)."""
+
+    def select(self, text: str, parts: Sequence[str] = PARTS) -> list[tuple[OxTerm | None, ...]]:
+        """The rows of SELECT ``text`` on the union of ``parts`` as pyoxigraph terms
+        (``engine.Engine.select``): here ``query``'s rows converted; the Oxigraph engine
+        answers from its store without rdflib."""
+        from .terms import to_ox
+
+        rows = self.query(text, parts=parts).rows
+        return [tuple(None if term is None else to_ox(term) for term in row) for row in rows]
+
+    def resolve_entry(self, text: str) -> URIRef:
+        """The entry named by an identifier (``LIT-168``) or a full IRI.
+
+        Raises AnthologyError when the anthology has no such entry.
+        """
+        from rdflib import URIRef
+
+        for subject in self.identified(text):
+            if isinstance(subject, URIRef):
+                return subject
+        iri = URIRef(text)
+        if "://" in text and self.identifier(iri) is not None:
+            return iri
+        known = {identifier for _, identifier in self.identifier_pairs()}
+        raise AnthologyError(f"no entry {text!r} in the anthology{did_you_mean(text, known)}")
+
+
+def find_owner(
+    node: T,
+    identifier: Callable[[T], str | None],
+    referrers: Callable[[T], Iterable[T]],
+) -> T | None:
+    """The nearest node, ``node`` first, then its referrers breadth first, that has an
+    identifier; ties go to the smallest IRI, so the answer never depends on order.
+    ``node`` is an rdflib or a pyoxigraph term (a literal has no owner)."""
+    if _is_literal(node):
+        return None
+    seen, todo = {node}, deque([node])
+    while todo:
+        current = todo.popleft()
+        if identifier(current) is not None:
+            return current
+        for subject in sorted(referrers(current), key=str):
+            if subject not in seen:
+                seen.add(subject)
+                todo.append(subject)
+    return None

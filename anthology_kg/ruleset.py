@@ -1,0 +1,196 @@
+"""The rules an anthology is read with: the ontology, the shapes, the waivers and the
+stored-query folders, the bundled ones with the anthology's own added.
+
+``load_rules(root)`` finds the files at once and parses them on first use: the ontology,
+shapes and waivers are rdflib graphs (the SHACL compiler and the reference engine read
+them), and a command that never looks at them (``stats``, ``export``) loads no rdflib.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from . import resources
+from .choices import DEFAULT_BASE
+from .entries import Location
+from .errors import AnthologyError
+from .sources import TurtleFiles
+
+if TYPE_CHECKING:
+    from rdflib import Graph
+    from rdflib.term import Node
+
+WAIVERS_FILE = "waivers.ttl"
+
+
+class Rules:
+    """What every engine reads besides the data: ontology, shapes, waivers, queries
+    (``load_rules``), held by the engine as one value. The files are known at once;
+    the graphs are parsed when first asked for (an error in them is raised then)."""
+
+    def __init__(
+        self,
+        *,
+        ontology_file: Path,
+        shape_files: list[Path],
+        query_dirs: list[Path],
+        waivers_file: Path | None,
+        base: str,
+    ) -> None:
+        self.ontology_file = ontology_file
+        self.shape_files = shape_files
+        self.query_dirs = query_dirs
+        self.waivers_file = waivers_file
+        self.base = base
+
+    @functools.cached_property
+    def _rule_graphs(self) -> tuple[Graph, Graph]:
+        return _rule_graphs(self.ontology_file, self.shape_files, self.base)
+
+    @property
+    def ontology(self) -> Graph:
+        """The bundled ontology."""
+        return self._rule_graphs[0]
+
+    @property
+    def shapes(self) -> Graph:
+        """The SHACL shapes, bundled and the anthology's own, merged."""
+        return self._rule_graphs[1]
+
+    @functools.cached_property
+    def _waivers(self) -> tuple[Graph, dict[Node, Location]]:
+        from rdflib import Graph
+
+        from .sourcemap import subject_lines
+
+        if self.waivers_file is None:
+            return Graph(), {}
+        waivers, text = parse_turtle(self.waivers_file, self.base)
+        lines = subject_lines(text, self.base)
+        return waivers, {s: Location(self.waivers_file, line) for s, line in lines.items()}
+
+    @property
+    def waivers(self) -> Graph:
+        """The waivers (``waivers.ttl``; empty when there is none)."""
+        return self._waivers[0]
+
+    @property
+    def locations(self) -> dict[Node, Location]:
+        """Where each waiver is written (waivers.ttl), for reports on waivers."""
+        return self._waivers[1]
+
+    @property
+    def parsed(self) -> bool:
+        """Whether the ontology and shapes have been parsed (asked for) yet."""
+        return "_rule_graphs" in self.__dict__
+
+
+def parse_turtle(path: Path, base: str = DEFAULT_BASE) -> tuple[Graph, str]:
+    """Parse one Turtle file, relative IRIs against ``base``; return the graph and text.
+
+    Raises AnthologyError with the file and line for unreadable or invalid Turtle. The
+    strict parser (pyoxigraph, as the fast engine) decides what is valid, so both
+    engines accept and refuse the same files with the same message; literals keep
+    their lexical form as written.
+    """
+    from .sources import parse_turtle_file, to_graph
+
+    quads, text, _ = parse_turtle_file(path, base)
+    return to_graph(quads), text
+
+
+def vocabulary(ontology: Graph) -> Graph:
+    """The ontology's rdf:type and rdfs:subClassOf triples.
+
+    Enough for sh:targetClass and sh:class to see subclass instances, and for rule 9 to
+    tell a concept of the ontology (ak:method) from a name nothing defines.
+    """
+    from rdflib import RDF, RDFS, Graph
+
+    skeleton = Graph()
+    for predicate in (RDF.type, RDFS.subClassOf):
+        for triple in ontology.triples((None, predicate, None)):
+            skeleton.add(triple)
+    return skeleton
+
+
+def _rule_graphs(
+    ontology_file: Path, shape_files: Sequence[Path], base: str
+) -> tuple[Graph, Graph]:
+    """The ontology and the shapes (``shape_files`` merged), blank nodes relabelled.
+
+    Every command and every engine reads the same bundled rules: they are parsed once per
+    process for the same file contents and base, and each caller gets its own copy."""
+    files = [ontology_file, *shape_files]
+    if not all(path.is_file() for path in files):  # (not a regular file: parsed to fail)
+        return _parsed_rule_graphs(ontology_file, tuple(shape_files), base)
+    try:
+        digests = tuple(hashlib.sha256(path.read_bytes()).digest() for path in files)
+    except OSError:
+        return _parsed_rule_graphs(ontology_file, tuple(shape_files), base)
+    ontology, shapes = _cached_rule_graphs(ontology_file, tuple(shape_files), base, digests)
+    return _copy(ontology), _copy(shapes)
+
+
+@functools.lru_cache(maxsize=8)
+def _cached_rule_graphs(
+    ontology_file: Path, shape_files: tuple[Path, ...], base: str, digests: tuple[bytes, ...]
+) -> tuple[Graph, Graph]:
+    """``_parsed_rule_graphs``, kept for files of these contents (``digests``)."""
+    return _parsed_rule_graphs(ontology_file, shape_files, base)
+
+
+def _parsed_rule_graphs(
+    ontology_file: Path, shape_files: tuple[Path, ...], base: str
+) -> tuple[Graph, Graph]:
+    from rdflib import Graph
+
+    from .bnodes import relabel
+    from .namespaces import bind_prefixes
+
+    ontology, _ = parse_turtle(ontology_file, base)
+    shapes = bind_prefixes(Graph(), base)
+    for path in shape_files:
+        shapes += parse_turtle(path, base)[0]
+    return bind_prefixes(relabel(ontology), base), relabel(shapes)
+
+
+def _copy(graph: Graph) -> Graph:
+    """A new graph with the triples and the prefix bindings of ``graph``."""
+    from rdflib import Graph
+
+    out = Graph(bind_namespaces="none")
+    for prefix, namespace in graph.namespaces():
+        out.namespace_manager.bind(prefix, namespace, override=True, replace=True)
+    out += graph
+    return out
+
+
+def _distinct_dirs(*folders: Path) -> list[Path]:
+    seen: list[Path] = []
+    for folder in folders:
+        if folder.is_dir() and folder.resolve() not in [s.resolve() for s in seen]:
+            seen.append(folder)
+    return seen
+
+
+def load_rules(root: Path, base: str = DEFAULT_BASE, extra_shapes: Sequence[Path] = ()) -> Rules:
+    """The bundled ontology, shapes and queries, with ``root``'s own shapes, queries
+    and waivers added (the graphs parsed on first use: see ``Rules``)."""
+    if not (root / "data").is_dir():
+        raise AnthologyError("no data/ folder here: not an anthology", root)
+    shape_dirs = _distinct_dirs(resources.bundled_shapes_dir(), root / "ontology" / "shapes")
+    shape_files = [p for folder in shape_dirs for p in TurtleFiles.of(folder)]
+    shape_files += [Path(p) for p in extra_shapes]
+    waivers = root / WAIVERS_FILE
+    return Rules(
+        ontology_file=resources.ontology_file(),
+        shape_files=shape_files,
+        query_dirs=_distinct_dirs(resources.bundled_queries_dir(), root / "queries"),
+        waivers_file=waivers if waivers.is_file() else None,
+        base=base,
+    )
