@@ -151,6 +151,7 @@ class Pages:
         self._links: dict[tuple[Term, int], Markup] = {}
         self.pictures: dict[Term, str] = {}
         self._undrawn: set[Term] = set()  # pictures drawn when their page is rendered
+        self._boxes: dict[Term, Box] = {}  # each entry's box in the neighbourhood pictures
         self._columns: tuple[dict, list[Term]] | None = None  # the comparisons' columns
         self.pictures_note = ""
 
@@ -170,12 +171,12 @@ class Pages:
         to its entry's page, its IRI as the tooltip; every part escaped."""
         if node is None:
             return _EMPTY
-        if node[0] == '"':
-            return escape(text(node))
         key = (node, depth)
         shown = self._links.get(key)
         if shown is None:
-            shown = self._links[key] = self._link(node, depth)
+            # A literal is its text (the same short values recur: units, figures).
+            shown = escape(text(node)) if node[0] == '"' else self._link(node, depth)
+            self._links[key] = shown
         return shown
 
     def _link(self, node: Term, depth: int) -> Markup:
@@ -325,6 +326,10 @@ class Pages:
         for result in answers.report.results:
             by_focus[result.focus].append(result)
         template = self.env.get_template("entry.html")
+        # A render copies the template's globals into its context: Jinja2 holds them in a
+        # ChainMap, which Python copies key by key (a quarter of an entry page's
+        # rendering); a dict of the same names is copied at C speed.
+        template.globals = dict(template.globals)
         depends_on = Path(self.query_pages.get("depends-on", "")).name
         emit = emit or self.emit
         for node, identifier, path in listed:
@@ -497,11 +502,13 @@ class Pages:
         boxes: dict[str, Box] = {}
 
         def box(entry: Term) -> str:
-            key = text(entry)
-            if key not in boxes:
+            shown = self._boxes.get(entry)  # an entry is drawn in each neighbour's picture
+            if shown is None:
                 href = m.pages.get(entry)
-                boxes[key] = Box(key, m.picture_name(entry), "../" + href if href else None)
-            return key
+                shown = Box(text(entry), m.picture_name(entry), "../" + href if href else None)
+                self._boxes[entry] = shown
+            boxes.setdefault(shown.key, shown)
+            return shown.key
 
         forward, backward = set(), set()
         for part in m.owned(node):

@@ -77,9 +77,10 @@ escape = lru_cache(maxsize=1 << 16)(_html_escape)
 
 
 @lru_cache(maxsize=256)
-def _markers_and_legend(relations: tuple[str, ...]) -> tuple[str, list[str]]:
-    """The arrow heads (``<defs>``) and the legend's lines of a picture whose edges have
-    these relations (sorted), the same for every picture with them."""
+def _markers_and_legend(relations: tuple[str, ...]) -> tuple[str, list[str], dict[str, str]]:
+    """The arrow heads (``<defs>``), the legend's lines and, by relation, the end of an
+    edge's ``<path`` element (after its ``d``) of a picture whose edges have these
+    relations (sorted): the same for every picture with them."""
     colours = {rel: COLOURS[i % len(COLOURS)] for i, rel in enumerate(relations)}
     defs = (
         "<defs>"
@@ -99,7 +100,12 @@ def _markers_and_legend(relations: tuple[str, ...]) -> tuple[str, list[str]]:
             f'fill="{colour}">{escape(rel)}</text>'
         )
         x += 44 + 8 * len(rel) + 20
-    return defs, legend
+    ends = {
+        rel: f'" fill="none" stroke="{colour}" stroke-width="1.6" '
+        f'marker-end="url(#arrow{i})" class="edge"><title>{escape(rel)}</title></path>'
+        for i, (rel, colour) in enumerate(colours.items())
+    }
+    return defs, legend, ends
 
 
 def _dot_string(text: str) -> str:
@@ -193,13 +199,18 @@ def layered_svg(boxes: list[Box], edges: list[tuple[str, str, str]]) -> str:
         members[column[box.key]].append(box)
     row: dict[str, int] = {}
     for col in sorted(members):
+        group = members[col]
+        if len(group) == 1:
+            row[group[0].key] = 0
+            continue
+
         # Order a column by where its neighbours to the left sit, then by label.
         def weight(box: Box) -> tuple[float, str]:
             left = [row[a] for a, _, b in edges if b == box.key and a in row]
             left += [row[b] for a, _, b in edges if a == box.key and b in row]
             return (sum(left) / len(left) if left else 0.0, box.label)
 
-        for i, box in enumerate(sorted(members[col], key=weight)):
+        for i, box in enumerate(sorted(group, key=weight)):
             row[box.key] = i
     lines_of = {box.key: wrapped(box.label) for box in boxes}
     box_h = 12 + LINE * max((len(v) for v in lines_of.values()), default=1)
@@ -210,17 +221,14 @@ def layered_svg(boxes: list[Box], edges: list[tuple[str, str, str]]) -> str:
     width = 2 * MARGIN + cols * BOX_W + (cols - 1) * GAP_X + 2 * GAP_X // 2
     height = legend_h + 2 * MARGIN + rows * box_h + (rows + 1) * GAP_Y
     left = MARGIN + GAP_X // 2
-
-    def x_of(key: str) -> int:
-        return left + column[key] * (BOX_W + GAP_X)
-
-    def y_of(key: str) -> int:
-        return legend_h + MARGIN + GAP_Y + row[key] * (box_h + GAP_Y)
+    top = legend_h + MARGIN + GAP_Y
+    x_of = {key: left + column[key] * (BOX_W + GAP_X) for key in keys}
+    y_of = {key: top + row[key] * (box_h + GAP_Y) for key in keys}
 
     def lane_above(r: int) -> float:
         return legend_h + MARGIN + GAP_Y / 2 + r * (box_h + GAP_Y)
 
-    defs, legend = _markers_and_legend(tuple(colours))
+    defs, legend, ends = _markers_and_legend(tuple(colours))
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" font-family="sans-serif" font-size="{FONT}" '
@@ -229,12 +237,11 @@ def layered_svg(boxes: list[Box], edges: list[tuple[str, str, str]]) -> str:
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>',
         *legend,
     ]
-    marker = {rel: i for i, rel in enumerate(colours)}
     for n, (a, rel, b) in enumerate(edges):
         if a == b:
             continue
-        sx, sy = x_of(a) + BOX_W, y_of(a) + box_h / 2
-        tx, ty = x_of(b), y_of(b) + box_h / 2
+        sx, sy = x_of[a] + BOX_W, y_of[a] + box_h / 2
+        tx, ty = x_of[b], y_of[b] + box_h / 2
         shift = (n % 5) * 6 - 12  # keep parallel edges apart in a shared channel
         if column[b] == column[a] + 1:
             mid = (sx + tx) / 2 + shift
@@ -246,14 +253,9 @@ def layered_svg(boxes: list[Box], edges: list[tuple[str, str, str]]) -> str:
             path = (
                 f"M{sx},{sy} L{out_x},{sy} L{out_x},{lane} L{in_x},{lane} L{in_x},{ty} L{tx},{ty}"
             )
-        colour = colours[rel]
-        out.append(
-            f'<path d="{path}" fill="none" stroke="{colour}" stroke-width="1.6" '
-            f'marker-end="url(#arrow{marker[rel]})" class="edge"><title>{escape(rel)}</title>'
-            "</path>"
-        )
+        out.append(f'<path d="{path}{ends[rel]}')
     for box in boxes:
-        x, y = x_of(box.key), y_of(box.key)
+        x, y = x_of[box.key], y_of[box.key]
         text_lines = lines_of[box.key]
         first = y + box_h / 2 - LINE * (len(text_lines) - 1) / 2 + FONT * 0.35
         spans = "".join(
