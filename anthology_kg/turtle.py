@@ -17,6 +17,7 @@ written with the label RDF Dataset Canonicalization (RDFC-1.0, pyoxigraph's
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
@@ -74,7 +75,7 @@ def _rooted(node: str, parents: dict[str, str], once: set[str]) -> bool:
     return True
 
 
-def _by_iri(row: Statement) -> tuple[str, str, str]:
+def _by_iri(row: Sequence[str]) -> tuple[str, str, str]:
     """Subject, predicate IRI (``<a>`` sorts after ``<a2>``, ``a`` before ``a2``), object."""
     return row[0], row[1][1:-1], row[2]
 
@@ -267,40 +268,61 @@ def _number(lexical: str, datatype: str) -> Decimal | int:
 # -- the writer ------------------------------------------------------------------------------
 
 
-def _sorted_rows(lines: Iterable[str]) -> list[Statement]:
-    """Distinct N-Triples lines as statements sorted by subject, predicate, object.
-
-    The lines are sorted as text, then split: the same order as the statements' (a
-    space sorts before any character that can follow a term that is another's
-    beginning), for less than the tuples' sort costs."""
+def _sorted_lines(lines: Iterable[str]) -> list[str]:
+    """Distinct N-Triples lines sorted as text: by subject, predicate, object, as the
+    statements' tuples sort (a space sorts before any character that can follow a term
+    that is another's beginning)."""
     ordered = sorted(lines)
     if any(map(eq, ordered, islice(ordered, 1, None))):  # a triple given twice
         ordered = list(dict.fromkeys(ordered))
-    return split_lines(ordered)
+    return ordered
+
+
+def _blank_rows(lines: list[str]) -> list[Statement]:
+    """The statements of ``lines`` whose subject or object is a blank node."""
+    # "_:" may also be in an IRI or a literal: the split terms say.
+    rows = split_lines([line for line in lines if "_:" in line])
+    return [row for row in rows if row[0][0] == "_" or row[2][0] == "_"]
+
+
+def _blank_terms(lines: list[str]) -> set[str]:
+    """The blank nodes ``lines`` name, as subject or object."""
+    return {t for row in _blank_rows(lines) for t in (row[0], row[2]) if t[0] == "_"}
+
+
+def _in_iri_order(rows: list[Statement]) -> list[Statement]:
+    """``rows`` sorted as text, in predicate IRI order: the same unless a predicate IRI
+    is another's beginning followed by a character before ">" (``ex:p`` and ``ex:p2``)."""
+    predicates = sorted(set(map(_second, rows)))
+    if predicates != sorted(predicates, key=_bare):
+        return sorted(rows, key=_by_iri)
+    return rows
 
 
 class _Writer:
-    """The Turtle statements of one graph, from its distinct statements sorted
-    (``_sorted_rows``); ``keep_labels`` are blank nodes never nested (they are named
-    elsewhere, as in the inferred section of an export)."""
+    """The Turtle statements of one graph, from its distinct N-Triples lines sorted as
+    text (``_sorted_lines``); ``keep_labels`` are blank nodes never nested (they are
+    named elsewhere, as in the inferred section of an export).
+
+    The statements of IRI subjects (those before the first ``_:`` subject) are split
+    and written one subject at a time as ``blocks`` reads them: only the blank nodes'
+    statements are held as terms (``edges``), for nesting them where they are used."""
 
     def __init__(
         self,
-        rows: list[Statement],
+        lines: list[str],
         prefixes: dict[str, str],
         keep_labels: Collection[str] = (),
     ):
         self.prefixes = prefixes
-        # Each subject's edges come grouped by predicate IRI, in order; the tuples' own
-        # order is the IRIs' order unless a predicate IRI is another's prefix followed
-        # by a character before ">" (``ex:p`` and ``ex:p2``).
-        predicates = sorted(set(map(_second, rows)))
-        if predicates != sorted(predicates, key=_bare):
-            rows = sorted(rows, key=_by_iri)
+        first_blank = bisect_left(lines, "_")  # "<" sorts before "_"
+        self.named_lines = lines[:first_blank]
+        blank_subjects = _in_iri_order(split_lines(lines[first_blank:]))
         self.edges: dict[str, list[Statement]] = {
-            subject: list(group) for subject, group in groupby(rows, _first)
+            subject: list(group) for subject, group in groupby(blank_subjects, _first)
         }
-        blank_rows = [row for row in rows if row[2][0] == "_"]
+        blank_rows = [row for row in _blank_rows(self.named_lines) if row[2][0] == "_"]
+        blank_rows += [row for row in blank_subjects if row[2][0] == "_"]
         inbound = Counter(map(_third, blank_rows))
         self.blank_objects = list(inbound)
         once = {n for n, count in inbound.items() if count == 1 and n not in keep_labels}
@@ -313,11 +335,14 @@ class _Writer:
         self._text: dict[str, str] = {}  # an IRI's or a literal's Turtle, by its N-Triples
         self._heads: dict[str, str] = {}  # ``_head``
         self._keys: dict[str, SortKey] = {}
+        # Predicates of IRI subjects seen so far, and those of them that are another's
+        # beginning or have one (a subject with one is put in IRI order: ``statement``).
+        self._predicates: set[str] = set()
+        self._prefixed: set[str] = set()
 
     def labelled(self) -> bool:
         """Whether any blank node is written with a label."""
-        nodes = [s for s in self.edges if s[0] == "_"] + self.blank_objects
-        return any(n not in self.nestable for n in nodes)
+        return any(n not in self.nestable for n in chain(self.edges, self.blank_objects))
 
     # -- terms ---------------------------------------------------------------------------
     def iri(self, token: str) -> str:
@@ -402,7 +427,7 @@ class _Writer:
                     + " ".join(self._text.get(m) or self.term(m, depth + 1) for m in members)
                     + " )"
                 )
-            body = self.predicate_lines(node, depth + 1)
+            body = self.predicate_lines(self.edges.get(node, ()), depth + 1)
             if not body:
                 return "[]"
             pad = INDENT * (depth + 2)
@@ -433,17 +458,17 @@ class _Writer:
             self._keys[node] = key
         return key
 
-    def predicate_lines(self, subject: str, depth: int) -> list[str]:
-        """``predicate objects`` lines of ``subject``, rdf:type first (as ``a``), then by
-        predicate IRI, as the edges come. This loop is the writer's hot path: it takes
-        each predicate to have one object, and hands over to ``_grouped_lines`` at the
-        first that has more."""
+    def predicate_lines(self, edges: Sequence[Sequence[str]], depth: int) -> list[str]:
+        """``predicate objects`` lines of a subject's ``edges`` (sorted), rdf:type first
+        (as ``a``), then by predicate IRI, as the edges come. This loop is the writer's
+        hot path: it takes each predicate to have one object, and hands over to
+        ``_grouped_lines`` at the first that has more."""
         text, term, heads = self._text, self.term, self._heads
         lines: list[str] = []
         previous = None
-        for _, predicate, node in self.edges.get(subject, ()):
+        for _, predicate, node in edges:
             if predicate == previous:
-                return self._grouped_lines(subject, depth)
+                return self._grouped_lines(edges, depth)
             previous = predicate
             if node[-1] == '"' and node[0] == '"' and "\\" not in node:
                 rendered = node  # a plain string, nothing escaped: as written (``_literal``)
@@ -461,12 +486,11 @@ class _Writer:
         head = self._heads[predicate] = self.iri(predicate) + " "
         return head
 
-    def _grouped_lines(self, subject: str, depth: int) -> list[str]:
+    def _grouped_lines(self, edges: Sequence[Sequence[str]], depth: int) -> list[str]:
         """``predicate_lines`` where a predicate has several objects, written in the
         order of ``sort_key`` (numbers by value, takeaways by position)."""
         text, term = self._text, self.term
         lines: list[str] = []
-        edges = self.edges.get(subject, ())
         count = len(edges)
         index = 0
         while index < count:
@@ -487,22 +511,67 @@ class _Writer:
                 lines.append((text.get(predicate) or self.iri(predicate)) + " " + rendered)
         return lines
 
-    def statement(self, subject: str) -> str:
+    def statement(self, subject: str, edges: Sequence[Sequence[str]]) -> str:
+        """The Turtle statement of ``subject`` and its ``edges`` (sorted)."""
         head = self.iri(subject) if subject[0] == "<" else subject
-        return head + " " + f" ;\n{INDENT}".join(self.predicate_lines(subject, 0)) + " .\n"
+        return head + " " + f" ;\n{INDENT}".join(self.predicate_lines(edges, 0)) + " .\n"
+
+    def _see(self, predicate: str) -> None:
+        """Note a predicate of an IRI subject, and whether it or another seen is the
+        other's beginning (then their subjects' edges may be out of IRI order)."""
+        bare = predicate[1:-1]
+        for other in self._predicates:
+            if bare.startswith(other[1:-1]) or other[1:-1].startswith(bare):
+                self._prefixed.update((predicate, other))
+        self._predicates.add(predicate)
+
+    def _named_statements(self) -> dict[str, str]:
+        """The statement of every IRI subject, by subject: its lines split and written
+        one subject at a time (no Python object per term held for the whole graph)."""
+        statements: dict[str, str] = {}
+        seen, see = self._predicates, self._see
+        subject = ""
+        edges: list[list[str]] = []
+        for line in self.named_lines:
+            row = line.split(" ", 2)
+            if row[0] != subject:
+                if edges:
+                    statements[subject] = self._named_statement(subject, edges)
+                subject = row[0]
+                edges = [row]
+            else:
+                edges.append(row)
+            if row[1] not in seen:
+                see(row[1])
+        if edges:
+            statements[subject] = self._named_statement(subject, edges)
+        return statements
+
+    def _named_statement(self, subject: str, edges: list[list[str]]) -> str:
+        prefixed = self._prefixed
+        if prefixed and any(row[1] in prefixed for row in edges):
+            edges.sort(key=_by_iri)
+        return self.statement(subject, edges)
 
     def blocks(self, comments: Mapping[str, str]) -> list[str]:
         """Every statement, IRI subjects sorted, then the blank nodes that could not be
         nested (shared or cyclic), each after its comment lines."""
-        named = sorted((s for s in self.edges if s[0] == "<"), key=_bare)
-        labelled = sorted(s for s in self.edges if s[0] == "_" and s not in self.nestable)
+        named = self._named_statements()
+        ordered = [named[subject] for subject in sorted(named, key=_bare)]
+        ordered += [
+            self.statement(subject, self.edges[subject])
+            for subject in sorted(self.edges)
+            if subject not in self.nestable
+        ]
         if not comments:
-            return list(map(self.statement, named + labelled))
-        blocks = []
-        for subject in named + labelled:
-            note = comments.get(subject[1:-1], "") if subject[0] == "<" else ""
-            blocks.append((note.rstrip("\n") + "\n" if note else "") + self.statement(subject))
-        return blocks
+            return ordered
+        subjects = sorted(named, key=_bare)
+        notes = [comments.get(subject[1:-1], "") for subject in subjects]
+        notes += [""] * (len(ordered) - len(notes))
+        return [
+            (note.rstrip("\n") + "\n" if note else "") + block
+            for note, block in zip(notes, ordered, strict=True)
+        ]
 
 
 def prefixes_for(base: str) -> dict[str, str]:
@@ -527,13 +596,13 @@ def turtle_sections(
     prefixes = prefixes_for(base)
 
     def writers() -> list[_Writer]:
-        rows = [_sorted_rows(group) for group in groups]
-        if len(rows) == 1:
-            return [_Writer(rows[0], prefixes)]
-        blanks = [{t for st in group for t in (st[0], st[2]) if t[0] == "_"} for group in rows]
+        ordered = [_sorted_lines(group) for group in groups]
+        if len(ordered) == 1:
+            return [_Writer(ordered[0], prefixes)]
+        blanks = [_blank_terms(lines) for lines in ordered]
         return [
-            _Writer(group, prefixes, set().union(*blanks[:i], *blanks[i + 1 :]))
-            for i, group in enumerate(rows)
+            _Writer(lines, prefixes, set().union(*blanks[:i], *blanks[i + 1 :]))
+            for i, lines in enumerate(ordered)
         ]
 
     written = writers()
