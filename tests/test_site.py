@@ -1153,3 +1153,18 @@ def test_a_thread_that_does_not_end_keeps_the_work_in_one_process(tmp_path, monk
         stop.set()
     assert render_pids(shares) == [str(os.getpid())] * 3
     assert tree(tmp_path / "site") == tree(build_with(REPO, tmp_path / "one", 1).root)
+
+
+def test_a_literal_with_unicode_line_separators_is_one_value(tmp_path, bundled_copy):
+    # N-Triples leaves U+2028 and U+0085 as they are: the model splits lines at "\n" only.
+    entry = bundled_copy / "data" / "SWEEP-backlog.ttl"
+    written = '"the literature sweep behind the backlog"'
+    assert written in entry.read_text("utf-8")
+    entry.write_text(
+        entry.read_text("utf-8").replace(written, '"the literature\\u2028sweep\\u0085behind"'),
+        encoding="utf-8",
+    )
+    out = tmp_path / "site"
+    check_site(["--root", str(bundled_copy)], out)
+    page = (out / "entries" / "SWEEP-backlog.html").read_text("utf-8")
+    assert "the literature\u2028sweep\u0085behind" in page

@@ -11,6 +11,7 @@ where they are first written, so the same files give the same pages.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import defaultdict
 from collections.abc import Iterator
@@ -158,22 +159,29 @@ def turtle_documents(texts: list[bytes]) -> list[tuple[int, str]]:
     return documents
 
 
-def data_triples(anthology: EntryIndex) -> tuple[list[list[str]], list[str]]:
-    """The data graph's triples as [subject, predicate, object], in the order they are
-    written (files by name), and the files as Turtle documents (``turtle_documents``).
+def data_triples(anthology: EntryIndex) -> tuple[list[str], list[str]]:
+    """The data graph's triples as N-Triples lines without their final `` .``, in the
+    order they are written (files by name), each once; and the files as Turtle
+    documents (``turtle_documents``).
 
     The data files are parsed again (the store keeps numbers in canonical form, the
-    site shows them as written) and written as N-Triples, both by pyoxigraph. An
-    anthology with no files (a remote store) gives its engine's quads, blank nodes
-    labelled by RDFC-1.0 so that their order does not depend on the store."""
+    site shows them as written) and written as N-Triples, both by pyoxigraph and with
+    no Python object per triple. An anthology with no files (a remote store) gives its
+    engine's quads, blank nodes labelled by RDFC-1.0 so that their order does not
+    depend on the store."""
     chunks: list[bytes] = []
     documents: list[str] = []
-    if anthology.data_files:
-        texts = [read_source(path) for path in anthology.data_files]
+    files = anthology.data_files
+    if files:
+        # Paths as text: a Path object per file costs more than reading it.
+        names = getattr(files, "names", None)
+        folder = getattr(files, "folder", None)
+        paths = [os.path.join(folder, n) for n in names] if names and folder else list(files)
+        texts = [read_source(path) for path in paths]
         for number, document in turtle_documents(texts):
             documents.append(document)
             # The engine read these files already; an error would name the first.
-            with turtle_errors(anthology.data_files[number], anthology.base):
+            with turtle_errors(files[number], anthology.base):
                 quads = ox.parse(
                     document,
                     format=ox.RdfFormat.TURTLE,
@@ -188,9 +196,12 @@ def data_triples(anthology: EntryIndex) -> tuple[list[list[str]], list[str]]:
         dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
         written = ox.serialize((q.triple for q in dataset), format=ox.RdfFormat.N_TRIPLES) or b""
         chunks.append(b"".join(sorted(written.splitlines(keepends=True))))
-    # A triple written twice (in two files, say) is one triple: the first stays.
-    lines = dict.fromkeys(b"".join(chunks).decode("utf-8").splitlines())
-    return [line[:-2].split(" ", 2) for line in lines if line], documents  # less " ."
+    # A triple written twice (in two files, say) is one triple: the first stays. Each
+    # ends in " .\n" (N-Triples as pyoxigraph writes it), and a literal holds no "\n";
+    # it may hold U+2028 or U+0085, which ``str.splitlines`` would break a line at.
+    lines = b"".join(chunks).decode("utf-8").split(" .\n")
+    lines.pop()  # after the last
+    return list(dict.fromkeys(lines)), documents
 
 
 def _prefer(labels: dict, node, rank: int, text: str) -> None:
@@ -217,6 +228,7 @@ class Model:
 
     anthology: EntryIndex
     out: dict[Term, list[Pair]] = field(default_factory=lambda: defaultdict(list))
+    # What points at each node (at an IRI or blank node: nothing asks of a literal).
     into: dict[Term, list[Pair]] = field(default_factory=lambda: defaultdict(list))
     identifiers: dict[Term, str] = field(default_factory=dict)
     vocabulary: dict[Term, str] = field(default_factory=dict)
@@ -234,14 +246,16 @@ class Model:
     def read(cls, anthology: EntryIndex) -> Model:
         model = cls(anthology)
         labels: dict[Term, tuple[int, str]] = {}
-        triples, model.documents = data_triples(anthology)
+        lines, model.documents = data_triples(anthology)
         has_identifier, pref_label, label = DCTERMS.identifier, SKOS.prefLabel, RDFS.label
         out, into, identifiers = model.out, model.into, model.identifiers
         by_predicate = model.by_predicate
         # No sorting: the files' order is the same for every engine and every run.
-        for s, p, o in triples:
+        for line in lines:
+            s, p, o = line.split(" ", 2)
             out[s].append((p, o))
-            into[o].append((p, s))
+            if o[0] != '"':  # nothing asks what points at a literal
+                into[o].append((p, s))
             table = by_predicate.get(s)
             if table is None:
                 by_predicate[s] = {p: [o]}
