@@ -819,6 +819,9 @@ def test_the_browser_engine_at_ten_thousand_entries(tmp_path, browser):
     status = page.inner_text("#live-status")
     load_ms = page.evaluate("window.anthologyLoadMs")
     page.close()
+    cli = run_cli("--root", str(root), "query", "confounders", "--format", "json")
+    expected = len(json.loads(cli.stdout)["results"]["bindings"])
+    assert status.startswith(f"{expected} row(s) in "), (status, expected)  # as the CLI
     print(
         f"\nsite at 10,000 entries: built in {built:.1f} s; search index {index / 1e6:.2f} MB; "
         f"anthology for the browser {data / 1e6:.1f} MB; in-browser engine loaded it in "
