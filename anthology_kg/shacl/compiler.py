@@ -175,10 +175,13 @@ class Compiler:
         shapes: Graph,
         shapes_graph: str | None,
         select: Callable[[str], Iterable[Mapping[str, Node | None]]],
+        path_targets: bool = True,
     ) -> Compiler:
         """The compiler for a pyoxigraph store's data graph, which ``select`` queries:
-        its class hierarchy read first, in the forms Oxigraph answers fastest."""
-        return cls(shapes, shapes_graph, read_hierarchy(select), path_targets=True)
+        its class hierarchy read first, in the forms Oxigraph answers fastest
+        (``path_targets``), or, without them, in the forms that hold the least memory:
+        a class target's focus nodes looked up one by one instead of hash-joined."""
+        return cls(shapes, shapes_graph, read_hierarchy(select), path_targets=path_targets)
 
     # -- helpers the translations use -----------------------------------------------
     def fresh(self) -> str:
