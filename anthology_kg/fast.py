@@ -393,7 +393,8 @@ def load_fast(
         path = folder + name
         try:
             # The strict parser's verdict and messages, as the reference engine's loader.
-            text = load_into(store, read_source(path), path, base, DATA)
+            data = read_source(path, listed_regular=data_files.listed_regular(name))
+            text = load_into(store, data, path, base, DATA)
         except AnthologyError as exc:
             exc.path = data_files[index]  # the file as a Path, as every loader names it
             raise

@@ -51,23 +51,27 @@ def _without_bom(data: bytes) -> bytes:
     return data[3:] if data.startswith(_BOM) else data
 
 
-def read_source(path: Path | str) -> bytes:
+def read_source(path: Path | str, *, listed_regular: bool = False) -> bytes:
     """The bytes of the regular file ``path`` (a leading UTF-8 byte order mark left
-    out); anything else is an AnthologyError."""
-    try:
-        info = os.stat(path)
-    except OSError as exc:
-        raise AnthologyError(f"cannot read: {_reason(exc)}", path) from None
-    if stat.S_ISDIR(info.st_mode):
-        raise AnthologyError("cannot read: a folder, not a file", path)
-    if not stat.S_ISREG(info.st_mode):
-        raise AnthologyError("cannot read: not a regular file (a FIFO, socket or device)", path)
+    out); anything else is an AnthologyError. ``listed_regular``: the folder's listing
+    said the file is a regular one (``TurtleFiles.listed_regular``), so it is not looked
+    at before it is opened (the check after opening stays)."""
+    if not listed_regular:
+        try:
+            info = os.stat(path)
+        except OSError as exc:
+            raise AnthologyError(f"cannot read: {_reason(exc)}", path) from None
+        if stat.S_ISDIR(info.st_mode):
+            raise AnthologyError("cannot read: a folder, not a file", path)
+        if not stat.S_ISREG(info.st_mode):
+            raise AnthologyError("cannot read: not a regular file (a FIFO, socket or device)", path)
     try:
         # O_NONBLOCK: should the file be swapped for a FIFO after the check, open
         # still returns at once instead of waiting for a writer.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
                 raise AnthologyError("cannot read: not a regular file", path)
             # os.read, not a file object: one read of the whole file for most (a file
             # object costs more than the read itself, ten thousand files at a time).
@@ -110,19 +114,26 @@ def check_base(base: str) -> str:
     return base
 
 
+def turtle_error(exc: Exception, path: Path | str | None, base: str) -> AnthologyError:
+    """What pyoxigraph raised on bad Turtle (a SyntaxError, ValueError or MemoryError) as
+    an AnthologyError at the file (and line): the one translation both engines use."""
+    if isinstance(exc, SyntaxError):
+        message = exc.msg or str(exc)
+        return AnthologyError(f"Turtle syntax error: {message}", path, exc.lineno)
+    if isinstance(exc, ValueError):  # an invalid base IRI
+        return AnthologyError(f"cannot parse with base {base!r}: {exc}", path)
+    # pyoxigraph refuses a single term over 16 MiB
+    return AnthologyError(f"cannot parse: {exc or 'out of memory'}", path)
+
+
 @contextlib.contextmanager
 def turtle_errors(path: Path | str | None, base: str) -> Iterator[None]:
     """Turn what pyoxigraph raises on bad Turtle into an AnthologyError at the file (and
-    line): the one translation both engines' loaders use."""
+    line) (``turtle_error``)."""
     try:
         yield
-    except SyntaxError as exc:
-        message = exc.msg or str(exc)
-        raise AnthologyError(f"Turtle syntax error: {message}", path, exc.lineno) from None
-    except ValueError as exc:  # an invalid base IRI
-        raise AnthologyError(f"cannot parse with base {base!r}: {exc}", path) from None
-    except MemoryError as exc:  # pyoxigraph refuses a single term over 16 MiB
-        raise AnthologyError(f"cannot parse: {exc or 'out of memory'}", path) from None
+    except (SyntaxError, ValueError, MemoryError) as exc:
+        raise turtle_error(exc, path, base) from None
 
 
 def parse_quads(data: bytes | str, path: Path | str | None, base: str) -> list[ox.Quad]:
@@ -143,8 +154,10 @@ def load_into(
     """Load Turtle ``data`` (read from ``path``) into ``graph`` of ``store``, with the
     same verdict and messages as ``parse_quads``; return its text."""
     text = decode_utf8(data, path)
-    with turtle_errors(path, base):
+    try:  # not ``turtle_errors``: a context manager per file costs, 10,000 files a run
         store.load(data, format=ox.RdfFormat.TURTLE, base_iri=base, to_graph=graph)
+    except (SyntaxError, ValueError, MemoryError) as exc:
+        raise turtle_error(exc, path, base) from None
     return text
 
 
@@ -200,6 +213,8 @@ class TurtleFiles(Sequence[Path]):
     def __init__(self, folder: Path, names: Iterable[str] = ()) -> None:
         self.folder = folder
         self.names = tuple(names)
+        #: The names the listing did not show as regular files (None: not listed).
+        self._irregular: frozenset[str] | None = None
 
     @classmethod
     def of(cls, folder: Path) -> TurtleFiles:
@@ -208,9 +223,19 @@ class TurtleFiles(Sequence[Path]):
         if not folder.is_dir():
             return cls(folder)
         try:
-            return cls(folder, sorted(n for n in os.listdir(folder) if n.endswith(".ttl")))
+            with os.scandir(folder) as entries:
+                listed = [(e.name, e.is_file(follow_symlinks=False)) for e in entries]
         except OSError as exc:
             raise AnthologyError(f"cannot list the folder: {exc.strerror}", folder) from None
+        listed = sorted(item for item in listed if item[0].endswith(".ttl"))
+        files = cls(folder, [name for name, _ in listed])
+        files._irregular = frozenset(name for name, regular in listed if not regular)
+        return files
+
+    def listed_regular(self, name: str) -> bool:
+        """Whether the folder's listing said ``name`` is a regular file (not a symlink,
+        a folder or a device): ``read_source`` need not look at it before opening it."""
+        return self._irregular is not None and name not in self._irregular
 
     @overload
     def __getitem__(self, index: int) -> Path: ...
@@ -232,3 +257,10 @@ class TurtleFiles(Sequence[Path]):
 
     def __repr__(self) -> str:
         return f"TurtleFiles({str(self.folder)!r}, {len(self.names)} files)"
+
+
+def file_names(files: Sequence[Path]) -> list[str]:
+    """The names of ``files`` (a ``TurtleFiles`` gives them without making a Path each)."""
+    if isinstance(files, TurtleFiles):
+        return list(files.names)
+    return [path.name for path in files]

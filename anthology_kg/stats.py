@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
 
+from .sources import file_names
+
 if TYPE_CHECKING:
     from .engine import Engine
 
@@ -64,5 +66,5 @@ def compute_stats(anthology: Engine) -> Stats:
         entries=_count(anthology, _ENTRIES),
         by_class=_grouped(anthology, _TYPE),
         by_category=_grouped(anthology, _CATEGORY),
-        files=[p.name for p in anthology.data_files],
+        files=file_names(anthology.data_files),
     )

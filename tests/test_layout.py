@@ -38,10 +38,10 @@ def test_the_fast_loader_reads_each_data_file_once_for_the_layout_rule(bundled_c
     reads: list[str] = []
     read_source = sources.read_source
 
-    def counted(path):
+    def counted(path, **options):
         if Path(path).parent == root / "data":
             reads.append(Path(path).name)
-        return read_source(path)
+        return read_source(path, **options)
 
     for module in ("anthology_kg.sources", "anthology_kg.fast", "anthology_kg.layout"):
         monkeypatch.setattr(f"{module}.read_source", counted)

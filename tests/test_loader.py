@@ -195,3 +195,26 @@ def test_the_fast_engine_parses_the_rules_only_when_asked(tmp_path):
     assert run_cli("--root", str(root), "stats").exit_code == 0
     result = run_cli("--root", str(root), "check")
     assert result.exit_code == 2 and "mine.ttl:1: Turtle syntax error" in result.stderr
+
+
+def test_only_files_the_listing_shows_as_regular_are_opened_unlooked(tmp_path):
+    """The fast loader skips the look before opening only for what the folder's listing
+    showed as a regular file; a symlink is looked at (and read through), a FIFO refused."""
+    import os
+
+    from anthology_kg.loader import TurtleFiles
+    from anthology_kg.sources import read_source
+
+    (tmp_path / "a.ttl").write_text("<urn:a> <urn:b> <urn:c> .\n", encoding="utf-8")
+    (tmp_path / "link.ttl").symlink_to(tmp_path / "a.ttl")
+    os.mkfifo(tmp_path / "pipe.ttl")
+    files = TurtleFiles.of(tmp_path)
+    assert files.names == ("a.ttl", "link.ttl", "pipe.ttl")
+    assert [files.listed_regular(n) for n in files.names] == [True, False, False]
+    assert not TurtleFiles(tmp_path, ["a.ttl"]).listed_regular("a.ttl")  # never listed
+    assert read_source(tmp_path / "link.ttl") == read_source(tmp_path / "a.ttl")
+    with pytest.raises(AnthologyError, match="not a regular file"):
+        read_source(tmp_path / "pipe.ttl")
+    # Told wrongly that a FIFO is regular, the check after opening still refuses it.
+    with pytest.raises(AnthologyError, match="not a regular file"):
+        read_source(tmp_path / "pipe.ttl", listed_regular=True)
