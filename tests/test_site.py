@@ -1014,6 +1014,24 @@ def render_pids(log: Path) -> list[str]:
     return [line.split()[0] for line in log.read_text("utf-8").splitlines()]
 
 
+def test_pictures_drawn_while_the_engine_answers_are_those_drawn_with_their_page(monkeypatch):
+    from anthology_kg.engine import open_engine
+    from anthology_kg.site.model import Model
+
+    monkeypatch.setattr(pages, "DOT_NEIGHBOURHOODS", 2)  # the layered layout, page by page
+    anthology = open_engine("fast", root=REPO, validates=False)
+    lazy = pages.Pages(anthology, Model.read(anthology), "t", lambda *_: None)
+    lazy.draw_neighbourhoods()
+    early = pages.Pages(anthology, Model.read(anthology), "t", lambda *_: None)
+    answering = iter([True, True, True, False])  # the engine answers after three pictures
+    early.draw_neighbourhoods(meanwhile=lambda: next(answering))
+    assert len(early.pictures) == 3 and not lazy.pictures and len(lazy._undrawn) > 3
+    assert early.pictures_note == lazy.pictures_note
+    for node in lazy.model.pages:
+        assert early.picture(node) == lazy.picture(node), node
+    assert sum('class="layered"' in lazy.picture(node) for node in lazy.model.pages) > 3
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the processes are forked (POSIX)")
 @pytest.mark.parametrize("drawn_by", ["dot, or the layout, all at once", "layout, page by page"])
 def test_the_site_is_the_same_whatever_the_number_of_processes(tmp_path, monkeypatch, drawn_by):

@@ -91,7 +91,7 @@ def build_site(
                 answers = ask(anthology, queries, validator)
                 pages.draw_neighbourhoods()
             else:
-                pages.draw_neighbourhoods()
+                pages.draw_neighbourhoods(meanwhile=lambda: not asked.done())
                 answers = asked.result()
         if count == 1:
             writer.add(SEARCH_INDEX, search_script(model))

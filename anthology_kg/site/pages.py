@@ -551,11 +551,13 @@ class Pages:
                         return True
         return False
 
-    def draw_neighbourhoods(self) -> None:
+    def draw_neighbourhoods(self, meanwhile: Callable[[], bool] | None = None) -> None:
         """Every entry's neighbourhood picture: drawn together by one ``dot`` run when
         Graphviz is installed and there are at most DOT_NEIGHBOURHOODS of them (dot
         takes about a millisecond each), else each by the layered layout when its page
-        is rendered (``picture``, in the process rendering it); the caption says which."""
+        is rendered (``picture``, in the process rendering it); the caption says which.
+        Given ``meanwhile``, the layered pictures are drawn here, in the order of the
+        pages, for as long as it returns True (the time the engine takes to answer)."""
         having = [
             node for node, _ in entries_by_identifier(self.model) if self.has_neighbours(node)
         ]
@@ -571,6 +573,9 @@ class Pages:
         else:
             laid_out_by = None
             self._undrawn = set(having)
+            while meanwhile is not None and meanwhile() and len(self.pictures) < len(having):
+                node = having[len(self.pictures)]
+                self.pictures[node] = self.picture(node)
         if laid_out_by:
             self.pictures_note = f" Laid out by {laid_out_by}."
         elif not few and shutil.which("dot"):
