@@ -30,19 +30,24 @@ from .terms import nt_term
 HOLDS = URIRef("urn:anthology-kg:holds")
 _ID = f"<{DCTERMS.identifier}>"
 OWNER_DEPTH = 3  # entries hold their parts at most this deep (arms, claims, ranges)
+_LEVELS = range(1, OWNER_DEPTH + 1)
 _BATCH = 500
+# The variables a compiled query projects (``SELECT DISTINCT ?this ?value ?path WHERE``).
+_PROJECTION = re.compile(r"SELECT\s+(?:DISTINCT\s+|REDUCED\s+)?((?:\?\w+\s+)+)WHERE\b", re.I)
 _PROLOGUE = re.compile(r"(?:\s*(?:PREFIX\s+[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>))*\s*", re.I)
 
 
-def _referrers(var: str, child: str, level: int = 1) -> str:
+def _referrers(var: str, child: str, level: int = 1, blank: bool = False) -> str:
     """Nested OPTIONALs binding the referrers of ``child`` (``?ak_var_1``), theirs
     (``?ak_var_2``) and so on up to OWNER_DEPTH, each with its identifier if it has
-    one: the walk ``loader.find_owner`` makes, stopped at a node with an identifier."""
+    one: the walk ``loader.find_owner`` makes, stopped at a node with an identifier.
+    With ``blank``, only a blank ``child`` is followed."""
     if level > OWNER_DEPTH:
         return ""
     node = f"?ak_{var}_{level}"
+    walk = f"isBlank({child})" if blank else f"!isLiteral({child})"
     return (
-        f" OPTIONAL {{ FILTER (!isLiteral({child}) && NOT EXISTS {{ {child} {_ID} ?ak_x }}) "
+        f" OPTIONAL {{ FILTER ({walk} && NOT EXISTS {{ {child} {_ID} ?ak_x }}) "
         f"{node} ?ak_{var}_p{level} {child} . OPTIONAL {{ {node} {_ID} ?ak_{var}_id{level} }}"
         f"{_referrers(var, node, level + 1)} }}"
     )
@@ -50,17 +55,27 @@ def _referrers(var: str, child: str, level: int = 1) -> str:
 
 def _with_owners(text: str) -> str:
     """The compiled query, with the referrers of a focus node that lacks an identifier
-    (for the report's wording; a blank node can only be followed in the same query)."""
-    owners = _referrers("this", "?this")
+    and of a blank value (for the report's wording, ``[] of ENTRY`` as a local run
+    says it: a blank node can only be followed in the same query). Only the variables
+    read are projected: the answer's head lists each, in every one of the ~30 answers."""
+    # ?value is unbound in some solutions (sh:minCount has no value): an OPTIONAL that
+    # named it would bind it to every blank node of the data. ?ak_v is bound in every
+    # solution, to the value or to an IRI, which no blank node equals (not projected).
+    value = f" BIND (COALESCE(?value, {nt_term(HOLDS)}) AS ?ak_v)"
+    owners = _referrers("this", "?this") + value + _referrers("value", "?ak_v", blank=True)
     prologue = _PROLOGUE.match(text)
     head = prologue.group(0) if prologue else ""
-    return f"{head}SELECT * WHERE {{ {{ {text[len(head) :]} }}{owners} }}"
+    body = text[len(head) :]
+    projected = _PROJECTION.match(body)
+    chain = [f"?ak_{v}_{k}{n}" for v in ("this", "value") for n in _LEVELS for k in ("", "id")]
+    keep = " ".join([projected.group(1).strip(), *chain]) if projected else "*"
+    return f"{head}SELECT {keep} WHERE {{ {{ {body} }}{owners} }}"
 
 
 def _keep_owners(found: dict[str, Node | None], var: str, local: Graph) -> None:
     """Add the referrer chain of ``?var`` in the solution ``found`` to ``local``."""
     child = found.get(var)
-    for level in range(1, OWNER_DEPTH + 1):
+    for level in _LEVELS:
         parent = found.get(f"ak_{var}_{level}")
         if parent is None or child is None:
             return
@@ -89,6 +104,7 @@ def remote_rows(
         for row in result.rows:
             found = dict(zip(result.variables, row, strict=True))
             _keep_owners(found, "this", local)
+            _keep_owners(found, "value", local)
             yield {k: v for k, v in found.items() if not k.startswith("ak_")}
 
     pairs = run_remote(

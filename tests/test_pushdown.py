@@ -364,3 +364,26 @@ def test_every_path_form_gives_the_local_rows_on_virtuoso(virtuoso):
     dba = Connection(credentials=Credentials(virtuoso.user, virtuoso.password))
     put_graph(virtuoso.graph_store, "urn:test:paths", PATH_DATA, dba)
     assert _path_rows_there(virtuoso.sparql) == _path_rows_here()
+
+
+def test_a_blank_value_is_named_by_its_entry_as_locally(oxigraph, tmp_path):  # noqa: F811
+    """A result whose value is a blank node reads "[] of ENTRY" in the store as it does
+    locally (before: a bare "[]"); a result without a value (sh:minCount) stays one row."""
+    root = tmp_path / "blank-value"
+    shutil.copytree(FIXTURES / "rules" / "rule7-good", root)
+    with (root / "data" / "LIT-001.ttl").open("a", encoding="utf-8") as data:
+        data.write(
+            "\nid:LIT-001 ak:makesClaim [ a ak:ReproducibilityClaim ;"
+            ' ak:restsOn [ rdfs:label "a script on a laptop" ] ],'
+            " [ a ak:ReproducibilityClaim ] .\n"
+        )
+    _publish(root, oxigraph, "urn:test:blank-value")
+    remote = run_cli(
+        "--root", str(root), "validate",
+        "--endpoint", f"{oxigraph}/query", "--graph", "urn:test:blank-value",
+    )  # fmt: skip
+    local = run_cli("--root", str(root), "validate")
+    assert remote.exit_code == local.exit_code == 1
+    lines = [line.split(": ", 1)[1] for line in remote.stdout.splitlines() if "AK007" in line]
+    assert lines == [line.split(": ", 1)[1] for line in local.stdout.splitlines() if "AK" in line]
+    assert "(LIT-001, ak:restsOn [] of LIT-001)" in lines[-1] and len(lines) == 2
