@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import shutil
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -27,6 +30,23 @@ def bundled_copy(tmp_path: Path) -> Path:
 def run_cli(*args: str, input: str | None = None):
     """Run the CLI in-process; stdout and stderr are kept apart."""
     return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+def _sigint_as_on_a_terminal() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def cli_process(*args: str, **popen) -> subprocess.Popen:
+    """``python -m anthology_kg ARGS`` started as a shell starts a command a user can stop
+    with Ctrl-C: SIGINT at its default in the child, whatever pytest's own is. (pytest
+    started as a background job of a non-interactive shell has SIGINT ignored; a child
+    inherits that, and Python then installs no KeyboardInterrupt handler, so a test that
+    sends SIGINT would see it ignored.) ``popen`` goes to ``subprocess.Popen``."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "anthology_kg", *args],
+        preexec_fn=_sigint_as_on_a_terminal,
+        **popen,
+    )
 
 
 @pytest.fixture

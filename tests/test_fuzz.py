@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
-from conftest import run_cli
+from conftest import cli_process, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rdflib import Graph, Literal
@@ -83,8 +83,10 @@ def served():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "anthology_kg", "serve", "--port", str(port)],
+    process = cli_process(
+        "serve",
+        "--port",
+        str(port),
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import cli_process, run_cli
 
 from anthology_kg.formatting import format_anthology, write_formatted
 
@@ -320,8 +320,10 @@ def test_kill_9_of_serve_leaves_no_server_and_the_next_start_removes_its_store(t
     import subprocess
 
     def start(port: int) -> subprocess.Popen:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "anthology_kg", "serve", "--port", str(port)],
+        process = cli_process(
+            "serve",
+            "--port",
+            str(port),
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
@@ -532,12 +534,7 @@ def test_a_shape_calling_service_is_refused_by_check_unless_allowed(tmp_path, en
 def _cli(*args: str):
     import subprocess
 
-    return subprocess.Popen(
-        [sys.executable, "-m", "anthology_kg", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    return cli_process(*args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
