@@ -1072,7 +1072,7 @@ def publish(settings, endpoint, update_endpoint, graph, replace, http_timeout) -
 @click.option("--read-only", is_flag=True, help="Refuse updates (SPARQL Update, Graph Store).")
 @click.pass_obj
 def serve(settings, port, host, read_only) -> None:
-    """Start an Oxigraph SPARQL server loaded with the anthology (until Ctrl-C).
+    """Start an Oxigraph SPARQL server loaded with the anthology (until Ctrl-C or SIGTERM).
 
     Queries at http://HOST:PORT/query see data, ontology and shapes as one default graph.
     The endpoint is printed once the server listens; a port in use is exit 2.

@@ -215,6 +215,7 @@ def load_store(anthology: Engine, location: Path, data_graph: str = DATA_GRAPH) 
             [oxigraph_binary(), "load", "--location", str(location), "--file", str(dump)],
             capture_output=True,
             text=True,
+            preexec_fn=_die_with_parent(os.getpid()),
         )
         if done.returncode != 0:
             raise AnthologyError(f"oxigraph load failed: {done.stderr.strip()}")
@@ -304,6 +305,11 @@ def _listening(host: str, port: int) -> bool:
         return False
 
 
+class _Stopped(BaseException):
+    """Raised by ``serve``'s SIGTERM handler: a stop asked for, not an error (a
+    BaseException, as KeyboardInterrupt, so that no ``except Exception`` keeps it)."""
+
+
 def serve(
     anthology: Engine,
     host: str,
@@ -312,24 +318,31 @@ def serve(
     started: Callable[[str], None],
     startup_seconds: float = 60,
 ) -> int:
-    """Serve the anthology with Oxigraph at ``host:port`` until the server stops or
-    Ctrl-C (or SIGTERM); return the server's exit code.
+    """Serve the anthology with Oxigraph at ``host:port`` until the server stops (its
+    exit code is returned), SIGTERM (0, loading included) or Ctrl-C (SIGINT: 0 once
+    serving; while loading, KeyboardInterrupt). A SIGINT the process was started with
+    ignored (a background job of a script) stays ignored, as the shell meant. Every
+    way out stops the server and removes its store.
 
     ``started(base_url)`` is called once the server accepts connections, never before.
     A port in use, or a server that exits while starting, is an AnthologyError with its
     one-line reason. The server dies with this process, even when this process is killed
     with SIGKILL; its store, then left behind, is removed by the next ``serve``.
     """
-    remove_stale_stores()
-    check_port(host, port)
-    folder = Path(tempfile.mkdtemp(prefix=f"{STORE_PREFIX}{os.getpid()}-"))
-    process: subprocess.Popen[str] | None = None
     previous = signal.getsignal(signal.SIGTERM)
 
     def stop(*_: object) -> None:
-        raise KeyboardInterrupt
+        raise _Stopped
 
+    # From the start: a SIGTERM while the store loads (seconds at 10,000 entries) would
+    # otherwise kill this process with the store and its loader left behind.
+    signal.signal(signal.SIGTERM, stop)
+    folder: Path | None = None
+    process: subprocess.Popen[str] | None = None
     try:
+        remove_stale_stores()
+        check_port(host, port)
+        folder = Path(tempfile.mkdtemp(prefix=f"{STORE_PREFIX}{os.getpid()}-"))
         load_store(anthology, folder)
         process = subprocess.Popen(
             serve_command(folder, host, port, read_only),
@@ -352,7 +365,6 @@ def serve(
                     lines.append(line.rstrip())
 
         threading.Thread(target=relay, daemon=True).start()
-        signal.signal(signal.SIGTERM, stop)
         deadline = time.monotonic() + startup_seconds
         while not _listening(host, port):
             if process.poll() is not None or time.monotonic() > deadline:
@@ -367,13 +379,15 @@ def serve(
         forwarding.set()
         for line in lines:
             sys.stderr.write(line + "\n")
-        try:  # a stop that comes while ``started`` prints is a stop like any other
+        try:  # a Ctrl-C that comes while ``started`` prints is a stop like any other
             started(f"http://{host}:{port}")
             return process.wait()
         except KeyboardInterrupt:
             return 0
+    except _Stopped:
+        return 0
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the stop is under way: let it end
         if process is not None and process.poll() is None:
             process.terminate()
             try:
@@ -381,4 +395,6 @@ def serve(
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        shutil.rmtree(folder, ignore_errors=True)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+        signal.signal(signal.SIGTERM, previous)

@@ -743,3 +743,88 @@ def test_each_method_sends_the_query_as_the_protocol_says(published):
     assert (form.method, form.path) == ("POST", "/query")
     assert form.text == "SELECT ?s WHERE { ?s ?p ?o } LIMIT 1"
     assert (get.method, get.path.startswith(f"/query?{graphs}&query=SELECT")) == ("GET", True)
+
+
+# --- stopping serve: SIGTERM (a service manager) and SIGINT (Ctrl-C) -------------------
+
+
+def _serve(tmp_path: Path, sigint: object, *args: str) -> subprocess.Popen:
+    """``serve`` in a process of its own with SIGINT set to ``sigint`` as it starts (a
+    background job of a script starts with it ignored), its temporary folder
+    ``tmp_path``."""
+    import os
+    import signal
+
+    return subprocess.Popen(
+        [sys.executable, "-m", "anthology_kg", *args, "serve", "--port", str(free_port())],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, sigint),
+    )
+
+
+def _stores(folder: Path) -> list[Path]:
+    return list(folder.glob("anthology-kg-store-*"))
+
+
+@pytest.mark.parametrize(
+    ("stop", "sigint"),
+    [("SIGTERM", "SIG_DFL"), ("SIGTERM", "SIG_IGN"), ("SIGINT", "SIG_DFL")],
+    ids=["sigterm", "sigterm-in-a-background-job", "sigint"],
+)
+def test_serve_stops_on_a_signal_and_removes_its_store(tmp_path, stop, sigint):
+    import signal
+
+    process = _serve(tmp_path, getattr(signal, sigint))
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().startswith("SPARQL endpoint: ")
+        assert len(_stores(tmp_path)) == 1
+        process.send_signal(getattr(signal, stop))
+        process.communicate(timeout=20)
+    finally:
+        process.kill()
+    assert process.returncode == 0
+    assert _stores(tmp_path) == []
+
+
+def test_serve_keeps_an_ignored_sigint_ignored_and_stops_on_sigterm(tmp_path):
+    """A background job of a script starts with SIGINT ignored: serve leaves it so, as
+    the shell meant, and a SIGTERM stops it."""
+    import signal
+
+    process = _serve(tmp_path, signal.SIG_IGN)
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().startswith("SPARQL endpoint: ")
+        process.send_signal(signal.SIGINT)
+        with pytest.raises(subprocess.TimeoutExpired):
+            process.wait(timeout=1)
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=20)
+    finally:
+        process.kill()
+    assert process.returncode == 0 and _stores(tmp_path) == []
+
+
+def test_a_sigterm_while_the_store_loads_stops_serve_and_removes_the_store(tmp_path):
+    """Before: the SIGTERM handler came after the load, so a SIGTERM while the store
+    loaded killed serve (-15) with the store and its loader left behind."""
+    import signal
+
+    root = tmp_path / "generated"
+    made = run_cli("generate", "--entries", "2000", "--seed", "1", "-o", str(root))
+    assert made.exit_code == 0
+    process = _serve(tmp_path, signal.SIG_DFL, "--root", str(root))
+    try:
+        deadline = time.monotonic() + 60
+        while not _stores(tmp_path) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        process.send_signal(signal.SIGTERM)
+        out, _ = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert "SPARQL endpoint" not in out  # stopped while loading, not once serving
+    assert process.returncode == 0 and _stores(tmp_path) == []
