@@ -376,7 +376,7 @@ class Pages:
                 else:
                     rest.append(link(v, 1))
             if rest:
-                facts.append(N(label=label, shown=_COMMA.join(rest)))
+                facts.append(N(label=label, shown=_joined(rest)))
         claims = []
         for claim in m.values(node, AK.makesClaim):
             claim_facts = [
@@ -481,10 +481,10 @@ class Pages:
             cells = []
             for prop in columns:
                 if (arm, prop) in missing:
-                    questions = _COMMA.join(self.link(q, 1) for q in missing[(arm, prop)])
+                    questions = _joined([self.link(q, 1) for q in missing[(arm, prop)]])
                     cells.append(N(missing=True, questions=questions))
                 else:
-                    shown = _COMMA.join(self.link(v, 1) for v in m.values(arm, prop))
+                    shown = _joined([self.link(v, 1) for v in m.values(arm, prop)])
                     cells.append(N(missing=False, shown=shown))
             rows.append(N(arm=self.link(arm, 1), cells=cells))
         return N(
@@ -771,6 +771,12 @@ class Pages:
 
 
 _CLAIM_APART = frozenset((RDF.type, RDFS.label, AK.restsOn))
+
+
+def _joined(links: list[Markup]) -> Markup:
+    """Values as ``link`` shows them, joined by commas; one value is itself (it is
+    escaped already: Markup.join would only copy it, at a cost per fact)."""
+    return links[0] if len(links) == 1 else _COMMA.join(links)
 
 
 def _fixed(what: str, where: tuple[Path, int | None] | None) -> Source:
