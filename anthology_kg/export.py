@@ -339,7 +339,8 @@ def _nt_text(lines: list[str], graph: str = "") -> str:
     lines = sorted(lines)
     if any(map(eq, lines, islice(lines, 1, None))):
         lines = list(dict.fromkeys(lines))
-    return suffix.join(lines) + suffix
+    lines.append("")  # the last line's suffix, in the one copy of the text join makes
+    return suffix.join(lines)
 
 
 def graph_ntriples(graph: Graph) -> str:
