@@ -35,13 +35,22 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def _is_literal(term: Any) -> bool:
+def is_literal(term: Any) -> bool:
     """Whether ``term`` is a literal of pyoxigraph or of rdflib (an rdflib term exists
     only once rdflib is loaded: this asks nothing of it before)."""
     if isinstance(term, ox.Literal):
         return True
     rdflib = sys.modules.get("rdflib")
     return rdflib is not None and isinstance(term, rdflib.Literal)
+
+
+def iri_of(term: Any) -> str | None:
+    """The IRI of ``term`` (a pyoxigraph NamedNode or an rdflib URIRef) as a string;
+    None for a blank node or a literal."""
+    if isinstance(term, ox.NamedNode):
+        return term.value
+    rdflib = sys.modules.get("rdflib")
+    return str(term) if rdflib is not None and isinstance(term, rdflib.URIRef) else None
 
 
 @dataclass(frozen=True)
@@ -169,7 +178,7 @@ def find_owner(
     """The nearest node, ``node`` first, then its referrers breadth first, that has an
     identifier; ties go to the smallest IRI, so the answer never depends on order.
     ``node`` is an rdflib or a pyoxigraph term (a literal has no owner)."""
-    if _is_literal(node):
+    if is_literal(node):
         return None
     seen, todo = {node}, deque([node])
     while todo:

@@ -13,13 +13,13 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, overload
 
 import pyoxigraph as ox
 
 from . import resources
 from .choices import DEFAULT_BASE
-from .entries import EntryIndex, Location
+from .entries import EntryIndex, Location, iri_of
 from .errors import AnthologyError
 from .layout import LayoutScan, written_identifiers
 from .parts import GRAPHS, PARTS, OxTerm
@@ -59,6 +59,19 @@ def _text(term: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple) -> str:
     return str(term) if isinstance(term, ox.Triple) else term.value
 
 
+_OX_TERMS = (ox.NamedNode, ox.BlankNode, ox.Literal, ox.Triple)
+
+
+def _as_ox(node: Node | OxTerm) -> OxTerm:
+    """``node`` as a pyoxigraph term (converted from rdflib's where it is one)."""
+    if isinstance(node, _OX_TERMS):
+        return node
+    from .terms import to_ox
+
+    converted: OxTerm = to_ox(node)
+    return converted
+
+
 def add_graph(store: ox.Store, graph: Graph, name: ox.NamedNode) -> None:
     """Copy an rdflib graph into a named graph of ``store``."""
     from .terms import to_ox
@@ -77,6 +90,8 @@ class OxigraphEngine(EntryIndex):
     _store: ox.Store = field(repr=False)
     _rules_in_store: bool = field(default=False, repr=False)
     _waivers_located: bool = field(default=False, repr=False)
+    #: Where each data subject IRI is first written, from the files scanned so far.
+    _lines: dict[str, Location] = field(default_factory=dict, repr=False)
     _scanned: set[Path] = field(default_factory=set, repr=False)
     _names: Graph | None = field(default=None, repr=False)
     _identifier_files: dict[str, Path] | None = field(default=None, repr=False)
@@ -98,12 +113,14 @@ class OxigraphEngine(EntryIndex):
             self._rules_in_store = True
         return self._store
 
-    def _locate_waivers(self) -> None:
-        """Add where each waiver is written to ``locations`` (once)."""
+    @property
+    def waivers(self) -> Graph:
+        """``rules.waivers``; where each is written is then in ``locations``."""
         if not self._waivers_located:
             for node, where in self.rules.locations.items():
                 self.locations.setdefault(node, where)
             self._waivers_located = True
+        return self.rules.waivers
 
     def normalize(self, node: str) -> str:
         """An IRI as a prefixed name where a bound prefix fits, else ``<iri>`` (rdflib's
@@ -119,14 +136,12 @@ class OxigraphEngine(EntryIndex):
             self._names = bind_prefixes(Graph(), self.base)
         return self._names.namespace_manager.normalizeUri(node)
 
-    def identifier(self, node: Node) -> str | None:
-        from rdflib import Literal
-
-        from .terms import to_ox
-
-        if isinstance(node, Literal):
+    def identifier(self, node: Node | OxTerm) -> str | None:
+        """The ``dcterms:identifier`` of ``node`` (an rdflib or a pyoxigraph term)."""
+        subject = _as_ox(node)
+        if isinstance(subject, ox.Literal):
             return None
-        for quad in self._store.quads_for_pattern(to_ox(node), _IDENTIFIER, None, DATA):
+        for quad in self._store.quads_for_pattern(subject, _IDENTIFIER, None, DATA):
             return _text(quad.object)
         return None
 
@@ -143,22 +158,31 @@ class OxigraphEngine(EntryIndex):
         for quad in self._store.quads_for_pattern(None, _IDENTIFIER, ox.Literal(text), DATA):
             yield from_ox(quad.subject)
 
-    def referrers(self, node: Node) -> set[Node]:
-        """The subjects of the data's quads whose object is ``node``."""
-        from .terms import from_ox, to_ox
+    @overload
+    def referrers(self, node: Node) -> set[Node]: ...
 
-        quads = self._store.quads_for_pattern(None, None, to_ox(node), DATA)
+    @overload
+    def referrers(self, node: OxTerm) -> set[OxTerm]: ...
+
+    def referrers(self, node: Node | OxTerm) -> set[Node] | set[OxTerm]:
+        """The subjects of the data's quads whose object is ``node``, terms of the
+        library ``node`` is a term of."""
+        quads = self._store.quads_for_pattern(None, None, _as_ox(node), DATA)
+        if isinstance(node, _OX_TERMS):
+            subjects: set[OxTerm] = {q.subject for q in quads}
+            return subjects
+        from .terms import from_ox
+
         return {from_ox(q.subject) for q in quads}
 
     def _scan(self, path: Path) -> None:
-        from .sourcemap import subject_lines
+        from .sourcemap import subject_iris
 
         if path in self._scanned or not path.is_file():
             return
         self._scanned.add(path)
-        text = read_text(path)
-        for subject, line in subject_lines(text, self.base).items():
-            self.locations.setdefault(subject, Location(path, line))
+        for iri, line in subject_iris(read_text(path), self.base).items():
+            self._lines.setdefault(iri, Location(path, line))
 
     def _files_by_identifier(self) -> dict[str, Path]:
         """Which file writes ``identifier "X"``, read once with the layout rule's text
@@ -175,23 +199,27 @@ class OxigraphEngine(EntryIndex):
         chooses a path outside data/)."""
         return self.root / "data" / f"{name}.ttl" if _FILE_NAME.fullmatch(name) else None
 
-    def location(self, node: Node) -> Location | None:
-        """Found lazily: the file named by the owner's identifier is scanned first, then
-        the one its IRI names (an entry whose identifier is wrong is still there); when
-        the entry is not there either, the files whose text holds its identifier."""
-        from rdflib import URIRef
-
-        self._locate_waivers()
-        owner = self.owner(node)
+    def location(self, node: Node | OxTerm) -> Location | None:
+        """Found lazily: a waiver where waivers.ttl writes it; else the file named by the
+        owner's identifier is scanned first, then the one its IRI names (an entry whose
+        identifier is wrong is still there); when the entry is not there either, the
+        files whose text holds its identifier. ``node``: an rdflib or pyoxigraph term."""
+        iri = iri_of(node)
+        if iri is not None and iri in self.rules.waiver_lines:
+            return self.rules.waiver_lines[iri]
+        owner = self.owner(node)  # type: ignore[arg-type]
+        owner_iri = iri_of(owner)
         identifier = self.identifier(owner) if owner is not None else None
 
         def unlocated() -> bool:
-            return node not in self.locations and (owner is None or owner not in self.locations)
+            return (iri is None or iri not in self._lines) and (
+                owner_iri is None or owner_iri not in self._lines
+            )
 
         if identifier and (path := self._named_file(identifier)) is not None:
             self._scan(path)
-        if unlocated() and isinstance(owner, URIRef) and owner.startswith(self.base):
-            if (path := self._named_file(owner[len(self.base) :])) is not None:
+        if unlocated() and owner_iri is not None and owner_iri.startswith(self.base):
+            if (path := self._named_file(owner_iri[len(self.base) :])) is not None:
                 self._scan(path)
         if unlocated() and identifier and identifier in self._files_by_identifier():
             self._scan(self._files_by_identifier()[identifier])
@@ -199,9 +227,9 @@ class OxigraphEngine(EntryIndex):
             # Not where its identifier is first written (two entries share it, say).
             for path in self.data_files:
                 self._scan(path)
-        if node in self.locations:
-            return self.locations[node]
-        return self.locations.get(owner) if owner is not None else None
+        if iri is not None and iri in self._lines:
+            return self._lines[iri]
+        return self._lines.get(owner_iri) if owner_iri is not None else None
 
     # -- the graph -----------------------------------------------------------------------
 

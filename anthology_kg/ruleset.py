@@ -62,16 +62,25 @@ class Rules:
         return self._rule_graphs[1]
 
     @functools.cached_property
-    def _waivers(self) -> tuple[Graph, dict[Node, Location]]:
-        from rdflib import Graph
+    def waiver_lines(self) -> dict[str, Location]:
+        """Where each waiver is written (waivers.ttl), by IRI: a scan of the text, no
+        RDF library (``locations`` gives the same keyed by rdflib terms)."""
+        from .sourcemap import subject_iris
+        from .sources import read_text
 
-        from .sourcemap import subject_lines
+        if self.waivers_file is None:
+            return {}
+        lines = subject_iris(read_text(self.waivers_file), self.base)
+        return {iri: Location(self.waivers_file, line) for iri, line in lines.items()}
+
+    @functools.cached_property
+    def _waivers(self) -> tuple[Graph, dict[Node, Location]]:
+        from rdflib import Graph, URIRef
 
         if self.waivers_file is None:
             return Graph(), {}
-        waivers, text = parse_turtle(self.waivers_file, self.base)
-        lines = subject_lines(text, self.base)
-        return waivers, {s: Location(self.waivers_file, line) for s, line in lines.items()}
+        waivers, _ = parse_turtle(self.waivers_file, self.base)
+        return waivers, {URIRef(iri): where for iri, where in self.waiver_lines.items()}
 
     @property
     def waivers(self) -> Graph:

@@ -1,8 +1,8 @@
 """Where each subject of a Turtle file is first written: the line a report points at.
 
-rdflib's parser keeps no positions, so this module scans the Turtle text itself. It
+The Turtle parser keeps no positions, so this module scans the Turtle text itself. It
 only has to find the first term of each top-level statement and the prefix and base
-directives; the text has already been parsed by rdflib, so it is known to be valid.
+directives; the text has already been parsed (pyoxigraph), so it is known to be valid.
 """
 
 from __future__ import annotations
@@ -11,12 +11,16 @@ import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin
-
-from rdflib import URIRef
 
 from .errors import AnthologyError
 from .sources import read_text
+
+# rdflib's IRIs only for callers that ask for them (``scan``, ``subject_lines``, the
+# positions of triples): ``subject_iris`` gives plain strings.
+if TYPE_CHECKING:
+    from rdflib import URIRef
 
 _DIRECTIVE = re.compile(
     r"(?:@prefix|PREFIX)\s+([A-Za-z][\w.-]*)?:\s*<([^>]*)>|(?:@base|BASE)\s+<([^>]*)>",
@@ -39,12 +43,36 @@ class SourceMap:
 
 def scan(text: str, base: str = "") -> SourceMap:
     """Scan Turtle ``text`` for subject lines and comments (see SourceMap)."""
+    from rdflib import URIRef
+
+    lines, comments, header = _scan(text, base)
+    return SourceMap(
+        {URIRef(iri): line for iri, line in lines.items()},
+        {URIRef(iri): block for iri, block in comments.items()},
+        header,
+    )
+
+
+def subject_lines(text: str, base: str = "") -> dict[URIRef, int]:
+    """Map each IRI that starts a top-level statement to its first line (1-based)."""
+    return scan(text, base).lines
+
+
+def subject_iris(text: str, base: str = "") -> dict[str, int]:
+    """``subject_lines`` with each IRI as a plain string (no RDF library needed)."""
+    return _scan(text, base)[0]
+
+
+def _scan(text: str, base: str) -> tuple[dict[str, int], dict[str, str], str]:
+    """The lines, comments and header of ``SourceMap``, each subject as a plain IRI."""
     prefixes: dict[str, str] = {}
-    found = SourceMap()
+    lines: dict[str, int] = {}
+    found_comments: dict[str, str] = {}
+    header = ""
     first = True
     for start, line, comments in _statement_starts(text):
         if first:
-            found.header, comments, first = "\n".join(comments), [], False
+            header, comments, first = "\n".join(comments), [], False
         directive = _DIRECTIVE.match(text, start)
         if directive:
             prefix, iri, new_base = directive.groups()
@@ -55,17 +83,12 @@ def scan(text: str, base: str = "") -> SourceMap:
             continue
         subject = _read_iri(text, start, prefixes, base)
         if subject is not None:
-            found.lines.setdefault(subject, line)
+            lines.setdefault(subject, line)
             if comments:
-                previous = found.comments.get(subject)
+                previous = found_comments.get(subject)
                 block = "\n".join(comments)
-                found.comments[subject] = f"{previous}\n{block}" if previous else block
-    return found
-
-
-def subject_lines(text: str, base: str = "") -> dict[URIRef, int]:
-    """Map each IRI that starts a top-level statement to its first line (1-based)."""
-    return scan(text, base).lines
+                found_comments[subject] = f"{previous}\n{block}" if previous else block
+    return lines, found_comments, header
 
 
 def _resolve(base: str, iri: str) -> str:
@@ -76,10 +99,10 @@ def _resolve(base: str, iri: str) -> str:
     return joined + "#" if iri.endswith("#") and not joined.endswith("#") else joined
 
 
-def _read_iri(text: str, start: int, prefixes: dict[str, str], base: str) -> URIRef | None:
+def _read_iri(text: str, start: int, prefixes: dict[str, str], base: str) -> str | None:
     if text.startswith("<", start):
         end = text.index(">", start)
-        return URIRef(_resolve(base, text[start + 1 : end]))
+        return _resolve(base, text[start + 1 : end])
     if text.startswith(("[", "(", "_:"), start):
         return None
     end = start
@@ -89,7 +112,7 @@ def _read_iri(text: str, start: int, prefixes: dict[str, str], base: str) -> URI
     prefix, sep, local = token.partition(":")
     if not sep or prefix not in prefixes:
         return None
-    return URIRef(prefixes[prefix] + _LOCAL_ESCAPE.sub(r"\1", local))
+    return prefixes[prefix] + _LOCAL_ESCAPE.sub(r"\1", local)
 
 
 def string_end(text: str, start: int) -> int:
@@ -178,7 +201,7 @@ _TOKEN = re.compile(
 )
 _STRING_ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f"}
 _ESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)", re.DOTALL)
-_RDF_TYPE = URIRef("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
+_RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 
 
 @dataclass(frozen=True)
@@ -260,6 +283,9 @@ class _Reader:
         self.nested = 0
         self.found: list[Written] = []
         self.subjects: dict[object, tuple[int, int]] = {}
+        from rdflib import URIRef  # positions name IRIs as rdflib terms
+
+        self.uri = URIRef
 
     def run(self) -> Positions:
         while self.tokens.peek()[0] != "eof":
@@ -284,10 +310,11 @@ class _Reader:
         return Positions(self.found, self.subjects)
 
     def iri(self, value: str) -> URIRef | None:
+        URIRef = self.uri  # noqa: N806
         if value.startswith("<"):
             return URIRef(_resolve(self.base, _unescape(value[1:-1])))
         if value == "a":
-            return _RDF_TYPE
+            return URIRef(_RDF_TYPE)
         prefix, sep, local = value.partition(":")
         if sep and prefix in self.prefixes:
             return URIRef(self.prefixes[prefix] + _LOCAL_ESCAPE.sub(r"\1", local))
@@ -387,6 +414,8 @@ def locate(
     the text writes it (for a blank ``focus``, the one such triple nested in ``owner``'s
     statement), else where ``focus`` (or ``owner``) starts as a subject. None when the
     text says neither."""
+    from rdflib import URIRef
+
     if isinstance(predicate, URIRef):
         direct = [
             w

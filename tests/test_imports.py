@@ -182,3 +182,29 @@ def test_the_command_lines_choices_are_the_writers_tables():
     assert choices.DIFF_FORMATS == tuple(diffreport.WRITERS)
     assert choices.QUERY_DIFF_FORMATS == tuple(diffreport.QUERY_WRITERS)
     assert choices.ENTRY_KINDS == tuple(authoring.KINDS)
+
+
+def test_the_fast_engines_lookups_on_pyoxigraph_terms_load_no_rdflib():
+    """Entries, owners and source locations of the Oxigraph engine answer pyoxigraph
+    terms without rdflib: what a caller holding the store's terms (validation rows, the
+    diff) needs from the load layer."""
+    script = (
+        "import sys\n"
+        "import pyoxigraph as ox\n"
+        "from anthology_kg.engine import open_engine\n"
+        "engine = open_engine()\n"
+        "entry = ox.NamedNode(engine.base + 'ARXIV-2409.19256')\n"
+        "query = 'SELECT ?t { %s <https://w3id.org/anthology-kg/ns#takeaway> ?t } LIMIT 1'\n"
+        "((takeaway,),) = engine.select(query % entry, parts=('data',))\n"
+        "assert isinstance(takeaway, ox.BlankNode)\n"
+        "assert engine.identifier(entry) == 'ARXIV-2409.19256'\n"
+        "assert engine.owner(takeaway) == entry, engine.owner(takeaway)\n"
+        "assert entry in engine.referrers(takeaway)\n"
+        "where = engine.location(takeaway)\n"
+        "assert where.path.name == 'ARXIV-2409.19256.ttl' and where.line > 1, where\n"
+        "assert engine.location(ox.Literal('x')) is None\n"
+        "print(sorted(m for m in sys.modules if m == 'rdflib' or m.startswith('rdflib.')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -218,3 +218,30 @@ def test_only_files_the_listing_shows_as_regular_are_opened_unlooked(tmp_path):
     # Told wrongly that a FIFO is regular, the check after opening still refuses it.
     with pytest.raises(AnthologyError, match="not a regular file"):
         read_source(tmp_path / "pipe.ttl", listed_regular=True)
+
+
+def test_the_fast_engine_locates_waivers_and_data_alike_for_either_librarys_terms(tmp_path):
+    """A waiver is located in waivers.ttl before any result asks (validation reads
+    ``locations`` for an expired waiver of a conforming anthology); the data's subjects
+    are located the same for an rdflib and a pyoxigraph term."""
+    import shutil
+
+    import pyoxigraph as ox
+
+    from anthology_kg.fast import load_fast
+
+    root = tmp_path / "anthology"
+    shutil.copytree(FIXTURES / "minimal", root)
+    (root / "waivers.ttl").write_text(
+        "\n<https://example.org/w/1> <urn:x:p> 1 .\n", encoding="utf-8"
+    )
+    engine = load_fast(root)
+    waiver = URIRef("https://example.org/w/1")
+    assert len(engine.waivers) == 1
+    assert engine.locations[waiver].line == 2
+    assert engine.location(ox.NamedNode(str(waiver))) == engine.locations[waiver]
+    entry = URIRef(DEFAULT_BASE + "LIT-001")
+    assert engine.location(entry) == engine.location(ox.NamedNode(str(entry)))
+    assert engine.location(entry).path.name == "LIT-001.ttl"
+    assert engine.owner(ox.NamedNode(str(entry))) == ox.NamedNode(str(entry))
+    assert engine.owner(entry) == entry
