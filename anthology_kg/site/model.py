@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import pyoxigraph as ox
@@ -86,6 +87,7 @@ EXTERNAL_LABELS: dict[Term, str] = {
     RDFS.comment: "comment",
     RDF.value: "text",
 }
+LONG = 16  # values of a subject and predicate beyond which a set finds those written twice
 PROSE_MIN = 120  # a literal this long, or with a line break, is prose, not a fact
 _CAMEL = re.compile(r"[a-z]+(?:[A-Z][a-z0-9]*)+")
 _PLAIN_LOCAL = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*")
@@ -141,35 +143,68 @@ def turtle_documents(texts: list[bytes]) -> list[tuple[int, str]]:
     document of its own. Parsing, and the browser's engine, go much faster on one large
     document than on ten thousand small ones."""
     documents: list[tuple[int, str]] = []
-    run: list[str] = []
+    run: list[bytes] = []  # joined, then decoded once: no text per file
     start = 0
     for number, data in enumerate(texts):
-        text = data.decode("utf-8")
-        if b"_:" in data or _BASE.search(data.lower()) or text.startswith("\ufeff"):
+        if b"_:" in data or _BASE.search(data.lower()) or data.startswith(b"\xef\xbb\xbf"):
             if run:
-                documents.append((start, "\n".join(run)))
+                documents.append((start, b"\n".join(run).decode("utf-8")))
                 run = []
-            documents.append((number, text))
+            documents.append((number, data.decode("utf-8")))
         else:
             if not run:
                 start = number
-            run.append(text)
+            run.append(data)
     if run:
-        documents.append((start, "\n".join(run)))
+        documents.append((start, b"\n".join(run).decode("utf-8")))
     return documents
 
 
-def data_triples(anthology: EntryIndex) -> tuple[list[str], list[str]]:
-    """The data graph's triples as N-Triples lines without their final `` .``, in the
-    order they are written (files by name), each once; and the files as Turtle
-    documents (``turtle_documents``).
+class _Lines:
+    """A binary file for pyoxigraph's N-Triples writer that hands what it is written,
+    as lines without their final " .", to ``take``, a batch at a time: the text of
+    the whole graph is never held at once. Each line ends in " .\n" and a literal
+    holds no "\n" (it may hold U+2028 or U+0085, which ``str.splitlines`` would break
+    a line at)."""
+
+    BATCH = 1 << 20
+
+    def __init__(self, take: Callable[[list[str]], None]):
+        self.take = take
+        self.pending = bytearray()
+
+    def write(self, data: bytes) -> int:
+        self.pending += data
+        if len(self.pending) >= self.BATCH:
+            cut = self.pending.rfind(b" .\n") + 3
+            if cut > 2:
+                self._hand(cut)
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        self._hand(len(self.pending))
+
+    def _hand(self, cut: int) -> None:
+        lines = self.pending[:cut].decode("utf-8").split(" .\n")
+        del self.pending[:cut]
+        lines.pop()  # after the last " .\n"
+        self.take(lines)
+
+
+def data_triples(anthology: EntryIndex, take: Callable[[list[str]], None]) -> list[str]:
+    """Give ``take`` the data graph's triples as N-Triples lines without their final
+    `` .``, in the order they are written (files by name), a batch at a time; return
+    the files as Turtle documents (``turtle_documents``). A triple written twice (in
+    two files, say) comes twice.
 
     The data files are parsed again (the store keeps numbers in canonical form, the
     site shows them as written) and written as N-Triples, both by pyoxigraph and with
     no Python object per triple. An anthology with no files (a remote store) gives its
     engine's quads, blank nodes labelled by RDFC-1.0 so that their order does not
     depend on the store."""
-    chunks: list[bytes] = []
     documents: list[str] = []
     files = anthology.data_files
     if files:
@@ -177,8 +212,7 @@ def data_triples(anthology: EntryIndex) -> tuple[list[str], list[str]]:
         names = getattr(files, "names", None)
         folder = getattr(files, "folder", None)
         paths = [os.path.join(folder, n) for n in names] if names and folder else list(files)
-        texts = [read_source(path) for path in paths]
-        for number, document in turtle_documents(texts):
+        for number, document in turtle_documents([read_source(path) for path in paths]):
             documents.append(document)
             # The engine read these files already; an error would name the first.
             with turtle_errors(files[number], anthology.base):
@@ -188,20 +222,19 @@ def data_triples(anthology: EntryIndex) -> tuple[list[str], list[str]]:
                     base_iri=anthology.base,
                     rename_blank_nodes=True,
                 )
-                chunks.append(ox.serialize(quads, format=ox.RdfFormat.N_TRIPLES) or b"")
+                sink = _Lines(take)
+                ox.serialize(quads, sink, format=ox.RdfFormat.N_TRIPLES)  # type: ignore[arg-type]
+                sink.close()
     else:
         dataset = ox.Dataset(
             ox.Quad(q.subject, q.predicate, q.object) for q in anthology.quads(("data",))
         )
         dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
         written = ox.serialize((q.triple for q in dataset), format=ox.RdfFormat.N_TRIPLES) or b""
-        chunks.append(b"".join(sorted(written.splitlines(keepends=True))))
-    # A triple written twice (in two files, say) is one triple: the first stays. Each
-    # ends in " .\n" (N-Triples as pyoxigraph writes it), and a literal holds no "\n";
-    # it may hold U+2028 or U+0085, which ``str.splitlines`` would break a line at.
-    lines = b"".join(chunks).decode("utf-8").split(" .\n")
-    lines.pop()  # after the last
-    return list(dict.fromkeys(lines)), documents
+        lines = written.decode("utf-8").split(" .\n")
+        lines.pop()
+        take(sorted(lines))
+    return documents
 
 
 def _prefer(labels: dict, node, rank: int, text: str) -> None:
@@ -246,30 +279,50 @@ class Model:
     def read(cls, anthology: EntryIndex) -> Model:
         model = cls(anthology)
         labels: dict[Term, tuple[int, str]] = {}
-        lines, model.documents = data_triples(anthology)
         has_identifier, pref_label, label = DCTERMS.identifier, SKOS.prefLabel, RDFS.label
         out, into, identifiers = model.out, model.into, model.identifiers
         by_predicate = model.by_predicate
-        # No sorting: the files' order is the same for every engine and every run.
-        for line in lines:
-            s, p, o = line.split(" ", 2)
-            out[s].append((p, o))
-            if o[0] != '"':  # nothing asks what points at a literal
-                into[o].append((p, s))
-            table = by_predicate.get(s)
-            if table is None:
-                by_predicate[s] = {p: [o]}
-            elif p in table:
-                table[p].append(o)
-            else:
-                table[p] = [o]
-            if o[0] == '"':
-                if p == has_identifier:
-                    value = text(o)
-                    if s not in identifiers or value < identifiers[s]:
-                        identifiers[s] = value
-                elif p == pref_label or p == label:
-                    _prefer(labels, s, 0 if p == pref_label else 1, text(o))
+        many: dict[tuple[Term, Term], set[Term]] = {}  # the values of a long list
+        intern = sys.intern  # a term's text once, however often it is used
+
+        def take(lines: list[str]) -> None:
+            # No sorting: the files' order is the same for every engine and every run.
+            for line in lines:
+                s, p, o = line.split(" ", 2)
+                s, p = intern(s), intern(p)
+                table = by_predicate.get(s)
+                if table is None:
+                    by_predicate[s] = {p: [o]}
+                else:
+                    values = table.get(p)
+                    if values is None:
+                        table[p] = [o]
+                    elif len(values) < LONG:
+                        if o in values:
+                            continue  # written twice: the first stays
+                        values.append(o)
+                    else:
+                        seen = many.get((s, p))
+                        if seen is None:
+                            seen = many[(s, p)] = set(values)
+                        if o in seen:
+                            continue
+                        seen.add(o)
+                        values.append(o)
+                if o[0] == '"':
+                    out[s].append((p, o))
+                    if p == has_identifier:
+                        value = text(o)
+                        if s not in identifiers or value < identifiers[s]:
+                            identifiers[s] = value
+                    elif p == pref_label or p == label:
+                        _prefer(labels, s, 0 if p == pref_label else 1, text(o))
+                else:  # nothing asks what points at a literal
+                    o = intern(o)
+                    out[s].append((p, o))
+                    into[o].append((p, s))
+
+        model.documents = data_triples(anthology, take)
         order = model.order
         for node in (*out, *into):
             if node[0] == "_" and node not in order:
