@@ -1189,3 +1189,24 @@ def test_a_literal_with_unicode_line_separators_is_one_value(tmp_path, bundled_c
     check_site(["--root", str(bundled_copy)], out)
     page = (out / "entries" / "SWEEP-backlog.html").read_text("utf-8")
     assert "the literature\u2028sweep\u0085behind" in page
+
+
+def test_a_triple_written_twice_is_one_in_the_site_model(bundled_copy):
+    from anthology_kg.engine import open_engine
+    from anthology_kg.site import model
+    from anthology_kg.site.model import RDFS, Model
+
+    sweep = (bundled_copy / "data" / "SWEEP-backlog.ttl").read_text("utf-8")
+    label = '"the literature sweep behind the backlog"'
+    values = ", ".join(str(n) for n in (*range(model.LONG + 4), 3, model.LONG + 1))
+    (bundled_copy / "data" / "ZZ-again.ttl").write_text(
+        sweep.split("\n\n")[0]  # the prefixes
+        + f"\n\nid:SWEEP-backlog rdfs:label {label} .\n"
+        + f"<http://example.org/many> <http://example.org/p> {values} .\n",
+        encoding="utf-8",
+    )
+    read = Model.read(open_engine("fast", root=bundled_copy))
+    entry = next(node for node, name in read.identifiers.items() if name == "SWEEP-backlog")
+    assert read.values(entry, RDFS.label) == [label]
+    many = read.values("<http://example.org/many>", "<http://example.org/p>")
+    assert len(many) == model.LONG + 4 == len(read.out["<http://example.org/many>"])
