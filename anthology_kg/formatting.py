@@ -9,6 +9,8 @@ read again, and a file edited since it was formatted is left alone and reported.
 from __future__ import annotations
 
 import difflib
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -79,6 +81,62 @@ def _canonical_quads(quads: list[ox.Quad]) -> set[str]:
     return {str(q) for q in quads}
 
 
+_TAG = re.compile(r"@([a-zA-Z]+(?:-[a-zA-Z0-9]+)*)")
+#: A language tag with an upper-case letter may be written (or an e-mail address).
+_UPPER_TAG = re.compile(r"@[a-zA-Z0-9-]*[A-Z]")
+
+
+def _language_tags(text: str) -> Iterator[re.Match[str]]:
+    """The language tags of the literals of the Turtle ``text`` (each ``@tag`` right
+    after a string; the tag is group 1), skipping IRIs, comments and strings."""
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end + 1
+        elif c == "<":
+            end = text.find(">", i)
+            i = n if end < 0 else end + 1
+        elif c in "\"'":
+            quote = c * 3 if text.startswith(c * 3, i) else c
+            j = i + len(quote)
+            while j < n and not text.startswith(quote, j):
+                j += 2 if text[j] == "\\" else 1
+            while len(quote) == 3 and j + 3 < n and text[j + 3] == c:
+                j += 1  # a long string's own last quotes come before the closing three
+            i = j + len(quote)
+            tag = _TAG.match(text, i)
+            if tag:
+                yield tag
+                i = tag.end()
+        else:
+            i += 1
+
+
+def _tags_as_written(canonical: str, original: str) -> str:
+    """``canonical`` with each language tag spelt as ``original`` spells it.
+
+    pyoxigraph, which parses the files, lower-cases language tags (``@en-US`` is read as
+    ``en-us``; RDF 1.1 allows it), so the canonical text has them in lower case. A tag
+    the file writes with one spelling gets it back; one it writes in two (``en-US`` and
+    ``en-us``) stays in lower case, as no term says which literal had which.
+    """
+    if not _UPPER_TAG.search(original):
+        return canonical
+    spellings: dict[str, set[str]] = {}
+    for tag in _language_tags(original):
+        spellings.setdefault(tag[1].lower(), set()).add(tag[1])
+    written = {lower: next(iter(s)) for lower, s in spellings.items() if len(s) == 1}
+    parts, last = [], 0
+    for tag in _language_tags(canonical):
+        spelling = written.get(tag[1])
+        if spelling is not None and spelling != tag[1]:
+            parts += [canonical[last : tag.start(1)], spelling]
+            last = tag.end(1)
+    return "".join(parts) + canonical[last:] if parts else canonical
+
+
 def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
     """The canonical text of one Turtle file, keeping the comments written before each
     statement. Raises AnthologyError naming the first triple (and its subject's line) if
@@ -99,6 +157,7 @@ def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
             line,
         )
     lines = {str(subject): line for subject, line in found.lines.items()}
+    canonical = _tags_as_written(canonical, text)
     return Formatted(path, text, canonical, data, entries_of(path, quads, lines))
 
 

@@ -1,0 +1,69 @@
+"""fmt keeps what the file says: language tags as written; where the store cannot, the
+exact behaviour is pinned (README, the store's canonical forms)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from conftest import run_cli
+
+from anthology_kg.formatting import _language_tags, format_file
+from anthology_kg.resources import bundled_dir
+
+NOTE = '\nid:LIT-168 rdfs:comment "A Color note"@en-US, "Ein Hinweis"@de-CH-1996 .\n'
+
+
+@pytest.fixture
+def tagged(tmp_path):
+    """A copy of the bundled anthology whose LIT-168 has tags with upper-case letters."""
+    root = tmp_path / "anthology"
+    shutil.copytree(bundled_dir() / "data", root / "data")
+    path = root / "data" / "LIT-168.ttl"
+    text = path.read_text(encoding="utf-8")
+    if "@prefix rdfs:" not in text:
+        text = "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n" + text
+    path.write_text(text + NOTE, encoding="utf-8")
+    return root
+
+
+def test_fmt_keeps_language_tags_as_written(tagged):
+    """Before: fmt rewrote "…"@en-US as "…"@en-us in the contributor's file."""
+    assert run_cli("--root", str(tagged), "fmt").exit_code == 0
+    written = (tagged / "data" / "LIT-168.ttl").read_text(encoding="utf-8")
+    assert '"A Color note"@en-US' in written and '"Ein Hinweis"@de-CH-1996' in written
+    assert "@en-us" not in written and "@de-ch" not in written
+    assert run_cli("--root", str(tagged), "fmt", "--check").exit_code == 0  # stable
+
+
+def test_a_tag_written_in_two_spellings_stays_in_lower_case(tmp_path):
+    path = tmp_path / "X.ttl"
+    path.write_text(
+        '<https://w3id.org/anthology-kg/id/X> <urn:p> "a"@en-US, "b"@en-us .\n', encoding="utf-8"
+    )
+    canonical = format_file(path).canonical
+    assert '"a"@en-us' in canonical and '"b"@en-us' in canonical
+
+
+def test_language_tags_are_found_only_after_strings():
+    text = (
+        '@prefix a: <urn:a@X> . # "x"@No\n'
+        'a:s a:p """say "hi"@EN""""@en-GB, \'y\'@fr-CA, "mail me@Example.org"@de, "q\\"@X" .\n'
+    )
+    assert [m[1] for m in _language_tags(text)] == ["en-GB", "fr-CA", "de"]
+
+
+def test_the_store_answers_with_tags_in_lower_case_on_both_engines(tagged):
+    """Pinned: pyoxigraph, which parses the data files for both engines, lower-cases a
+    language tag, so a query answer gives "A Color note"@en-us (README, canonical forms)."""
+    query = (
+        "SELECT ?c WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#comment> ?c "
+        'FILTER (STRSTARTS(?c, "A Color")) }'
+    )
+    for engine in ("fast", "reference"):
+        result = run_cli(
+            "--root", str(tagged), "sparql", "-", "--format", "tsv", "--engine", engine,
+            input=query,
+        )  # fmt: skip
+        assert result.exit_code == 0, result.stderr
+        assert result.stdout == '?c\n"A Color note"@en-us\n'
