@@ -62,6 +62,7 @@ _GROUP = "urn:anthology-kg:statements:"
 #: call for the whole graph, 16,384 is 8% slower; the whole graph at once held its text
 #: three times, 26 MiB more at the peak).
 _CHUNK = 1 << 8
+_NT = ox.RdfFormat.N_TRIPLES
 _first = itemgetter(0)
 _as_triple = attrgetter("triple")
 _second = itemgetter(1)
@@ -96,18 +97,6 @@ _ECHARS = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'":
 # -- statements: N-Triples text of pyoxigraph quads ------------------------------------------
 
 
-def _split(line: str) -> tuple[str, str, str, str]:
-    """An N-Quads line (without `` .``) as subject, predicate, object and graph ("")."""
-    first = line.index(" ")
-    second = line.index(" ", first + 1)
-    rest = line[second + 1 :]
-    end = rest.rindex('"') if rest[0] == '"' else 0
-    space = rest.find(" ", end)
-    if space < 0:
-        return line[:first], line[first + 1 : second], rest, ""
-    return line[:first], line[first + 1 : second], rest[:space], rest[space + 1 :]
-
-
 def _lines(quads: Iterable[ox.Quad] | Iterable[ox.Triple], fmt: ox.RdfFormat) -> list[str]:
     """pyoxigraph's serialization of ``quads``, one string a statement (no `` .``)."""
     lines = (ox.serialize(quads, format=fmt) or b"").decode("utf-8").split(" .\n")
@@ -115,29 +104,27 @@ def _lines(quads: Iterable[ox.Quad] | Iterable[ox.Triple], fmt: ox.RdfFormat) ->
     return lines
 
 
+def _triple_lines(given: Sequence[Any]) -> list[str]:
+    """``statement_lines`` of a list of quads or triples."""
+    try:  # quads in the default graph are written as triples: no Triple object made
+        return _lines(given, ox.RdfFormat.N_TRIPLES)
+    except ValueError:  # some quads are in a named graph
+        return _lines([_as_triple(q) if isinstance(q, ox.Quad) else q for q in given], _NT)
+
+
 def statement_lines(quads: Iterable[ox.Quad] | Iterable[ox.Triple]) -> list[str]:
     """The triples of ``quads`` (graph names dropped, a triple in two graphs repeated),
     each as one N-Triples line without its `` .`` (pyoxigraph's serialization). An
     iterator is consumed as it comes (each quad written out and dropped: holding the
     Python objects of a large graph costs more than parsing it)."""
-    if isinstance(quads, Iterator):
-        first = next(quads, None)
-        if first is None:
-            return []
-        given_lazily: Iterator[Any] = chain([first], quads)
-        if isinstance(first, ox.Quad):  # as triples, graph names dropped (map: in C)
-            given_lazily = map(_as_triple, given_lazily)
-        # A chunk at a time: the text of the whole graph, as bytes and as one string,
-        # would be held beside its lines (and grown by doubling) for nothing (``_CHUNK``).
-        lines: list[str] = []
-        while chunk := list(islice(given_lazily, _CHUNK)):
-            lines += _lines(chunk, ox.RdfFormat.N_TRIPLES)
-        return lines
-    given: Sequence[Any] = quads if isinstance(quads, Sequence) else list(quads)
-    try:
-        return _lines(given, ox.RdfFormat.N_TRIPLES)
-    except ValueError:  # some quads are in a named graph
-        return [" ".join(_split(line)[:3]) for line in _lines(given, ox.RdfFormat.N_QUADS)]
+    if not isinstance(quads, Iterator):
+        return _triple_lines(quads if isinstance(quads, Sequence) else list(quads))
+    # A chunk at a time: the text of the whole graph, as bytes and as one string,
+    # would be held beside its lines (and grown by doubling) for nothing (``_CHUNK``).
+    lines: list[str] = []
+    while chunk := list(islice(quads, _CHUNK)):
+        lines += _triple_lines(chunk)
+    return lines
 
 
 def split_lines(lines: Iterable[str]) -> list[Statement]:
