@@ -86,3 +86,14 @@ def test_stats_are_the_same_on_both_engines(tmp_path):
     )
     assert sorted(fast.by_category.values()) == sorted(reference.by_category.values())
     assert "ak:method" in fast.by_category
+
+
+def test_an_anthology_without_entries_counts_nothing_on_both_engines(tmp_path):
+    """rdflib answers an aggregate over nothing with one empty row, pyoxigraph with none:
+    both count zero."""
+    from anthology_kg.engine import ENGINES, open_engine
+    from anthology_kg.stats import Stats, compute_stats
+
+    (tmp_path / "data").mkdir()
+    for engine in ENGINES:
+        assert compute_stats(open_engine(engine, root=tmp_path)) == Stats(0, 0, {}, {}, [])
