@@ -226,32 +226,22 @@ def infer(data: Graph, ontology: Graph, asserted: Graph, inference: str) -> Grap
     ``asserted`` about the anthology's own entries and terms: no axioms about the RDF,
     RDFS, OWL, XSD, SKOS or SHACL vocabularies."""
     import owlrl  # only here: the fast path infers without it
-    from rdflib import RDF, RDFS, BNode, Graph, Literal
-    from rdflib.namespace import OWL, SKOS, XSD
+    from rdflib import RDF, BNode, Graph, Literal
 
-    standard = tuple(str(ns) for ns in (RDF, RDFS, OWL, XSD, SKOS)) + (PREFIXES["sh"],)
-    trivial_objects = {OWL.Thing, RDFS.Resource, OWL.Nothing}
-    trivial_types = {OWL.NamedIndividual, RDFS.Class, OWL.Class}
-    reflexive = {
-        OWL.sameAs,
-        RDFS.subClassOf,
-        RDFS.subPropertyOf,
-        OWL.equivalentClass,
-        OWL.equivalentProperty,
-    }
+    from .inference import REFLEXIVE, STANDARD_NAMESPACES, TRIVIAL_OBJECTS, TRIVIAL_TYPES
 
     def about_the_anthology(triple: tuple[Node, Node, Node]) -> bool:
         """An inferred triple worth exporting: about a subject the export asserts
         something of (or a blank node), and neither trivial nor about a standard
         vocabulary."""
         s, p, o = triple
-        if isinstance(s, Literal) or str(s).startswith(standard):
+        if isinstance(s, Literal) or str(s).startswith(STANDARD_NAMESPACES):
             return False
         if s not in subjects and not isinstance(s, BNode):
             return False
-        if p in reflexive and s == o:
+        if p in REFLEXIVE and s == o:
             return False
-        return o not in trivial_objects and not (p == RDF.type and o in trivial_types)
+        return o not in TRIVIAL_OBJECTS and not (p == RDF.type and o in TRIVIAL_TYPES)
 
     closure = Graph()
     closure += data

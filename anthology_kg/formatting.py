@@ -24,6 +24,7 @@ from .layout import FileEntries, LayoutWarning, entries_of, layout_warnings
 from .namespaces import DEFAULT_BASE
 from .sourcemap import scan
 from .sources import parse_quads, parse_turtle_file, read_source, to_graph
+from .sparql_text import code_characters
 from .turtle import canonical_turtle
 
 
@@ -88,30 +89,13 @@ _UPPER_TAG = re.compile(r"@[a-zA-Z0-9-]*[A-Z]")
 
 def _language_tags(text: str) -> Iterator[re.Match[str]]:
     """The language tags of the literals of the Turtle ``text`` (each ``@tag`` right
-    after a string; the tag is group 1), skipping IRIs, comments and strings."""
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "#":
-            end = text.find("\n", i)
-            i = n if end < 0 else end + 1
-        elif c == "<":
-            end = text.find(">", i)
-            i = n if end < 0 else end + 1
-        elif c in "\"'":
-            quote = c * 3 if text.startswith(c * 3, i) else c
-            j = i + len(quote)
-            while j < n and not text.startswith(quote, j):
-                j += 2 if text[j] == "\\" else 1
-            while len(quote) == 3 and j + 3 < n and text[j + 3] == c:
-                j += 1  # a long string's own last quotes come before the closing three
-            i = j + len(quote)
-            tag = _TAG.match(text, i)
+    after a string; the tag is group 1). Turtle writes comments, strings and IRIs as
+    SPARQL does, so SPARQL's scanner steps over them."""
+    for offset, character in code_characters(text):
+        if character == "@" and offset and text[offset - 1] in "\"'":
+            tag = _TAG.match(text, offset)
             if tag:
                 yield tag
-                i = tag.end()
-        else:
-            i += 1
 
 
 def _tags_as_written(canonical: str, original: str) -> str:

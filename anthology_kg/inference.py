@@ -558,11 +558,13 @@ def _value(literal: ox.Literal) -> object:
 
 # -- what of the closure is about the anthology ----------------------------------------
 
-#: The vocabularies whose own terms an export's inferred triples are never about.
+#: The vocabularies whose own terms an export's inferred triples are never about; the
+#: objects, types and reflexive properties that make an inferred triple trivial (the
+#: rules here and export's owlrl fallback keep the same triples).
 STANDARD_NAMESPACES = (str(RDF), str(RDFS), str(OWL), str(XSD), str(SKOS), str(SH))
-_TRIVIAL_OBJECTS = (OWL.Thing, RDFS.Resource, OWL.Nothing)
-_TRIVIAL_TYPES = (OWL.NamedIndividual, RDFS.Class, OWL.Class)
-_REFLEXIVE = (
+TRIVIAL_OBJECTS = (OWL.Thing, RDFS.Resource, OWL.Nothing)
+TRIVIAL_TYPES = (OWL.NamedIndividual, RDFS.Class, OWL.Class)
+REFLEXIVE = (
     OWL.sameAs,
     RDFS.subClassOf,
     RDFS.subPropertyOf,
@@ -589,9 +591,9 @@ def about_the_anthology(
         FILTER(isBlank(?s) || (!({standard})
             && EXISTS {{ VALUES ?g {{ {graphs} }} GRAPH ?g {{ ?s ?anyPredicate ?anyObject }} }}))
         FILTER NOT EXISTS {{ VALUES ?h {{ {graphs} }} GRAPH ?h {{ ?s ?p ?o }} }}
-        FILTER(!(sameTerm(?s, ?o) && {_one_of("?p", _REFLEXIVE)}))
-        FILTER(!{_one_of("?o", _TRIVIAL_OBJECTS)})
-        FILTER(!(sameTerm(?p, <{RDF.type}>) && {_one_of("?o", _TRIVIAL_TYPES)}))
+        FILTER(!(sameTerm(?s, ?o) && {_one_of("?p", REFLEXIVE)}))
+        FILTER(!{_one_of("?o", TRIVIAL_OBJECTS)})
+        FILTER(!(sameTerm(?p, <{RDF.type}>) && {_one_of("?o", TRIVIAL_TYPES)}))
     }}"""
     for row in _select(store, query):
         yield ox.Triple(row["s"], row["p"], row["o"])

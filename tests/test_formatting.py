@@ -48,7 +48,7 @@ def test_a_tag_written_in_two_spellings_stays_in_lower_case(tmp_path):
 def test_language_tags_are_found_only_after_strings():
     text = (
         '@prefix a: <urn:a@X> . # "x"@No\n'
-        'a:s a:p """say "hi"@EN""""@en-GB, \'y\'@fr-CA, "mail me@Example.org"@de, "q\\"@X" .\n'
+        'a:s a:p """say "hi"@EN """@en-GB, \'y\'@fr-CA, "mail me@Example.org"@de, "q\\"@X" .\n'
     )
     assert [m[1] for m in _language_tags(text)] == ["en-GB", "fr-CA", "de"]
 
