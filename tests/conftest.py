@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import shutil
 import signal
 import subprocess
@@ -25,6 +26,19 @@ def bundled_copy(tmp_path: Path) -> Path:
     root = tmp_path / "anthology"
     shutil.copytree(bundled_dir() / "data", root / "data")
     return root
+
+
+@functools.cache
+def reference_results(root: Path) -> tuple:
+    """The reference engine's (rdflib + pySHACL) validation results (frozen
+    ``RuleResult``) of the anthology at ``root``, as ``validate(load_anthology(root))``
+    gives them, computed once per test process: the slowest expected value of the suite,
+    shared by the tests that read it (test_rules, test_engines). Only for folders no test
+    writes to (tests/fixtures, the bundled anthology, module-scoped generated ones)."""
+    from anthology_kg.loader import load_anthology
+    from anthology_kg.validation import validate
+
+    return tuple(validate(load_anthology(root)).results)
 
 
 def run_cli(*args: str, input: str | None = None):
