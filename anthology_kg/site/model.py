@@ -137,16 +137,17 @@ _BASE = re.compile(rb"base[\t\n\r ]*<")
 
 def turtle_documents(texts: list[bytes]) -> list[tuple[int, str]]:
     """The data files as few Turtle documents as hold the same graph, each with the
-    index of its first file: a run of files that name no blank node (``_:``), set no
-    base and start with no byte-order mark is one document, joined by newlines (each
-    file declares the prefixes it uses, or the loader refused it); any other file is a
-    document of its own. Parsing, and the browser's engine, go much faster on one large
-    document than on ten thousand small ones."""
+    index of its first file: a run of files that name no blank node (``_:``) and set no
+    base is one document, joined by newlines (each file declares the prefixes it uses,
+    or the loader refused it); any other file is a document of its own. The texts are
+    ``sources.read_source``'s, a leading byte-order mark already left out. Parsing, and
+    the browser's engine, go much faster on one large document than on ten thousand
+    small ones."""
     documents: list[tuple[int, str]] = []
     run: list[bytes] = []  # joined, then decoded once: no text per file
     start = 0
     for number, data in enumerate(texts):
-        if b"_:" in data or _BASE.search(data.lower()) or data.startswith(b"\xef\xbb\xbf"):
+        if b"_:" in data or _BASE.search(data.lower()):
             if run:
                 documents.append((start, b"\n".join(run).decode("utf-8")))
                 run = []
