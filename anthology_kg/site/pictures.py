@@ -8,10 +8,12 @@ draw text at 14 px when shown at natural size, and never route an edge under a b
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import textwrap
 from collections import defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape as _html_escape
@@ -67,7 +69,7 @@ def draw_all(pictures: list[Picture], prefer_dot: bool = True) -> tuple[list[str
     return [layered_svg(p.boxes, p.edges) for p in pictures], None
 
 
-def _relations(edges: list[tuple[str, str, str]]) -> dict[str, str]:
+def _relations(edges: Sequence[tuple[object, str, object]]) -> dict[str, str]:
     return {rel: COLOURS[i % len(COLOURS)] for i, rel in enumerate(sorted({e[1] for e in edges}))}
 
 
@@ -157,17 +159,17 @@ def dot_svgs(dot: str, pictures: list[Picture]) -> list[str] | None:
     return [part[part.index("<svg") :] for part in parts]
 
 
-def _columns(keys: list[str], edges: list[tuple[str, str, str]]) -> dict[str, int]:
+def _columns(keys: list[int], edges: list[tuple[int, str, int]]) -> dict[int, int]:
     """A column for each key: one to the left of everything it rests on (longest path),
     cycles broken by visiting order."""
-    targets: dict[str, list[str]] = defaultdict(list)
+    targets: dict[int, list[int]] = defaultdict(list)
     for a, _, b in edges:
         if a != b:
             targets[a].append(b)
-    depth: dict[str, int] = {}
-    on_path: set[str] = set()
+    depth: dict[int, int] = {}
+    on_path: set[int] = set()
 
-    def layer(key: str) -> int:
+    def layer(key: int) -> int:
         known = depth.get(key)
         if known is not None:
             return known
@@ -188,33 +190,89 @@ def _columns(keys: list[str], edges: list[tuple[str, str, str]]) -> dict[str, in
     return {key: top - depth[key] for key in keys}
 
 
+# What a layered drawing depends on but its texts: for each box, the rank of its key and
+# of its label among the picture's (the layout sorts by both: the ranks sort the same),
+# its number of label lines and whether it links; each edge as (from box, relation, to
+# box), boxes by position.
+Shape = tuple[tuple[tuple[int, int, int, bool], ...], tuple[tuple[int, str, int], ...]]
+# A box's texts in a drawing: its link, its full label (the tooltip), its label's lines.
+_HREF, _TITLE, _LINES = 0, 1, 2
+
+
 def layered_svg(boxes: list[Box], edges: list[tuple[str, str, str]]) -> str:
     """A left-to-right layered drawing on a grid: boxes in columns and rows, edges between
     neighbouring columns drawn straight across the gap, longer ones routed along the gaps
-    between rows, so no edge passes under a box."""
+    between rows, so no edge passes under a box.
+
+    Pictures of the same shape (``Shape``: most neighbourhoods are an entry and one or two
+    neighbours) are drawn alike but for their texts: each shape is drawn once, with holes
+    where the texts go, and filled with each picture's texts, escaped."""
+    lines = [wrapped(box.label) for box in boxes]
+    template, holes = _drawing(_shape(boxes, edges, lines))
+    texts = [
+        (escape(box.href) if box.href else "", escape(box.label), *map(escape, box_lines))
+        for box, box_lines in zip(boxes, lines, strict=True)
+    ]
+    return template.format(*[texts[box][slot] for box, slot in holes])
+
+
+def _shape(boxes: list[Box], edges: list[tuple[str, str, str]], lines: list[list[str]]) -> Shape:
     keys = [box.key for box in boxes]
-    column = _columns(keys, edges)
-    members: dict[int, list[Box]] = defaultdict(list)
-    for box in boxes:
-        members[column[box.key]].append(box)
-    row: dict[str, int] = {}
+    labels = [box.label for box in boxes]
+    key_order = {key: i for i, key in enumerate(sorted(keys))}
+    label_order = {label: i for i, label in enumerate(sorted(set(labels)))}
+    position = {key: i for i, key in enumerate(keys)}
+    return (
+        tuple(
+            (key_order[box.key], label_order[box.label], len(box_lines), bool(box.href))
+            for box, box_lines in zip(boxes, lines, strict=True)
+        ),
+        tuple((position[a], rel, position[b]) for a, rel, b in edges),
+    )
+
+
+_HOLE = re.compile("\x00([0-9]+) ([0-9]+)\x00")  # no SVG text holds a NUL
+
+
+@lru_cache(maxsize=4096)
+def _drawing(shape: Shape) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """The drawing of ``shape`` as a ``str.format`` template, and the text each of its
+    holes takes in turn: (box, which of its texts)."""
+    parts = _HOLE.split(_draw(shape, lambda box, slot: f"\x00{box} {slot}\x00"))
+    template = "{}".join(part.replace("{", "{{").replace("}", "}}") for part in parts[::3])
+    return template, tuple(zip(map(int, parts[1::3]), map(int, parts[2::3]), strict=True))
+
+
+def _draw(shape: Shape, text: Callable[[int, int], str]) -> str:
+    """The layered drawing of ``shape``, ``text(box, slot)`` written for each of a box's
+    texts (``_HREF``, ``_TITLE``, ``_LINES + line``), escaped for SVG."""
+    nodes, edges = shape
+    # Boxes are known by their key's rank, edges by the ranks of their ends: the order
+    # of the keys (where the layout breaks a cycle) is theirs.
+    keys = [node[0] for node in nodes]
+    ranked = [(nodes[a][0], rel, nodes[b][0]) for a, rel, b in edges]
+    column = _columns(keys, ranked)
+    members: dict[int, list[int]] = defaultdict(list)
+    for box, key in enumerate(keys):
+        members[column[key]].append(box)
+    row: dict[int, int] = {}
     for col in sorted(members):
         group = members[col]
         if len(group) == 1:
-            row[group[0].key] = 0
+            row[keys[group[0]]] = 0
             continue
 
         # Order a column by where its neighbours to the left sit, then by label.
-        def weight(box: Box) -> tuple[float, str]:
-            left = [row[a] for a, _, b in edges if b == box.key and a in row]
-            left += [row[b] for a, _, b in edges if a == box.key and b in row]
-            return (sum(left) / len(left) if left else 0.0, box.label)
+        def weight(box: int) -> tuple[float, int]:
+            key = keys[box]
+            left = [row[a] for a, _, b in ranked if b == key and a in row]
+            left += [row[b] for a, _, b in ranked if a == key and b in row]
+            return (sum(left) / len(left) if left else 0.0, nodes[box][1])
 
         for i, box in enumerate(sorted(group, key=weight)):
-            row[box.key] = i
-    lines_of = {box.key: wrapped(box.label) for box in boxes}
-    box_h = 12 + LINE * max((len(v) for v in lines_of.values()), default=1)
-    colours = _relations(edges)
+            row[keys[box]] = i
+    box_h = 12 + LINE * max((node[2] for node in nodes), default=1)
+    colours = _relations(ranked)
     legend_h = LINE + 14 if colours else 0
     rows = max((len(m) for m in members.values()), default=1)
     cols = max(members, default=0) + 1
@@ -237,7 +295,7 @@ def layered_svg(boxes: list[Box], edges: list[tuple[str, str, str]]) -> str:
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>',
         *legend,
     ]
-    for n, (a, rel, b) in enumerate(edges):
+    for n, (a, rel, b) in enumerate(ranked):
         if a == b:
             continue
         sx, sy = x_of[a] + BOX_W, y_of[a] + box_h / 2
@@ -254,22 +312,21 @@ def layered_svg(boxes: list[Box], edges: list[tuple[str, str, str]]) -> str:
                 f"M{sx},{sy} L{out_x},{sy} L{out_x},{lane} L{in_x},{lane} L{in_x},{ty} L{tx},{ty}"
             )
         out.append(f'<path d="{path}{ends[rel]}')
-    for box in boxes:
-        x, y = x_of[box.key], y_of[box.key]
-        text_lines = lines_of[box.key]
-        first = y + box_h / 2 - LINE * (len(text_lines) - 1) / 2 + FONT * 0.35
+    for box, (key, _, line_count, links) in enumerate(nodes):
+        x, y = x_of[key], y_of[key]
+        first = y + box_h / 2 - LINE * (line_count - 1) / 2 + FONT * 0.35
         spans = "".join(
-            f'<tspan x="{x + BOX_W / 2}" y="{first + i * LINE}">{escape(line)}</tspan>'
-            for i, line in enumerate(text_lines)
+            f'<tspan x="{x + BOX_W / 2}" y="{first + i * LINE}">{text(box, _LINES + i)}</tspan>'
+            for i in range(line_count)
         )
-        shape = (
-            f"<title>{escape(box.label)}</title>"
+        drawn = (
+            f"<title>{text(box, _TITLE)}</title>"
             f'<rect x="{x}" y="{y}" width="{BOX_W}" height="{box_h}" rx="5" fill="#eef3fb" '
             f'stroke="#336" class="box"/><text text-anchor="middle">{spans}</text>'
         )
-        if box.href:
-            out.append(f'<a href="{escape(box.href)}">{shape}</a>')
+        if links:
+            out.append(f'<a href="{text(box, _HREF)}">{drawn}</a>')
         else:
-            out.append(f"<g>{shape}</g>")
+            out.append(f"<g>{drawn}</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
