@@ -341,7 +341,7 @@ class OxigraphEngine(EntryIndex):
     def shacl_rows(self, inference: str = "none") -> list[ResultRow]:
         """Run the compiled shapes on the store's data and vocabulary; with inference,
         on the data, the whole ontology and their closure, as pySHACL validates."""
-        from .shacl import Compiler, run_compiled
+        from .shacl import Compiler, ShapesGraph, run_compiled
         from .shacl.validator import STORE_WORKERS, store_select
 
         graphs = [DATA, VOCABULARY]
@@ -350,12 +350,13 @@ class OxigraphEngine(EntryIndex):
 
             self.infer(inference)
             graphs = [DATA, ONTOLOGY, INFERRED]
-        select = store_select(self.store, graphs)
+        select = store_select(self.store, graphs, ox_terms=True)
         # Compiled again for this store: its class hierarchy picks the fastest forms, or
         # for a large anthology the leanest (see HASH_JOINED_TARGETS_UP_TO).
         small = len(self.data_files) <= HASH_JOINED_TARGETS_UP_TO
-        compiled = Compiler.for_store(self.shapes, SHAPES.value, select, small).compile()
-        rows = run_compiled(select, compiled, STORE_WORKERS)
+        shapes = ShapesGraph.of_store(self.store, SHAPES)
+        compiled = Compiler.for_store(shapes, SHAPES.value, select, small).compile()
+        rows = [row.as_rdflib() for row in run_compiled(select, compiled, STORE_WORKERS)]
         return self._literals_as_written(rows)
 
     def _literals_as_written(self, rows: list[ResultRow]) -> list[ResultRow]:

@@ -18,6 +18,7 @@ from rdflib.term import Node
 from ..terms import from_ox, to_ox
 from .compiler import COMPONENTS, CompiledConstraint, Compiler
 from .errors import Unsupported
+from .graph import ShapesGraph
 from .report import report_graph
 from .validator import (
     ResultRow,
@@ -34,6 +35,7 @@ __all__ = [
     "Compiler",
     "ResultRow",
     "Select",
+    "ShapesGraph",
     "Unsupported",
     "ValidationError",
     "as_written",

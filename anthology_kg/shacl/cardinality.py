@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from rdflib.namespace import SH
-
 from .model import Constraint, Context, Out
 from .sparql_text import negate
+from .vocabulary import SH
 
 
 def min_count(ctx: Context, c: Constraint, focus: str, out: Out) -> str | None:

@@ -11,12 +11,11 @@ property raises ``Unsupported``.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
-from rdflib import RDF, Graph, Literal, URIRef
-from rdflib.namespace import SH, XSD
-from rdflib.term import Node
+import pyoxigraph as ox
 
 from . import (
     cardinality,
@@ -30,10 +29,22 @@ from . import (
     value_type,
 )
 from .errors import Unsupported
+from .graph import ShapesGraph
 from .model import Component, Constraint, Out
 from .paths import exists_value, path_text, path_triples
 from .sparql_text import negate, rename
-from .targets import TARGET_PREDICATES, Hierarchy, focus_nodes, has_targets, read_hierarchy
+from .targets import (
+    TARGET_PREDICATES,
+    focus_nodes,
+    has_targets,
+    ox_hierarchy,
+    read_hierarchy,
+)
+from .vocabulary import RDF, SH, TRUE, short_name, text
+from .vocabulary import Term as Node
+
+if TYPE_CHECKING:
+    from rdflib import Graph
 
 C = Component
 COMPONENTS: tuple[Component, ...] = (
@@ -107,8 +118,7 @@ NON_VALIDATING = {
     SH.prefixes,
 }
 # SHACL Advanced Features: defined by no W3C test of the core or SPARQL-based suites.
-ADVANCED = {URIRef(f"{SH}{name}") for name in ("rule", "target", "condition", "expression")}
-TRUE = Literal("true", datatype=XSD.boolean)
+ADVANCED = {SH[name] for name in ("rule", "target", "condition", "expression")}
 # Up to this many values, "at least n values" is n pairwise distinct variables (fast
 # inside EXISTS); above it, a COUNT.
 PAIRWISE_LIMIT = 4
@@ -134,18 +144,37 @@ class CompiledConstraint:
     ``value_is_focus``: a solution without ?value reports the focus node as the value
     (SPARQL-based constraints of node shapes). ``messages``: the result messages."""
 
-    shape: Node
-    component: URIRef
-    severity: URIRef
-    path: Node | None
+    shape: Any
+    component: Any
+    severity: Any
+    path: Any
     sparql: str
     value_is_focus: bool = False
-    source_constraint: Node | None = None
-    messages: tuple[Node, ...] = ()
+    source_constraint: Any = None
+    messages: tuple[Any, ...] = ()
+
+    def as_rdflib(self) -> CompiledConstraint:
+        """The same constraint with rdflib's terms (for a caller that gave rdflib's)."""
+        from ..terms import from_ox
+
+        def convert(term: Any) -> Any:
+            return from_ox(term) if term is not None else None
+
+        return replace(
+            self,
+            shape=convert(self.shape),
+            component=convert(self.component),
+            severity=convert(self.severity),
+            path=convert(self.path),
+            source_constraint=convert(self.source_constraint),
+            messages=tuple(convert(m) for m in self.messages),
+        )
 
 
 class Compiler:
-    """Compiles the shapes of one shapes graph. ``shapes_graph`` names the store graph
+    """Compiles the shapes of one shapes graph. ``shapes`` is read on pyoxigraph terms
+    (a ``ShapesGraph``); an rdflib graph is converted, and the constraints compiled from
+    it then carry rdflib's terms. ``shapes_graph`` names the store graph
     holding the shapes, for ``$shapesGraph``; without it a query using it is refused.
     ``hierarchy``, the data's class hierarchy read beforehand, replaces the
     ``rdfs:subClassOf*`` paths of class targets and sh:class (see targets.instance_of);
@@ -154,27 +183,28 @@ class Compiler:
 
     def __init__(
         self,
-        shapes: Graph,
+        shapes: ShapesGraph | Graph,
         shapes_graph: str | None = None,
-        hierarchy: Hierarchy | None = None,
+        hierarchy: Mapping[Any, Sequence[Any]] | None = None,
         path_targets: bool = False,
     ):
-        self.g = shapes
+        self._rdflib = not isinstance(shapes, ShapesGraph)
+        self.g = shapes if isinstance(shapes, ShapesGraph) else ShapesGraph.of_rdflib(shapes)
         self.shapes_graph = shapes_graph
-        self.hierarchy = hierarchy
+        self.hierarchy = ox_hierarchy(hierarchy) if hierarchy is not None else None
         self.path_targets = path_targets
         self.focus_block = ""
         self._fresh = itertools.count()
         self._stack: list[Node] = []
-        self.components = COMPONENTS + tuple(sparql_based.components(shapes))
+        self.components = COMPONENTS + tuple(sparql_based.components(self.g))
         self._parameters = {p for c in self.components for p in (*c.parameters, *c.optional)}
 
     @classmethod
     def for_store(
         cls,
-        shapes: Graph,
+        shapes: ShapesGraph | Graph,
         shapes_graph: str | None,
-        select: Callable[[str], Iterable[Mapping[str, Node | None]]],
+        select: Callable[[str], Iterable[Mapping[str, Any]]],
         path_targets: bool = True,
     ) -> Compiler:
         """The compiler for a pyoxigraph store's data graph, which ``select`` queries:
@@ -232,11 +262,11 @@ class Compiler:
         """The constraints ``shape`` declares, in a stable order; Unsupported for any
         sh: property that is neither a parameter nor non-validating."""
         g = self.g
-        for p in set(g.predicates(shape)):
+        for p in g.predicates(shape):
             if p in ADVANCED:
-                raise Unsupported(f"{p.n3(g.namespace_manager)} on shape {shape} (SHACL-AF)")
-            if str(p).startswith(str(SH)) and p not in NON_VALIDATING | self._parameters:
-                raise Unsupported(f"{p.n3(g.namespace_manager)} on shape {shape}")
+                raise Unsupported(f"{short_name(p)} on shape {shape.value} (SHACL-AF)")
+            if p.value.startswith(SH.iri) and p not in NON_VALIDATING | self._parameters:
+                raise Unsupported(f"{short_name(p)} on shape {shape.value}")
         path = g.value(shape, SH.path)
         out = []
         for component in self.components:
@@ -244,7 +274,7 @@ class Compiler:
                 continue
             if path is not None and not component.property_shapes:
                 continue
-            values = [sorted(g.objects(shape, p), key=str) for p in component.parameters]
+            values = [sorted(g.objects(shape, p), key=text) for p in component.parameters]
             if not all(values):
                 continue
             optional = {p: g.value(shape, p) for p in component.optional}
@@ -254,12 +284,12 @@ class Compiler:
                 out.append(Constraint(shape, component, params, path))
         return out
 
-    def severity(self, shape: Node) -> URIRef:
+    def severity(self, shape: Node) -> ox.NamedNode:
         severity = self.g.value(shape, SH.severity)
-        return severity if isinstance(severity, URIRef) else SH.Violation
+        return severity if isinstance(severity, ox.NamedNode) else SH.Violation
 
     def deactivated(self, node: Node) -> bool:
-        return (node, SH.deactivated, TRUE) in self.g
+        return self.g.has(node, SH.deactivated, TRUE)
 
     # -- a constraint's results at one focus node --------------------------------------
     def violations(self, c: Constraint, focus: str, out: Out) -> str | None:
@@ -279,7 +309,7 @@ class Compiler:
         assert isinstance(validators, sparql_based.Validators)
         validator = validators.property if c.path is not None else validators.node
         if validator is None or not validator.ask:
-            raise Unsupported(f"a SELECT validator of {component.iri} inside another shape")
+            raise Unsupported(f"a SELECT validator of {component.iri.value} inside another shape")
         return sparql_based.ask_violations(self, c, validator, focus, out, self.shapes_graph)
 
     # -- conformance of a node to a shape (sh:node, sh:not, sh:or, ...) ---------------
@@ -288,7 +318,7 @@ class Compiler:
         if self.deactivated(shape):
             return "true"
         if shape in self._stack:
-            raise Unsupported(f"recursive shape {shape}")
+            raise Unsupported(f"recursive shape {shape.value}")
         self._stack.append(shape)
         try:
             tests = []
@@ -305,10 +335,10 @@ class Compiler:
                     # the outer bindings in an EXISTS group that has no triple pattern.
                     tests.append(negate(condition) if condition else f"NOT EXISTS {{ {pattern} }}")
             self.focus_block = saved
-            if (shape, SH.sparql, None) in self.g:
-                raise Unsupported(f"sh:sparql inside another shape ({shape})")
+            if self.g.has(shape, SH.sparql):
+                raise Unsupported(f"sh:sparql inside another shape ({shape.value})")
             path = self.g.value(shape, SH.path)
-            for nested in sorted(self.g.objects(shape, SH.property), key=str):
+            for nested in sorted(self.g.objects(shape, SH.property), key=text):
                 if path is None:
                     tests.append(self.conforms(nested, node))
                 else:
@@ -329,12 +359,16 @@ class Compiler:
             g.subjects(RDF.type, SH.PropertyShape)
         )
         for predicate in (*TARGET_PREDICATES, SH.target):
-            candidates |= set(g.subjects(predicate, None))
-        return sorted(
-            (s for s in candidates if has_targets(g, s) or (s, SH.target, None) in g), key=str
-        )
+            candidates |= set(g.subjects(predicate))
+        return sorted((s for s in candidates if has_targets(g, s) or g.has(s, SH.target)), key=text)
 
     def compile(self) -> list[CompiledConstraint]:
+        """The queries of every shape with targets, in a stable order (on rdflib's
+        terms when the shapes were given as an rdflib graph)."""
+        out = self._compile()
+        return [c.as_rdflib() for c in out] if self._rdflib else out
+
+    def _compile(self) -> list[CompiledConstraint]:
         out = []
         for shape in self.shapes():
             if self.deactivated(shape):
@@ -389,16 +423,16 @@ class Compiler:
             out.append(
                 CompiledConstraint(shape, c.component.iri, severity, path, query, messages=messages)
             )
-        for sparql in sorted(g.objects(shape, SH.sparql), key=str):
+        for sparql in sorted(g.objects(shape, SH.sparql), key=text):
             if self.deactivated(sparql):
                 continue
             select = g.value(sparql, SH.select)
             if select is None:
-                raise Unsupported(f"SPARQL constraint {sparql} without sh:select")
+                raise Unsupported(f"SPARQL constraint {sparql.value} without sh:select")
             c = Constraint(shape, sparql_based.SPARQL_CONSTRAINT, {}, path)
-            focus = repeated if sparql_based.counts_nothing(str(select)) else targets
+            focus = repeated if sparql_based.counts_nothing(select.value) else targets
             query = sparql_based.select_query(
-                g, c, str(select), focus, sparql_based.prefixes(g, sparql), self.shapes_graph
+                g, c, select.value, focus, sparql_based.prefixes(g, sparql), self.shapes_graph
             )
             own = tuple(g.objects(sparql, SH.message))
             out.append(
@@ -417,7 +451,7 @@ class Compiler:
                 f"{{ SELECT (?this AS {outer}) {kept} WHERE {{ {targets} }} }} "
                 f"{outer} {path_text(g, path)} ?this }} }}"
             )
-        for nested in sorted(g.objects(shape, SH.property), key=str):
+        for nested in sorted(g.objects(shape, SH.property), key=text):
             if not self.deactivated(nested):
                 out += self.compile_shape(nested, inner, inner_origins)
         return out

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from rdflib.namespace import SH
-
 from .model import Constraint, Context
 from .sparql_text import negate
+from .vocabulary import SH
 
 
 def not_test(ctx: Context, c: Constraint, node: str) -> str:
@@ -13,16 +12,16 @@ def not_test(ctx: Context, c: Constraint, node: str) -> str:
 
 
 def and_test(ctx: Context, c: Constraint, node: str) -> str:
-    members = [ctx.conforms(s, node) for s in ctx.g.collection(c.params[SH["and"]])]
+    members = [ctx.conforms(s, node) for s in ctx.g.items(c.params[SH["and"]])]
     return "(" + (" && ".join(members) or "true") + ")"
 
 
 def or_test(ctx: Context, c: Constraint, node: str) -> str:
-    members = [ctx.conforms(s, node) for s in ctx.g.collection(c.params[SH["or"]])]
+    members = [ctx.conforms(s, node) for s in ctx.g.items(c.params[SH["or"]])]
     return "(" + (" || ".join(members) or "false") + ")"
 
 
 def xone_test(ctx: Context, c: Constraint, node: str) -> str:
-    members = [ctx.conforms(s, node) for s in ctx.g.collection(c.params[SH.xone])]
+    members = [ctx.conforms(s, node) for s in ctx.g.items(c.params[SH.xone])]
     ones = " + ".join(f"IF({m}, 1, 0)" for m in members) or "0"
     return f"(({ones}) = 1)"

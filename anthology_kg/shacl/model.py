@@ -7,12 +7,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from rdflib import Graph, URIRef
-from rdflib.term import Node
+import pyoxigraph as ox
 
 from .errors import Unsupported
+from .vocabulary import Term as Node
 
 if TYPE_CHECKING:
+    from .graph import ShapesGraph
     from .targets import Hierarchy
 
 
@@ -29,7 +30,7 @@ class Out:
 class Context(Protocol):
     """What a translation may ask of the compiler."""
 
-    g: Graph
+    g: ShapesGraph
     hierarchy: Hierarchy | None  # the class hierarchy, when read beforehand (targets.py)
     focus_block: str  # binds the focus variable again inside a UNION branch ("" if bound)
 
@@ -51,16 +52,18 @@ class Constraint:
 
     shape: Node
     component: Component
-    params: dict[URIRef, Node] = field(hash=False)
+    params: dict[ox.NamedNode, Node] = field(hash=False)
     path: Node | None
 
-    def integer(self, parameter: URIRef) -> int:
+    def integer(self, parameter: ox.NamedNode) -> int:
         """The parameter's value as an integer (minCount, maxLength, ...)."""
         value = self.params[parameter]
         try:
-            return int(str(value))
+            return int(value.value)
         except ValueError:
-            raise Unsupported(f"{parameter} {value} on {self.shape} is not an integer") from None
+            raise Unsupported(
+                f"{parameter.value} {value.value} on {self.shape.value} is not an integer"
+            ) from None
 
     def own_values(self, ctx: Context, focus: str, value: str) -> str:
         """A pattern binding ``value`` to each value node of ``focus``."""
@@ -83,9 +86,9 @@ class Component:
     constraint yields none). ``select`` translations (SPARQL-based SELECT) are whole
     queries and exist only at the top level."""
 
-    iri: URIRef
-    parameters: tuple[URIRef, ...]
-    optional: tuple[URIRef, ...] = ()
+    iri: ox.NamedNode
+    parameters: tuple[ox.NamedNode, ...]
+    optional: tuple[ox.NamedNode, ...] = ()
     test: ValueTest | None = None
     violations: Violations | None = None
     node_shapes: bool = True

@@ -3,10 +3,9 @@ sh:lessThanOrEquals. On a node shape the value node is the focus node itself."""
 
 from __future__ import annotations
 
-from rdflib.namespace import SH
-
 from .model import Constraint, Context, Out
 from .sparql_text import term
+from .vocabulary import SH
 
 
 def equals(ctx: Context, c: Constraint, focus: str, out: Out) -> str:

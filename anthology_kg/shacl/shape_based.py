@@ -5,11 +5,9 @@ nodes of the shape that declares it.)"""
 
 from __future__ import annotations
 
-from rdflib import Literal
-from rdflib.namespace import SH, XSD
-
 from .model import Constraint, Context, Out
 from .sparql_text import negate
+from .vocabulary import SH, TRUE, text
 
 
 def node_test(ctx: Context, c: Constraint, node: str) -> str:
@@ -22,7 +20,7 @@ def _qualified(ctx: Context, c: Constraint, node: str) -> str:
     shape = c.params[SH.qualifiedValueShape]
     tests = [ctx.conforms(shape, node)]
     disjoint = c.params.get(SH.qualifiedValueShapesDisjoint)
-    if disjoint == Literal("true", datatype=XSD.boolean):
+    if disjoint == TRUE:
         siblings = {
             sibling_shape
             for parent in ctx.g.subjects(SH.property, c.shape)
@@ -30,7 +28,7 @@ def _qualified(ctx: Context, c: Constraint, node: str) -> str:
             for sibling_shape in ctx.g.objects(sibling, SH.qualifiedValueShape)
             if sibling_shape != shape
         }
-        tests += [negate(ctx.conforms(s, node)) for s in sorted(siblings, key=str)]
+        tests += [negate(ctx.conforms(s, node)) for s in sorted(siblings, key=text)]
     return "(" + " && ".join(tests) + ")"
 
 

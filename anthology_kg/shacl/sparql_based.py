@@ -13,11 +13,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rdflib import Graph, Literal, URIRef
-from rdflib.namespace import OWL, SH, XSD
-from rdflib.term import Node
+import pyoxigraph as ox
 
 from .errors import Unsupported
+from .graph import ShapesGraph as Graph
 from .model import Component, Constraint, Context, Out
 from .paths import path_text
 from .sparql_text import (
@@ -28,6 +27,8 @@ from .sparql_text import (
     variables,
     where_group,
 )
+from .vocabulary import OWL, SH, TRUE, text
+from .vocabulary import Term as Node
 
 # sh:sparql: each value is a SPARQL constraint (its own node), compiled by the compiler's
 # compile_shape, so the component has no translation of its own here.
@@ -68,8 +69,8 @@ def prefixes(g: Graph, holder: Node) -> str:
         for declaration in g.objects(node, SH.declare):
             prefix, namespace = g.value(declaration, SH.prefix), g.value(declaration, SH.namespace)
             if prefix is None or namespace is None:
-                raise Unsupported(f"an incomplete sh:declare on {node}")
-            lines.add(f"PREFIX {prefix}: <{namespace}>")
+                raise Unsupported(f"an incomplete sh:declare on {node.value}")
+            lines.add(f"PREFIX {prefix.value}: <{namespace.value}>")
     return "\n".join(sorted(lines))
 
 
@@ -88,7 +89,7 @@ def _check(text: str) -> None:
 def _constants(c: Constraint, shapes_graph: str | None, text: str) -> dict[str, str]:
     """VALUES blocks for the pre-bound constants the query uses."""
     values: dict[str, Node] = {
-        name.rsplit("#", 1)[-1].rsplit("/", 1)[-1]: value
+        name.value.rsplit("#", 1)[-1].rsplit("/", 1)[-1]: value
         for name, value in c.params.items()
         if name not in (SH.sparql,)
     }
@@ -156,35 +157,39 @@ def _validator(g: Graph, node: Node | None) -> Validator | None:
         return None
     ask, select = g.value(node, SH.ask), g.value(node, SH.select)
     if (ask is None) == (select is None):
-        raise Unsupported(f"validator {node} needs exactly one of sh:ask and sh:select")
-    return Validator(node, str(ask or select), ask is not None, tuple(g.objects(node, SH.message)))
+        raise Unsupported(f"validator {node.value} needs exactly one of sh:ask and sh:select")
+    query = ask or select
+    assert query is not None
+    return Validator(node, query.value, ask is not None, tuple(g.objects(node, SH.message)))
 
 
 def components(g: Graph) -> list[Component]:
     """The SPARQL-based constraint components declared in the shapes graph."""
     out = []
-    for node in sorted(set(g.subjects(SH.parameter, None)), key=str):
-        if not isinstance(node, URIRef):
-            raise Unsupported(f"a constraint component without an IRI: {node}")
-        mandatory: list[URIRef] = []
-        optional: list[URIRef] = []
+    for node in sorted(g.subjects(SH.parameter), key=text):
+        if not isinstance(node, ox.NamedNode):
+            raise Unsupported(f"a constraint component without an IRI: {node.value}")
+        mandatory: list[ox.NamedNode] = []
+        optional: list[ox.NamedNode] = []
         for parameter in g.objects(node, SH.parameter):
             path = g.value(parameter, SH.path)
-            if not isinstance(path, URIRef):
-                raise Unsupported(f"parameter {parameter} of {node} without an IRI sh:path")
+            if not isinstance(path, ox.NamedNode):
+                raise Unsupported(
+                    f"parameter {parameter.value} of {node.value} without an IRI sh:path"
+                )
             flag = g.value(parameter, SH.optional)
-            is_optional = flag == Literal("true", datatype=XSD.boolean)
+            is_optional = flag == TRUE
             (optional if is_optional else mandatory).append(path)
         generic = _validator(g, g.value(node, SH.validator))
         node_validator = _validator(g, g.value(node, SH.nodeValidator)) or generic
         property_validator = _validator(g, g.value(node, SH.propertyValidator)) or generic
         if generic is not None and not generic.ask:
-            raise Unsupported(f"sh:validator of {node} must be an ASK (SHACL 6.3)")
+            raise Unsupported(f"sh:validator of {node.value} must be an ASK (SHACL 6.3)")
         out.append(
             Component(
                 iri=node,
-                parameters=tuple(sorted(mandatory)),
-                optional=tuple(sorted(optional)),
+                parameters=tuple(sorted(mandatory, key=text)),
+                optional=tuple(sorted(optional, key=text)),
                 node_shapes=node_validator is not None,
                 property_shapes=property_validator is not None,
                 select=Validators(node_validator, property_validator),

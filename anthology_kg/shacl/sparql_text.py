@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import re
 
-from rdflib import BNode, URIRef
-from rdflib.term import Node
+import pyoxigraph as ox
 
 from ..sparql_text import code_characters as _code
-from ..terms import nt_term
 from .errors import Unsupported
+from .vocabulary import Term as Node
 
 _VARIABLE = re.compile(r"[?$]([A-Za-z_][A-Za-z0-9_]*)")
 _VALUES_HEAD = re.compile(r"\bVALUES\s*(?:[?$]\w+|\([^)]*\))\s*$", re.IGNORECASE)
@@ -25,16 +24,16 @@ _SUBQUERY = re.compile(r"\{\s*SELECT\b", re.IGNORECASE)
 
 def term(node: Node) -> str:
     """A constant in SPARQL syntax; a blank node has none (it would be a variable)."""
-    if isinstance(node, BNode):
-        raise Unsupported(f"blank node {node} used as a constant in SPARQL")
-    return nt_term(node)
+    if isinstance(node, ox.BlankNode):
+        raise Unsupported(f"blank node {node.value} used as a constant in SPARQL")
+    return str(node)  # pyoxigraph writes a term in N-Triples syntax
 
 
 def same_term(node: str, constant: Node) -> str:
     """``node`` is the term ``constant``. For an IRI, ``=`` is the same test (IRIs are
     equal only when identical) and the one Virtuoso 7 also answers right under negation;
     a literal needs sameTerm (``=`` compares values: 1 = 1.0)."""
-    if isinstance(constant, URIRef):
+    if isinstance(constant, ox.NamedNode):
         return f"({node} = {term(constant)})"
     return f"sameTerm({node}, {term(constant)})"
 

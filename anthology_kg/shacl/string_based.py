@@ -3,11 +3,11 @@ sh:pattern (with sh:flags), sh:languageIn, sh:uniqueLang."""
 
 from __future__ import annotations
 
-from rdflib import Literal
-from rdflib.namespace import SH, XSD
+import pyoxigraph as ox
 
 from .model import Constraint, Context, Out
 from .sparql_text import term
+from .vocabulary import SH, TRUE
 
 
 def min_length(ctx: Context, c: Constraint, node: str) -> str:
@@ -19,14 +19,14 @@ def max_length(ctx: Context, c: Constraint, node: str) -> str:
 
 
 def pattern(ctx: Context, c: Constraint, node: str) -> str:
-    regex = term(Literal(str(c.params[SH.pattern])))
+    regex = term(ox.Literal(c.params[SH.pattern].value))
     flags = c.params.get(SH.flags)
-    extra = f", {term(Literal(str(flags)))}" if flags is not None else ""
+    extra = f", {term(ox.Literal(flags.value))}" if flags is not None else ""
     return f"(!isBlank({node}) && REGEX(STR({node}), {regex}{extra}))"
 
 
 def language_in(ctx: Context, c: Constraint, node: str) -> str:
-    tags = [term(tag) for tag in ctx.g.collection(c.params[SH.languageIn])]
+    tags = [term(tag) for tag in ctx.g.items(c.params[SH.languageIn])]
     matches = " || ".join(f"langMatches(lang({node}), {tag})" for tag in tags) or "false"
     return f"(isLiteral({node}) && ({matches}))"
 
@@ -35,7 +35,7 @@ def unique_lang(ctx: Context, c: Constraint, focus: str, out: Out) -> str | None
     """A result per language tag used by two value nodes; only ``true`` (as written:
     the W3C suite reads ``"1"^^xsd:boolean`` as no constraint) switches it on."""
     flag = c.params[SH.uniqueLang]
-    if c.path is None or flag != Literal("true", datatype=XSD.boolean):
+    if c.path is None or flag != TRUE:
         return None
     a, b = ctx.fresh(), ctx.fresh()
     return (

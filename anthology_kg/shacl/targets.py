@@ -12,15 +12,17 @@ and is refused.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
-from rdflib import RDF, RDFS, BNode, Graph
-from rdflib.namespace import OWL, SH
-from rdflib.term import Node
+import pyoxigraph as ox
 
 from .errors import Unsupported
+from .graph import ShapesGraph as Graph
 from .sparql_text import term
+from .vocabulary import OWL, RDF, RDFS, SH, text
+from .vocabulary import Term as Node
 
-TYPE_PATH = f"<{RDF.type}>/<{RDFS.subClassOf}>*"
+TYPE_PATH = f"{RDF.type}/{RDFS.subClassOf}*"
 TARGET_PREDICATES = (SH.targetClass, SH.targetNode, SH.targetSubjectsOf, SH.targetObjectsOf)
 
 
@@ -28,12 +30,13 @@ TARGET_PREDICATES = (SH.targetClass, SH.targetNode, SH.targetSubjectsOf, SH.targ
 Hierarchy = Mapping[Node, Sequence[Node]]
 
 
-def hierarchy(pairs: Iterable[tuple[Node, Node]]) -> dict[Node, list[Node]]:
-    """The Hierarchy of the ``(subclass, superclass)`` pairs of a graph."""
-    below: dict[Node, set[Node]] = {}
+def hierarchy(pairs: Iterable[tuple[Any, Any]]) -> dict[Any, list[Any]]:
+    """The Hierarchy of the ``(subclass, superclass)`` pairs of a graph (terms of
+    either library, kept as given)."""
+    below: dict[Any, set[Any]] = {}
     for sub, sup in pairs:
         below.setdefault(sup, set()).add(sub)
-    closure: dict[Node, list[Node]] = {}
+    closure: dict[Any, list[Any]] = {}
     for cls in below:
         seen, todo = {cls}, [cls]
         while todo:
@@ -41,14 +44,34 @@ def hierarchy(pairs: Iterable[tuple[Node, Node]]) -> dict[Node, list[Node]]:
                 if sub not in seen:
                     seen.add(sub)
                     todo.append(sub)
-        closure[cls] = sorted(seen, key=str)
+        closure[cls] = sorted(seen, key=text)
     return closure
 
 
-def read_hierarchy(select: Callable[[str], Iterable[Mapping[str, Node | None]]]) -> Hierarchy:
-    """The Hierarchy of the data graph that ``select`` queries (a validator's Select)."""
-    rows = select(f"SELECT DISTINCT ?sub ?super WHERE {{ ?sub <{RDFS.subClassOf}> ?super }}")
-    return hierarchy((sub, sup) for r in rows if (sub := r.get("sub")) and (sup := r.get("super")))
+def read_hierarchy(select: Callable[[str], Iterable[Mapping[str, object]]]) -> Hierarchy:
+    """The Hierarchy of the data graph that ``select`` queries (a validator's Select),
+    on pyoxigraph terms whichever library's terms ``select`` answers."""
+    rows = select(f"SELECT DISTINCT ?sub ?super WHERE {{ ?sub {RDFS.subClassOf} ?super }}")
+    return hierarchy(
+        (ox_term(sub), ox_term(sup))
+        for r in rows
+        if (sub := r.get("sub")) is not None and (sup := r.get("super")) is not None
+    )
+
+
+def ox_term(node: object) -> Node:
+    """``node`` as a pyoxigraph term (converted where it is an rdflib term)."""
+    if isinstance(node, ox.NamedNode | ox.BlankNode | ox.Literal):
+        return node
+    from ..terms import to_ox
+
+    converted: Node = to_ox(node)  # type: ignore[arg-type]
+    return converted
+
+
+def ox_hierarchy(known: Mapping[object, Sequence[object]]) -> Hierarchy:
+    """A Hierarchy on pyoxigraph terms (one read with rdflib's terms converted)."""
+    return {ox_term(cls): [ox_term(sub) for sub in subs] for cls, subs in known.items()}
 
 
 def instance_of(node: str, cls: Node, known: Hierarchy | None = None, via: str = "") -> str:
@@ -62,19 +85,19 @@ def instance_of(node: str, cls: Node, known: Hierarchy | None = None, via: str =
     A class with a blank node below it keeps the path: a query cannot name that node.
     """
     classes = (known.get(cls) or [cls]) if known is not None else []
-    if not classes or any(isinstance(c, BNode) for c in classes):
+    if not classes or any(isinstance(c, ox.BlankNode) for c in classes):
         return f"{node} {TYPE_PATH} {term(cls)} ."
     if len(classes) == 1:
-        return f"{node} <{RDF.type}> {term(classes[0])} ."
-    return f"VALUES {via} {{ {' '.join(map(term, classes))} }} {node} <{RDF.type}> {via} ."
+        return f"{node} {RDF.type} {term(classes[0])} ."
+    return f"VALUES {via} {{ {' '.join(map(term, classes))} }} {node} {RDF.type} {via} ."
 
 
 def has_targets(g: Graph, shape: Node) -> bool:
-    return any((shape, p, None) in g for p in TARGET_PREDICATES) or _is_class(g, shape)
+    return any(g.has(shape, p) for p in TARGET_PREDICATES) or _is_class(g, shape)
 
 
 def _is_class(g: Graph, shape: Node) -> bool:
-    return (shape, RDF.type, RDFS.Class) in g or (shape, RDF.type, OWL.Class) in g
+    return g.has(shape, RDF.type, RDFS.Class) or g.has(shape, RDF.type, OWL.Class)
 
 
 def focus_nodes(
@@ -99,9 +122,9 @@ def focus_nodes(
     constraint's pattern, where the hierarchy's form (a VALUES of classes, or a union
     beside the path) turns into a lookup per focus node, five times the cost of a row of a
     hash join; a small class is best looked up. Push-down leaves it off (Virtuoso 7.2)."""
-    if (shape, SH.target, None) in g:
-        raise Unsupported(f"sh:target on shape {shape} (SHACL-AF custom targets)")
-    classes = list(g.objects(shape, SH.targetClass))
+    if g.has(shape, SH.target):
+        raise Unsupported(f"sh:target on shape {shape.value} (SHACL-AF custom targets)")
+    classes = g.objects(shape, SH.targetClass)
     if _is_class(g, shape):
         classes.append(shape)
     parts = [f"{{ VALUES ?this {{ {term(n)} }} }}" for n in g.objects(shape, SH.targetNode)]

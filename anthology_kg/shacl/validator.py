@@ -6,15 +6,21 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
-from rdflib import Graph, URIRef
-from rdflib.term import Node
 
 from ..errors import AnthologyError
 from ..progress import track
-from ..terms import from_ox
 from .compiler import CompiledConstraint, Compiler
+from .graph import ShapesGraph
+
+if TYPE_CHECKING:
+    from rdflib import Graph
+
+#: A term of a result row: pyoxigraph's on the Oxigraph engine's own path, rdflib's
+#: where a caller gave rdflib's (its shapes graph, its executor's solutions).
+Node = Any
 
 
 @dataclass(frozen=True)
@@ -28,10 +34,35 @@ class ResultRow:
     path: Node | None
     value: Node | None
     source_shape: Node
-    source_constraint_component: URIRef
-    severity: URIRef
+    source_constraint_component: Node
+    severity: Node
     messages: tuple[Node, ...] = ()
     source_constraint: Node | None = None
+
+    def as_rdflib(self) -> ResultRow:
+        """The same row with rdflib's terms (a term that is one already is kept)."""
+        from ..terms import from_ox
+
+        def convert(term: Node) -> Node:
+            return from_ox(term) if isinstance(term, _OX_TERMS) else term
+
+        return ResultRow(
+            focus=convert(self.focus),
+            path=convert(self.path),
+            value=convert(self.value),
+            source_shape=convert(self.source_shape),
+            source_constraint_component=convert(self.source_constraint_component),
+            severity=convert(self.severity),
+            messages=tuple(convert(m) for m in self.messages),
+            source_constraint=convert(self.source_constraint),
+        )
+
+
+_OX_TERMS = (ox.NamedNode, ox.BlankNode, ox.Literal)
+
+
+def _same(term: Any) -> Any:
+    return term
 
 
 class ValidationError(AnthologyError):
@@ -59,9 +90,15 @@ def _cores() -> int:
 STORE_WORKERS = min(4, _cores())
 
 
-def store_select(store: ox.Store, default_graph: Sequence[GraphName]) -> Select:
-    """The executor of ``store`` with the graphs ``default_graph`` as the data graph."""
+def store_select(
+    store: ox.Store, default_graph: Sequence[GraphName], ox_terms: bool = False
+) -> Select:
+    """The executor of ``store`` with the graphs ``default_graph`` as the data graph;
+    its solutions hold rdflib's terms, or with ``ox_terms`` pyoxigraph's own."""
     graphs: list[GraphName] = list(default_graph)
+    convert: Callable[[Any], Any] = _same
+    if not ox_terms:
+        from ..terms import from_ox as convert
 
     def select(text: str) -> Iterator[dict[str, Node | None]]:
         try:
@@ -71,7 +108,7 @@ def store_select(store: ox.Store, default_graph: Sequence[GraphName]) -> Select:
         assert isinstance(solutions, ox.QuerySolutions)
         names = [v.value for v in solutions.variables]
         for solution in solutions:
-            yield {n: from_ox(t) for n in names if (t := solution[n]) is not None}
+            yield {n: convert(t) for n in names if (t := solution[n]) is not None}
 
     return select
 
@@ -132,7 +169,7 @@ def _in_threads(
 def _results(select: Select, constraint: CompiledConstraint) -> list[ResultRow]:
     """The distinct results of one compiled constraint."""
     rows: list[ResultRow] = []
-    seen: set[tuple[tuple[str, Node], ...]] = set()
+    seen: set[frozenset[tuple[str, Node]]] = set()
     try:
         for solution in select(constraint.sparql):
             focus = solution.get("this")
@@ -141,7 +178,7 @@ def _results(select: Select, constraint: CompiledConstraint) -> list[ResultRow]:
             value = solution.get("value")
             if value is None and constraint.value_is_focus:
                 value = focus
-            key = tuple(sorted((k, v) for k, v in solution.items() if v is not None))
+            key = frozenset((k, v) for k, v in solution.items() if v is not None)
             if key in seen:
                 continue
             seen.add(key)
@@ -164,12 +201,13 @@ def _results(select: Select, constraint: CompiledConstraint) -> list[ResultRow]:
 
 def validate_store(
     store: ox.Store,
-    shapes: Graph,
+    shapes: Graph | ShapesGraph,
     default_graph: Sequence[GraphName],
     shapes_graph: str | None = None,
 ) -> list[ResultRow]:
-    """Validate the data graph(s) ``default_graph`` of ``store`` against the rdflib
-    shapes graph ``shapes`` (also in the store as ``shapes_graph``, for $shapesGraph)."""
-    select = store_select(store, default_graph)
+    """Validate the data graph(s) ``default_graph`` of ``store`` against the shapes
+    graph ``shapes`` (also in the store as ``shapes_graph``, for $shapesGraph): rows on
+    rdflib's terms for rdflib's shapes graph, on pyoxigraph's for a ``ShapesGraph``."""
+    select = store_select(store, default_graph, isinstance(shapes, ShapesGraph))
     compiled = Compiler.for_store(shapes, shapes_graph, select).compile()
     return run_compiled(select, compiled, STORE_WORKERS)

@@ -4,10 +4,9 @@ ill-formed literal) is a result, as SPARQL's comparison error says."""
 
 from __future__ import annotations
 
-from rdflib.namespace import SH
-
 from .model import Constraint, Context, ValueTest
 from .sparql_text import term
+from .vocabulary import SH
 
 
 def _range(parameter, operator: str) -> ValueTest:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from rdflib import URIRef
-from rdflib.namespace import RDF, SH, XSD
+import pyoxigraph as ox
 
 from .errors import Unsupported
 from .model import Constraint, Context
 from .sparql_text import same_term, term
 from .targets import instance_of
+from .vocabulary import RDF, SH, XSD, text
 
 # Datatypes whose lexical space SPARQL can check: a cast from the lexical form fails
 # exactly when the literal is ill-formed. (pyoxigraph keeps an ill-formed literal's
@@ -38,15 +38,16 @@ INTEGER_RANGES = {
 }
 
 
-def well_formed(node: str, datatype: URIRef) -> str | None:
-    """A SPARQL test of the lexical form of ``node`` for ``datatype``, where SPARQL
-    can check it (a cast for the XSD types SPARQL casts to, a cast and a range for the
-    derived integer types); None for the other datatypes."""
+def well_formed(node: str, datatype: ox.NamedNode | str) -> str | None:
+    """A SPARQL test of the lexical form of ``node`` for ``datatype`` (a pyoxigraph
+    IRI, or an rdflib one), where SPARQL can check it (a cast for the XSD types SPARQL
+    casts to, a cast and a range for the derived integer types); None for the others."""
+    datatype = ox.NamedNode(text(datatype))
     if datatype in CASTABLE:
         return f"COALESCE(isLiteral({term(datatype)}(STR({node}))), false)"
     if datatype in INTEGER_RANGES:
         low, high = INTEGER_RANGES[datatype]
-        number = f"<{XSD.integer}>(STR({node}))"
+        number = f"{XSD.integer}(STR({node}))"
         bounds = [f"{number} >= {low}" if low is not None else f"isLiteral({number})"]
         if high is not None:
             bounds.append(f"{number} <= {high}")
@@ -61,8 +62,8 @@ def class_test(ctx: Context, c: Constraint, node: str) -> str:
 
 def datatype_test(ctx: Context, c: Constraint, node: str) -> str:
     datatype = c.params[SH.datatype]
-    if not isinstance(datatype, URIRef):
-        raise Unsupported(f"sh:datatype {datatype}")
+    if not isinstance(datatype, ox.NamedNode):
+        raise Unsupported(f"sh:datatype {datatype.value}")
     # Virtuoso 7.2 gives a language-tagged literal no datatype, where SPARQL 1.1 says
     # rdf:langString: its language tag tells that one, and COALESCE makes a missing
     # datatype unequal to any other (not an error, which would drop the result).
@@ -88,6 +89,6 @@ NODE_KINDS = {
 
 def node_kind_test(ctx: Context, c: Constraint, node: str) -> str:
     kind = c.params[SH.nodeKind]
-    if not isinstance(kind, URIRef) or kind not in NODE_KINDS:
-        raise Unsupported(f"sh:nodeKind {kind}")
+    if not isinstance(kind, ox.NamedNode) or kind not in NODE_KINDS:
+        raise Unsupported(f"sh:nodeKind {kind.value}")
     return NODE_KINDS[kind].format(node)
