@@ -14,7 +14,7 @@ import pyoxigraph as ox
 
 from ..sparql_text import code_characters as _code
 from .errors import Unsupported
-from .vocabulary import Term as Node
+from .vocabulary import ox_term
 
 _VARIABLE = re.compile(r"[?$]([A-Za-z_][A-Za-z0-9_]*)")
 _VALUES_HEAD = re.compile(r"\bVALUES\s*(?:[?$]\w+|\([^)]*\))\s*$", re.IGNORECASE)
@@ -22,18 +22,20 @@ _CORRELATED = re.compile(r"\b(?:EXISTS|OPTIONAL)\s*$", re.IGNORECASE)
 _SUBQUERY = re.compile(r"\{\s*SELECT\b", re.IGNORECASE)
 
 
-def term(node: Node) -> str:
-    """A constant in SPARQL syntax; a blank node has none (it would be a variable)."""
+def term(node: object) -> str:
+    """A constant in SPARQL syntax; a blank node has none (it would be a variable).
+    ``node``: a pyoxigraph term, or an rdflib one."""
+    node = ox_term(node)
     if isinstance(node, ox.BlankNode):
         raise Unsupported(f"blank node {node.value} used as a constant in SPARQL")
     return str(node)  # pyoxigraph writes a term in N-Triples syntax
 
 
-def same_term(node: str, constant: Node) -> str:
+def same_term(node: str, constant: object) -> str:
     """``node`` is the term ``constant``. For an IRI, ``=`` is the same test (IRIs are
     equal only when identical) and the one Virtuoso 7 also answers right under negation;
     a literal needs sameTerm (``=`` compares values: 1 = 1.0)."""
-    if isinstance(constant, ox.NamedNode):
+    if isinstance(ox_term(constant), ox.NamedNode):
         return f"({node} = {term(constant)})"
     return f"sameTerm({node}, {term(constant)})"
 

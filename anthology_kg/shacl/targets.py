@@ -19,7 +19,7 @@ import pyoxigraph as ox
 from .errors import Unsupported
 from .graph import ShapesGraph as Graph
 from .sparql_text import term
-from .vocabulary import OWL, RDF, RDFS, SH, text
+from .vocabulary import OWL, RDF, RDFS, SH, ox_term, text
 from .vocabulary import Term as Node
 
 TYPE_PATH = f"{RDF.type}/{RDFS.subClassOf}*"
@@ -59,22 +59,14 @@ def read_hierarchy(select: Callable[[str], Iterable[Mapping[str, object]]]) -> H
     )
 
 
-def ox_term(node: object) -> Node:
-    """``node`` as a pyoxigraph term (converted where it is an rdflib term)."""
-    if isinstance(node, ox.NamedNode | ox.BlankNode | ox.Literal):
-        return node
-    from ..terms import to_ox
-
-    converted: Node = to_ox(node)  # type: ignore[arg-type]
-    return converted
-
-
 def ox_hierarchy(known: Mapping[object, Sequence[object]]) -> Hierarchy:
     """A Hierarchy on pyoxigraph terms (one read with rdflib's terms converted)."""
     return {ox_term(cls): [ox_term(sub) for sub in subs] for cls, subs in known.items()}
 
 
-def instance_of(node: str, cls: Node, known: Hierarchy | None = None, via: str = "") -> str:
+def instance_of(
+    node: str, cls: object, known: Mapping[Any, Sequence[Any]] | None = None, via: str = ""
+) -> str:
     """The pattern: ``node`` is a SHACL instance of ``cls``; with the class hierarchy
     ``known``, ``node`` has ``cls`` or one of its subclasses as its rdf:type (``via``,
     a variable of its own, holds that type).
@@ -84,7 +76,8 @@ def instance_of(node: str, cls: Node, known: Hierarchy | None = None, via: str =
     the first node only, in joins and in EXISTS alike, with one default graph or two.
     A class with a blank node below it keeps the path: a query cannot name that node.
     """
-    classes = (known.get(cls) or [cls]) if known is not None else []
+    found = (known.get(cls) or [cls]) if known is not None else []
+    classes, cls = [ox_term(c) for c in found], ox_term(cls)  # (a caller may give rdflib's)
     if not classes or any(isinstance(c, ox.BlankNode) for c in classes):
         return f"{node} {TYPE_PATH} {term(cls)} ."
     if len(classes) == 1:

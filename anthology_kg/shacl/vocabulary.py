@@ -38,6 +38,16 @@ def text(node: Term | str) -> str:
     return str(node) if isinstance(node, str) else node.value  # (an rdflib term is a str)
 
 
+def ox_term(node: object) -> Term:
+    """``node`` as a pyoxigraph term (converted where it is an rdflib term)."""
+    if isinstance(node, ox.NamedNode | ox.BlankNode | ox.Literal):
+        return node
+    from ..terms import to_ox
+
+    converted: Term = to_ox(node)  # type: ignore[arg-type]
+    return converted
+
+
 def short_name(node: Term) -> str:
     """``sh:name`` for an IRI of SHACL's namespace, else ``<iri>`` (for messages)."""
     if isinstance(node, ox.NamedNode) and node.value.startswith(SH.iri):
