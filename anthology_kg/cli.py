@@ -913,7 +913,7 @@ def fmt_command(settings, check, show_diff) -> None:
     literal's lexical form. A file edited while fmt runs is left alone and reported
     ("changed while formatting: FILE", exit 1).
     """
-    from .formatting import format_anthology, unified_diff
+    from .formatting import diff_labels, format_anthology, unified_diff
     from .resources import find_root
 
     root = settings.root or find_root()
@@ -929,8 +929,8 @@ def fmt_command(settings, check, show_diff) -> None:
             verb = "would reformat" if check else "reformatted"
             click.echo(f"{verb} {display_path(item.path)}")
         if check:
-            name = display_path(item.path)
-            diff = unified_diff(item.original, item.canonical, f"a/{name}", f"b/{name}")
+            labels = diff_labels(display_path(item.path))
+            diff = unified_diff(item.original, item.canonical, *labels)
             click.echo(diff, nl=False)
     for path in run.changed_meanwhile:
         click.echo(f"changed while formatting: {display_path(path)}", err=True)

@@ -72,6 +72,14 @@ def unified_diff(before: str, after: str, fromfile: str, tofile: str) -> str:
     )
 
 
+def diff_labels(name: str) -> tuple[str, str]:
+    """The ``---`` and ``+++`` labels of a diff of the file shown as ``name``, as git
+    prints them: ``a/`` and ``b/`` before the path, the leading slash of an absolute
+    path dropped (``git diff --no-index /tmp/x/F.ttl …`` prints ``a/tmp/x/F.ttl``)."""
+    path = name.lstrip("/")
+    return f"a/{path}", f"b/{path}"
+
+
 def _canonical_quads(quads: list[ox.Quad]) -> set[str]:
     """The quads as N-Quads lines, blank nodes labelled by RDFC-1.0 so that two parses
     of the same graph give the same set."""

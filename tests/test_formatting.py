@@ -67,3 +67,32 @@ def test_the_store_answers_with_tags_in_lower_case_on_both_engines(tagged):
         )  # fmt: skip
         assert result.exit_code == 0, result.stderr
         assert result.stdout == '?c\n"A Color note"@en-us\n'
+
+
+@pytest.mark.parametrize("flag", ["--diff", "--check"])
+def test_fmt_diff_labels_a_file_outside_the_working_directory_as_git_does(
+    bundled_copy, tmp_path, monkeypatch, flag
+):
+    """Before: ``--- a//tmp/…/data/LIT-168.ttl`` (a doubled slash) for a file shown by
+    its absolute path; ``git diff --no-index`` prints ``--- a/tmp/…/data/LIT-168.ttl``."""
+    path = bundled_copy / "data" / "LIT-168.ttl"
+    path.write_text(path.read_text(encoding="utf-8").replace("    ", "  "), encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    result = run_cli("--root", str(bundled_copy), "fmt", flag)
+    assert result.exit_code == 1
+    shown = path.as_posix().lstrip("/")
+    assert f"\n--- a/{shown}\n+++ b/{shown}\n" in "\n" + result.stdout
+    assert "a//" not in result.stdout and "b//" not in result.stdout
+
+
+def test_fmt_diff_labels_a_file_under_the_working_directory_by_its_relative_path(
+    bundled_copy, monkeypatch
+):
+    path = bundled_copy / "data" / "LIT-168.ttl"
+    path.write_text(path.read_text(encoding="utf-8").replace("    ", "  "), encoding="utf-8")
+    monkeypatch.chdir(bundled_copy)
+    result = run_cli("fmt", "--diff")
+    assert result.exit_code == 1
+    assert result.stdout.startswith("--- a/data/LIT-168.ttl\n+++ b/data/LIT-168.ttl\n")
