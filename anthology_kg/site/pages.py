@@ -60,6 +60,7 @@ NEIGHBOURS_MAX = 12
 DOT_NEIGHBOURHOODS = 1000  # more are drawn by the layered layout (dot: ~1 ms each)
 ANSWER_ROWS_SHOWN = 500  # a query page lists this many rows; the browser runs give all
 PICTURE_EDGES = (AK.makesClaim, AK.restsOn, AK.describedIn, AK.releasedOn, AK.addressedIn)
+Neighbours = tuple[set[tuple[Term, Term]], set[tuple[Term, Term]]]
 _EMPTY = Markup("")
 _COMMA = Markup(", ")  # joins values already escaped
 
@@ -150,7 +151,8 @@ class Pages:
         self._names = bind_prefixes(Graph(), anthology.base)
         self._links: dict[tuple[Term, int], Markup] = {}
         self.pictures: dict[Term, str] = {}
-        self._undrawn: set[Term] = set()  # pictures drawn when their page is rendered
+        # The neighbours of the entries whose picture is drawn when their page is rendered.
+        self._undrawn: dict[Term, Neighbours] = {}
         self._boxes: dict[Term, Box] = {}  # each entry's box in the neighbourhood pictures
         self._columns: tuple[dict, list[Term]] | None = None  # the comparisons' columns
         self.pictures_note = ""
@@ -494,10 +496,13 @@ class Pages:
         )
 
     # -- pictures ----------------------------------------------------------------------------
-    def neighbourhood(self, node: Term) -> Picture | None:
-        """The entry, the entries it rests on and those resting on it, one box each."""
+    def neighbourhood(self, node: Term, neighbours: Neighbours | None = None) -> Picture | None:
+        """The entry, the entries it rests on and those resting on it, one box each
+        (``neighbours``: its ``neighbours``, when known)."""
         m = self.model
-        owner = m.owner
+        forward, backward = neighbours if neighbours is not None else self.neighbours(node)
+        if not forward and not backward:
+            return None
         edges: set[tuple[str, str, str]] = set()
         boxes: dict[str, Box] = {}
 
@@ -510,6 +515,21 @@ class Pages:
             boxes.setdefault(shown.key, shown)
             return shown.key
 
+        me = box(node)
+        key = m.sort_key
+        for p, target in sorted(forward, key=lambda e: (key(e[1]), m.label(e[0])))[:NEIGHBOURS_MAX]:
+            edges.add((me, m.label(p), box(target)))
+        for p, source in sorted(backward, key=lambda e: (key(e[1]), m.label(e[0])))[
+            :NEIGHBOURS_MAX
+        ]:
+            edges.add((box(source), m.label(p), me))
+        return Picture(list(boxes.values()), sorted(edges), across=True, title=m.label(node))
+
+    def neighbours(self, node: Term) -> Neighbours:
+        """What ``node`` (or a part of it) rests on and what rests on it, as (relation,
+        entry) pairs, other entries only: what its neighbourhood picture draws."""
+        m = self.model
+        owner = m.owner
         forward, backward = set(), set()
         for part in m.owned(node):
             for p, o in m.out.get(part, ()):
@@ -522,34 +542,7 @@ class Pages:
                     source = owner(s)
                     if source is not None and source != node:
                         backward.add((p, source))
-        if not forward and not backward:
-            return None
-        me = box(node)
-        key = m.sort_key
-        for p, target in sorted(forward, key=lambda e: (key(e[1]), m.label(e[0])))[:NEIGHBOURS_MAX]:
-            edges.add((me, m.label(p), box(target)))
-        for p, source in sorted(backward, key=lambda e: (key(e[1]), m.label(e[0])))[
-            :NEIGHBOURS_MAX
-        ]:
-            edges.add((box(source), m.label(p), me))
-        return Picture(list(boxes.values()), sorted(edges), across=True, title=m.label(node))
-
-    def has_neighbours(self, node: Term) -> bool:
-        """Whether ``node`` has a neighbourhood picture (``neighbourhood`` is not None)."""
-        m = self.model
-        owner = m.owner
-        for part in m.owned(node):
-            for p, o in m.out.get(part, ()):
-                if p in NEIGHBOURS:
-                    target = owner(o)
-                    if target is not None and target != node:
-                        return True
-            for p, s in m.into.get(part, ()):
-                if p in NEIGHBOURS:
-                    source = owner(s)
-                    if source is not None and source != node:
-                        return True
-        return False
+        return forward, backward
 
     def draw_neighbourhoods(self, meanwhile: Callable[[], bool] | None = None) -> None:
         """Every entry's neighbourhood picture: drawn together by one ``dot`` run when
@@ -558,21 +551,24 @@ class Pages:
         is rendered (``picture``, in the process rendering it); the caption says which.
         Given ``meanwhile``, the layered pictures are drawn here, in the order of the
         pages, for as long as it returns True (the time the engine takes to answer)."""
-        having = [
-            node for node, _ in entries_by_identifier(self.model) if self.has_neighbours(node)
-        ]
+        found = {
+            node: neighbours
+            for node, _ in entries_by_identifier(self.model)
+            if any(neighbours := self.neighbours(node))
+        }
+        having = list(found)
         few = len(having) <= DOT_NEIGHBOURHOODS
         if few:
             wanted = {
                 node: picture
-                for node in having
-                if (picture := self.neighbourhood(node)) is not None
+                for node, neighbours in found.items()
+                if (picture := self.neighbourhood(node, neighbours)) is not None
             }
             drawn, laid_out_by = draw_all(list(wanted.values()), prefer_dot=True)
             self.pictures = dict(zip(wanted, drawn, strict=True))
         else:
             laid_out_by = None
-            self._undrawn = set(having)
+            self._undrawn = found
             while meanwhile is not None and meanwhile() and len(self.pictures) < len(having):
                 node = having[len(self.pictures)]
                 self.pictures[node] = self.picture(node)
@@ -589,7 +585,8 @@ class Pages:
         """The SVG of ``node``'s neighbourhood ("" when it has none)."""
         drawn = self.pictures.get(node)
         if drawn is None:
-            wanted = self.neighbourhood(node) if node in self._undrawn else None
+            neighbours = self._undrawn.get(node)
+            wanted = self.neighbourhood(node, neighbours) if neighbours is not None else None
             drawn = layered_svg(wanted.boxes, wanted.edges) if wanted is not None else ""
         return drawn
 
