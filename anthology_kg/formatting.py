@@ -1,13 +1,15 @@
 """``fmt``: data files rewritten in the canonical Turtle style, never changing their meaning.
 
 Files are read with the strict parser (``sources``), each literal keeping its lexical form
-exactly (``007`` stays ``007``: the author's text, not a store's canonical form). Every
+exactly (``007`` stays ``007``: the author's text, not a store's canonical form); a UTF-8
+byte order mark at the start of a file stays there, as black keeps it. Every
 file is formatted before any is written; just before a file is replaced, its bytes are
 read again, and a file edited since it was formatted is left alone and reported.
 """
 
 from __future__ import annotations
 
+import codecs
 import difflib
 import re
 from collections.abc import Iterator
@@ -23,21 +25,23 @@ from .files import write_atomic
 from .layout import FileEntries, LayoutWarning, entries_of, layout_warnings
 from .namespaces import DEFAULT_BASE
 from .sourcemap import scan
-from .sources import parse_quads, parse_turtle_file, read_source, to_graph
+from .sources import decode_utf8, parse_quads, read_source, to_graph
 from .sparql_text import code_characters
 from .turtle import canonical_turtle
 
 
 @dataclass(frozen=True)
 class Formatted:
-    """A data file, the bytes that were formatted and its canonical text; what it says
-    about entries (for ``layout.layout_warnings``)."""
+    """A data file: its text and its canonical text (both without the byte order mark),
+    the file's bytes that were formatted, the mark it starts with (``b""`` or UTF-8's) and
+    what it says about entries (for ``layout.layout_warnings``)."""
 
     path: Path
     original: str
     canonical: str
     source: bytes = b""
     entries: FileEntries | None = None
+    mark: bytes = b""
 
     @property
     def changed(self) -> bool:
@@ -133,7 +137,11 @@ def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
     """The canonical text of one Turtle file, keeping the comments written before each
     statement. Raises AnthologyError naming the first triple (and its subject's line) if
     the result would not be the same graph."""
-    quads, text, data = parse_turtle_file(path, base)
+    source = read_source(path, keep_mark=True)
+    mark = codecs.BOM_UTF8 if source.startswith(codecs.BOM_UTF8) else b""
+    data = source[len(mark) :]
+    text = decode_utf8(data, path)
+    quads = parse_quads(data, path, base)
     found = scan(text, base)
     comments: dict[Node, str] = {subject: note for subject, note in found.comments.items()}
     canonical = canonical_turtle(to_graph(quads), base=base, comments=comments, header=found.header)
@@ -150,24 +158,25 @@ def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
         )
     lines = {str(subject): line for subject, line in found.lines.items()}
     canonical = _tags_as_written(canonical, text)
-    return Formatted(path, text, canonical, data, entries_of(path, quads, lines))
+    return Formatted(path, text, canonical, source, entries_of(path, quads, lines), mark)
 
 
 def write_formatted(files: list[Formatted]) -> list[Path]:
-    """Replace each changed file by its canonical text, unless its bytes are no longer
-    those that were formatted (an edit saved meanwhile is never lost); return those."""
+    """Replace each changed file by its canonical text (after the byte order mark it
+    starts with, if any), unless its bytes are no longer those that were formatted (an
+    edit saved meanwhile is never lost); return those."""
     meanwhile = []
     for item in files:
         if not item.changed:
             continue
         try:
-            still = read_source(item.path) == item.source
+            still = read_source(item.path, keep_mark=True) == item.source
         except AnthologyError:  # deleted or replaced by something unreadable meanwhile
             still = False
         if not still:
             meanwhile.append(item.path)
             continue
-        write_atomic(item.path, item.canonical)
+        write_atomic(item.path, item.mark + item.canonical.encode("utf-8"))
     return meanwhile
 
 

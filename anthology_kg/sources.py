@@ -51,11 +51,14 @@ def _without_bom(data: bytes) -> bytes:
     return data[3:] if data.startswith(_BOM) else data
 
 
-def read_source(path: Path | str, *, listed_regular: bool = False) -> bytes:
+def read_source(
+    path: Path | str, *, listed_regular: bool = False, keep_mark: bool = False
+) -> bytes:
     """The bytes of the regular file ``path`` (a leading UTF-8 byte order mark left
-    out); anything else is an AnthologyError. ``listed_regular``: the folder's listing
-    said the file is a regular one (``TurtleFiles.listed_regular``), so it is not looked
-    at before it is opened (the check after opening stays)."""
+    out, unless ``keep_mark``); anything else is an AnthologyError. ``listed_regular``:
+    the folder's listing said the file is a regular one (``TurtleFiles.listed_regular``),
+    so it is not looked at before it is opened (the check after opening stays)."""
+    strip = (lambda data: data) if keep_mark else _without_bom
     if not listed_regular:
         try:
             info = os.stat(path)
@@ -77,10 +80,10 @@ def read_source(path: Path | str, *, listed_regular: bool = False) -> bytes:
             # object costs more than the read itself, ten thousand files at a time).
             chunks = [os.read(fd, info.st_size + 1)]
             if len(chunks[0]) == info.st_size:  # the end, where stat said: no second read
-                return _without_bom(chunks[0])
+                return strip(chunks[0])
             while chunks[-1]:
                 chunks.append(os.read(fd, 1 << 20))
-            return _without_bom(b"".join(chunks) if len(chunks) > 2 else chunks[0])
+            return strip(b"".join(chunks) if len(chunks) > 2 else chunks[0])
         finally:
             os.close(fd)
     except OSError as exc:

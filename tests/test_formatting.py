@@ -8,7 +8,7 @@ import shutil
 import pytest
 from conftest import run_cli
 
-from anthology_kg.formatting import _language_tags, format_file
+from anthology_kg.formatting import _language_tags, format_file, write_formatted
 from anthology_kg.resources import bundled_dir
 
 NOTE = '\nid:LIT-168 rdfs:comment "A Color note"@en-US, "Ein Hinweis"@de-CH-1996 .\n'
@@ -96,3 +96,34 @@ def test_fmt_diff_labels_a_file_under_the_working_directory_by_its_relative_path
     result = run_cli("fmt", "--diff")
     assert result.exit_code == 1
     assert result.stdout.startswith("--- a/data/LIT-168.ttl\n+++ b/data/LIT-168.ttl\n")
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+def test_fmt_keeps_a_byte_order_mark_and_check_agrees(bundled_copy):
+    """Before: fmt dropped the mark of a file it rewrote, while ``fmt --check`` showed a
+    diff without that change and passed a marked file otherwise canonical. Now the mark
+    stays, as black keeps it: the diff is exactly what is written."""
+    path = bundled_copy / "data" / "LIT-168.ttl"
+    canonical = path.read_bytes()
+    path.write_bytes(BOM + canonical.replace(b"    ", b"  "))
+    check = run_cli("--root", str(bundled_copy), "fmt", "--check")
+    assert check.exit_code == 1 and "would reformat" in check.stdout
+    assert run_cli("--root", str(bundled_copy), "fmt").exit_code == 0
+    assert path.read_bytes() == BOM + canonical
+    assert run_cli("--root", str(bundled_copy), "fmt", "--check").exit_code == 0
+    assert run_cli("--root", str(bundled_copy), "fmt").exit_code == 0
+    assert path.read_bytes() == BOM + canonical  # a marked canonical file is left as it is
+
+
+def test_fmt_leaves_a_file_whose_mark_changed_meanwhile(tmp_path):
+    """The file's bytes, mark included, are compared before it is replaced: a mark
+    added (or removed) while fmt runs is an edit, and it is not lost."""
+    path = tmp_path / "X.ttl"
+    path.write_bytes(b'<https://w3id.org/anthology-kg/id/X>   <urn:p> "a" .\n')
+    formatted = format_file(path)
+    assert formatted.changed and formatted.mark == b""
+    path.write_bytes(BOM + path.read_bytes())
+    assert write_formatted([formatted]) == [path]
+    assert path.read_bytes().startswith(BOM + b"<https://w3id.org/anthology-kg/id/X>   ")
