@@ -450,7 +450,7 @@ def store_query(
     """Run ``text`` on ``store`` with ``default_graph`` as its default graph."""
     from rdflib import Graph
 
-    from .queries import QueryResult
+    from .queries import QueryResult, rows_from_ox
     from .terms import from_ox
 
     result = _run(store, text, default_graph, source)
@@ -462,10 +462,8 @@ def store_query(
             graph.add((from_ox(triple.subject), from_ox(triple.predicate), from_ox(triple.object)))
         return QueryResult(kind="graph", graph=graph)
     variables = [v.value for v in result.variables]
-    rows = [
-        tuple(from_ox(row[v]) if row[v] is not None else None for v in variables) for row in result
-    ]
-    return QueryResult(kind="select", variables=variables, rows=rows)
+    # A solution iterates its values in the order of the variables, None where unbound.
+    return QueryResult(kind="select", variables=variables, rows=rows_from_ox(result))
 
 
 def _run(

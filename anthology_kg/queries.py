@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from rdflib.plugins.sparql.sparql import Query
 
     from .engine import Engine
+    from .parts import OxTerm
 
 PARAM_TYPES = ("entry", "iri", "literal")
 _HEADER = re.compile(r"^#\+\s*([\w-]+)\s*:\s*(.*)$")
@@ -86,6 +87,22 @@ class QueryResult:
     rows: list[tuple[Node | None, ...]] = field(default_factory=list)
     boolean: bool | None = None
     graph: Graph | None = None
+
+
+def rows_from_ox(answered: Iterable[Iterable[OxTerm | None]]) -> list[tuple[Node | None, ...]]:
+    """Rows of pyoxigraph terms (None where unbound) as rows of rdflib terms
+    (``terms.from_ox``), equal term for equal term. Each distinct term is converted once:
+    an answer repeats its terms (an entry on each row of its values), and an rdflib
+    literal costs a dozen times a dictionary lookup."""
+    from .terms import from_ox
+
+    rows = [tuple(row) for row in answered]
+    converted: dict[OxTerm | None, Node | None] = {
+        term: from_ox(term) for term in set().union(*rows) if term is not None
+    }
+    converted[None] = None
+    get = converted.__getitem__
+    return [tuple(map(get, row)) for row in rows]
 
 
 def read_query(path: Path) -> StoredQuery:

@@ -1210,3 +1210,27 @@ def test_a_triple_written_twice_is_one_in_the_site_model(bundled_copy):
     assert read.values(entry, RDFS.label) == [label]
     many = read.values("<http://example.org/many>", "<http://example.org/p>")
     assert len(many) == model.LONG + 4 == len(read.out["<http://example.org/many>"])
+
+
+def test_the_answers_rows_convert_each_term_as_from_ox_does():
+    import pyoxigraph as ox
+
+    from anthology_kg.queries import rows_from_ox
+    from anthology_kg.terms import from_ox
+
+    xsd = "http://www.w3.org/2001/XMLSchema#"
+    entry, blank = ox.NamedNode("https://example.org/E"), ox.BlankNode("b0")
+    decimal = ox.Literal("6.0", datatype=ox.NamedNode(xsd + "decimal"))
+    tagged = ox.Literal("verl", language="en-us")
+    answered = [
+        (entry, decimal, None),
+        (entry, tagged, blank),
+        (None, None, None),
+        (blank, decimal, entry),
+    ]
+    rows = rows_from_ox(answered)
+    assert rows == [tuple(from_ox(t) if t is not None else None for t in row) for row in answered]
+    assert [len(row) for row in rows] == [3, 3, 3, 3]
+    assert str(rows[0][1]) == "6.0" and rows[1][1].language == "en-us"
+    assert rows[2] == (None, None, None)
+    assert rows_from_ox([]) == []
