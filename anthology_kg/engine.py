@@ -128,6 +128,11 @@ class Engine(Protocol):
         count or print values and need no rdflib terms (``stats``)."""
         ...
 
+    def triple_count(self, parts: Sequence[str] = ("data",)) -> int:
+        """The number SPARQL's ``COUNT(*)`` of ``?s ?p ?o`` on the union of ``parts``
+        answers (``stats`` counts the data's triples with it)."""
+        ...
+
     def shacl_rows(self, inference: str = "none") -> list[ResultRow]:
         """The SHACL results of the data against the shapes, as plain rows."""
         ...

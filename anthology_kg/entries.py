@@ -153,6 +153,14 @@ class EntryIndex(ABC):
         rows = self.query(text, parts=parts).rows
         return [tuple(None if term is None else to_ox(term) for term in row) for row in rows]
 
+    def triple_count(self, parts: Sequence[str] = ("data",)) -> int:
+        """``COUNT(*)`` of ``?s ?p ?o`` on the union of ``parts`` (``engine.Engine``):
+        here the query itself; the Oxigraph engine counts from its store's size."""
+        rows = self.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", parts)
+        # rdflib answers an aggregate over nothing with one empty row, pyoxigraph with none
+        count = rows[0][0] if rows else None
+        return int(count.value) if isinstance(count, ox.Literal) else 0
+
     def resolve_entry(self, text: str) -> URIRef:
         """The entry named by an identifier (``LIT-168``) or a full IRI.
 

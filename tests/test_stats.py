@@ -1,3 +1,4 @@
+import pytest
 from conftest import FIXTURES, run_cli
 
 
@@ -97,3 +98,45 @@ def test_an_anthology_without_entries_counts_nothing_on_both_engines(tmp_path):
     (tmp_path / "data").mkdir()
     for engine in ENGINES:
         assert compute_stats(open_engine(engine, root=tmp_path)) == Stats(0, 0, {}, {}, [])
+
+
+COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+
+
+@pytest.mark.parametrize("inference", ["none", "rdfs"])
+def test_the_oxigraph_engine_counts_triples_as_the_query_does(tmp_path, inference):
+    """``triple_count`` reads the store's size instead of running ``COUNT(*)``: the same
+    number for the data (a triple written in two files counts once), for every union of
+    parts (the rules copied into the store, the closure), and on the reference engine."""
+    import shutil
+
+    from anthology_kg.engine import open_engine
+    from anthology_kg.parts import PARTS
+
+    root = tmp_path / "anthology"
+    shutil.copytree(FIXTURES / "minimal", root)
+    (root / "data" / "LIT-001-again.ttl").write_text(
+        (root / "data" / "LIT-001.ttl").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    fast = open_engine("fast", root=root, inference=inference)
+    for parts in [("data",), PARTS, ("ontology",), ("data", "shapes")]:
+        (row,) = fast.select(COUNT_ALL, parts)
+        assert fast.triple_count(parts) == int(row[0].value) > 0, parts
+    if inference == "none":
+        reference = open_engine("reference", root=root)
+        assert fast.triple_count(("data",)) == reference.triple_count(("data",)) == 4
+        assert fast.triple_count(PARTS) == reference.triple_count(PARTS)
+
+
+def test_stats_on_the_oxigraph_engine_does_not_run_the_count_query(monkeypatch):
+    from anthology_kg.engine import open_engine
+    from anthology_kg.stats import compute_stats
+
+    engine = open_engine("fast", root=FIXTURES / "minimal")
+    asked = []
+    select = engine.select
+    monkeypatch.setattr(
+        engine, "select", lambda text, parts=(): asked.append(text) or select(text, parts)
+    )
+    assert compute_stats(engine).triples == 4
+    assert asked and COUNT_ALL not in asked
