@@ -212,8 +212,14 @@ def data_triples(anthology: EntryIndex, take: Callable[[list[str]], None]) -> li
         # Paths as text: a Path object per file costs more than reading it.
         names = getattr(files, "names", None)
         folder = getattr(files, "folder", None)
-        paths = [os.path.join(folder, n) for n in names] if names and folder else list(files)
-        for number, document in turtle_documents([read_source(path) for path in paths]):
+        if names and folder:
+            # A file the folder's listing calls regular is not looked at before it is
+            # opened (as the engine reads it; read_source checks it once open).
+            regular = getattr(files, "listed_regular", lambda name: False)
+            texts = [read_source(os.path.join(folder, n), listed_regular=regular(n)) for n in names]
+        else:
+            texts = [read_source(path) for path in files]
+        for number, document in turtle_documents(texts):
             documents.append(document)
             # The engine read these files already; an error would name the first.
             with turtle_errors(files[number], anthology.base):
