@@ -11,10 +11,13 @@ where its first step settles them all, the exports' common case.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+import pyoxigraph as ox
 
 # rdflib only for ``stable_labels`` and ``relabel`` (rdflib graphs): the writers' RDFC-1.0
 # labels work on text, and ``export`` runs without loading rdflib.
@@ -23,50 +26,109 @@ if TYPE_CHECKING:
     from rdflib.term import Node
 
 _DEPTH = 6
+OxObject = ox.NamedNode | ox.BlankNode | ox.Literal
 
 
 def stable_labels(graph: Graph) -> dict[Node, BNode]:
     """A new label for every blank node of ``graph``, from its content and context."""
     from rdflib import BNode
 
-    outgoing: dict[BNode, list[tuple[Node, Node]]] = defaultdict(list)
-    incoming: dict[BNode, list[tuple[Node, Node]]] = defaultdict(list)
-    for s, p, o in graph:
-        if isinstance(s, BNode):
+    labels = _content_labels(graph, lambda node: isinstance(node, BNode), lambda n: n.n3())
+    return {node: BNode(label) for node, label in labels.items()}
+
+
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+_INF_NAN_TYPES = {_XSD + "float", _XSD + "double", _XSD + "decimal"}
+
+
+def rdflib_n3(term: ox.NamedNode | ox.BlankNode | ox.Literal) -> str:
+    """The text rdflib's ``n3()`` gives the same term (a pyoxigraph term here), which
+    ``stable_labels`` hashes: the labels of a graph read by either library agree."""
+    if isinstance(term, ox.NamedNode):
+        return f"<{term.value}>"
+    if isinstance(term, ox.BlankNode):
+        return f"_:{term.value}"
+    lexical = term.value
+    if "\n" in lexical:
+        encoded = lexical.replace("\\", "\\\\")
+        if '"""' in lexical:
+            encoded = encoded.replace('"""', '\\"\\"\\"')
+        if encoded[-1] == '"' and encoded[-2] != "\\":
+            encoded = encoded[:-1] + "\\" + '"'
+        encoded = encoded.replace("\r", "\\r")
+        encoded = f'"""{encoded}"""'
+    else:
+        escaped = lexical.replace("\\", "\\\\").replace('"', '\\"').replace("\r", "\\r")
+        encoded = f'"{escaped}"'
+    if term.language:
+        return f"{encoded}@{term.language}"
+    datatype = term.datatype.value
+    if datatype == _XSD + "string":
+        return encoded
+    if datatype in _INF_NAN_TYPES:
+        try:
+            number = float(lexical)
+        except ValueError:
+            number = 0.0
+        if math.isinf(number):
+            encoded = encoded.replace("inf", "INF").replace("Infinity", "INF")
+        if math.isnan(number):
+            encoded = encoded.replace("nan", "NaN")
+    return f"{encoded}^^<{datatype}>"
+
+
+def ox_stable_labels(
+    triples: Iterable[tuple[ox.NamedNode | ox.BlankNode, ox.NamedNode, OxObject]],
+) -> dict[ox.BlankNode, ox.BlankNode]:
+    """``stable_labels`` for pyoxigraph triples: the same labels as rdflib's graph of
+    the same triples gets."""
+    labels = _content_labels(triples, lambda node: isinstance(node, ox.BlankNode), rdflib_n3)
+    return {node: ox.BlankNode(label) for node, label in labels.items()}
+
+
+def _content_labels(
+    triples: Iterable[tuple[Any, Any, Any]],
+    is_blank: Callable[[Any], bool],
+    n3: Callable[[Any], str],
+) -> dict[Any, str]:
+    """A label for every blank node of ``triples``, from its content and context."""
+    outgoing: dict[Any, list[tuple[Any, Any]]] = defaultdict(list)
+    incoming: dict[Any, list[tuple[Any, Any]]] = defaultdict(list)
+    for s, p, o in triples:
+        if is_blank(s):
             outgoing[s].append((p, o))
-        if isinstance(o, BNode):
+        if is_blank(o):
             incoming[o].append((s, p))
     if not outgoing and not incoming:
         return {}
 
     @cache
-    def content(node: BNode, depth: int) -> str:
+    def content(node: Any, depth: int) -> str:
         if depth == 0:
             return "_"
         parts = sorted(
-            f"{p.n3()} {content(o, depth - 1) if isinstance(o, BNode) else o.n3()}"
-            for p, o in outgoing[node]
+            f"{n3(p)} {content(o, depth - 1) if is_blank(o) else n3(o)}" for p, o in outgoing[node]
         )
         return "[" + ";".join(parts) + "]"
 
     @cache
-    def context(node: BNode, depth: int) -> str:
+    def context(node: Any, depth: int) -> str:
         if depth == 0:
             return "_"
         parts = sorted(
-            f"{context(s, depth - 1) if isinstance(s, BNode) else s.n3()} {p.n3()}"
-            for s, p in incoming[node]
+            f"{context(s, depth - 1) if is_blank(s) else n3(s)} {n3(p)}" for s, p in incoming[node]
         )
         return "<" + ";".join(parts) + ">"
 
-    groups: dict[str, list[BNode]] = defaultdict(list)
+    groups: dict[str, list[Any]] = defaultdict(list)
     for node in set(outgoing) | set(incoming):
         text = context(node, _DEPTH) + content(node, _DEPTH)
         groups[hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]].append(node)
-    labels: dict[Node, BNode] = {}
+    labels: dict[Any, str] = {}
     for digest, nodes in groups.items():
-        for index, node in enumerate(sorted(nodes, key=str)):
-            labels[node] = BNode(f"b{digest}" + (f"x{index}" if len(nodes) > 1 else ""))
+        # (rdflib's str of a blank node is its label, as pyoxigraph's .value is)
+        for index, node in enumerate(sorted(nodes, key=lambda n: n3(n)[2:])):
+            labels[node] = f"b{digest}" + (f"x{index}" if len(nodes) > 1 else "")
     return labels
 
 

@@ -306,7 +306,7 @@ def _validated(
         if opened is not None:
             opened(anthology)
         if endpoint is None:
-            refuse_service_in_shapes(anthology.shapes, settings.allow_service)
+            refuse_service_in_shapes(anthology.rules.shapes_view, settings.allow_service)
         return run_validation(anthology, inference)
 
     seconds = settings.timeout
@@ -504,9 +504,9 @@ def validate(
             f"--baseline does not apply to --format {fmt}: the W3C report graph has no "
             "baseline state (use sarif or json)"
         )
-    report = _validated(
-        settings, engine, inference, extra_shapes, endpoint, graph, _connection(settings, method)
-    )
+    # A store's connection (and its HTTP client) only with --endpoint.
+    connection = _connection(settings, method) if endpoint else None
+    report = _validated(settings, engine, inference, extra_shapes, endpoint, graph, connection)
     report = select_results(report, _codes(select), _codes(ignore))
     report = _against_baseline(
         settings,

@@ -228,7 +228,7 @@ def open_engine(
             try:
                 # Compiled here only to learn whether the compiler takes these shapes:
                 # validation compiles them again for the loaded store's class hierarchy.
-                compile_shapes(rules.shapes)
+                compile_shapes(rules.shapes_view)
             except Unsupported as exc:
                 supported = False
                 warn(f"the fast engine cannot run these shapes ({exc}); using the reference engine")

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from rdflib.term import Node
 
     from .queries import QueryResult
-    from .shacl import CompiledConstraint, ResultRow
+    from .shacl import CompiledConstraint, ResultRow, ShapesGraph
 
 DATA = GRAPHS["data"]
 ONTOLOGY = GRAPHS["ontology"]
@@ -72,13 +72,6 @@ def _as_ox(node: Node | OxTerm) -> OxTerm:
     return converted
 
 
-def add_graph(store: ox.Store, graph: Graph, name: ox.NamedNode) -> None:
-    """Copy an rdflib graph into a named graph of ``store``."""
-    from .terms import to_ox
-
-    store.extend(ox.Quad(to_ox(s), to_ox(p), to_ox(o), name) for s, p, o in graph)
-
-
 @dataclass(kw_only=True)
 class OxigraphEngine(EntryIndex):
     """The Oxigraph engine (the default): the anthology in a pyoxigraph store (data,
@@ -103,13 +96,17 @@ class OxigraphEngine(EntryIndex):
     @property
     def store(self) -> ox.Store:
         """The store with every graph: data, ontology, the vocabulary skeleton, shapes
-        (the rules are parsed and copied in on first use)."""
+        (the rules are parsed by pyoxigraph and added on first use)."""
         if not self._rules_in_store:
-            add_graph(self._store, self.rules.ontology, ONTOLOGY)
-            from .ruleset import vocabulary
+            from .ruleset import vocabulary_triples
 
-            add_graph(self._store, vocabulary(self.rules.ontology), VOCABULARY)
-            add_graph(self._store, self.rules.shapes, SHAPES)
+            ontology = self.rules.ontology_triples
+            for triples, name in (
+                (ontology, ONTOLOGY),
+                (vocabulary_triples(ontology), VOCABULARY),
+                (self.rules.shape_triples, SHAPES),
+            ):
+                self._store.extend(ox.Quad(s, p, o, name) for s, p, o in triples)
             self._rules_in_store = True
         return self._store
 
@@ -353,7 +350,7 @@ class OxigraphEngine(EntryIndex):
     def shacl_rows(self, inference: str = "none") -> list[ResultRow]:
         """Run the compiled shapes on the store's data and vocabulary; with inference,
         on the data, the whole ontology and their closure, as pySHACL validates."""
-        from .shacl import Compiler, ShapesGraph, run_compiled
+        from .shacl import Compiler, run_compiled
         from .shacl.validator import STORE_WORKERS, store_select
 
         graphs = [DATA, VOCABULARY]
@@ -366,45 +363,47 @@ class OxigraphEngine(EntryIndex):
         # Compiled again for this store: its class hierarchy picks the fastest forms, or
         # for a large anthology the leanest (see HASH_JOINED_TARGETS_UP_TO).
         small = len(self.data_files) <= HASH_JOINED_TARGETS_UP_TO
-        shapes = ShapesGraph.of_store(self.store, SHAPES)
+        shapes = self.rules.shapes_view
         compiled = Compiler.for_store(shapes, SHAPES.value, select, small).compile()
-        rows = [row.as_rdflib() for row in run_compiled(select, compiled, STORE_WORKERS)]
+        rows = run_compiled(select, compiled, STORE_WORKERS)
         return self._literals_as_written(rows)
 
     def _literals_as_written(self, rows: list[ResultRow]) -> list[ResultRow]:
         """``rows`` with each value the literal as its entry's file writes it: the store
         gives a typed literal in canonical form ("007"^^xsd:integer is "7"), so the focus
         entry's file is read again and a value mapped back to the one literal there with
-        that canonical form (``shacl.as_written``). Only rows with such a value cost."""
-        from rdflib import Literal
-        from rdflib.namespace import XSD
-
-        from .sources import to_graph
-
+        that canonical form (``shacl.literals_as_written``). Only rows with such a value
+        cost."""
         by_file: dict[Path, list[int]] = {}
         data_folder = self.root / "data"
         for index, row in enumerate(rows):
             value = row.value
-            if isinstance(value, Literal) and value.datatype not in (None, XSD.string):
+            if (
+                isinstance(value, ox.Literal)
+                and value.language is None
+                and value.datatype.value != _XSD_STRING
+            ):
                 located = self.location(row.focus)
                 if located is not None and located.path.parent == data_folder:
                     by_file.setdefault(located.path, []).append(index)
         if not by_file:
             return rows
-        from .shacl import as_written
+        from .shacl import literals_as_written
 
         rows = list(rows)
         for path, indexes in sorted(by_file.items()):
-            graph = to_graph(parse_quads(read_source(path), path, self.base))
-            mapped = as_written([rows[i] for i in indexes], (graph,))
+            quads = parse_quads(read_source(path), path, self.base)
+            written = (q.object for q in quads if isinstance(q.object, ox.Literal))
+            mapped = literals_as_written([rows[i] for i in indexes], written)
             for index, row in zip(indexes, mapped, strict=True):
                 rows[index] = row
         return rows
 
 
-def compile_shapes(shapes: Graph) -> list[CompiledConstraint]:
+def compile_shapes(shapes: Graph | ShapesGraph) -> list[CompiledConstraint]:
     """``shapes`` compiled to SPARQL for a store that holds them in its shapes graph
-    (``$shapesGraph``); raises ``Unsupported`` for shapes the compiler refuses."""
+    (``$shapesGraph``); raises ``Unsupported`` for shapes the compiler refuses. (The
+    constraints carry the terms of the library ``shapes`` is read with.)"""
     from .shacl import Compiler
 
     return Compiler(shapes, SHAPES.value).compile()

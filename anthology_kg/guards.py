@@ -17,13 +17,13 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TypeVar
-
-from rdflib import Graph
-from rdflib.namespace import SH
+from typing import TYPE_CHECKING, TypeVar
 
 from .errors import AnthologyError, TimedOut
 from .sourcemap import string_end
+
+if TYPE_CHECKING:
+    from .shacl.graph import ShapesGraph
 
 T = TypeVar("T")
 #: Each outgoing request of an allowed SERVICE gives up after this many seconds.
@@ -108,15 +108,20 @@ def refuse_service(text: str, source: str | Path | None, allowed: bool) -> None:
     socket.setdefaulttimeout(SERVICE_REQUEST_TIMEOUT)
 
 
-def refuse_service_in_shapes(shapes: Graph, allowed: bool) -> None:
-    """``refuse_service`` for every SPARQL constraint and target of the shapes."""
+def refuse_service_in_shapes(shapes: ShapesGraph, allowed: bool) -> None:
+    """``refuse_service`` for every SPARQL constraint and target of the shapes (read on
+    pyoxigraph terms, ``Rules.shapes_view``)."""
+    from .shacl.vocabulary import SH
+
     for predicate in (SH.select, SH.ask):
-        for node, text in shapes.subject_objects(predicate):
-            if not uses_service(str(text)):
+        for node, text in (
+            (n, t) for n in shapes.subjects(predicate) for t in shapes.objects(n, predicate)
+        ):
+            if not uses_service(text.value):
                 continue
             if not allowed:
                 raise AnthologyError(
-                    f"a SPARQL constraint of the shapes ({node}) calls a remote endpoint "
+                    f"a SPARQL constraint of the shapes ({node.value}) calls a remote endpoint "
                     "(SERVICE): pass --allow-service to let validation reach the network"
                 )
             socket.setdefaulttimeout(SERVICE_REQUEST_TIMEOUT)

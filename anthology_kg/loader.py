@@ -35,7 +35,7 @@ from .ruleset import parse_turtle as parse_turtle
 from .ruleset import vocabulary as vocabulary
 from .sourcemap import subject_lines
 from .sources import TurtleFiles as TurtleFiles
-from .terms import GRAPHS, PARTS, to_ox
+from .terms import GRAPHS, PARTS, from_ox, to_ox
 
 if TYPE_CHECKING:
     from .shacl import ResultRow
@@ -74,6 +74,11 @@ def describe_with(
     return graph
 
 
+def _rdflib_term(node: Node) -> Node:
+    """``node`` as an rdflib term (validation asks with pyoxigraph's)."""
+    return from_ox(node) if isinstance(node, ox.NamedNode | ox.BlankNode | ox.Literal) else node
+
+
 @dataclass(kw_only=True)
 class Anthology(EntryIndex):
     """The reference engine: the anthology loaded by rdflib into one data graph,
@@ -87,8 +92,9 @@ class Anthology(EntryIndex):
     _closure: Graph | None = field(default=None, repr=False)
 
     def identifier(self, node: Node) -> str | None:
-        """The ``dcterms:identifier`` of ``node`` in the data, if it has one."""
-        value = self.data.value(node, DCTERMS.identifier)
+        """The ``dcterms:identifier`` of ``node`` in the data, if it has one (``node``:
+        an rdflib or a pyoxigraph term, as each lookup here takes)."""
+        value = self.data.value(_rdflib_term(node), DCTERMS.identifier)
         return str(value) if value is not None else None
 
     def identifier_pairs(self) -> Iterator[tuple[Node, str]]:
@@ -101,10 +107,11 @@ class Anthology(EntryIndex):
 
     def referrers(self, node: Node) -> set[Node]:
         """The subjects of the triples whose object is ``node``."""
-        return set(self.data.subjects(None, node))
+        return set(self.data.subjects(None, _rdflib_term(node)))
 
     def location(self, node: Node) -> Location | None:
         """Where ``node`` is first written as a subject, or else where its owner is."""
+        node = _rdflib_term(node)
         if node in self.locations:
             return self.locations[node]
         owner = self.owner(node)

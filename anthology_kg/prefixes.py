@@ -25,10 +25,11 @@ PREFIXES: dict[str, str] = {
     "xsd": "http://www.w3.org/2001/XMLSchema#",
 }
 
-#: A local name every RDF library writes as ``prefix:local`` after a ``/`` or ``#``: a
-#: letter or underscore, then letters, digits, ``_`` and ``-`` (no dot: rdflib splits
-#: an IRI at the last character that cannot end a name, and a dot can).
-_SIMPLE_LOCAL = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+#: A local name rdflib writes as ``prefix:local`` after a ``/`` or ``#``: a letter or
+#: underscore, then letters, digits, ``_``, ``-`` and ``.`` (rdflib's ``split_uri`` steps
+#: back over these to the ``/`` or ``#`` and splits at the letter or underscore after
+#: it; an entry's identifier such as ``ARXIV-2409.19256`` has a dot).
+_SIMPLE_LOCAL = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 
 
 def prefixed_name(iri: str, base: str = DEFAULT_BASE) -> str | None:

@@ -11,28 +11,40 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from rdflib import RDFS, URIRef
-from rdflib.term import Node
+import pyoxigraph as ox
 
-from .namespaces import AK, SH
+from .shacl.vocabulary import RDFS, SH, Namespace, text
 
 if TYPE_CHECKING:
+    from rdflib.term import Node
+
     from .engine import Engine
+    from .shacl.vocabulary import Term
+
+AK = Namespace("https://w3id.org/anthology-kg/ns#")
 
 
 @dataclass(frozen=True)
 class Rule:
-    """A named shape that encodes a rule."""
+    """A named shape that encodes a rule: ``shape`` is the shape's node, a pyoxigraph
+    term (``node`` gives it as rdflib's, loading rdflib)."""
 
-    node: Node
+    shape: Term
     name: str
     number: int | None
     label: str
     adr: str | None
     severity: str
     message: str | None
+
+    @property
+    def node(self) -> Node:
+        """The shape's node as an rdflib term."""
+        from .terms import from_ox
+
+        return from_ox(self.shape)
 
     @property
     def code(self) -> str:
@@ -72,24 +84,31 @@ def matches_code(code: str, shape: str, patterns: Sequence[str]) -> bool:
 
 
 def rule_catalog(anthology: Engine) -> list[Rule]:
-    """Every shape with an ``ak:ruleNumber``, ordered by rule number and name."""
-    shapes = anthology.shapes
+    """Every shape with an ``ak:ruleNumber``, ordered by rule number and name (read
+    from the shapes on pyoxigraph terms, ``Rules.shapes_view``)."""
+    shapes = anthology.rules.shapes_view
     rules = []
-    for node in set(shapes.subjects(AK.ruleNumber, None)):
+    for node in shapes.subjects(AK.ruleNumber):
         adr = shapes.value(node, AK.enforces)
         severity = shapes.value(node, SH.severity)
         message = shapes.value(node, SH.message)
+        number = shapes.value(node, AK.ruleNumber)
+        label = shapes.value(node, RDFS.label)
+        enforces: Any = adr  # (an engine's lookups take pyoxigraph's terms too)
+        assert number is not None  # (a subject of ak:ruleNumber)
         rules.append(
             Rule(
-                node=node,
-                name=shapes.namespace_manager.normalizeUri(node)
-                if isinstance(node, URIRef)
-                else str(node),
-                number=int(str(shapes.value(node, AK.ruleNumber))),
-                label=str(shapes.value(node, RDFS.label) or ""),
-                adr=(anthology.identifier(adr) or str(adr).rsplit("/", 1)[-1]) if adr else None,
-                severity=str(severity).rsplit("#", 1)[-1] if severity else "Violation",
-                message=str(message) if message is not None else None,
+                shape=node,
+                name=anthology.normalize(node.value)
+                if isinstance(node, ox.NamedNode)
+                else node.value,
+                number=int(number.value),
+                label=label.value if label is not None else "",
+                adr=(anthology.identifier(enforces) or text(adr).rsplit("/", 1)[-1])
+                if adr
+                else None,
+                severity=text(severity).rsplit("#", 1)[-1] if severity else "Violation",
+                message=message.value if message is not None else None,
             )
         )
     return sorted(rules, key=lambda r: (r.number or 0, r.name))

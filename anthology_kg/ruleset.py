@@ -1,9 +1,11 @@
 """The rules an anthology is read with: the ontology, the shapes, the waivers and the
 stored-query folders, the bundled ones with the anthology's own added.
 
-``load_rules(root)`` finds the files at once and parses them on first use: the ontology,
-shapes and waivers are rdflib graphs (the SHACL compiler and the reference engine read
-them), and a command that never looks at them (``stats``, ``export``) loads no rdflib.
+``load_rules(root)`` finds the files at once and parses them on first use. The Oxigraph
+engine reads them as pyoxigraph triples (``ontology_triples``, ``shape_triples``, the
+``shapes_view`` the SHACL compiler reads, ``waivers_view``): ``check`` loads no rdflib.
+The ontology, shapes and waivers as rdflib graphs are there for the reference engine
+and for callers that ask; both forms give each blank node the same label (``bnodes``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import functools
 import hashlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import resources
 from .choices import DEFAULT_BASE
@@ -21,8 +23,15 @@ from .errors import AnthologyError
 from .sources import TurtleFiles
 
 if TYPE_CHECKING:
+    import pyoxigraph as ox
     from rdflib import Graph
     from rdflib.term import Node
+
+    from .shacl.graph import ShapesGraph
+
+    Triple = tuple[
+        ox.NamedNode | ox.BlankNode, ox.NamedNode, ox.NamedNode | ox.BlankNode | ox.Literal
+    ]
 
 WAIVERS_FILE = "waivers.ttl"
 
@@ -50,6 +59,38 @@ class Rules:
     @functools.cached_property
     def _rule_graphs(self) -> tuple[Graph, Graph]:
         return _rule_graphs(self.ontology_file, self.shape_files, self.base)
+
+    @functools.cached_property
+    def _rule_triples(self) -> tuple[tuple[Triple, ...], tuple[Triple, ...]]:
+        return _rule_triples(self.ontology_file, self.shape_files, self.base)
+
+    @property
+    def ontology_triples(self) -> tuple[Triple, ...]:
+        """The ontology's triples as pyoxigraph terms (no rdflib)."""
+        return self._rule_triples[0]
+
+    @property
+    def shape_triples(self) -> tuple[Triple, ...]:
+        """The shapes' triples (every shape file merged) as pyoxigraph terms."""
+        return self._rule_triples[1]
+
+    @functools.cached_property
+    def shapes_view(self) -> ShapesGraph:
+        """The shapes as the SHACL compiler reads them (pyoxigraph terms, no rdflib)."""
+        from .shacl.graph import ShapesGraph
+
+        return ShapesGraph(self.shape_triples)
+
+    @functools.cached_property
+    def waivers_view(self) -> ShapesGraph:
+        """The waivers (``waivers.ttl``; empty when there is none), on pyoxigraph terms."""
+        from .shacl.graph import ShapesGraph
+        from .sources import parse_turtle_file
+
+        if self.waivers_file is None:
+            return ShapesGraph(())
+        quads, _, _ = parse_turtle_file(self.waivers_file, self.base)
+        return ShapesGraph((q.subject, q.predicate, q.object) for q in quads)  # type: ignore[misc]
 
     @property
     def ontology(self) -> Graph:
@@ -95,7 +136,7 @@ class Rules:
     @property
     def parsed(self) -> bool:
         """Whether the ontology and shapes have been parsed (asked for) yet."""
-        return "_rule_graphs" in self.__dict__
+        return "_rule_graphs" in self.__dict__ or "_rule_triples" in self.__dict__
 
 
 def parse_turtle(path: Path, base: str = DEFAULT_BASE) -> tuple[Graph, str]:
@@ -166,6 +207,56 @@ def _parsed_rule_graphs(
     for path in shape_files:
         shapes += parse_turtle(path, base)[0]
     return bind_prefixes(relabel(ontology), base), relabel(shapes)
+
+
+def vocabulary_triples(ontology: Sequence[Triple]) -> list[Triple]:
+    """``vocabulary`` of the ontology's pyoxigraph triples."""
+    from .shacl.vocabulary import RDF, RDFS
+
+    kept = (RDF.type, RDFS.subClassOf)
+    return [t for t in ontology if t[1] in kept]
+
+
+def _rule_triples(
+    ontology_file: Path, shape_files: Sequence[Path], base: str
+) -> tuple[tuple[Triple, ...], tuple[Triple, ...]]:
+    """``_rule_graphs`` as pyoxigraph triples: the same triples, the same blank-node
+    labels (``bnodes.ox_stable_labels``), parsed once per process for the same files."""
+    files = [ontology_file, *shape_files]
+    if not all(path.is_file() for path in files):  # (not a regular file: parsed to fail)
+        return _parsed_rule_triples(ontology_file, tuple(shape_files), base)
+    try:
+        digests = tuple(hashlib.sha256(path.read_bytes()).digest() for path in files)
+    except OSError:
+        return _parsed_rule_triples(ontology_file, tuple(shape_files), base)
+    return _cached_rule_triples(ontology_file, tuple(shape_files), base, digests)
+
+
+@functools.lru_cache(maxsize=8)
+def _cached_rule_triples(
+    ontology_file: Path, shape_files: tuple[Path, ...], base: str, digests: tuple[bytes, ...]
+) -> tuple[tuple[Triple, ...], tuple[Triple, ...]]:
+    """``_parsed_rule_triples``, kept for files of these contents (``digests``); the
+    triples are tuples (immutable), so every caller may share them."""
+    return _parsed_rule_triples(ontology_file, shape_files, base)
+
+
+def _parsed_rule_triples(
+    ontology_file: Path, shape_files: tuple[Path, ...], base: str
+) -> tuple[tuple[Triple, ...], tuple[Triple, ...]]:
+    from .bnodes import ox_stable_labels
+    from .sources import parse_turtle_file
+
+    def triples(paths: Sequence[Path]) -> tuple[Triple, ...]:
+        # A set of triples, as an rdflib graph holds them (the order as first read).
+        found: dict[Triple, None] = {}
+        for path in paths:
+            for quad in parse_turtle_file(path, base)[0]:
+                found[(quad.subject, quad.predicate, quad.object)] = None  # type: ignore[index]
+        labels: dict[Any, Any] = dict(ox_stable_labels(found))
+        return tuple((labels.get(s, s), p, labels.get(o, o)) for s, p, o in found)
+
+    return triples([ontology_file]), triples(shape_files)
 
 
 def _copy(graph: Graph) -> Graph:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
 from .errors import AnthologyError
@@ -276,16 +277,21 @@ class _Tokens:
 class _Reader:
     """A recursive-descent reader of Turtle's triples grammar that records positions."""
 
-    def __init__(self, text: str, base: str):
+    def __init__(self, text: str, base: str, ox_terms: bool = False):
         self.tokens = _Tokens(text)
         self.prefixes: dict[str, str] = {}
         self.base = base
         self.nested = 0
         self.found: list[Written] = []
         self.subjects: dict[object, tuple[int, int]] = {}
-        from rdflib import URIRef  # positions name IRIs as rdflib terms
+        if ox_terms:
+            import pyoxigraph as ox
 
-        self.uri = URIRef
+            self.uri: Callable[[str], Any] = ox.NamedNode
+        else:
+            from rdflib import URIRef  # positions name IRIs as rdflib terms
+
+            self.uri = URIRef
 
     def run(self) -> Positions:
         while self.tokens.peek()[0] != "eof":
@@ -373,24 +379,25 @@ class _Reader:
                 return
 
 
-def written_triples(text: str, base: str = "") -> Positions:
-    """Every triple written in Turtle ``text``, in the order written, with its position."""
+def written_triples(text: str, base: str = "", ox_terms: bool = False) -> Positions:
+    """Every triple written in Turtle ``text``, in the order written, with its position;
+    IRIs as rdflib's terms, or with ``ox_terms`` as pyoxigraph's."""
     try:
-        return _Reader(text, base).run()
+        return _Reader(text, base, ox_terms).run()
     except (IndexError, ValueError):  # text this reader does not follow: no positions
         return Positions()
 
 
 @functools.lru_cache(maxsize=64)
-def _file_positions(path: str, stamp: tuple[int, int], base: str) -> Positions:
-    return written_triples(read_text(Path(path)), base)  # as the parser reads it
+def _file_positions(path: str, stamp: tuple[int, int], base: str, ox_terms: bool) -> Positions:
+    return written_triples(read_text(Path(path)), base, ox_terms)  # as the parser reads it
 
 
-def file_positions(path: Path, base: str) -> Positions:
+def file_positions(path: Path, base: str, ox_terms: bool = False) -> Positions:
     """``written_triples`` of a file, read once while the file is unchanged."""
     try:
         status = path.stat()
-        return _file_positions(str(path), (status.st_mtime_ns, status.st_size), base)
+        return _file_positions(str(path), (status.st_mtime_ns, status.st_size), base, ox_terms)
     except (OSError, AnthologyError):
         return Positions()
 
@@ -399,7 +406,9 @@ def _matches(written: object, value: object) -> bool:
     if value is None:
         return True
     if isinstance(written, tuple) and written[0] == "literal":
-        return written[1] == str(value)
+        from .kinds import text
+
+        return written[1] == text(value)
     return written == value
 
 
@@ -414,9 +423,9 @@ def locate(
     the text writes it (for a blank ``focus``, the one such triple nested in ``owner``'s
     statement), else where ``focus`` (or ``owner``) starts as a subject. None when the
     text says neither."""
-    from rdflib import URIRef
+    from .kinds import is_iri
 
-    if isinstance(predicate, URIRef):
+    if is_iri(predicate):
         direct = [
             w
             for w in positions.triples
@@ -434,7 +443,7 @@ def locate(
     return None
 
 
-def _nested(positions: Positions, owner: object, predicate: URIRef, value: object) -> list[Written]:
+def _nested(positions: Positions, owner: object, predicate: object, value: object) -> list[Written]:
     """The triples ``? predicate value`` written inside blank nodes nested in ``owner``'s
     statements."""
     inside: set[object] = set()

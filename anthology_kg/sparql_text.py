@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-
-from rdflib import Literal
-from rdflib.term import Node
+from typing import TYPE_CHECKING
 
 from .errors import AnthologyError
 from .sourcemap import string_end
-from .terms import nt_term
+
+# rdflib only where a caller binds rdflib terms (the text scanner serves the SHACL
+# compiler, which runs without it).
+if TYPE_CHECKING:
+    from rdflib.term import Node
 
 _IRI = re.compile(r"<[^\s<>\"{}|^`\\]*>")
 
@@ -45,6 +47,10 @@ def with_values(text: str, bindings: Mapping[str, Node]) -> str:
 def _values_term(node: Node) -> str:
     """``nt_term``, with tabs escaped too: rdflib's SPARQL parser (pyparsing) turns a raw
     tab into spaces, even inside a string."""
+    from rdflib import Literal
+
+    from .terms import nt_term
+
     return nt_term(node).replace("\t", "\\t") if isinstance(node, Literal) else nt_term(node)
 
 

@@ -4,27 +4,38 @@
 (compiled SPARQL on Oxigraph, or pySHACL) and returns a Report whose
 results each carry severity, focus entry, path, value, message, shape, rule, ADR and the
 file and line of the focus entry. Waived results are kept, marked, and not counted.
+The rows, rules and waivers are read on pyoxigraph terms (no rdflib on the Oxigraph
+engine's path); the W3C report graph is built with rdflib when a caller asks for it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, Any
 
-from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
-from rdflib.term import Node
+import pyoxigraph as ox
 
 from .choices import INFERENCE_CHOICES as INFERENCE_CHOICES
 from .config import FAIL_ON
+from .entries import iri_of
 from .errors import AnthologyError, display_path
-from .namespaces import AK, SH
-from .rules import WAIVER_SHAPE, Rule, rule_catalog, rule_code
-from .shacl import ResultRow, report_graph
+from .kinds import is_blank, is_iri, is_literal, text
+from .rules import AK, WAIVER_SHAPE, Rule, rule_catalog, rule_code
+from .shacl import ResultRow
+from .shacl.graph import ShapesGraph
+from .shacl.vocabulary import RDF, RDFS, SH, ox_term
 from .sourcemap import file_positions, locate
 
 if TYPE_CHECKING:
+    from rdflib import Graph
+
     from .engine import Engine
+
+_OX_TERMS = (ox.NamedNode, ox.BlankNode, ox.Literal)
+#: A term of a row or of an engine's answer: pyoxigraph's, or an rdflib engine's (the
+#: engines' lookups take either).
+Node = Any
 SEVERITIES = ("Violation", "Warning", "Info")
 
 
@@ -95,15 +106,25 @@ class Report:
 
     results: list[RuleResult]
     rules: list[Rule] = field(default_factory=list)
-    # The engine's rows: every SHACL result, before waivers and selection, and the
-    # shapes graph their paths are nodes of.
+    # The engine's rows (on the terms its lookups take): every SHACL result, before
+    # waivers and selection; and the engine, whose shapes their paths are nodes of.
     rows: list[ResultRow] = field(default_factory=list, compare=False, repr=False)
-    shapes: Graph | None = field(default=None, compare=False, repr=False)
+    engine: Engine | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def shapes(self) -> Graph | None:
+        """The engine's shapes as an rdflib graph (parsed when first asked for)."""
+        return self.engine.shapes if self.engine is not None else None
 
     @property
     def shacl(self) -> Graph | None:
         """The W3C sh:ValidationReport of the rows, built when a caller asks for RDF."""
-        return report_graph(self.rows, self.shapes) if self.shapes is not None else None
+        from .shacl import report_graph
+
+        shapes = self.shapes
+        if shapes is None:
+            return None
+        return report_graph([row.as_rdflib() for row in self.rows], shapes)
 
     @property
     def counted(self) -> list[RuleResult]:
@@ -141,36 +162,31 @@ def validate(anthology: Engine, inference: str = "none", today: dt.date | None =
     results (the same model whichever engine found them)."""
     rows = anthology.shacl_rows(inference)
     rules = rule_catalog(anthology)
-    by_shape = {rule.node: rule for rule in rules}
+    by_shape = {rule.shape: rule for rule in rules}
     results = [_result(anthology, row, by_shape) for row in rows]
     results = _apply_waivers(anthology, results, today or dt.date.today())
     return Report(
         results=sorted(set(results), key=RuleResult.sort_key),
         rules=rules,
         rows=rows,
-        shapes=anthology.shapes,
+        engine=anthology,
     )
 
 
-@overload
-def short(anthology: Engine, node: Node) -> str: ...
-@overload
-def short(anthology: Engine, node: None) -> None: ...
-@overload
-def short(anthology: Engine, node: Node | None) -> str | None: ...
 def short(anthology: Engine, node: Node | None) -> str | None:
-    """A node as people read it: an entry's identifier, a prefixed name, or a literal."""
+    """A node as people read it: an entry's identifier, a prefixed name, or a literal
+    (``node``: a term of either library)."""
     if node is None:
         return None
-    if isinstance(node, Literal):
-        return str(node)
-    if isinstance(node, BNode):
+    if is_literal(node):
+        return text(node)
+    if is_blank(node):
         owner = anthology.owner(node)
         return f"[] of {anthology.identifier(owner)}" if owner is not None else "[]"
     identifier = anthology.identifier(node)
     if identifier is not None:
         return identifier
-    return anthology.normalize(node).strip("<>") if isinstance(node, URIRef) else str(node)
+    return anthology.normalize(text(node)).strip("<>") if is_iri(node) else text(node)
 
 
 _PATH_SUFFIX = {SH.zeroOrMorePath: "*", SH.oneOrMorePath: "+", SH.zeroOrOnePath: "?"}
@@ -181,10 +197,10 @@ def _path_text(anthology: Engine, path: Node | None) -> str | None:
     prefixed names."""
     if path is None:
         return None
-    if isinstance(path, URIRef):
-        return anthology.normalize(path)
-    shapes = anthology.shapes
-    if (path, RDF.first, None) in shapes:
+    if isinstance(path, ox.NamedNode):
+        return anthology.normalize(path.value)
+    shapes = anthology.rules.shapes_view
+    if shapes.has(path, RDF.first):
         return "/".join(_path_text(anthology, m) or "" for m in shapes.items(path))
     inverse = shapes.value(path, SH.inversePath)
     if inverse is not None:
@@ -197,39 +213,47 @@ def _path_text(anthology: Engine, path: Node | None) -> str | None:
         inner = shapes.value(path, predicate)
         if inner is not None:
             return f"({_path_text(anthology, inner)}){suffix}"
-    return str(path)
+    return text(path)
 
 
 def _result(anthology: Engine, row: ResultRow, by_shape: dict[Node, Rule]) -> RuleResult:
-    rule = by_shape.get(row.source_shape) or _enclosing_rule(
-        anthology.shapes, row.source_shape, by_shape
-    )
-    messages = sorted(str(m) for m in row.messages)
+    # The shapes' nodes (shape, path) read on pyoxigraph terms; the focus node and value
+    # stay the engine's own (an rdflib engine's blank node may have no pyoxigraph label:
+    # Virtuoso's nodeID://...), which its lookups take.
+    shape = ox_term(row.source_shape)
+    rule = by_shape.get(shape) or _enclosing_rule(anthology.rules.shapes_view, shape, by_shape)
+    messages = sorted(text(m) for m in row.messages)
     message = rule.message if rule and rule.message else (messages[0] if messages else "")
     owner = anthology.owner(row.focus)
     location = anthology.location(row.focus)
     where = (
-        locate(file_positions(location.path, anthology.base), row.focus, owner, row.path, row.value)
+        locate(
+            file_positions(location.path, anthology.base, isinstance(row.focus, _OX_TERMS)),
+            row.focus,
+            owner,
+            row.path,
+            row.value,
+        )
         if location
         else None
     )
     return RuleResult(
-        severity=str(row.severity).rsplit("#", 1)[-1],
+        severity=text(row.severity).rsplit("#", 1)[-1],
         focus=short(anthology, owner if owner is not None else row.focus) or "",
-        path=_path_text(anthology, row.path),
+        path=_path_text(anthology, ox_term(row.path) if row.path is not None else None),
         value=short(anthology, row.value),
         message=message,
-        shape=rule.name if rule else str(row.source_shape),
+        shape=rule.name if rule else text(row.source_shape),
         rule=rule.number if rule else None,
         adr=rule.adr if rule else None,
         file=display_path(location.path) if location else None,
         line=where[0] if where else location.line if location else None,
         column=where[1] if where else None,
-        component=str(row.source_constraint_component).rsplit("#", 1)[-1],
+        component=text(row.source_constraint_component).rsplit("#", 1)[-1],
     )
 
 
-def _enclosing_rule(shapes: Graph, shape: Node, by_shape: dict[Node, Rule]) -> Rule | None:
+def _enclosing_rule(shapes: ShapesGraph, shape: Node, by_shape: dict[Node, Rule]) -> Rule | None:
     """The named rule shape that a nested (blank) shape belongs to."""
     seen, todo = {shape}, [shape]
     while todo:
@@ -247,32 +271,37 @@ def _apply_waivers(
     anthology: Engine, results: list[RuleResult], today: dt.date
 ) -> list[RuleResult]:
     """Mark waived results; add a violation for each expired waiver."""
-    waivers = anthology.waivers
+    waivers = anthology.rules.waivers_view
     active: dict[tuple[str, str], str] = {}
     out: list[RuleResult] = []
-    for waiver in sorted(waivers.subjects(RDF.type, AK.Waiver), key=str):
+    for waiver in sorted(waivers.subjects(RDF.type, AK.Waiver), key=text):
         focus = waivers.value(waiver, AK.waives)
         shape = waivers.value(waiver, AK.rule)
         reason = waivers.value(waiver, RDFS.comment)
         expires = waivers.value(waiver, AK.expires)
-        location = anthology.locations.get(waiver)
-        start = file_positions(location.path, anthology.base).subjects if location else {}
+        iri = iri_of(waiver)
+        location = anthology.rules.waiver_lines.get(iri) if iri is not None else None
+        start = (
+            file_positions(location.path, anthology.base, ox_terms=True).subjects
+            if location
+            else {}
+        )
         problem = None
         if focus is None or shape is None or reason is None or expires is None:
             problem = "a waiver names the focus entry, the rule, a reason and an expiry date"
         else:
             try:
-                expiry = dt.date.fromisoformat(str(expires))
+                expiry = dt.date.fromisoformat(expires.value)
             except ValueError:
                 expiry = None
-                problem = f"the waiver's expiry {expires} is not a date (YYYY-MM-DD)"
+                problem = f"the waiver's expiry {expires.value} is not a date (YYYY-MM-DD)"
             if expiry is not None and expiry < today:
-                problem = f"the waiver expired on {expiry.isoformat()}: {reason}"
+                problem = f"the waiver expired on {expiry.isoformat()}: {reason.value}"
         if problem or focus is None:  # (no focus always states a problem)
             out.append(
                 RuleResult(
                     severity="Violation",
-                    focus=short(anthology, focus) if focus is not None else str(waiver),
+                    focus=(short(anthology, focus) or "") if focus is not None else text(waiver),
                     path=None,
                     value=None,
                     message=f"Waiver: {problem}",
@@ -285,13 +314,12 @@ def _apply_waivers(
                 )
             )
             continue
+        assert shape is not None and reason is not None  # (else a problem, above)
         # A waiver names the rule by its shape or by its code (ak:rule "AK009").
         rule_name = (
-            anthology.shapes.namespace_manager.normalizeUri(shape)
-            if isinstance(shape, URIRef)
-            else str(shape)
+            anthology.normalize(shape.value) if isinstance(shape, ox.NamedNode) else shape.value
         )
-        active[(short(anthology, focus), rule_name)] = str(reason)
+        active[(short(anthology, focus) or "", rule_name)] = reason.value
     for result in results:
         why = active.get((result.focus, result.shape)) or active.get((result.focus, result.code))
         out.append(replace(result, waived=True, waiver_reason=why) if why else result)

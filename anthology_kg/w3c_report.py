@@ -1,22 +1,30 @@
 """The W3C SHACL validation report (``sh:ValidationReport``, SHACL 3.6) as a file:
-canonical Turtle or JSON-LD, byte-stable, for other SHACL tools and dashboards."""
+canonical Turtle or JSON-LD, byte-stable, for other SHACL tools and dashboards.
+
+rdflib and the writers load when a report is written: ``validate`` imports this table
+of writers for every format, and the others need no RDF library."""
 
 from __future__ import annotations
 
-import pyoxigraph as ox
-from rdflib import Graph
+from typing import TYPE_CHECKING
 
-from .bnodes import relabel
-from .export import Export, graph_export, to_jsonld, to_turtle
-from .namespaces import bind_prefixes
-from .terms import from_ox, to_ox
-from .validation import Report
+if TYPE_CHECKING:
+    from rdflib import Graph
+
+    from .export import Export
+    from .validation import Report
 
 
 def _canonical(graph: Graph) -> Graph:
     """``graph`` with RDFC-1.0 blank-node labels (pyoxigraph's). Results about blank
     nodes of the data can be told apart by nothing in the report, so labels from
     content alone (bnodes.relabel) would depend on parse order."""
+    import pyoxigraph as ox
+    from rdflib import Graph
+
+    from .bnodes import relabel
+    from .terms import from_ox, to_ox
+
     dataset = ox.Dataset(ox.Quad(to_ox(s), to_ox(p), to_ox(o)) for s, p, o in graph)
     dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
     out = Graph()
@@ -26,6 +34,11 @@ def _canonical(graph: Graph) -> Graph:
 
 
 def _export(report: Report, base: str) -> Export:
+    from rdflib import Graph
+
+    from .export import graph_export
+    from .namespaces import bind_prefixes
+
     if report.shacl is None:
         raise ValueError("the report carries no SHACL report graph")
     graph = bind_prefixes(Graph(), base)
@@ -35,11 +48,15 @@ def _export(report: Report, base: str) -> Export:
 
 def shacl_turtle(report: Report, base: str) -> str:
     """The engine's report graph in the project's canonical Turtle."""
+    from .export import to_turtle
+
     return to_turtle(_export(report, base))
 
 
 def shacl_jsonld(report: Report, base: str) -> str:
     """The engine's report graph as expanded JSON-LD, nodes and values sorted."""
+    from .export import to_jsonld
+
     return to_jsonld(_export(report, base))
 
 

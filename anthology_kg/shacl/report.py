@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-
-from rdflib import RDF, BNode, Graph, Literal
-from rdflib.namespace import SH
-from rdflib.term import Node
+from typing import TYPE_CHECKING
 
 from .paths import copy_path
 from .validator import ResultRow
+
+if TYPE_CHECKING:
+    from rdflib import Graph
+    from rdflib.term import Node
 
 
 def _describe(source: Graph, node: Node, target: Graph, done: set[Node]) -> None:
     """Copy the blank node ``node``'s description (its triples, nested blank nodes
     followed) from ``source``, as pySHACL does for a blank source shape or constraint:
     the report then says which one it was."""
+    from rdflib import BNode
+
     if not isinstance(node, BNode) or node in done:
         return
     done.add(node)
@@ -25,8 +28,11 @@ def _describe(source: Graph, node: Node, target: Graph, done: set[Node]) -> None
 
 
 def report_graph(rows: Iterable[ResultRow], shapes: Graph) -> Graph:
-    """The validation report of ``rows``; result paths, and blank source shapes and
-    constraints, are copied from ``shapes``."""
+    """The validation report of ``rows`` (on rdflib's terms); result paths, and blank
+    source shapes and constraints, are copied from the rdflib graph ``shapes``."""
+    from rdflib import RDF, BNode, Graph, Literal
+    from rdflib.namespace import SH
+
     report = Graph()
     root = BNode()
     report.add((root, RDF.type, SH.ValidationReport))
