@@ -221,6 +221,9 @@ class Proxy:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # TCP_NODELAY: the body, written after the headers, leaves at once; with Nagle
+            # it waits for the client's delayed ACK of the headers, ~40 ms an answer.
+            disable_nagle_algorithm = True
 
             def _forward(self):
                 length = int(self.headers.get("Content-Length") or 0)
