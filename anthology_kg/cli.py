@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -430,6 +430,21 @@ def _emit(text: str, output: Path | None = None) -> None:
         from .files import write_atomic
 
         write_atomic(output, text)
+
+
+def _emit_chunks(chunks: Iterable[bytes], output: Path | None = None) -> None:
+    """Print the bytes of ``chunks`` as they come, or write them atomically to ``output``
+    (a failure midway leaves no file)."""
+    if output is None:
+        sys.stdout.flush()  # text printed before goes first, as click.echo of bytes does
+        stdout = sys.stdout.buffer
+        for chunk in chunks:
+            stdout.write(chunk)
+        stdout.flush()
+    else:
+        from .files import write_atomic
+
+        write_atomic(output, chunks)
 
 
 @main.command()
@@ -883,14 +898,13 @@ def render(settings, identifier, output) -> None:
 @click.pass_obj
 def export(settings, fmt, inferred, include, output) -> None:
     """Export the graph for other tools (Protégé, Fuseki, Oxigraph, GraphDB, rapper)."""
-    from .export import WRITERS as EXPORT_WRITERS
-    from .export import FolderSource, build_export, parse_include
+    from .export import FolderSource, build_export, export_bytes, parse_include
 
     fmt = fmt or format_from_output("export", output, EXPORT_FORMATS) or "turtle"
     built = build_export(
         FolderSource(settings.root, settings.base), parse_include(include), inferred
     )
-    _emit(EXPORT_WRITERS[fmt](built), output)
+    _emit_chunks(export_bytes(built, fmt), output)
 
 
 @main.command("fmt")

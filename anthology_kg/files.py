@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from .errors import AnthologyError
@@ -25,15 +26,18 @@ def write_error(exc: OSError, path: Path | str) -> AnthologyError:
     return AnthologyError(f"cannot write: {reason}", path)
 
 
-def write_atomic(path: Path, content: str | bytes) -> None:
-    """Write ``content`` to ``path`` through a temporary file in the same folder, then
-    rename it into place: readers see the old file or the new one, never half of one.
+def write_atomic(path: Path, content: str | bytes | Iterable[bytes]) -> None:
+    """Write ``content`` (text, bytes, or bytes in chunks, written as they come) to
+    ``path`` through a temporary file in the same folder, then rename it into place:
+    readers see the old file or the new one, never half of one.
 
     Any failure (a read-only or full file system, a folder in the way) removes the
     temporary file and raises AnthologyError naming ``path``.
     """
     path = Path(path)
-    data = content.encode("utf-8") if isinstance(content, str) else content
+    if isinstance(content, str):
+        content = content.encode("utf-8")
+    chunks = [content] if isinstance(content, bytes) else content
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise AnthologyError("cannot write: no such folder", folder)
@@ -45,7 +49,7 @@ def write_atomic(path: Path, content: str | bytes) -> None:
         raise write_error(exc, path) from None
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            handle.writelines(chunks)
         if path.exists():
             os.chmod(tmp, path.stat().st_mode & 0o777)
         else:

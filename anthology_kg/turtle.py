@@ -589,6 +589,18 @@ def turtle_sections(
     ``header`` before everything. Blank nodes are relabelled by RDFC-1.0 when any is
     written with a label; one that two sections name is never nested, so that reading
     the document back joins them."""
+    return "".join(turtle_section_pieces(sections, base=base, comments=comments, header=header))
+
+
+def turtle_section_pieces(
+    sections: Sequence[tuple[str, Iterable[str]]],
+    *,
+    base: str = DEFAULT_BASE,
+    comments: Mapping[str, str] | None = None,
+    header: str = "",
+) -> list[str]:
+    """``turtle_sections``'s document in pieces, in order (a writer writes them one by
+    one, with no joined copy of the whole text in memory)."""
     groups = [list(lines) for _, lines in sections]
     prefixes = prefixes_for(base)
 
@@ -615,9 +627,9 @@ def turtle_sections(
     used = set().union(*(writer.used for writer in written))
     prefix_lines = "".join(f"@prefix {p}: <{prefixes[p]}> .\n" for p in sorted(used))
     parts = [header.rstrip("\n") + "\n\n" if header else "", prefix_lines]
-    for block in body:  # each after an empty line: the document is joined once
+    for block in body:  # each after an empty line
         parts += ("\n", block)
-    return "".join(parts)
+    return parts
 
 
 def turtle_of_quads(
