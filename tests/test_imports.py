@@ -208,3 +208,42 @@ def test_the_fast_engines_lookups_on_pyoxigraph_terms_load_no_rdflib():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def _rdflib_modules_after(args: list[str]) -> tuple[list[str], str]:
+    """The ``rdflib*`` modules a fresh interpreter holds after running the command line
+    ``args`` (in process), and its exit code."""
+    script = (
+        "import sys\n"
+        f"sys.argv = ['anthology-kg', *{args!r}]\n"
+        "from anthology_kg.cli import main\n"
+        "code = 0\n"
+        "try:\n    main()\nexcept SystemExit as exc:\n    code = exc.code\n"
+        "print(sorted(m for m in sys.modules if m.startswith('rdflib')), code, file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    loaded, code = done.stderr.strip().splitlines()[-1].rsplit(" ", 1)
+    return eval(loaded), code  # a list literal printed by the script above
+
+
+def test_check_and_validate_json_load_no_rdflib(tmp_path):
+    """The Oxigraph engine validates with pyoxigraph alone: ontology, shapes and waivers
+    parsed by pyoxigraph, the compiler, rule catalogue, waivers and rows on its terms.
+    On the bundled anthology and on a generated one with planted violations (results
+    located, values named), ``check`` and ``validate --format json`` load no rdflib."""
+    generated = tmp_path / "generated"
+    made = subprocess.run(
+        [sys.executable, "-m", "anthology_kg", "generate", "--entries", "200", "--seed", "5"]
+        + ["--violations", "10", "-o", str(generated)],
+        capture_output=True,
+        text=True,
+    )
+    assert made.returncode == 0, made.stderr
+    for root in ([], ["--root", str(generated)]):
+        for command in (["check"], ["validate", "--format", "json"]):
+            loaded, code = _rdflib_modules_after([*root, *command])
+            assert loaded == [], (root, command, loaded)
+            assert code in ("0", "1", "None"), (root, command, code)
+    # The probe sees rdflib where a command does load it (the W3C report graph).
+    loaded, _ = _rdflib_modules_after(["--root", str(generated), "validate", "--format", "turtle"])
+    assert "rdflib" in loaded
