@@ -612,27 +612,27 @@ class Pages:
 
     def graph_page(self) -> None:
         m = self.model
-        edges = sorted(
-            {
-                (text(s), m.label(p), text(o))
-                for s, pairs in m.out.items()
-                if s[0] == "<"
-                for p, o in pairs
-                if p in PICTURE_EDGES and o[0] == "<" and s != o
-            }
-        )
-        keys = sorted({k for a, _, b in edges for k in (a, b)})
-        if len(keys) > PICTURE_MAX_BOXES:
+        drawn = {
+            (s, p, o)
+            for s, pairs in m.out.items()
+            if s[0] == "<"
+            for p, o in pairs
+            if p in PICTURE_EDGES and o[0] == "<" and s != o
+        }
+        ends = {node for s, _, o in drawn for node in (s, o)}
+        if len(ends) > PICTURE_MAX_BOXES:  # counted before anything is labelled or sorted
             self.render(
                 "graph.html",
                 "graph.html",
                 title="Dependencies",
                 svg=None,
                 laid_out_by=None,
-                too_large=f"{len(keys)} entries, claims and codebases are too many for one "
+                too_large=f"{len(ends)} entries, claims and codebases are too many for one "
                 "legible picture: each entry's page shows its neighbourhood.",
             )
             return
+        edges = sorted({(text(s), m.label(p), text(o)) for s, p, o in drawn})
+        keys = sorted({k for a, _, b in edges for k in (a, b)})
         boxes = []
         for key in keys:
             node = f"<{key}>"
