@@ -157,9 +157,9 @@ class EntryIndex(ABC):
         """``COUNT(*)`` of ``?s ?p ?o`` on the union of ``parts`` (``engine.Engine``):
         here the query itself; the Oxigraph engine counts from its store's size."""
         rows = self.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", parts)
-        # rdflib answers an aggregate over nothing with one empty row, pyoxigraph with none
-        count = rows[0][0] if rows else None
-        return int(count.value) if isinstance(count, ox.Literal) else 0
+        (count,) = rows[0]  # an aggregate without GROUP BY: one row, 0 on an empty graph
+        assert isinstance(count, ox.Literal), count
+        return int(count.value)
 
     def resolve_entry(self, text: str) -> URIRef:
         """The entry named by an identifier (``LIT-168``) or a full IRI.
