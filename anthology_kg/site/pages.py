@@ -372,7 +372,7 @@ class Pages:
         link = self.link
         owned = m.owned(node)
         owned_set = set(owned)
-        byline = [
+        byline = " · ".join(
             part
             for part in (
                 self.byline(node),
@@ -381,7 +381,7 @@ class Pages:
                 *(m.label(s) for s in m.values(node, AK.readingStatus)),
             )
             if part
-        ]
+        )
         prose, facts = [], []
         table = m.by_predicate.get(node, {})
         for predicate in sorted(table):
