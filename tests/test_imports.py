@@ -114,9 +114,8 @@ def test_literals_as_written_restores_the_setting_even_on_error():
 
 # What the fast path must not load: pySHACL and owlrl (the reference engine's), rdflib's
 # SPARQL engine (its parser alone takes ~0.1 s to import), Jinja2 (the site's), httpx
-# (the remote engine's). rdflib's core stays on `check`'s path: the rules (ontology,
-# shapes, waivers) are rdflib graphs the SHACL compiler reads and results carry rdflib
-# terms.
+# (the remote engine's). Nor does `check` load rdflib at all (the rules are parsed by
+# pyoxigraph, results carry its terms): test_check_and_validate_json_load_no_rdflib.
 REFERENCE_ONLY = ("pyshacl", "owlrl", "rdflib.plugins.sparql", "jinja2", "httpx")
 
 
