@@ -17,17 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyoxigraph as ox
-from rdflib import URIRef
-from rdflib.term import Node
 
+from .choices import DEFAULT_BASE
 from .errors import AnthologyError
 from .files import write_atomic
 from .layout import FileEntries, LayoutWarning, entries_of, layout_warnings
-from .namespaces import DEFAULT_BASE
 from .sourcemap import scan
-from .sources import decode_utf8, parse_quads, read_source, to_graph
+from .sources import decode_utf8, parse_quads, read_source
 from .sparql_text import code_characters
-from .turtle import canonical_turtle
+from .turtle import turtle_of_quads
 
 
 @dataclass(frozen=True)
@@ -133,6 +131,35 @@ def _tags_as_written(canonical: str, original: str) -> str:
     return "".join(parts) + canonical[last:] if parts else canonical
 
 
+def _refuse_triple_terms(quads: list[ox.Quad], path: Path, lines: dict[str, int]) -> None:
+    """An AnthologyError at the first quad holding an RDF 1.2 triple term, which the
+    tool does not support (as ``sources.term`` says), at its file and subject's line."""
+    for quad in quads:
+        for node in (quad.subject, quad.object):
+            if isinstance(node, ox.Triple):
+                subject = quad.subject
+                line = lines.get(subject.value) if isinstance(subject, ox.NamedNode) else None
+                raise AnthologyError(f"RDF-star triple terms are not supported: {node}", path, line)
+
+
+def _check_same_graph(
+    quads: list[ox.Quad], canonical: str, path: Path, base: str, lines: dict[str, int]
+) -> None:
+    """Raise AnthologyError naming the first triple (and its subject's line) if
+    ``canonical`` does not parse to the graph of ``quads``."""
+    before = _canonical_quads(quads)
+    after = _canonical_quads(parse_quads(canonical, path, base))
+    if before != after:
+        lost = sorted(before - after) or sorted(after - before)
+        subject = lost[0].split(" ", 1)[0]
+        line = lines.get(subject[1:-1]) if subject.startswith("<") else None
+        raise AnthologyError(
+            f"formatting would change the triple {lost[0].removesuffix(' .')}; file left as it is",
+            path,
+            line,
+        )
+
+
 def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
     """The canonical text of one Turtle file, keeping the comments written before each
     statement. Raises AnthologyError naming the first triple (and its subject's line) if
@@ -143,22 +170,13 @@ def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
     text = decode_utf8(data, path)
     quads = parse_quads(data, path, base)
     found = scan(text, base)
-    comments: dict[Node, str] = {subject: note for subject, note in found.comments.items()}
-    canonical = canonical_turtle(to_graph(quads), base=base, comments=comments, header=found.header)
-    before = _canonical_quads(quads)
-    after = _canonical_quads(parse_quads(canonical, path, base))
-    if before != after:
-        lost = sorted(before - after) or sorted(after - before)
-        subject = lost[0].split(" ", 1)[0]
-        line = found.lines.get(URIRef(subject[1:-1])) if subject.startswith("<") else None
-        raise AnthologyError(
-            f"formatting would change the triple {lost[0].removesuffix(' .')}; file left as it is",
-            path,
-            line,
-        )
-    lines = {str(subject): line for subject, line in found.lines.items()}
+    if b"<<" in data:  # no triple term is written without it
+        _refuse_triple_terms(quads, path, found.lines)
+    canonical = turtle_of_quads(quads, base=base, comments=found.comments, header=found.header)
     canonical = _tags_as_written(canonical, text)
-    return Formatted(path, text, canonical, source, entries_of(path, quads, lines), mark)
+    if canonical != text:  # the same text is the same graph: nothing to check
+        _check_same_graph(quads, canonical, path, base, found.lines)
+    return Formatted(path, text, canonical, source, entries_of(path, quads, found.lines), mark)
 
 
 def write_formatted(files: list[Formatted]) -> list[Path]:

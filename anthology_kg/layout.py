@@ -186,15 +186,13 @@ def _lines(item: FileEntries, base: str) -> Callable[[str], int | None]:
     """A subject's first line in ``item``: as given, else from a scan of its text."""
     if item.lines_known:
         return item.subjects.get
-    from rdflib import URIRef  # the source map's keys; only where a warning needs a line
-
-    from .sourcemap import subject_lines
+    from .sourcemap import subject_iris
 
     try:
-        scanned = subject_lines(read_text(item.path), base)
+        scanned = subject_iris(read_text(item.path), base)
     except AnthologyError:  # changed or gone since: no line
         scanned = {}
-    return lambda subject: scanned.get(URIRef(subject))
+    return scanned.get
 
 
 def anthology_layout_warnings(root: Path, base: str) -> list[LayoutWarning]:

@@ -18,8 +18,8 @@ from urllib.parse import urljoin
 from .errors import AnthologyError
 from .sources import read_text
 
-# rdflib's IRIs only for callers that ask for them (``scan``, ``subject_lines``, the
-# positions of triples): ``subject_iris`` gives plain strings.
+# rdflib's IRIs only for callers that ask for them (``subject_lines``, the positions of
+# triples): ``scan`` and ``subject_iris`` give plain strings.
 if TYPE_CHECKING:
     from rdflib import URIRef
 
@@ -33,30 +33,26 @@ _TERM_END = set(" \t\r\n;,()[]<\"'#")
 
 @dataclass
 class SourceMap:
-    """What the scan finds: each subject's first line, and the comments of the file."""
+    """What the scan finds: each subject's first line, and the comments of the file,
+    each subject by its IRI's text."""
 
-    lines: dict[URIRef, int] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
     #: Comment lines written just before a subject's statement, joined with newlines.
-    comments: dict[URIRef, str] = field(default_factory=dict)
+    comments: dict[str, str] = field(default_factory=dict)
     #: Comment lines before the first directive or statement.
     header: str = ""
 
 
 def scan(text: str, base: str = "") -> SourceMap:
     """Scan Turtle ``text`` for subject lines and comments (see SourceMap)."""
-    from rdflib import URIRef
-
-    lines, comments, header = _scan(text, base)
-    return SourceMap(
-        {URIRef(iri): line for iri, line in lines.items()},
-        {URIRef(iri): block for iri, block in comments.items()},
-        header,
-    )
+    return SourceMap(*_scan(text, base))
 
 
 def subject_lines(text: str, base: str = "") -> dict[URIRef, int]:
     """Map each IRI that starts a top-level statement to its first line (1-based)."""
-    return scan(text, base).lines
+    from rdflib import URIRef
+
+    return {URIRef(iri): line for iri, line in _scan(text, base)[0].items()}
 
 
 def subject_iris(text: str, base: str = "") -> dict[str, int]:

@@ -35,7 +35,6 @@ from .prefixes import PREFIXES
 # writer itself works on text, and ``export`` runs without loading rdflib.
 if TYPE_CHECKING:
     from rdflib import Graph
-    from rdflib.term import Node
 
 INDENT = "    "
 #: A triple as the N-Triples text of its subject, predicate and object.
@@ -636,23 +635,21 @@ def turtle_of_quads(
     quads: Iterable[ox.Quad] | Iterable[ox.Triple],
     *,
     base: str = DEFAULT_BASE,
-    comments: Mapping[Node, str] | None = None,
+    comments: Mapping[str, str] | None = None,
     header: str = "",
 ) -> str:
     """The canonical Turtle of the triples of ``quads`` (graph names dropped);
-    ``comments`` (``# ...`` lines, keyed by subject IRI) are written before the statement
-    of their subject, ``header`` before everything else."""
-    from rdflib import URIRef  # the comments' keys are rdflib terms
-
-    notes = {str(k): v for k, v in (comments or {}).items() if isinstance(k, URIRef)}
-    return turtle_sections([("", statement_lines(quads))], base=base, comments=notes, header=header)
+    ``comments`` (``# ...`` lines, keyed by subject IRI text) are written before the
+    statement of their subject, ``header`` before everything else."""
+    lines = statement_lines(quads)
+    return turtle_sections([("", lines)], base=base, comments=comments, header=header)
 
 
 def canonical_turtle(
     graph: Graph,
     *,
     base: str = DEFAULT_BASE,
-    comments: Mapping[Node, str] | None = None,
+    comments: Mapping[str, str] | None = None,
     header: str = "",
 ) -> str:
     """The canonical Turtle of an rdflib ``graph`` (see ``turtle_of_quads``)."""

@@ -127,3 +127,17 @@ def test_fmt_leaves_a_file_whose_mark_changed_meanwhile(tmp_path):
     path.write_bytes(BOM + path.read_bytes())
     assert write_formatted([formatted]) == [path]
     assert path.read_bytes().startswith(BOM + b"<https://w3id.org/anthology-kg/id/X>   ")
+
+
+def test_fmt_refuses_a_triple_term_at_its_file_and_line(tmp_path):
+    """RDF 1.2 triple terms are not supported: fmt stops with the file and the line of
+    the triple's subject (before: the message alone, no file), nothing written."""
+    root = tmp_path / "anthology"
+    (root / "data").mkdir(parents=True)
+    path = root / "data" / "X.ttl"
+    text = "@prefix e: <http://e.org/> .\n\ne:a e:b e:c .\n\ne:s e:p <<( e:x e:c 1 )>> .\n"
+    path.write_text(text, encoding="utf-8")
+    result = run_cli("--root", str(root), "fmt")
+    assert result.exit_code == 2
+    assert "X.ttl:5: RDF-star triple terms are not supported: <http://e.org/x>" in result.stderr
+    assert path.read_text(encoding="utf-8") == text

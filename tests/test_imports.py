@@ -246,3 +246,21 @@ def test_check_and_validate_json_load_no_rdflib(tmp_path):
     # The probe sees rdflib where a command does load it (the W3C report graph).
     loaded, _ = _rdflib_modules_after(["--root", str(generated), "validate", "--format", "turtle"])
     assert "rdflib" in loaded
+
+
+def test_fmt_loads_no_rdflib(bundled_copy):
+    """``fmt`` reads, writes and checks with pyoxigraph alone (the writer works on the
+    quads' N-Triples text, comments keyed by IRI text): on the bundled anthology, and on
+    a copy with a file unformatted (a comment, a byte order mark, a tag with capitals),
+    whether it checks (exit 1) or rewrites (exit 0, then clean)."""
+    assert _rdflib_modules_after(["fmt", "--check"]) == ([], "0")
+    path = bundled_copy / "data" / "LIT-168.ttl"
+    text = path.read_text(encoding="utf-8").replace("    ", "  ")
+    note = '\nid:LIT-168 <http://www.w3.org/2000/01/rdf-schema#comment> "A note"@en-GB .\n'
+    path.write_bytes(b"\xef\xbb\xbf# kept\n" + (text + note).encode("utf-8"))
+    root = ["--root", str(bundled_copy)]
+    assert _rdflib_modules_after([*root, "fmt", "--check"]) == ([], "1")
+    assert _rdflib_modules_after([*root, "fmt", "--diff"]) == ([], "1")
+    assert _rdflib_modules_after([*root, "fmt"]) == ([], "0")
+    assert '"A note"@en-GB' in path.read_text(encoding="utf-8-sig")
+    assert _rdflib_modules_after([*root, "fmt", "--check"]) == ([], "0")
