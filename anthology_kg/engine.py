@@ -11,7 +11,7 @@ engine (a SPARQL 1.1 store). ``open_engine`` is the one place that picks among t
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence, Set
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from .endpoint import Connection
     from .entries import Location
+    from .kinds import Term
     from .layout import LayoutWarning
     from .parts import OxTerm
     from .queries import QueryResult
@@ -40,7 +41,12 @@ if TYPE_CHECKING:
 
 
 class Engine(Protocol):
-    """What a command may ask of an anthology, whichever engine holds it."""
+    """What a command may ask of an anthology, whichever engine holds it.
+
+    The lookups of a node (``identifier``, ``referrers``, ``owner``, ``location``) take
+    a term of either library (``kinds.Term``): validation asks with its rows' terms,
+    pyoxigraph's on the Oxigraph engine and rdflib's on the others, and with the rules'
+    terms, which pyoxigraph reads."""
 
     name: ClassVar[str]
     root: Path
@@ -75,7 +81,7 @@ class Engine(Protocol):
         """``rules.query_dirs``."""
         ...
 
-    def identifier(self, node: Node) -> str | None:
+    def identifier(self, node: Term) -> str | None:
         """The ``dcterms:identifier`` of ``node`` in the data, if it has one."""
         ...
 
@@ -87,7 +93,7 @@ class Engine(Protocol):
         """Every (node, identifier) of the data, in no set order."""
         ...
 
-    def referrers(self, node: Node) -> set[Node]:
+    def referrers(self, node: Term) -> Set[Term]:
         """The subjects of the data's triples whose object is ``node``."""
         ...
 
@@ -95,7 +101,7 @@ class Engine(Protocol):
         """Every node that has an identifier, with it, sorted by identifier."""
         ...
 
-    def owner(self, node: Node) -> Node | None:
+    def owner(self, node: Term) -> Term | None:
         """The entry ``node`` belongs to (itself, or the nearest entry pointing at it)."""
         ...
 
@@ -103,7 +109,7 @@ class Engine(Protocol):
         """The entry named by an identifier or a full IRI; AnthologyError if none."""
         ...
 
-    def location(self, node: Node) -> Location | None:
+    def location(self, node: Term) -> Location | None:
         """The file and line where ``node`` (or its owner) is written, if known."""
         ...
 

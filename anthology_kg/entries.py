@@ -10,10 +10,10 @@ from __future__ import annotations
 import sys
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import pyoxigraph as ox
 
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from rdflib import Graph, URIRef
     from rdflib.term import Node
 
+    from .kinds import Term
     from .parts import OxTerm
     from .queries import QueryResult
     from .ruleset import Rules
@@ -72,7 +73,7 @@ class EntryIndex(ABC):
     data_files: Sequence[Path]
     base: str = DEFAULT_BASE
     locations: dict[Node, Location] = field(default_factory=dict)
-    _owners: dict[Node, Node | None] = field(default_factory=dict, repr=False)
+    _owners: dict[Term, Term | None] = field(default_factory=dict, repr=False)
     #: The data files the loader's layout scan found worth parsing (``layout.LayoutScan``),
     #: when it was asked to scan; None: ``layout_warnings`` reads the files itself.
     layout_suspects: list[Path] | None = field(default=None, repr=False)
@@ -107,16 +108,24 @@ class EntryIndex(ABC):
         """Every node that has an identifier, with it, sorted by identifier."""
         yield from sorted(set(self.identifier_pairs()), key=lambda pair: (pair[1], str(pair[0])))
 
-    def owner(self, node: Node) -> Node | None:
+    @overload
+    def owner(self, node: Node) -> Node | None: ...
+
+    @overload
+    def owner(self, node: Term) -> Term | None: ...
+
+    def owner(self, node: Term) -> Term | None:
         """The entry ``node`` belongs to: itself if it has an identifier, else the
-        nearest entry that points at it (a claim, an arm, a takeaway...)."""
+        nearest entry that points at it (a claim, an arm, a takeaway...); a term of
+        the library ``referrers`` answers with (``node`` itself, if it is the entry)."""
         if node not in self._owners:
             self._owners[node] = find_owner(node, self.identifier, self.referrers)
         return self._owners[node]
 
     @abstractmethod
-    def identifier(self, node: Node) -> str | None:
-        """The ``dcterms:identifier`` of ``node`` in the data, if it has one."""
+    def identifier(self, node: Term) -> str | None:
+        """The ``dcterms:identifier`` of ``node`` (a term of either library) in the
+        data, if it has one."""
 
     @abstractmethod
     def identifier_pairs(self) -> Iterator[tuple[Node, str]]:
@@ -127,8 +136,9 @@ class EntryIndex(ABC):
         """The nodes whose identifier is ``text``."""
 
     @abstractmethod
-    def referrers(self, node: Node) -> set[Node]:
-        """The subjects of the data's triples whose object is ``node``."""
+    def referrers(self, node: Term) -> Set[Term]:
+        """The subjects of the data's triples whose object is ``node`` (a term of either
+        library)."""
 
     @abstractmethod
     def quads(self, parts: Sequence[str] = PARTS) -> Iterator[ox.Quad]:

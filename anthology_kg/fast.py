@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from rdflib import Graph
     from rdflib.term import Node
 
+    from .kinds import Term
     from .queries import QueryResult
     from .shacl import CompiledConstraint, ResultRow, ShapesGraph
 
@@ -62,7 +63,7 @@ def _text(term: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple) -> str:
 _OX_TERMS = (ox.NamedNode, ox.BlankNode, ox.Literal, ox.Triple)
 
 
-def _as_ox(node: Node | OxTerm) -> OxTerm:
+def _as_ox(node: Term) -> OxTerm:
     """``node`` as a pyoxigraph term (converted from rdflib's where it is one)."""
     if isinstance(node, _OX_TERMS):
         return node
@@ -133,7 +134,7 @@ class OxigraphEngine(EntryIndex):
             self._names = bind_prefixes(Graph(), self.base)
         return self._names.namespace_manager.normalizeUri(node)
 
-    def identifier(self, node: Node | OxTerm) -> str | None:
+    def identifier(self, node: Term) -> str | None:
         """The ``dcterms:identifier`` of ``node`` (an rdflib or a pyoxigraph term)."""
         subject = _as_ox(node)
         if isinstance(subject, ox.Literal):
@@ -161,7 +162,7 @@ class OxigraphEngine(EntryIndex):
     @overload
     def referrers(self, node: OxTerm) -> set[OxTerm]: ...
 
-    def referrers(self, node: Node | OxTerm) -> set[Node] | set[OxTerm]:
+    def referrers(self, node: Term) -> set[Node] | set[OxTerm]:
         """The subjects of the data's quads whose object is ``node``, terms of the
         library ``node`` is a term of."""
         quads = self._store.quads_for_pattern(None, None, _as_ox(node), DATA)
@@ -196,7 +197,7 @@ class OxigraphEngine(EntryIndex):
         chooses a path outside data/)."""
         return self.root / "data" / f"{name}.ttl" if _FILE_NAME.fullmatch(name) else None
 
-    def location(self, node: Node | OxTerm) -> Location | None:
+    def location(self, node: Term) -> Location | None:
         """Found lazily: a waiver where waivers.ttl writes it; else the file named by the
         owner's identifier is scanned first, then the one its IRI names (an entry whose
         identifier is wrong is still there); when the entry is not there either, the
@@ -204,7 +205,7 @@ class OxigraphEngine(EntryIndex):
         iri = iri_of(node)
         if iri is not None and iri in self.rules.waiver_lines:
             return self.rules.waiver_lines[iri]
-        owner = self.owner(node)  # type: ignore[arg-type]
+        owner = self.owner(node)
         owner_iri = iri_of(owner)
         identifier = self.identifier(owner) if owner is not None else None
 

@@ -8,8 +8,19 @@ already loaded: a node of a process that never imported it cannot be one of its 
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, TypeAlias
 
 import pyoxigraph as ox
+
+if TYPE_CHECKING:
+    from rdflib.term import Node
+
+    from .parts import OxTerm
+
+#: A term as the engines take and give it: pyoxigraph's (the Oxigraph engine's result
+#: rows, the rules read by pyoxigraph) or rdflib's (the reference and remote engines'
+#: rows and lookups). Written as a string: no rdflib is imported to name it.
+Term: TypeAlias = "OxTerm | Node"
 
 
 def _rdflib_is(node: object, kind: str) -> bool:

@@ -38,6 +38,7 @@ from .sources import TurtleFiles as TurtleFiles
 from .terms import GRAPHS, PARTS, from_ox, to_ox
 
 if TYPE_CHECKING:
+    from .kinds import Term
     from .shacl import ResultRow
 
 
@@ -74,8 +75,11 @@ def describe_with(
     return graph
 
 
-def _rdflib_term(node: Node) -> Node:
-    """``node`` as an rdflib term (validation asks with pyoxigraph's)."""
+def _rdflib_term(node: Term) -> Node | None:
+    """``node`` as an rdflib term (validation asks with pyoxigraph's); None for a
+    pyoxigraph triple term, which no rdflib graph holds (the data says nothing of it)."""
+    if isinstance(node, ox.Triple):
+        return None
     return from_ox(node) if isinstance(node, ox.NamedNode | ox.BlankNode | ox.Literal) else node
 
 
@@ -91,10 +95,11 @@ class Anthology(EntryIndex):
     inference: str = "none"
     _closure: Graph | None = field(default=None, repr=False)
 
-    def identifier(self, node: Node) -> str | None:
+    def identifier(self, node: Term) -> str | None:
         """The ``dcterms:identifier`` of ``node`` in the data, if it has one (``node``:
         an rdflib or a pyoxigraph term, as each lookup here takes)."""
-        value = self.data.value(_rdflib_term(node), DCTERMS.identifier)
+        subject = _rdflib_term(node)
+        value = self.data.value(subject, DCTERMS.identifier) if subject is not None else None
         return str(value) if value is not None else None
 
     def identifier_pairs(self) -> Iterator[tuple[Node, str]]:
@@ -105,16 +110,19 @@ class Anthology(EntryIndex):
         """The nodes whose identifier is ``text``."""
         return self.data.subjects(DCTERMS.identifier, Literal(text))
 
-    def referrers(self, node: Node) -> set[Node]:
+    def referrers(self, node: Term) -> set[Node]:
         """The subjects of the triples whose object is ``node``."""
-        return set(self.data.subjects(None, _rdflib_term(node)))
+        value = _rdflib_term(node)
+        return set(self.data.subjects(None, value)) if value is not None else set()
 
-    def location(self, node: Node) -> Location | None:
+    def location(self, node: Term) -> Location | None:
         """Where ``node`` is first written as a subject, or else where its owner is."""
-        node = _rdflib_term(node)
-        if node in self.locations:
-            return self.locations[node]
-        owner = self.owner(node)
+        subject = _rdflib_term(node)
+        if subject is None:
+            return None
+        if subject in self.locations:
+            return self.locations[subject]
+        owner = self.owner(subject)
         return self.locations.get(owner) if owner is not None else None
 
     def normalize(self, node: str) -> str:

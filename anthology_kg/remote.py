@@ -18,6 +18,7 @@ from rdflib import Graph
 from rdflib.term import Node
 
 from .endpoint import Connection, run_remote
+from .kinds import Term
 from .literals import literals_as_written
 from .loader import Anthology, EntryIndex, Location, load_rules
 from .namespaces import DEFAULT_BASE, bind_prefixes
@@ -81,7 +82,7 @@ class RemoteEngine(EntryIndex):
                 connection=self.connection,
             )
 
-    def identifier(self, node: Node) -> str | None:
+    def identifier(self, node: Term) -> str | None:
         return self.local_copy().identifier(node)
 
     def identifier_pairs(self) -> Iterator[tuple[Node, str]]:
@@ -90,10 +91,10 @@ class RemoteEngine(EntryIndex):
     def identified(self, text: str) -> Iterator[Node]:
         return self.local_copy().identified(text)
 
-    def referrers(self, node: Node) -> set[Node]:
+    def referrers(self, node: Term) -> set[Node]:
         return self.local_copy().referrers(node)
 
-    def location(self, node: Node) -> Location | None:
+    def location(self, node: Term) -> Location | None:
         return self.local_copy().location(node)
 
     def normalize(self, node: str) -> str:

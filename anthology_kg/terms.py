@@ -12,7 +12,7 @@ import contextlib
 import logging
 import threading
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
 from rdflib import BNode, Literal, URIRef
@@ -21,6 +21,9 @@ from rdflib.term import Node
 
 from .parts import GRAPHS as GRAPHS
 from .parts import PARTS as PARTS
+
+if TYPE_CHECKING:
+    from .kinds import Term
 
 _XSD_STRING = str(XSD.string)
 
@@ -74,6 +77,12 @@ def from_ox(term: object) -> Node:
         return Literal(term.value, normalize=False)
     with quiet_ill_typed():
         return exact_literal(term.value, URIRef(term.datatype.value))
+
+
+def rdflib_term(term: Term) -> Node:
+    """``term`` as an rdflib term: a pyoxigraph term converted (``from_ox``), an rdflib
+    term kept."""
+    return term if isinstance(term, Node) else from_ox(term)
 
 
 def exact_literal(lexical: str, datatype: URIRef) -> Literal:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
 
@@ -25,17 +25,16 @@ from .rules import AK, WAIVER_SHAPE, Rule, rule_catalog, rule_code
 from .shacl import ResultRow
 from .shacl.graph import ShapesGraph
 from .shacl.vocabulary import RDF, RDFS, SH, ox_term
+from .shacl.vocabulary import Term as ShapeTerm  # a node of the shapes graph (pyoxigraph's)
 from .sourcemap import file_positions, locate
 
 if TYPE_CHECKING:
     from rdflib import Graph
 
     from .engine import Engine
+    from .kinds import Term
 
 _OX_TERMS = (ox.NamedNode, ox.BlankNode, ox.Literal)
-#: A term of a row or of an engine's answer: pyoxigraph's, or an rdflib engine's (the
-#: engines' lookups take either).
-Node = Any
 SEVERITIES = ("Violation", "Warning", "Info")
 
 
@@ -124,7 +123,7 @@ class Report:
         shapes = self.shapes
         if shapes is None:
             return None
-        return report_graph([row.as_rdflib() for row in self.rows], shapes)
+        return report_graph(self.rows, shapes)
 
     @property
     def counted(self) -> list[RuleResult]:
@@ -173,7 +172,7 @@ def validate(anthology: Engine, inference: str = "none", today: dt.date | None =
     )
 
 
-def short(anthology: Engine, node: Node | None) -> str | None:
+def short(anthology: Engine, node: Term | None) -> str | None:
     """A node as people read it: an entry's identifier, a prefixed name, or a literal
     (``node``: a term of either library)."""
     if node is None:
@@ -192,7 +191,7 @@ def short(anthology: Engine, node: Node | None) -> str | None:
 _PATH_SUFFIX = {SH.zeroOrMorePath: "*", SH.oneOrMorePath: "+", SH.zeroOrOnePath: "?"}
 
 
-def _path_text(anthology: Engine, path: Node | None) -> str | None:
+def _path_text(anthology: Engine, path: ShapeTerm | None) -> str | None:
     """A SHACL path (a node of the shapes graph) in SPARQL property-path syntax, with
     prefixed names."""
     if path is None:
@@ -216,7 +215,7 @@ def _path_text(anthology: Engine, path: Node | None) -> str | None:
     return text(path)
 
 
-def _result(anthology: Engine, row: ResultRow, by_shape: dict[Node, Rule]) -> RuleResult:
+def _result(anthology: Engine, row: ResultRow, by_shape: dict[ShapeTerm, Rule]) -> RuleResult:
     # The shapes' nodes (shape, path) read on pyoxigraph terms; the focus node and value
     # stay the engine's own (an rdflib engine's blank node may have no pyoxigraph label:
     # Virtuoso's nodeID://...), which its lookups take.
@@ -253,7 +252,9 @@ def _result(anthology: Engine, row: ResultRow, by_shape: dict[Node, Rule]) -> Ru
     )
 
 
-def _enclosing_rule(shapes: ShapesGraph, shape: Node, by_shape: dict[Node, Rule]) -> Rule | None:
+def _enclosing_rule(
+    shapes: ShapesGraph, shape: ShapeTerm, by_shape: dict[ShapeTerm, Rule]
+) -> Rule | None:
     """The named rule shape that a nested (blank) shape belongs to."""
     seen, todo = {shape}, [shape]
     while todo:

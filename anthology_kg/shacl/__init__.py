@@ -33,6 +33,8 @@ from .validator import (
 if TYPE_CHECKING:
     from rdflib import Graph
 
+    from ..kinds import Term
+
 __all__ = [
     "COMPONENTS",
     "CompiledConstraint",
@@ -76,11 +78,14 @@ def literals_as_written(rows: list[ResultRow], written: Iterable[ox.Literal]) ->
         assert isinstance(quad.object, ox.Literal)
         originals.setdefault(quad.object, set()).add(original)
 
-    def back(node: object) -> object:
+    def back(node: Term) -> Term:
         choices = originals.get(node) if isinstance(node, ox.Literal) else None
         return next(iter(choices)) if choices and len(choices) == 1 else node
 
-    return [replace(r, focus=back(r.focus), value=back(r.value)) for r in rows]
+    return [
+        replace(r, focus=back(r.focus), value=None if r.value is None else back(r.value))
+        for r in rows
+    ]
 
 
 def as_written(rows: list[ResultRow], graphs: tuple[Graph, ...]) -> list[ResultRow]:
@@ -106,7 +111,7 @@ def as_written(rows: list[ResultRow], graphs: tuple[Graph, ...]) -> list[ResultR
         original = ordered[int(quad.subject.value.removeprefix("urn:i:"))]
         written.setdefault(from_ox(quad.object), set()).add(original)
 
-    def back(node: Node | None) -> Node | None:
+    def back(node: Term) -> Term:
         choices = written.get(node) if isinstance(node, Literal) else None
         return next(iter(choices)) if choices and len(choices) == 1 else node
 
@@ -114,7 +119,7 @@ def as_written(rows: list[ResultRow], graphs: tuple[Graph, ...]) -> list[ResultR
         ResultRow(
             focus=back(r.focus) or r.focus,
             path=r.path,
-            value=back(r.value),
+            value=None if r.value is None else back(r.value),
             source_shape=r.source_shape,
             source_constraint_component=r.source_constraint_component,
             severity=r.severity,

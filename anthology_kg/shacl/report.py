@@ -28,10 +28,13 @@ def _describe(source: Graph, node: Node, target: Graph, done: set[Node]) -> None
 
 
 def report_graph(rows: Iterable[ResultRow], shapes: Graph) -> Graph:
-    """The validation report of ``rows`` (on rdflib's terms); result paths, and blank
-    source shapes and constraints, are copied from the rdflib graph ``shapes``."""
+    """The validation report of ``rows`` (on either library's terms: pyoxigraph's are
+    converted here); result paths, and blank source shapes and constraints, are copied
+    from the rdflib graph ``shapes``."""
     from rdflib import RDF, BNode, Graph, Literal
     from rdflib.namespace import SH
+
+    from ..terms import rdflib_term as node
 
     report = Graph()
     root = BNode()
@@ -43,19 +46,21 @@ def report_graph(rows: Iterable[ResultRow], shapes: Graph) -> Graph:
         result = BNode()
         report.add((root, SH.result, result))
         report.add((result, RDF.type, SH.ValidationResult))
-        report.add((result, SH.focusNode, row.focus))
-        report.add((result, SH.resultSeverity, row.severity))
-        report.add((result, SH.sourceShape, row.source_shape))
-        report.add((result, SH.sourceConstraintComponent, row.source_constraint_component))
+        shape = node(row.source_shape)
+        report.add((result, SH.focusNode, node(row.focus)))
+        report.add((result, SH.resultSeverity, node(row.severity)))
+        report.add((result, SH.sourceShape, shape))
+        report.add((result, SH.sourceConstraintComponent, node(row.source_constraint_component)))
         if row.value is not None:
-            report.add((result, SH.value, row.value))
+            report.add((result, SH.value, node(row.value)))
         if row.path is not None:
-            report.add((result, SH.resultPath, copy_path(shapes, row.path, report)))
+            report.add((result, SH.resultPath, copy_path(shapes, node(row.path), report)))
         if row.source_constraint is not None:
-            report.add((result, SH.sourceConstraint, row.source_constraint))
-            _describe(shapes, row.source_constraint, report, described)
-        _describe(shapes, row.source_shape, report, described)
+            constraint = node(row.source_constraint)
+            report.add((result, SH.sourceConstraint, constraint))
+            _describe(shapes, constraint, report, described)
+        _describe(shapes, shape, report, described)
         for message in row.messages:
-            report.add((result, SH.resultMessage, message))
+            report.add((result, SH.resultMessage, node(message)))
     report.add((root, SH.conforms, Literal(count == 0)))
     return report

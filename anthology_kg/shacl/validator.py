@@ -6,7 +6,7 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
 
@@ -18,9 +18,8 @@ from .graph import ShapesGraph
 if TYPE_CHECKING:
     from rdflib import Graph
 
-#: A term of a result row: pyoxigraph's on the Oxigraph engine's own path, rdflib's
-#: where a caller gave rdflib's (its shapes graph, its executor's solutions).
-Node = Any
+    from ..kinds import Term
+    from ..parts import OxTerm
 
 
 @dataclass(frozen=True)
@@ -28,40 +27,21 @@ class ResultRow:
     """One SHACL validation result (SHACL 3.6.2): ``path`` is the result path (a node
     of the shapes graph, or the predicate of a closed shape's triple), ``value`` the
     value node, ``source_constraint`` the SPARQL constraint or validator where there is
-    one, ``messages`` the result messages."""
+    one, ``messages`` the result messages. Its terms are pyoxigraph's on the Oxigraph
+    engine's own path, rdflib's where a caller gave rdflib's (its shapes graph, its
+    executor's solutions)."""
 
-    focus: Node
-    path: Node | None
-    value: Node | None
-    source_shape: Node
-    source_constraint_component: Node
-    severity: Node
-    messages: tuple[Node, ...] = ()
-    source_constraint: Node | None = None
-
-    def as_rdflib(self) -> ResultRow:
-        """The same row with rdflib's terms (a term that is one already is kept)."""
-        from ..terms import from_ox
-
-        def convert(term: Node) -> Node:
-            return from_ox(term) if isinstance(term, _OX_TERMS) else term
-
-        return ResultRow(
-            focus=convert(self.focus),
-            path=convert(self.path),
-            value=convert(self.value),
-            source_shape=convert(self.source_shape),
-            source_constraint_component=convert(self.source_constraint_component),
-            severity=convert(self.severity),
-            messages=tuple(convert(m) for m in self.messages),
-            source_constraint=convert(self.source_constraint),
-        )
+    focus: Term
+    path: Term | None
+    value: Term | None
+    source_shape: Term
+    source_constraint_component: Term
+    severity: Term
+    messages: tuple[Term, ...] = ()
+    source_constraint: Term | None = None
 
 
-_OX_TERMS = (ox.NamedNode, ox.BlankNode, ox.Literal)
-
-
-def _same(term: Any) -> Any:
+def _same(term: OxTerm) -> Term:
     return term
 
 
@@ -72,7 +52,7 @@ class ValidationError(AnthologyError):
 # A SPARQL SELECT executor: query text to its solutions, each a mapping from variable
 # name to term (an unbound variable absent or None). A pyoxigraph store and a remote
 # SPARQL endpoint are two.
-Select = Callable[[str], Iterable[Mapping[str, Node | None]]]
+Select = Callable[[str], Iterable[Mapping[str, "Term | None"]]]
 
 #: A graph name of a pyoxigraph store, as its queries' ``default_graph`` takes them.
 GraphName = ox.NamedNode | ox.BlankNode | ox.DefaultGraph
@@ -96,11 +76,11 @@ def store_select(
     """The executor of ``store`` with the graphs ``default_graph`` as the data graph;
     its solutions hold rdflib's terms, or with ``ox_terms`` pyoxigraph's own."""
     graphs: list[GraphName] = list(default_graph)
-    convert: Callable[[Any], Any] = _same
+    convert: Callable[[OxTerm], Term] = _same
     if not ox_terms:
         from ..terms import from_ox as convert
 
-    def select(text: str) -> Iterator[dict[str, Node | None]]:
+    def select(text: str) -> Iterator[dict[str, Term | None]]:
         try:
             solutions = store.query(text, default_graph=graphs)
         except SyntaxError as exc:
@@ -169,7 +149,7 @@ def _in_threads(
 def _results(select: Select, constraint: CompiledConstraint) -> list[ResultRow]:
     """The distinct results of one compiled constraint."""
     rows: list[ResultRow] = []
-    seen: set[frozenset[tuple[str, Node]]] = set()
+    seen: set[frozenset[tuple[str, Term]]] = set()
     try:
         for solution in select(constraint.sparql):
             focus = solution.get("this")
