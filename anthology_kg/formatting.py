@@ -23,7 +23,7 @@ from .errors import AnthologyError
 from .files import write_atomic
 from .layout import FileEntries, LayoutWarning, entries_of, layout_warnings
 from .sourcemap import scan
-from .sources import decode_utf8, parse_quads, read_source
+from .sources import TurtleFiles, decode_utf8, parse_quads, read_source
 from .sparql_text import code_characters
 from .turtle import turtle_of_quads
 
@@ -204,7 +204,7 @@ def format_anthology(root: Path, base: str = DEFAULT_BASE, write: bool = True) -
     All files are formatted before any is written, so a broken file stops the run with
     nothing rewritten.
     """
-    files = [format_file(p, base) for p in sorted((root / "data").glob("*.ttl"))]
+    files = [format_file(p, base) for p in TurtleFiles.of(root / "data")]
     run = FormatRun(files=files)
     if write:
         run.changed_meanwhile = write_formatted(files)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,7 +28,9 @@ _DIRECTIVE = re.compile(
     re.IGNORECASE,
 )
 _LOCAL_ESCAPE = re.compile(r"\\(.)")
-_TERM_END = set(" \t\r\n;,()[]<\"'#")
+_ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+#: A name up to the first character that ends a term, a backslash escaping the next.
+_NAME = re.compile(r"[^ \t\r\n;,()\[\]<\"'#\\]*(?:\\.?[^ \t\r\n;,()\[\]<\"'#\\]*)*", re.DOTALL)
 
 
 @dataclass
@@ -90,7 +92,7 @@ def _scan(text: str, base: str) -> tuple[dict[str, int], dict[str, str], str]:
 
 def _resolve(base: str, iri: str) -> str:
     """``iri`` resolved against ``base``; urljoin alone would drop an empty fragment."""
-    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", iri):
+    if _ABSOLUTE.match(iri):
         return iri
     joined = urljoin(base, iri)
     return joined + "#" if iri.endswith("#") and not joined.endswith("#") else joined
@@ -102,9 +104,7 @@ def _read_iri(text: str, start: int, prefixes: dict[str, str], base: str) -> str
         return _resolve(base, text[start + 1 : end])
     if text.startswith(("[", "(", "_:"), start):
         return None
-    end = start
-    while end < len(text) and text[end] not in _TERM_END:
-        end += 2 if text[end] == "\\" else 1
+    end = _NAME.match(text, start).end()  # type: ignore[union-attr]  # matches ""
     token = text[start:end].rstrip(".")
     prefix, sep, local = token.partition(":")
     if not sep or prefix not in prefixes:
@@ -112,65 +112,91 @@ def _read_iri(text: str, start: int, prefixes: dict[str, str], base: str) -> str
     return prefixes[prefix] + _LOCAL_ESCAPE.sub(r"\1", local)
 
 
+#: The rest of a quoted string after its opening quote, up to its closing one (escapes
+#: stepped over): one regular expression per kind of quote, as ``string_end`` steps.
+_STRING_REST = {
+    quote: re.compile(
+        f"[^{q}\\\\]*(?:\\\\.[^{q}\\\\]*)*{q}"
+        if len(quote) == 1
+        else f"[^{q}\\\\]*(?:(?:\\\\.|{q}(?!{q}{q}))[^{q}\\\\]*)*{q}{q}{q}",
+        re.DOTALL,
+    )
+    for quote, q in (('"', '"'), ("'", "'"), ('"""', '"'), ("'''", "'"))
+}
+
+
 def string_end(text: str, start: int) -> int:
     """The offset just past the quoted string (short or long, ' or ") opening at
     ``start``; backslash escapes are skipped. Turtle and SPARQL quote alike."""
     quote = text[start : start + 3] if text[start : start + 3] in ('"""', "'''") else text[start]
     j = start + len(quote)
-    while j < len(text) and not text.startswith(quote, j):
+    closed = _STRING_REST[quote].match(text, j)
+    if closed:
+        return closed.end()
+    # Not closed: past the end, as a step over each character (or escape) would go.
+    while j < len(text):
         j += 2 if text[j] == "\\" else 1
     return j + len(quote)
 
 
-def _statement_starts(text: str):
+_BLANKS = re.compile(r"[ \t\r\n]*")
+#: What a statement's own scan stops at: a comment, a string, an IRI (whole if it has
+#: no space nor line break), a bracket, a dot before a blank, a comment or the end.
+_STOPS = re.compile(r"[#\"'\[\]()]|<(?:[^>\n ]*>)?|\.(?![^ \t\r\n#])")
+
+
+def _statement_starts(text: str) -> Iterator[tuple[int, int, list[str]]]:
     """Yield (offset, line, comments) for each top-level statement: its first character,
     its line, and the comment lines met since the previous statement ended."""
     i, n, line, depth = 0, len(text), 1, 0
-    at_start = True
     comments: list[str] = []
-    while i < n:
-        c = text[i]
-        if c == "\n":
-            line += 1
-            i += 1
-            continue
-        if c in " \t\r":
-            i += 1
-            continue
-        if c == "#":
-            end = text.find("\n", i)
-            end = n if end == -1 else end
-            if at_start and depth == 0:
+    while True:
+        # Between statements: blanks, and comments, which are kept.
+        while True:
+            j = _BLANKS.match(text, i).end()  # type: ignore[union-attr]  # matches ""
+            line += text.count("\n", i, j)
+            i = j
+            if i < n and text[i] == "#":
+                end = text.find("\n", i)
+                end = n if end == -1 else end
                 comments.append(text[i:end].rstrip())
-            i = end
-            continue
-        if at_start and depth == 0:
-            yield i, line, comments
-            comments = []
-            at_start = False
-            if _DIRECTIVE.match(text, i) and not text.startswith("@", i):
-                # SPARQL-style PREFIX/BASE has no closing dot.
-                end = text.index(">", i) + 1
-                line += text.count("\n", i, end)
-                i, at_start = end, True
-                continue
-        if c in "\"'":
-            end = string_end(text, i)
+                i = end
+            else:
+                break
+        if i >= n:
+            return
+        yield i, line, comments
+        comments = []
+        if _DIRECTIVE.match(text, i) and not text.startswith("@", i):
+            # SPARQL-style PREFIX/BASE has no closing dot.
+            end = text.index(">", i) + 1
             line += text.count("\n", i, end)
             i = end
             continue
-        if c == "<" and depth >= 0:
-            j = text.find(">", i)
-            if j != -1 and "\n" not in text[i:j] and " " not in text[i:j]:
-                i = j + 1
-                continue
-        if c in "[(":
-            depth += 1
-        elif c in "])":
-            depth -= 1
-        elif c == "." and depth == 0 and (i + 1 >= n or text[i + 1] in " \t\r\n#"):
-            at_start = True
-        i += 1
+        # Within the statement, up to the dot that closes it.
+        while True:
+            stop = _STOPS.search(text, i)
+            if stop is None:
+                return
+            j = stop.start()
+            line += text.count("\n", i, j)
+            c = text[j]
+            i = j + 1
+            if c == "#":
+                end = text.find("\n", j)
+                i = n if end == -1 else end
+            elif c == '"' or c == "'":
+                i = string_end(text, j)
+                line += text.count("\n", j, i)
+            elif c == "<":
+                if depth >= 0:
+                    i = stop.end()
+            elif c == "[" or c == "(":
+                depth += 1
+            elif c == "]" or c == ")":
+                depth -= 1
+            elif depth == 0:  # a dot that ends the statement
+                break
 
 
 # --- Where each triple is written -------------------------------------------------
