@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING, TypeVar, overload
 
 import pyoxigraph as ox
 
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def is_literal(term: Any) -> bool:
+def is_literal(term: object) -> bool:
     """Whether ``term`` is a literal of pyoxigraph or of rdflib (an rdflib term exists
     only once rdflib is loaded: this asks nothing of it before)."""
     if isinstance(term, ox.Literal):
@@ -45,7 +45,7 @@ def is_literal(term: Any) -> bool:
     return rdflib is not None and isinstance(term, rdflib.Literal)
 
 
-def iri_of(term: Any) -> str | None:
+def iri_of(term: object) -> str | None:
     """The IRI of ``term`` (a pyoxigraph NamedNode or an rdflib URIRef) as a string;
     None for a blank node or a literal."""
     if isinstance(term, ox.NamedNode):

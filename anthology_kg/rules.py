@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
 
@@ -94,7 +94,6 @@ def rule_catalog(anthology: Engine) -> list[Rule]:
         message = shapes.value(node, SH.message)
         number = shapes.value(node, AK.ruleNumber)
         label = shapes.value(node, RDFS.label)
-        enforces: Any = adr  # (an engine's lookups take pyoxigraph's terms too)
         assert number is not None  # (a subject of ak:ruleNumber)
         rules.append(
             Rule(
@@ -104,9 +103,7 @@ def rule_catalog(anthology: Engine) -> list[Rule]:
                 else node.value,
                 number=int(number.value),
                 label=label.value if label is not None else "",
-                adr=(anthology.identifier(enforces) or text(adr).rsplit("/", 1)[-1])
-                if adr
-                else None,
+                adr=(anthology.identifier(adr) or text(adr).rsplit("/", 1)[-1]) if adr else None,
                 severity=text(severity).rsplit("#", 1)[-1] if severity else "Violation",
                 message=message.value if message is not None else None,
             )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
 
@@ -35,6 +35,7 @@ from .paths import exists_value, path_text, path_triples
 from .sparql_text import negate, rename
 from .targets import (
     TARGET_PREDICATES,
+    Hierarchy,
     focus_nodes,
     has_targets,
     ox_hierarchy,
@@ -45,6 +46,8 @@ from .vocabulary import Term as Node
 
 if TYPE_CHECKING:
     from rdflib import Graph
+
+    from ..kinds import Term
 
 C = Component
 COMPONENTS: tuple[Component, ...] = (
@@ -142,32 +145,33 @@ class CompiledConstraint:
     """One query; each solution is a result of ``shape`` with ``component``.
 
     ``value_is_focus``: a solution without ?value reports the focus node as the value
-    (SPARQL-based constraints of node shapes). ``messages``: the result messages."""
+    (SPARQL-based constraints of node shapes). ``messages``: the result messages. The
+    terms are pyoxigraph's, or rdflib's after ``as_rdflib``."""
 
-    shape: Any
-    component: Any
-    severity: Any
-    path: Any
+    shape: Term
+    component: Term
+    severity: Term
+    path: Term | None
     sparql: str
     value_is_focus: bool = False
-    source_constraint: Any = None
-    messages: tuple[Any, ...] = ()
+    source_constraint: Term | None = None
+    messages: tuple[Term, ...] = ()
 
     def as_rdflib(self) -> CompiledConstraint:
         """The same constraint with rdflib's terms (for a caller that gave rdflib's)."""
         from ..terms import from_ox
 
-        def convert(term: Any) -> Any:
+        def optional(term: Term | None) -> Term | None:
             return from_ox(term) if term is not None else None
 
         return replace(
             self,
-            shape=convert(self.shape),
-            component=convert(self.component),
-            severity=convert(self.severity),
-            path=convert(self.path),
-            source_constraint=convert(self.source_constraint),
-            messages=tuple(convert(m) for m in self.messages),
+            shape=from_ox(self.shape),
+            component=from_ox(self.component),
+            severity=from_ox(self.severity),
+            path=optional(self.path),
+            source_constraint=optional(self.source_constraint),
+            messages=tuple(from_ox(m) for m in self.messages),
         )
 
 
@@ -185,7 +189,7 @@ class Compiler:
         self,
         shapes: ShapesGraph | Graph,
         shapes_graph: str | None = None,
-        hierarchy: Mapping[Any, Sequence[Any]] | None = None,
+        hierarchy: Hierarchy | Mapping[Term, Sequence[Term]] | None = None,
         path_targets: bool = False,
     ):
         self._rdflib = not isinstance(shapes, ShapesGraph)
@@ -204,7 +208,7 @@ class Compiler:
         cls,
         shapes: ShapesGraph | Graph,
         shapes_graph: str | None,
-        select: Callable[[str], Iterable[Mapping[str, Any]]],
+        select: Callable[[str], Iterable[Mapping[str, object]]],
         path_targets: bool = True,
     ) -> Compiler:
         """The compiler for a pyoxigraph store's data graph, which ``select`` queries:

@@ -12,7 +12,7 @@ and is refused.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
 
@@ -21,6 +21,9 @@ from .graph import ShapesGraph as Graph
 from .sparql_text import term
 from .vocabulary import OWL, RDF, RDFS, SH, ox_term, text
 from .vocabulary import Term as Node
+
+if TYPE_CHECKING:
+    from ..kinds import Term
 
 TYPE_PATH = f"{RDF.type}/{RDFS.subClassOf}*"
 TARGET_PREDICATES = (SH.targetClass, SH.targetNode, SH.targetSubjectsOf, SH.targetObjectsOf)
@@ -59,7 +62,7 @@ def read_hierarchy(select: Callable[[str], Iterable[Mapping[str, object]]]) -> H
     )
 
 
-def ox_hierarchy(known: Mapping[object, Sequence[object]]) -> Hierarchy:
+def ox_hierarchy(known: Hierarchy | Mapping[Term, Sequence[Term]]) -> Hierarchy:
     """A Hierarchy on pyoxigraph terms (one read with rdflib's terms converted)."""
     return {ox_term(cls): [ox_term(sub) for sub in subs] for cls, subs in known.items()}
 
