@@ -181,6 +181,8 @@ def _body(text: str) -> str:
 def _grlc_decorators(text: str) -> dict[str, Any]:
     """The ``#+`` lines read as grlc reads them: the marker stripped, the rest YAML.
     A header that is not YAML gives nothing here (the line reader still reads it)."""
+    # Any: a YAML value may be anything, and read_query takes each as grlc does (str()
+    # of a value, iterating a list) without checking its shape first.
     import yaml
 
     source = "\n".join(line[2:] for line in text.splitlines() if line.startswith("#+"))
@@ -194,7 +196,7 @@ def _grlc_decorators(text: str) -> dict[str, Any]:
 def _named_values(value: object) -> dict[str, Any]:
     """grlc's ``defaults``/``enumerate``: a list of one-key mappings (``- entry: X``)
     or a mapping; bare names (enumerate from the endpoint) carry no values."""
-    found: dict[str, Any] = {}
+    found: dict[str, Any] = {}  # (YAML values, as in _grlc_decorators)
     for item in value if isinstance(value, list) else [value] if value else []:
         if isinstance(item, dict):
             found.update(item)
