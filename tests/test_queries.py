@@ -370,3 +370,17 @@ def test_a_query_parsed_once_answers_as_a_fresh_parse_under_either_literal_setti
             expected = fresh()
             assert [tuple(map(str, r)) for r in evaluate(Graph(), text).rows] == expected
         assert [tuple(map(str, r)) for r in evaluate(Graph(), text).rows] == fresh()
+
+
+@pytest.mark.parametrize("value", ["\\u0041", "\\U0000", "\\\\U0001F600", "ends with \\"])
+def test_the_form_of_a_query_whose_value_holds_a_backslash_u_is_read(value):
+    """A remote query's form (which answer to ask for) is read from its text: a value
+    whose text is a backslash and a ``u`` (written ``"\\\\u0041"``, as Oxigraph reads it)
+    must not be taken for a codepoint escape."""
+    from rdflib import Literal
+
+    from anthology_kg.queries import query_kind
+
+    text = with_values("SELECT ?x WHERE { ?x ?p ?o }", {"x": Literal(value)})
+    assert query_kind(text) == "select"
+    assert query_kind("ASK " + text.removeprefix("SELECT ?x ")) == "ask"
