@@ -81,10 +81,11 @@ def build_site(
                 # pyoxigraph answers with Python's lock released.
                 asked = pool.submit(ask, anthology, queries, validator)
             model = Model.read(anthology)
-            for relative, content in static_files(
-                model, anthology.ontology, anthology.shapes
-            ).items():
-                writer.add(relative, content)
+            assets = None
+            if asked is None:
+                # The reference validator adds to the ontology and shapes: the browser's
+                # copy of them is read before it runs.
+                assets = static_files(model, anthology.ontology, anthology.shapes)
             pages = Pages(anthology, model, name, writer.add, queries)
             writer.sources = pages.out.sources
             if asked is None:
@@ -93,11 +94,19 @@ def build_site(
             else:
                 pages.draw_neighbourhoods(meanwhile=lambda: not asked.done())
                 answers = asked.result()
+
+        def add_assets() -> None:
+            # Otherwise read once the pages are shared out: what comes before is serial.
+            files = assets or static_files(model, anthology.ontology, anthology.shapes)
+            for relative, content in files.items():
+                writer.add(relative, content)
+
         if count == 1:
-            writer.add(SEARCH_INDEX, search_script(model))
+            add_assets()
+            writer.add(SEARCH_INDEX, search_script(model, pages.by_identifier))
             built = pages.build(answers)
         else:
-            built = _build_in_processes(pages, answers, writer, count, callers)
+            built = _build_in_processes(pages, answers, writer, count, callers, add_assets)
         writer.commit()
     except BaseException:
         writer.discard()
@@ -110,9 +119,9 @@ def build_site(
 
 ENTRIES_PER_WORKER = 500  # fewer are rendered sooner than a process is forked
 # The share of the entries this process renders, below an even share: it also writes
-# the stored queries' pages, the index and the rules (the search index, a task about
-# as long, goes to the first worker).
-LIGHTER_BY = 0.02
+# the assets, the stored queries' pages, the index and the rules (the search index, a
+# task about as long as all but the assets, goes to the first worker).
+LIGHTER_BY = 0.04
 
 
 def _processes(workers: int | None, anthology: EntryIndex) -> int:
@@ -128,14 +137,20 @@ def _processes(workers: int | None, anthology: EntryIndex) -> int:
 
 
 def _build_in_processes(
-    pages: Pages, answers: Answers, writer: SiteWriter, count: int, callers: set[threading.Thread]
+    pages: Pages,
+    answers: Answers,
+    writer: SiteWriter,
+    count: int,
+    callers: set[threading.Thread],
+    add_assets: Callable[[], None],
 ) -> SiteText:
-    """The pages not written yet, by this process and ``count - 1`` forked workers: here
-    the stored queries' pages, the index, the rules and a lighter share of the entries;
-    in the first worker the search index; the other entries evenly. ``callers`` are the
-    threads that ran before the build: every other thread has ended when the workers
-    are forked (else no worker is: the tasks all run here)."""
+    """The files not written yet, by this process and ``count - 1`` forked workers: here
+    ``add_assets()``, the stored queries' pages, the index, the rules and a lighter share
+    of the entries; in the first worker the search index; the other entries evenly.
+    ``callers`` are the threads that ran before the build: every other thread has ended
+    when the workers are forked (else no worker is: the tasks all run here)."""
     listed = pages.entry_pages()
+    pages.entry_template()  # compiled here, not again in each worker
     writer.pause()  # the writer's thread ends
     paths = {path: writer.reserve(path) for path in (SEARCH_INDEX, *(p for _, _, p in listed))}
 
@@ -151,11 +166,12 @@ def _build_in_processes(
             shares[1 + i % (count - 1)].append(item)
 
     def here() -> None:
+        add_assets()
         pages.other_pages(answers)
         pages.entries(answers, shares[0], write)
 
     def first_worker() -> None:
-        write(SEARCH_INDEX, search_script(pages.model))
+        write(SEARCH_INDEX, search_script(pages.model, pages.by_identifier))
         pages.entries(answers, shares[1], write)
 
     tasks = [here, first_worker]

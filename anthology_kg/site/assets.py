@@ -12,12 +12,13 @@ from __future__ import annotations
 import base64
 import json
 import re
+from collections.abc import Iterable
 from importlib import resources
 
 from rdflib import Graph
 
 from ..export import nt_term
-from .model import AK, DCTERMS, RDF, RDFS, Model, entries_by_identifier, text
+from .model import AK, DCTERMS, RDF, RDFS, Model, Term, entries_by_identifier, text
 
 VENDOR = "vendor/oxigraph"
 VENDORED = ("LICENSE-MIT", "LICENSE-APACHE", "VENDORED.md")
@@ -86,13 +87,16 @@ def anthology_script(model: Model, ontology: Graph, shapes: Graph) -> str:
     return f"window.ANTHOLOGY_DATA = {js_value(data)};\n"
 
 
-def search_entries(model: Model) -> list[list[str]]:
+def search_entries(
+    model: Model, entries: Iterable[tuple[Term, str]] | None = None
+) -> list[list[str]]:
     """One row per entry: identifier, page, IRI, title, byline, and its distinct words
     (identifier, title, authors, year, takeaways, prose, and the names of what it links
-    to), lower case, in order of first use."""
+    to), lower case, in order of first use. ``entries``: ``entries_by_identifier``'s,
+    when the caller has them already."""
     rows = []
     labels, identifiers, vocabulary = model.labels, model.identifiers, model.vocabulary
-    for node, identifier in entries_by_identifier(model):
+    for node, identifier in entries if entries is not None else entries_by_identifier(model):
         texts: list[str] = [identifier]
         for part in model.owned(node):
             for p, o in model.out.get(part, ()):
@@ -128,8 +132,8 @@ def search_entries(model: Model) -> list[list[str]]:
 SEARCH_INDEX = "assets/search-index.js"
 
 
-def search_script(model: Model) -> str:
-    return f"window.ANTHOLOGY_SEARCH = {js_value(search_entries(model))};\n"
+def search_script(model: Model, entries: Iterable[tuple[Term, str]] | None = None) -> str:
+    return f"window.ANTHOLOGY_SEARCH = {js_value(search_entries(model, entries))};\n"
 
 
 def static_files(model: Model, ontology: Graph, shapes: Graph) -> dict[str, str | bytes]:

@@ -358,17 +358,22 @@ class Model:
         return (2, node)
 
     # -- lookups ----------------------------------------------------------------------------
+    # A page asks these a hundred thousand times: no default dict or list made per call.
     def value(self, node: Term, predicate: Term) -> Term | None:
-        values = self.by_predicate.get(node, {}).get(predicate)
+        table = self.by_predicate.get(node)
+        values = table.get(predicate) if table is not None else None
         return values[0] if values else None
 
     def text(self, node: Term, predicate: Term) -> str | None:
         """The text of ``node``'s first ``predicate`` value, if any."""
-        values = self.by_predicate.get(node, {}).get(predicate)
+        table = self.by_predicate.get(node)
+        values = table.get(predicate) if table is not None else None
         return text(values[0]) if values else None
 
     def values(self, node: Term, predicate: Term) -> list[Term]:
-        return self.by_predicate.get(node, {}).get(predicate, [])
+        table = self.by_predicate.get(node)
+        values = table.get(predicate) if table is not None else None
+        return values if values is not None else []
 
     def subjects(self, predicate: Term, node: Term) -> list[Term]:
         return [s for p, s in self.into.get(node, ()) if p == predicate]

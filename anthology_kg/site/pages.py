@@ -16,7 +16,7 @@ from functools import cached_property, partial
 from pathlib import Path
 from types import SimpleNamespace as N
 
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, PackageLoader, StrictUndefined, Template, select_autoescape
 from markupsafe import Markup, escape
 from rdflib import Graph
 from rdflib.term import Node
@@ -156,12 +156,26 @@ class Pages:
         self._boxes: dict[Term, Box] = {}  # each entry's box in the neighbourhood pictures
         self._columns: tuple[dict, list[Term]] | None = None  # the comparisons' columns
         self.pictures_note = ""
+        self._entry_template: Template | None = None
 
     @cached_property
     def by_identifier(self) -> list[tuple[Term, str]]:
         """The entries that have a page and their identifiers, by identifier (sorted once:
         the index, the pictures and the entry pages each go through them)."""
         return list(entries_by_identifier(self.model))
+
+    def entry_template(self) -> Template:
+        """``entry.html``, compiled with the template it includes, once (called before
+        the workers are forked, none compiles them again)."""
+        if self._entry_template is None:
+            template = self.env.get_template("entry.html")
+            self.env.get_template("comparison.html")
+            # A render copies the template's globals into its context: Jinja2 holds them
+            # in a ChainMap, which Python copies key by key (a quarter of an entry page's
+            # rendering); a dict of the same names is copied at C speed.
+            template.globals = dict(template.globals)
+            self._entry_template = template
+        return self._entry_template
 
     # -- shared pieces ----------------------------------------------------------------------
     def render(self, template: str, path: str, **context) -> None:
@@ -347,11 +361,7 @@ class Pages:
         by_focus: dict[str, list[RuleResult]] = defaultdict(list)
         for result in answers.report.results:
             by_focus[result.focus].append(result)
-        template = self.env.get_template("entry.html")
-        # A render copies the template's globals into its context: Jinja2 holds them in a
-        # ChainMap, which Python copies key by key (a quarter of an entry page's
-        # rendering); a dict of the same names is copied at C speed.
-        template.globals = dict(template.globals)
+        template = self.entry_template()
         depends_on = Path(self.query_pages.get("depends-on", "")).name
         emit = emit or self.emit
         for node, identifier, path in listed:
