@@ -22,10 +22,9 @@ from .choices import DEFAULT_BASE
 from .errors import AnthologyError
 from .files import write_atomic
 from .layout import FileEntries, LayoutWarning, entries_of, layout_warnings
-from .sourcemap import scan
+from .sourcemap import scan, string_end
 from .sources import TurtleFiles, decode_utf8, parse_quads, read_source
-from .sparql_text import code_characters
-from .turtle import turtle_of_quads
+from .turtle import canonical_line_groups, statement_lines, turtle_sections
 
 
 @dataclass(frozen=True)
@@ -82,28 +81,36 @@ def diff_labels(name: str) -> tuple[str, str]:
     return f"a/{path}", f"b/{path}"
 
 
-def _canonical_quads(quads: list[ox.Quad]) -> set[str]:
-    """The quads as N-Quads lines, blank nodes labelled by RDFC-1.0 so that two parses
-    of the same graph give the same set."""
-    if any(isinstance(t, ox.BlankNode) for q in quads for t in (q.subject, q.object)):
-        dataset = ox.Dataset(quads)
-        dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
-        return {str(q) for q in dataset}
-    return {str(q) for q in quads}
+def _graph_lines(statements: list[str]) -> set[str]:
+    """A graph's triples (its ``statement_lines``), blank nodes labelled by RDFC-1.0
+    (``turtle.canonical_line_groups``), so that two parses of one graph give one set."""
+    return set(canonical_line_groups([statements])[0])
 
 
 _TAG = re.compile(r"@([a-zA-Z]+(?:-[a-zA-Z0-9]+)*)")
+#: Where a comment, a string or an IRI (as ``sparql_text`` reads one) may start.
+_CODE_STOP = re.compile(r"[#\"'<]")
+_IRI = re.compile(r"<[^\s<>\"{}|^`\\]*>")
 #: A language tag with an upper-case letter may be written (or an e-mail address).
 _UPPER_TAG = re.compile(r"@[a-zA-Z0-9-]*[A-Z]")
 
 
 def _language_tags(text: str) -> Iterator[re.Match[str]]:
     """The language tags of the literals of the Turtle ``text`` (each ``@tag`` right
-    after a string; the tag is group 1). Turtle writes comments, strings and IRIs as
-    SPARQL does, so SPARQL's scanner steps over them."""
-    for offset, character in code_characters(text):
-        if character == "@" and offset and text[offset - 1] in "\"'":
-            tag = _TAG.match(text, offset)
+    after a string; the tag is group 1), comments, strings and IRIs stepped over as
+    SPARQL's scanner (``sparql_text.code_characters``) steps over them."""
+    i, n = 0, len(text)
+    while (stop := _CODE_STOP.search(text, i)) is not None:
+        j = stop.start()
+        if text[j] == "#":
+            end = text.find("\n", j)
+            i = n if end == -1 else end
+        elif text[j] == "<":
+            iri = _IRI.match(text, j)
+            i = iri.end() if iri else j + 1
+        else:
+            i = string_end(text, j)
+            tag = _TAG.match(text, i)
             if tag:
                 yield tag
 
@@ -143,12 +150,13 @@ def _refuse_triple_terms(quads: list[ox.Quad], path: Path, lines: dict[str, int]
 
 
 def _check_same_graph(
-    quads: list[ox.Quad], canonical: str, path: Path, base: str, lines: dict[str, int]
+    statements: list[str], canonical: str, path: Path, base: str, lines: dict[str, int]
 ) -> None:
     """Raise AnthologyError naming the first triple (and its subject's line) if
-    ``canonical`` does not parse to the graph of ``quads``."""
-    before = _canonical_quads(quads)
-    after = _canonical_quads(parse_quads(canonical, path, base))
+    ``canonical`` does not parse to the graph whose ``statement_lines`` are
+    ``statements``."""
+    before = _graph_lines(statements)
+    after = _graph_lines(statement_lines(parse_quads(canonical, path, base)))
     if before != after:
         lost = sorted(before - after) or sorted(after - before)
         subject = lost[0].split(" ", 1)[0]
@@ -172,10 +180,13 @@ def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
     found = scan(text, base)
     if b"<<" in data:  # no triple term is written without it
         _refuse_triple_terms(quads, path, found.lines)
-    canonical = turtle_of_quads(quads, base=base, comments=found.comments, header=found.header)
+    statements = statement_lines(quads)
+    canonical = turtle_sections(
+        [("", statements)], base=base, comments=found.comments, header=found.header
+    )
     canonical = _tags_as_written(canonical, text)
     if canonical != text:  # the same text is the same graph: nothing to check
-        _check_same_graph(quads, canonical, path, base, found.lines)
+        _check_same_graph(statements, canonical, path, base, found.lines)
     return Formatted(path, text, canonical, source, entries_of(path, quads, found.lines), mark)
 
 

@@ -16,6 +16,7 @@ written with the label RDF Dataset Canonicalization (RDFC-1.0, pyoxigraph's
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_left
 from collections import Counter
@@ -295,6 +296,34 @@ def _in_iri_order(rows: list[Statement]) -> list[Statement]:
     return rows
 
 
+@functools.lru_cache(maxsize=8)
+def _longest_first(base: str) -> list[tuple[str, str]]:
+    """The tool's prefixes (``prefixes_for``), longest namespace first; of two alike, the
+    first bound (the one ``_prefixed_name`` picks)."""
+    return sorted(prefixes_for(base).items(), key=lambda item: -len(item[1]))
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _fitting(stem: str, base: str) -> list[tuple[str, str]]:
+    """The prefixes whose namespace may hold a local name after ``stem``."""
+    return [(prefix, ns) for prefix, ns in _longest_first(base) if ns.startswith(stem)]
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _prefixed_name(token: str, base: str) -> tuple[str, str]:
+    """An IRI (``<...>``) as (prefixed name, its prefix) where one of the tool's prefixes
+    fits (the longest; ``id:`` is ``base``), else as (``token``, ""). Cached across
+    writers: fmt writes thousands of small graphs naming the same IRIs."""
+    text = token[1:-1]
+    # A local name has no "/" nor "#": a namespace that fits starts with the IRI's text
+    # up to its last one (its stem), so only those are tried.
+    stem = text[: max(text.rfind("/"), text.rfind("#")) + 1]
+    for prefix, namespace in _fitting(stem, base):
+        if text.startswith(namespace) and _LOCAL.match(text[len(namespace) :]):
+            return f"{prefix}:{text[len(namespace) :]}", prefix
+    return token, ""
+
+
 class _Writer:
     """The Turtle statements of one graph, from its distinct N-Triples lines sorted as
     text (``_sorted_lines``); ``keep_labels`` are blank nodes never nested (they are
@@ -304,13 +333,8 @@ class _Writer:
     and written one subject at a time as ``blocks`` reads them: only the blank nodes'
     statements are held as terms (``edges``), for nesting them where they are used."""
 
-    def __init__(
-        self,
-        lines: list[str],
-        prefixes: dict[str, str],
-        keep_labels: Collection[str] = (),
-    ):
-        self.prefixes = prefixes
+    def __init__(self, lines: list[str], base: str, keep_labels: Collection[str] = ()):
+        self.base = base
         first_blank = bisect_left(lines, "_")  # "<" sorts before "_"
         self.named_lines = lines[:first_blank]
         blank_subjects = _in_iri_order(split_lines(lines[first_blank:]))
@@ -325,9 +349,6 @@ class _Writer:
         parents = {o: s for s, _, o in blank_rows}
         self.nestable = {n for n in once if _rooted(n, parents, once)}
         self.used: set[str] = set()
-        # Longest namespace first; of two alike, the first bound (what ``iri`` picks).
-        self._longest_first = sorted(prefixes.items(), key=lambda item: -len(item[1]))
-        self._stems: dict[str, list[tuple[str, str]]] = {}
         self._text: dict[str, str] = {}  # an IRI's or a literal's Turtle, by its N-Triples
         self._heads: dict[str, str] = {}  # ``_head``
         self._keys: dict[str, SortKey] = {}
@@ -345,21 +366,9 @@ class _Writer:
         """An IRI (``<...>``) as a prefixed name where a prefix fits (the longest)."""
         written = self._text.get(token)
         if written is None:
-            text = token[1:-1]
-            # A local name has no "/" nor "#": a namespace that fits starts with the
-            # IRI's text up to its last one (its stem), so only those are tried.
-            stem = text[: max(text.rfind("/"), text.rfind("#")) + 1]
-            fitting = self._stems.get(stem)
-            if fitting is None:
-                fitting = self._stems[stem] = [
-                    (prefix, ns) for prefix, ns in self._longest_first if ns.startswith(stem)
-                ]
-            written = token
-            for prefix, namespace in fitting:
-                if text.startswith(namespace) and _LOCAL.match(text[len(namespace) :]):
-                    written = f"{prefix}:{text[len(namespace) :]}"
-                    self.used.add(prefix)
-                    break
+            written, prefix = _prefixed_name(token, self.base)
+            if prefix:
+                self.used.add(prefix)
             self._text[token] = written
         return written
 
@@ -606,10 +615,10 @@ def turtle_section_pieces(
     def writers() -> list[_Writer]:
         ordered = [_sorted_lines(group) for group in groups]
         if len(ordered) == 1:
-            return [_Writer(ordered[0], prefixes)]
+            return [_Writer(ordered[0], base)]
         blanks = [_blank_terms(lines) for lines in ordered]
         return [
-            _Writer(lines, prefixes, set().union(*blanks[:i], *blanks[i + 1 :]))
+            _Writer(lines, base, set().union(*blanks[:i], *blanks[i + 1 :]))
             for i, lines in enumerate(ordered)
         ]
 

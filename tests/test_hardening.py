@@ -94,7 +94,7 @@ def test_fmt_refusal_names_the_triple_and_its_line(tmp_path, monkeypatch):
     from anthology_kg import formatting
 
     root = anthology(tmp_path, {"A-1.ttl": PREFIXES + '\n<A-1> dcterms:identifier "A-1" .\n'})
-    monkeypatch.setattr(formatting, "turtle_of_quads", lambda *a, **k: "")
+    monkeypatch.setattr(formatting, "turtle_sections", lambda *a, **k: "")
     result = run_cli("--root", str(root), "fmt")
     assert result.exit_code == 2
     assert "A-1.ttl:5: formatting would change the triple" in result.stderr
