@@ -292,32 +292,42 @@ class Model:
         many: dict[tuple[Term, Term], set[Term]] = {}  # the values of a long list
         intern = sys.intern  # a term's text once, however often it is used
 
+        # The subject of the last line, as written and interned, its table and its pairs:
+        # a subject's lines mostly come one after the other (three in a row on average).
+        last, s = "", ""
+        table: dict[Term, list[Term]] = {}
+        pairs: list[Pair] = []
+
         def take(lines: list[str]) -> None:
+            nonlocal last, s, table, pairs
             # No sorting: the files' order is the same for every engine and every run.
             for line in lines:
-                s, p, o = line.split(" ", 2)
-                s, p = intern(s), intern(p)
-                table = by_predicate.get(s)
-                if table is None:
-                    by_predicate[s] = {p: [o]}
+                subject, p, o = line.split(" ", 2)
+                if subject != last:
+                    last = s = intern(subject)
+                    known = by_predicate.get(s)
+                    if known is None:
+                        known = by_predicate[s] = {}
+                    table = known
+                    pairs = out[s]  # a new subject's first line is never written twice
+                p = intern(p)
+                values = table.get(p)
+                if values is None:
+                    table[p] = [o]
+                elif len(values) < LONG:
+                    if o in values:
+                        continue  # written twice: the first stays
+                    values.append(o)
                 else:
-                    values = table.get(p)
-                    if values is None:
-                        table[p] = [o]
-                    elif len(values) < LONG:
-                        if o in values:
-                            continue  # written twice: the first stays
-                        values.append(o)
-                    else:
-                        seen = many.get((s, p))
-                        if seen is None:
-                            seen = many[(s, p)] = set(values)
-                        if o in seen:
-                            continue
-                        seen.add(o)
-                        values.append(o)
+                    seen = many.get((s, p))
+                    if seen is None:
+                        seen = many[(s, p)] = set(values)
+                    if o in seen:
+                        continue
+                    seen.add(o)
+                    values.append(o)
                 if o[0] == '"':
-                    out[s].append((p, o))
+                    pairs.append((p, o))
                     if p == has_identifier:
                         value = text(o)
                         if s not in identifiers or value < identifiers[s]:
@@ -326,7 +336,7 @@ class Model:
                         _prefer(labels, s, 0 if p == pref_label else 1, text(o))
                 else:  # nothing asks what points at a literal
                     o = intern(o)
-                    out[s].append((p, o))
+                    pairs.append((p, o))
                     into[o].append((p, s))
 
         model.documents = data_triples(anthology, take)
