@@ -24,6 +24,7 @@ from .files import write_atomic
 from .layout import FileEntries, LayoutWarning, entries_of, layout_warnings
 from .sourcemap import scan, string_end
 from .sources import TurtleFiles, decode_utf8, parse_quads, read_source
+from .sparql_text import IRI
 from .turtle import canonical_line_groups, statement_lines, turtle_sections
 
 
@@ -90,7 +91,6 @@ def _graph_lines(statements: list[str]) -> set[str]:
 _TAG = re.compile(r"@([a-zA-Z]+(?:-[a-zA-Z0-9]+)*)")
 #: Where a comment, a string or an IRI (as ``sparql_text`` reads one) may start.
 _CODE_STOP = re.compile(r"[#\"'<]")
-_IRI = re.compile(r"<[^\s<>\"{}|^`\\]*>")
 #: A language tag with an upper-case letter may be written (or an e-mail address).
 _UPPER_TAG = re.compile(r"@[a-zA-Z0-9-]*[A-Z]")
 
@@ -106,7 +106,7 @@ def _language_tags(text: str) -> Iterator[re.Match[str]]:
             end = text.find("\n", j)
             i = n if end == -1 else end
         elif text[j] == "<":
-            iri = _IRI.match(text, j)
+            iri = IRI.match(text, j)
             i = iri.end() if iri else j + 1
         else:
             i = string_end(text, j)
@@ -140,12 +140,19 @@ def _tags_as_written(canonical: str, original: str) -> str:
 
 def _refuse_triple_terms(quads: list[ox.Quad], path: Path, lines: dict[str, int]) -> None:
     """An AnthologyError at the first quad holding an RDF 1.2 triple term, which the
-    tool does not support (as ``sources.term`` says), at its file and subject's line."""
+    tool does not support (as ``sources.term`` says), at its file and subject's line (or,
+    for a reifier or an annotation, the line of the triple it names)."""
     for quad in quads:
         for node in (quad.subject, quad.object):
             if isinstance(node, ox.Triple):
-                subject = quad.subject
-                line = lines.get(subject.value) if isinstance(subject, ox.NamedNode) else None
+                line = next(
+                    (
+                        lines[subject.value]
+                        for subject in (quad.subject, node.subject)
+                        if isinstance(subject, ox.NamedNode) and subject.value in lines
+                    ),
+                    None,
+                )
                 raise AnthologyError(f"RDF-star triple terms are not supported: {node}", path, line)
 
 
@@ -178,8 +185,7 @@ def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
     text = decode_utf8(data, path)
     quads = parse_quads(data, path, base)
     found = scan(text, base)
-    if b"<<" in data:  # no triple term is written without it
-        _refuse_triple_terms(quads, path, found.lines)
+    _refuse_triple_terms(quads, path, found.lines)  # also written as `~ r` or `{| ... |}`
     statements = statement_lines(quads)
     canonical = turtle_sections(
         [("", statements)], base=base, comments=found.comments, header=found.header

@@ -18,7 +18,8 @@ from .sourcemap import string_end
 if TYPE_CHECKING:
     from rdflib.term import Node
 
-_IRI = re.compile(r"<[^\s<>\"{}|^`\\]*>")
+#: An IRI as SPARQL and Turtle write one (IRIREF).
+IRI = re.compile(r"<[^\s<>\"{}|^`\\]*>")
 
 
 def with_values(text: str, bindings: Mapping[str, Node]) -> str:
@@ -68,7 +69,7 @@ def code_characters(text: str) -> Iterator[tuple[int, str]]:
             i = string_end(text, i)
             continue
         if c == "<":
-            match = _IRI.match(text, i)
+            match = IRI.match(text, i)
             if match:
                 yield i, c
                 i = match.end()

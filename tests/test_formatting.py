@@ -129,15 +129,62 @@ def test_fmt_leaves_a_file_whose_mark_changed_meanwhile(tmp_path):
     assert path.read_bytes().startswith(BOM + b"<https://w3id.org/anthology-kg/id/X>   ")
 
 
-def test_fmt_refuses_a_triple_term_at_its_file_and_line(tmp_path):
-    """RDF 1.2 triple terms are not supported: fmt stops with the file and the line of
-    the triple's subject (before: the message alone, no file), nothing written."""
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "e:s e:p <<( e:x e:c 1 )>> .",
+        "e:x e:c 1 ~ e:r .",  # a reifier: e:r rdf:reifies <<( e:x e:c 1 )>>
+        'e:x e:c 1 {| e:q "note" |} .',  # an annotation, on a blank reifier
+    ],
+)
+def test_fmt_refuses_a_triple_term_at_its_file_and_line(tmp_path, statement):
+    """RDF 1.2 triple terms are not supported, however written: fmt stops with the file
+    and the line of the statement (before: the message alone, no file; a reifier or an
+    annotation was rewritten as an rdf:reifies statement), nothing written."""
     root = tmp_path / "anthology"
     (root / "data").mkdir(parents=True)
     path = root / "data" / "X.ttl"
-    text = "@prefix e: <http://e.org/> .\n\ne:a e:b e:c .\n\ne:s e:p <<( e:x e:c 1 )>> .\n"
+    text = f"@prefix e: <http://e.org/> .\n\ne:a e:b e:c .\n\n{statement}\n"
     path.write_text(text, encoding="utf-8")
-    result = run_cli("--root", str(root), "fmt")
-    assert result.exit_code == 2
-    assert "X.ttl:5: RDF-star triple terms are not supported: <http://e.org/x>" in result.stderr
+    for args in (["fmt"], ["fmt", "--check"]):
+        result = run_cli("--root", str(root), *args)
+        assert result.exit_code == 2, result.output
+        assert "X.ttl:5: RDF-star triple terms are not supported: <http://e.org/" in result.stderr
     assert path.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        'e:a e:p """a""b""" .',  # a long string holding two quotes
+        "e:a e:p 'it\\'s' , '''x''y''' .",  # escaped quote; long string
+        "e:a\\.1 e:p e:o .",  # a local name with an escaped dot
+        "e:a e:p e:o .# a comment right after the dot",
+        'e:a e:p "unclosed .',  # not Turtle: refused, the comment below never matters
+    ],
+)
+def test_fmt_keeps_the_comment_before_the_statement_after_a_tricky_one(tmp_path, first):
+    """The source map finds where each statement starts past long strings, escaped local
+    names and a comment straight after a dot; the comment written before the next
+    statement stays before it (the last statement ends the file without a newline)."""
+    from anthology_kg.errors import AnthologyError
+
+    path = tmp_path / "X.ttl"
+    path.write_text(
+        f"@prefix e: <http://e.org/> .\n\n{first}\n\n# about B\ne:b e:p e:o .", encoding="utf-8"
+    )
+    if "unclosed" in first:
+        with pytest.raises(AnthologyError):
+            format_file(path)
+        return
+    canonical = format_file(path).canonical
+    assert "\n# about B\n<http://e.org/b> <http://e.org/p> <http://e.org/o> .\n" in canonical
+
+
+def test_fmt_keeps_the_comment_before_a_statement_whose_subject_has_an_escape(tmp_path):
+    """A local name with an escaped character (``e:c\\.1``) is one name to the source
+    map: the comment before its statement stays there."""
+    path = tmp_path / "X.ttl"
+    text = "@prefix e: <http://e.org/> .\n\ne:a e:p e:o .\n\n# esc\ne:c\\.1 e:p e:o .\n"
+    path.write_text(text, encoding="utf-8")
+    assert "\n# esc\n<http://e.org/c.1> <http://e.org/p>" in format_file(path).canonical
