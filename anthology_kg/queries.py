@@ -25,6 +25,7 @@ from rdflib.term import Identifier, Node
 from .config import did_you_mean
 from .errors import AnthologyError
 from .sources import read_text
+from .sparql_text import code_characters
 from .sparql_text import with_values as with_values
 
 if TYPE_CHECKING:
@@ -297,12 +298,28 @@ def prepare(text: str, source: str | Path | None = None) -> Query:
 def query_kind(text: str, source: str | Path | None = None) -> str:
     """``select``, ``ask`` or ``graph`` (CONSTRUCT, DESCRIBE); a syntax error is an
     AnthologyError."""
+    return _kind(prepare(_escaped_backslashes_blanked(text), source))
+
+
+def _escaped_backslashes_blanked(text: str) -> str:
+    """``text`` with each escaped backslash in a string or comment read as two spaces
+    (the same length, so an error's position holds); the query's form is the same."""
     # rdflib expands every \u and \U escape before parsing (SPARQL 1.1, section 19.2),
     # also one after an escaped backslash, so the string "\\u0041" (the text \u0041,
-    # as with_values writes it and Oxigraph reads it) became "\A", a syntax error. The
-    # form does not depend on a string's content: an escaped backslash is read as two
-    # spaces (the same length, so an error's position holds).
-    return _kind(prepare(text.replace("\\\\", "  "), source))
+    # as with_values writes it and Oxigraph reads it) became "\A", a syntax error. A
+    # backslash outside strings and comments stays, for rdflib to refuse.
+    if "\\\\" not in text:
+        return text
+    code = {offset for offset, _ in code_characters(text)}
+    characters = list(text)
+    at = text.find("\\\\")
+    while at != -1:  # left to right, paired as a string's escapes are
+        if at in code:
+            at = text.find("\\\\", at + 1)
+        else:
+            characters[at : at + 2] = "  "
+            at = text.find("\\\\", at + 2)
+    return "".join(characters)
 
 
 def _kind(prepared: Query) -> str:

@@ -384,3 +384,18 @@ def test_the_form_of_a_query_whose_value_holds_a_backslash_u_is_read(value):
     text = with_values("SELECT ?x WHERE { ?x ?p ?o }", {"x": Literal(value)})
     assert query_kind(text) == "select"
     assert query_kind("ASK " + text.removeprefix("SELECT ?x ")) == "ask"
+
+
+def test_a_backslash_outside_strings_is_still_a_syntax_error_of_the_query_form():
+    """Only an escaped backslash inside a string (or comment) is set aside when the form
+    is read: one in the query's own syntax is refused before anything is sent."""
+    from anthology_kg.errors import AnthologyError
+    from anthology_kg.queries import query_kind
+
+    assert query_kind('SELECT ?x WHERE { ?x ?p "\\\\" } # a \\\\ b') == "select"
+    for text in (
+        "PREFIX u0041: <http://e/> SELECT * WHERE { ?s ?p \\\\u0041:b }",
+        "SELECT * WHERE { ?s ?p ?o } \\\\",
+    ):
+        with pytest.raises(AnthologyError, match="SPARQL syntax error"):
+            query_kind(text)
