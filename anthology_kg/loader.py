@@ -35,7 +35,7 @@ from .ruleset import parse_turtle as parse_turtle
 from .ruleset import vocabulary as vocabulary
 from .sourcemap import subject_lines
 from .sources import TurtleFiles as TurtleFiles
-from .terms import GRAPHS, PARTS, from_ox, to_ox
+from .terms import GRAPHS, PARTS, rdflib_term, to_ox
 
 if TYPE_CHECKING:
     from .kinds import Term
@@ -78,9 +78,7 @@ def describe_with(
 def _rdflib_term(node: Term) -> Node | None:
     """``node`` as an rdflib term (validation asks with pyoxigraph's); None for a
     pyoxigraph triple term, which no rdflib graph holds (the data says nothing of it)."""
-    if isinstance(node, ox.Triple):
-        return None
-    return from_ox(node) if isinstance(node, ox.NamedNode | ox.BlankNode | ox.Literal) else node
+    return None if isinstance(node, ox.Triple) else rdflib_term(node)
 
 
 @dataclass(kw_only=True)

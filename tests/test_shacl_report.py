@@ -57,3 +57,34 @@ def test_the_report_is_byte_stable_and_the_same_graph_on_both_engines(fmt, tmp_p
     for g in graphs:  # messages are the engines' own wording
         g.remove((None, SH.resultMessage, None))
     assert isomorphic(*graphs)
+
+
+def test_a_literal_focus_node_is_named_as_written_even_when_its_value_is_false():
+    """``as_written`` maps a focus node or value that pyoxigraph gave in canonical form
+    back to the input's literal; "00"^^xsd:integer and "false" are falsy rdflib literals,
+    which a fallback written ``back(focus) or focus`` dropped for the canonical form."""
+    from rdflib import Literal, URIRef
+    from rdflib.namespace import XSD
+
+    from anthology_kg.shacl import as_written
+    from anthology_kg.shacl.validator import ResultRow
+
+    data = Graph()
+    for i, lexical in enumerate(["00", "0010"]):
+        literal = Literal(lexical, datatype=XSD.integer, normalize=False)
+        data.add((URIRef(f"urn:s{i}"), URIRef("urn:p"), literal))
+    canonical = [Literal("0", datatype=XSD.integer), Literal("10", datatype=XSD.integer)]
+    rows = [
+        ResultRow(
+            focus=value,
+            path=None,
+            value=value,
+            source_shape=URIRef("urn:shape"),
+            source_constraint_component=SH.DatatypeConstraintComponent,
+            severity=SH.Violation,
+        )
+        for value in canonical
+    ]
+    written = as_written(rows, (data,))
+    assert [str(r.focus) for r in written] == ["00", "0010"]
+    assert [str(r.value) for r in written] == ["00", "0010"]

@@ -116,16 +116,7 @@ def as_written(rows: list[ResultRow], graphs: tuple[Graph, ...]) -> list[ResultR
         return next(iter(choices)) if choices and len(choices) == 1 else node
 
     return [
-        ResultRow(
-            focus=back(r.focus) or r.focus,
-            path=r.path,
-            value=None if r.value is None else back(r.value),
-            source_shape=r.source_shape,
-            source_constraint_component=r.source_constraint_component,
-            severity=r.severity,
-            messages=r.messages,
-            source_constraint=r.source_constraint,
-        )
+        replace(r, focus=back(r.focus), value=None if r.value is None else back(r.value))
         for r in rows
     ]
 

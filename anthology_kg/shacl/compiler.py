@@ -42,7 +42,7 @@ from .targets import (
     read_hierarchy,
 )
 from .vocabulary import RDF, SH, TRUE, short_name, text
-from .vocabulary import Term as Node
+from .vocabulary import Term as ShapeTerm
 
 if TYPE_CHECKING:
     from rdflib import Graph
@@ -159,19 +159,19 @@ class CompiledConstraint:
 
     def as_rdflib(self) -> CompiledConstraint:
         """The same constraint with rdflib's terms (for a caller that gave rdflib's)."""
-        from ..terms import from_ox
+        from ..terms import rdflib_term
 
         def optional(term: Term | None) -> Term | None:
-            return from_ox(term) if term is not None else None
+            return rdflib_term(term) if term is not None else None
 
         return replace(
             self,
-            shape=from_ox(self.shape),
-            component=from_ox(self.component),
-            severity=from_ox(self.severity),
+            shape=rdflib_term(self.shape),
+            component=rdflib_term(self.component),
+            severity=rdflib_term(self.severity),
             path=optional(self.path),
             source_constraint=optional(self.source_constraint),
-            messages=tuple(from_ox(m) for m in self.messages),
+            messages=tuple(rdflib_term(m) for m in self.messages),
         )
 
 
@@ -199,7 +199,7 @@ class Compiler:
         self.path_targets = path_targets
         self.focus_block = ""
         self._fresh = itertools.count()
-        self._stack: list[Node] = []
+        self._stack: list[ShapeTerm] = []
         self.components = COMPONENTS + tuple(sparql_based.components(self.g))
         self._parameters = {p for c in self.components for p in (*c.parameters, *c.optional)}
 
@@ -221,11 +221,11 @@ class Compiler:
     def fresh(self) -> str:
         return f"?_v{next(self._fresh)}"
 
-    def path_triples(self, subject: str, path: Node, obj: str) -> str:
+    def path_triples(self, subject: str, path: ShapeTerm, obj: str) -> str:
         return path_triples(self.g, subject, path, obj, self.fresh)
 
     def at_least(
-        self, focus: str, path: Node, n: int, condition: str | None = None, var: str = ""
+        self, focus: str, path: ShapeTerm, n: int, condition: str | None = None, var: str = ""
     ) -> str:
         """The expression: ``focus`` has at least ``n`` distinct values of ``path``
         (that satisfy ``condition``, written over the variable ``var``)."""
@@ -244,7 +244,7 @@ class Compiler:
         return f"EXISTS {{ {self.distinct_values(focus, path, n, condition, var)} }}"
 
     def distinct_values(
-        self, focus: str, path: Node, n: int, condition: str | None = None, var: str = ""
+        self, focus: str, path: ShapeTerm, n: int, condition: str | None = None, var: str = ""
     ) -> str | None:
         """A pattern with a solution where ``focus`` has ``n`` pairwise distinct values
         of ``path`` (that satisfy ``condition``, written over ``var``); None above
@@ -262,7 +262,7 @@ class Compiler:
         return f"{' '.join(parts)} {test}"
 
     # -- the one definition of a shape's constraints ---------------------------------
-    def constraints(self, shape: Node) -> list[Constraint]:
+    def constraints(self, shape: ShapeTerm) -> list[Constraint]:
         """The constraints ``shape`` declares, in a stable order; Unsupported for any
         sh: property that is neither a parameter nor non-validating."""
         g = self.g
@@ -288,11 +288,11 @@ class Compiler:
                 out.append(Constraint(shape, component, params, path))
         return out
 
-    def severity(self, shape: Node) -> ox.NamedNode:
+    def severity(self, shape: ShapeTerm) -> ox.NamedNode:
         severity = self.g.value(shape, SH.severity)
         return severity if isinstance(severity, ox.NamedNode) else SH.Violation
 
-    def deactivated(self, node: Node) -> bool:
+    def deactivated(self, node: ShapeTerm) -> bool:
         return self.g.has(node, SH.deactivated, TRUE)
 
     # -- a constraint's results at one focus node --------------------------------------
@@ -317,7 +317,7 @@ class Compiler:
         return sparql_based.ask_violations(self, c, validator, focus, out, self.shapes_graph)
 
     # -- conformance of a node to a shape (sh:node, sh:not, sh:or, ...) ---------------
-    def conforms(self, shape: Node, node: str) -> str:
+    def conforms(self, shape: ShapeTerm, node: str) -> str:
         """A SPARQL expression true when ``node`` conforms to ``shape``."""
         if self.deactivated(shape):
             return "true"
@@ -356,7 +356,7 @@ class Compiler:
             self._stack.pop()
 
     # -- whole shapes ------------------------------------------------------------------
-    def shapes(self) -> list[Node]:
+    def shapes(self) -> list[ShapeTerm]:
         """The shapes with targets (SHACL 2.1.3), in a stable order."""
         g = self.g
         candidates = set(g.subjects(RDF.type, SH.NodeShape)) | set(
@@ -385,7 +385,7 @@ class Compiler:
 
     def compile_shape(
         self,
-        shape: Node,
+        shape: ShapeTerm,
         targets: str,
         origins: tuple[str, ...],
         repeated: str | None = None,
