@@ -131,8 +131,8 @@ class Anthology(EntryIndex):
         """A new graph of the data and the ontology (and the shapes, if asked)."""
         return self._union(("data", "ontology", "shapes") if shapes else ("data", "ontology"))
 
-    def _union(self, parts: Sequence[str]) -> Graph:
-        graph = bind_prefixes(Graph(), self.base)
+    def _union(self, parts: Sequence[str], store: str = "default") -> Graph:
+        graph = bind_prefixes(Graph(store=store), self.base)
         for part in parts:
             graph += self.graph(part)
         return graph
@@ -182,7 +182,8 @@ class Anthology(EntryIndex):
             from owlrl import DeductiveClosure, OWLRL_Semantics
             from pyshacl.inference import CustomRDFSSemantics
 
-            closure = self._union(("data", "ontology"))
+            # SimpleMemory (no contexts to index): owlrl ~20% faster, the same triples.
+            closure = self._union(("data", "ontology"), store="SimpleMemory")
             semantics = OWLRL_Semantics if self.inference == "owlrl" else CustomRDFSSemantics
             DeductiveClosure(semantics).expand(closure)
             self._closure = closure
