@@ -2,7 +2,9 @@
 
 A blank node's label is a hash of what it says (its outgoing triples, nested blank
 nodes included) and of where it hangs (the subjects and predicates pointing at it).
-Two blank nodes that the hash cannot tell apart get a suffix in sorted order.
+Blank nodes the hash cannot tell apart (alike to ``_DEPTH``) get a suffix in the order
+of their content and context refined to any depth (``_tie_order``), never in the order
+of the labels a parser gave them, which are random per parse.
 
 ``first_degree_labels`` gives the labels of RDF Dataset Canonicalization (RDFC-1.0)
 where its first step settles them all, the exports' common case.
@@ -125,11 +127,165 @@ def _content_labels(
         text = context(node, _DEPTH) + content(node, _DEPTH)
         groups[hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]].append(node)
     labels: dict[Any, str] = {}
+    tied: list[tuple[str, list[Any]]] = []
     for digest, nodes in groups.items():
-        # (rdflib's str of a blank node is its label, as pyoxigraph's .value is)
-        for index, node in enumerate(sorted(nodes, key=lambda n: n3(n)[2:])):
-            labels[node] = f"b{digest}" + (f"x{index}" if len(nodes) > 1 else "")
+        if len(nodes) == 1:
+            labels[nodes[0]] = f"b{digest}"
+        else:
+            tied.append((digest, nodes))
+    if tied:
+        digests = {node: digest for digest, nodes in groups.items() for node in nodes}
+        order = _tie_order(digests, outgoing, incoming, is_blank, n3)
+        for digest, nodes in tied:
+            for index, node in enumerate(sorted(nodes, key=order.__getitem__)):
+                labels[node] = f"b{digest}x{index}"
     return labels
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _tie_order(
+    colors: dict[Any, str],
+    outgoing: dict[Any, list[tuple[Any, Any]]],
+    incoming: dict[Any, list[tuple[Any, Any]]],
+    is_blank: Callable[[Any], bool],
+    n3: Callable[[Any], str],
+) -> dict[Any, str]:
+    """A key per blank node, from ``colors`` (the content hashes) refined by the whole
+    graph, that orders blank nodes alike to ``_DEPTH`` without their parser labels.
+
+    Colour refinement: a node's colour is rehashed with its neighbours' colours until no
+    class splits; nodes it still cannot tell apart are split one at a time, the one
+    chosen being the one whose marking gives the least canonical (RDFC-1.0) text of the
+    coloured graph. Candidates with equal text are interchangeable (an automorphism maps
+    one onto the other), so the labelled graph's text never depends on which is taken."""
+    terms: dict[Any, str] = {}
+
+    def term(node: Any) -> str:
+        if node not in terms:
+            terms[node] = n3(node)
+        return terms[node]
+
+    def refine(colors: dict[Any, str]) -> dict[Any, str]:
+        classes = len(set(colors.values()))
+        while True:
+            new = {
+                node: _digest(
+                    color
+                    + "|"
+                    + ";".join(
+                        sorted(
+                            f"{term(p)} {colors[o] if is_blank(o) else term(o)}"
+                            for p, o in outgoing[node]
+                        )
+                    )
+                    + "|"
+                    + ";".join(
+                        sorted(
+                            f"{colors[s] if is_blank(s) else term(s)} {term(p)}"
+                            for s, p in incoming[node]
+                        )
+                    )
+                )
+                for node, color in colors.items()
+            }
+            count = len(set(new.values()))
+            if count == classes:
+                return colors
+            colors, classes = new, count
+
+    # Only the blank nodes linked (through blank nodes) to a tied one can change a tied
+    # node's colour; each such component is marked on its own below: components meet
+    # only at IRIs and literals, so equal marked texts of two components still mean an
+    # automorphism of the whole graph (swap the two components).
+    component = _components(colors, outgoing, is_blank)
+    counts: dict[str, int] = defaultdict(int)
+    for color in colors.values():
+        counts[color] += 1
+    kept = {component[node] for node, color in colors.items() if counts[color] > 1}
+    colors = {node: color for node, color in colors.items() if component[node] in kept}
+    edges: dict[Any, list[tuple[Any, str, Any]]] = defaultdict(list)
+    for s, pairs in outgoing.items():
+        if s in colors:
+            edges[component[s]] += [(s, term(p), o) for p, o in pairs]
+    for o, pairs in incoming.items():
+        if o in colors:
+            edges[component[o]] += [(s, term(p), o) for s, p in pairs if not is_blank(s)]
+    colors = refine(colors)
+    while True:
+        members: dict[str, list[Any]] = defaultdict(list)
+        for node, color in colors.items():
+            members[color].append(node)
+        shared = sorted(color for color, nodes in members.items() if len(nodes) > 1)
+        if not shared:
+            return colors
+        # equal texts: any choice gives the same labelled text; the parser label only
+        # keeps rdflib's and pyoxigraph's labels of the same parse the same
+        chosen = min(
+            members[shared[0]],
+            key=lambda node: (
+                _marked_text(colors, node, edges[component[node]], term),
+                term(node),
+            ),
+        )
+        colors = refine({**colors, chosen: _digest(colors[chosen] + "!")})
+
+
+def _components(
+    nodes: Iterable[Any],
+    outgoing: dict[Any, list[tuple[Any, Any]]],
+    is_blank: Callable[[Any], bool],
+) -> dict[Any, Any]:
+    """Each blank node's component (a representative node) of the graph of blank nodes
+    linked by a triple, either way."""
+    parent = {node: node for node in nodes}
+
+    def root(node: Any) -> Any:
+        while parent[node] is not node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    for s, pairs in outgoing.items():
+        for _, o in pairs:
+            if is_blank(o):
+                parent[root(o)] = root(s)
+    return {node: root(node) for node in parent}
+
+
+_COLOR = ox.NamedNode("urn:x-anthology-kg:color")
+_MARK = ox.NamedNode("urn:x-anthology-kg:chosen")
+
+
+def _marked_text(
+    colors: dict[Any, str],
+    chosen: Any,
+    edges: list[tuple[Any, str, Any]],
+    term: Callable[[Any], str],
+) -> str:
+    """The RDFC-1.0 canonical N-Quads of one component's triples (``edges``), each blank node
+    carrying its colour and ``chosen`` a mark; other terms are their colour too (a
+    non-blank term's colour is its text), so equal texts mean an automorphism of the
+    coloured graph that takes ``chosen`` onto the other candidate."""
+    members = {node for s, _, o in edges for node in (s, o) if node in colors} | {chosen}
+    blank = {node: ox.BlankNode(f"n{index}") for index, node in enumerate(members)}
+
+    def as_ox(node: Any) -> Any:
+        if node in blank:
+            return blank[node]
+        return ox.NamedNode("urn:x-anthology-kg:term:" + _digest(term(node)))
+
+    quads = [ox.Quad(blank[node], _COLOR, ox.Literal(colors[node])) for node in members]
+    quads.append(ox.Quad(blank[chosen], _MARK, _MARK))
+    quads += [
+        ox.Quad(as_ox(s), ox.NamedNode("urn:x-anthology-kg:term:" + _digest(p)), as_ox(o))
+        for s, p, o in edges
+    ]
+    dataset = ox.Dataset(quads)
+    dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
+    return "".join(sorted(str(quad) + "\n" for quad in dataset))
 
 
 def relabel(graph: Graph) -> Graph:
