@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pyshacl
+from pyshacl.errors import ConstraintLoadError, ShapeLoadError
 from rdflib import RDF, Graph, Literal, URIRef
 from rdflib.namespace import SH
 from rdflib.plugins.sparql import processor as sparql_processor
@@ -73,14 +74,18 @@ def shacl_report(
         raise AnthologyError(f"unknown inference {inference!r}: use one of none, rdfs, owlrl")
     # pySHACL sets rdflib's global NORMALIZE_LITERALS itself; the block puts it back.
     with literals_as_written(), _parsed_queries_cached():
-        conforms, report_graph, _ = pyshacl.validate(
-            data,
-            shacl_graph=shapes,
-            ont_graph=ontology,
-            inference=inference,
-            allow_warnings=allow_warnings,
-            advanced=False,
-        )
+        try:
+            conforms, report_graph, _ = pyshacl.validate(
+                data,
+                shacl_graph=shapes,
+                ont_graph=ontology,
+                inference=inference,
+                allow_warnings=allow_warnings,
+                advanced=False,
+            )
+        except (ShapeLoadError, ConstraintLoadError) as exc:  # a shape SHACL calls ill-formed
+            reason = " ".join(str(exc.args[0] if exc.args else exc).split())
+            raise AnthologyError(f"the shapes cannot be used: {reason}") from None
     if not isinstance(report_graph, Graph):
         # pySHACL returns a ValidationFailure for shapes it refuses (unsupported SPARQL).
         raise AnthologyError(f"the shapes cannot be used: {report_graph}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -278,13 +278,30 @@ def _distinct_dirs(*folders: Path) -> list[Path]:
     return seen
 
 
+def _distinct_files(paths: Iterable[Path]) -> list[Path]:
+    """``paths`` but a file whose bytes are those of an earlier one: an anthology holding a
+    copy of the bundled shapes (a checkout of this repository, run by another installed
+    version) would otherwise have every shape twice, a named shape with two ``sh:path``."""
+    seen: set[bytes] = set()
+    distinct = []
+    for path in paths:
+        try:
+            digest = hashlib.sha256(path.read_bytes()).digest()
+        except OSError:  # reported, with its file, where the shapes are parsed
+            digest = str(path).encode()
+        if digest not in seen:
+            seen.add(digest)
+            distinct.append(path)
+    return distinct
+
+
 def load_rules(root: Path, base: str = DEFAULT_BASE, extra_shapes: Sequence[Path] = ()) -> Rules:
     """The bundled ontology, shapes and queries, with ``root``'s own shapes, queries
     and waivers added (the graphs parsed on first use: see ``Rules``)."""
     if not (root / "data").is_dir():
         raise AnthologyError("no data/ folder here: not an anthology", root)
     shape_dirs = _distinct_dirs(resources.bundled_shapes_dir(), root / "ontology" / "shapes")
-    shape_files = [p for folder in shape_dirs for p in TurtleFiles.of(folder)]
+    shape_files = _distinct_files(p for folder in shape_dirs for p in TurtleFiles.of(folder))
     shape_files += [Path(p) for p in extra_shapes]
     waivers = root / WAIVERS_FILE
     return Rules(

@@ -241,3 +241,36 @@ def test_shapes_the_fast_engine_cannot_compile_fall_back_to_pyshacl(tmp_path):
     result = run_cli("validate", "--shapes", str(shapes))
     assert "using the reference engine" in result.stderr and "SHACL-AF" in result.stderr
     assert result.exit_code == 1 and "Local rule: four arms" in result.stdout
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_an_anthology_holding_a_copy_of_the_bundled_shapes_reads_each_shape_once(
+    bundled_copy, engine
+):
+    """A checkout of this repository run by another installed version has the bundled
+    shapes in its own ontology/shapes: a file with the same bytes is read once (before,
+    every shape came twice, and pySHACL refused a property shape with two sh:path)."""
+    from anthology_kg import resources
+
+    alone = run_cli("--root", str(bundled_copy), "check", "--engine", engine)
+    shutil.copytree(resources.bundled_shapes_dir(), bundled_copy / "ontology" / "shapes")
+    copied = run_cli("--root", str(bundled_copy), "check", "--engine", engine)
+    assert (copied.exit_code, copied.stdout) == (alone.exit_code, alone.stdout)
+    assert alone.exit_code == 0, alone.output
+
+
+def test_shapes_pyshacl_refuses_are_an_input_error_on_the_reference_engine(bundled_copy):
+    """A property shape with two sh:path is ill-formed SHACL: exit 2 and a message
+    naming the reason, not pySHACL's traceback."""
+    shapes = bundled_copy / "ontology" / "shapes"
+    shapes.mkdir(parents=True)
+    (shapes / "twice.ttl").write_text(
+        "@prefix sh: <http://www.w3.org/ns/shacl#> .\n@prefix ex: <http://example.org/> .\n"
+        "ex:S a sh:NodeShape ; sh:targetNode ex:n ; sh:property ex:P .\n"
+        "ex:P a sh:PropertyShape ; sh:path ex:a , ex:b ; sh:minCount 1 .\n",
+        encoding="utf-8",
+    )
+    result = run_cli("--root", str(bundled_copy), "check", "--engine", "reference")
+    assert result.exit_code == 2, result.output
+    assert "the shapes cannot be used: A shape defined as a PropertyShape" in result.stderr
+    assert "Traceback" not in result.output
