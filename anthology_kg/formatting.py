@@ -193,6 +193,13 @@ def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
     canonical = _tags_as_written(canonical, text)
     if canonical != text:  # the same text is the same graph: nothing to check
         _check_same_graph(statements, canonical, path, base, found.lines)
+        if found.unkeyed:  # the canonical text keeps comments before IRI subjects only
+            raise AnthologyError(
+                "formatting would drop the comment before this statement (its subject is a "
+                "blank node): give the node an IRI, or move the comment; file left as it is",
+                path,
+                found.unkeyed[0],
+            )
     return Formatted(path, text, canonical, source, entries_of(path, quads, found.lines), mark)
 
 

@@ -43,6 +43,9 @@ class SourceMap:
     comments: dict[str, str] = field(default_factory=dict)
     #: Comment lines before the first directive or statement.
     header: str = ""
+    #: The line of each statement with comments before it whose subject is no IRI (a
+    #: blank node): no subject keys them.
+    unkeyed: list[int] = field(default_factory=list)
 
 
 def scan(text: str, base: str = "") -> SourceMap:
@@ -62,11 +65,13 @@ def subject_iris(text: str, base: str = "") -> dict[str, int]:
     return _scan(text, base)[0]
 
 
-def _scan(text: str, base: str) -> tuple[dict[str, int], dict[str, str], str]:
-    """The lines, comments and header of ``SourceMap``, each subject as a plain IRI."""
+def _scan(text: str, base: str) -> tuple[dict[str, int], dict[str, str], str, list[int]]:
+    """The lines, comments, header and unkeyed comments' lines of ``SourceMap``, each
+    subject as a plain IRI."""
     prefixes: dict[str, str] = {}
     lines: dict[str, int] = {}
     found_comments: dict[str, str] = {}
+    unkeyed: list[int] = []
     header = ""
     first = True
     for start, line, comments in _statement_starts(text):
@@ -81,13 +86,16 @@ def _scan(text: str, base: str) -> tuple[dict[str, int], dict[str, str], str]:
                 prefixes[prefix or ""] = _resolve(base, iri)
             continue
         subject = _read_iri(text, start, prefixes, base)
-        if subject is not None:
-            lines.setdefault(subject, line)
+        if subject is None:
             if comments:
-                previous = found_comments.get(subject)
-                block = "\n".join(comments)
-                found_comments[subject] = f"{previous}\n{block}" if previous else block
-    return lines, found_comments, header
+                unkeyed.append(line)
+            continue
+        lines.setdefault(subject, line)
+        if comments:
+            previous = found_comments.get(subject)
+            block = "\n".join(comments)
+            found_comments[subject] = f"{previous}\n{block}" if previous else block
+    return lines, found_comments, header, unkeyed
 
 
 def _resolve(base: str, iri: str) -> str:

@@ -188,3 +188,20 @@ def test_fmt_keeps_the_comment_before_a_statement_whose_subject_has_an_escape(tm
     text = "@prefix e: <http://e.org/> .\n\ne:a e:p e:o .\n\n# esc\ne:c\\.1 e:p e:o .\n"
     path.write_text(text, encoding="utf-8")
     assert "\n# esc\n<http://e.org/c.1> <http://e.org/p>" in format_file(path).canonical
+
+
+@pytest.mark.parametrize("statement", ["_:x e:p e:o .", "[] e:p e:o .", "[ e:p e:o ] ."])
+def test_fmt_refuses_to_drop_a_comment_before_a_blank_node_statement(tmp_path, statement):
+    """The canonical text keys comments by subject IRI: one written before a statement
+    whose subject is a blank node has no place there, so fmt stops at its line with
+    the file as it is (before: the comment was silently dropped)."""
+    root = tmp_path / "anthology"
+    (root / "data").mkdir(parents=True)
+    path = root / "data" / "X.ttl"
+    text = f"@prefix e: <http://e.org/> .\n\n# about e:a\ne:a e:p e:o .\n\n# lost?\n{statement}\n"
+    path.write_text(text, encoding="utf-8")
+    for args in (["fmt"], ["fmt", "--check"]):
+        result = run_cli("--root", str(root), *args)
+        assert result.exit_code == 2, result.output
+        assert "X.ttl:7: formatting would drop the comment before this statement" in result.stderr
+    assert path.read_text(encoding="utf-8") == text
