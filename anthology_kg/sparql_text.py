@@ -47,12 +47,29 @@ def with_values(text: str, bindings: Mapping[str, Node]) -> str:
 
 def _values_term(node: Node) -> str:
     """``nt_term``, with tabs escaped too: rdflib's SPARQL parser (pyparsing) turns a raw
-    tab into spaces, even inside a string."""
+    tab into spaces, even inside a string; and a ``u`` or ``U`` after an escaped
+    backslash written as a codepoint escape (``\\\\\\U00000075``), which SPARQL 1.1 and 1.2
+    read alike (see _AFTER_BACKSLASH)."""
     from rdflib import Literal
 
     from .terms import nt_term
 
-    return nt_term(node).replace("\t", "\\t") if isinstance(node, Literal) else nt_term(node)
+    if not isinstance(node, Literal):
+        return nt_term(node)
+    return _AFTER_BACKSLASH.sub(_u_escaped, nt_term(node).replace("\t", "\\t"))
+
+
+# SPARQL 1.1 (section 19.2) expands \u and \U escapes in the whole text before parsing,
+# and rdflib does so even after an escaped backslash: the text \u0041, written "\\u0041", is read
+# as "\A" (an error), while SPARQL 1.2 and Oxigraph read \u0041. Written "\\\U00000075" +
+# "0041" both read it as written (eight digits: rdflib takes eight after \u when there are).
+# Each escape is matched whole, left to right, as a string's are.
+_AFTER_BACKSLASH = re.compile(r"\\\\([uU])|\\.", re.DOTALL)
+
+
+def _u_escaped(escape: re.Match[str]) -> str:
+    letter = escape[1]
+    return escape[0] if letter is None else f"\\\\\\U{ord(letter):08X}"
 
 
 def code_characters(text: str) -> Iterator[tuple[int, str]]:
