@@ -168,6 +168,17 @@ def vocabulary(ontology: Graph) -> Graph:
     return skeleton
 
 
+def _digests(files: Sequence[Path]) -> tuple[bytes, ...] | None:
+    """The SHA-256 of each file's bytes; None when one is not a regular file or cannot be
+    read (parsing it then says why)."""
+    if not all(path.is_file() for path in files):
+        return None
+    try:
+        return tuple(hashlib.sha256(path.read_bytes()).digest() for path in files)
+    except OSError:
+        return None
+
+
 def _rule_graphs(
     ontology_file: Path, shape_files: Sequence[Path], base: str
 ) -> tuple[Graph, Graph]:
@@ -175,12 +186,8 @@ def _rule_graphs(
 
     Every command and every engine reads the same bundled rules: they are parsed once per
     process for the same file contents and base, and each caller gets its own copy."""
-    files = [ontology_file, *shape_files]
-    if not all(path.is_file() for path in files):  # (not a regular file: parsed to fail)
-        return _parsed_rule_graphs(ontology_file, tuple(shape_files), base)
-    try:
-        digests = tuple(hashlib.sha256(path.read_bytes()).digest() for path in files)
-    except OSError:
+    digests = _digests([ontology_file, *shape_files])
+    if digests is None:
         return _parsed_rule_graphs(ontology_file, tuple(shape_files), base)
     ontology, shapes = _cached_rule_graphs(ontology_file, tuple(shape_files), base, digests)
     return _copy(ontology), _copy(shapes)
@@ -222,12 +229,8 @@ def _rule_triples(
 ) -> tuple[tuple[Triple, ...], tuple[Triple, ...]]:
     """``_rule_graphs`` as pyoxigraph triples: the same triples, the same blank-node
     labels (``bnodes.ox_stable_labels``), parsed once per process for the same files."""
-    files = [ontology_file, *shape_files]
-    if not all(path.is_file() for path in files):  # (not a regular file: parsed to fail)
-        return _parsed_rule_triples(ontology_file, tuple(shape_files), base)
-    try:
-        digests = tuple(hashlib.sha256(path.read_bytes()).digest() for path in files)
-    except OSError:
+    digests = _digests([ontology_file, *shape_files])
+    if digests is None:
         return _parsed_rule_triples(ontology_file, tuple(shape_files), base)
     return _cached_rule_triples(ontology_file, tuple(shape_files), base, digests)
 
@@ -285,10 +288,8 @@ def _distinct_files(paths: Iterable[Path]) -> list[Path]:
     seen: set[bytes] = set()
     distinct = []
     for path in paths:
-        try:
-            digest = hashlib.sha256(path.read_bytes()).digest()
-        except OSError:  # reported, with its file, where the shapes are parsed
-            digest = str(path).encode()
+        read = _digests([path])
+        digest = read[0] if read else str(path).encode()  # kept: parsing says why it fails
         if digest not in seen:
             seen.add(digest)
             distinct.append(path)
