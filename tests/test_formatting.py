@@ -141,15 +141,23 @@ def test_fmt_refuses_a_triple_term_at_its_file_and_line(tmp_path, statement):
     """RDF 1.2 triple terms are not supported, however written: fmt stops with the file
     and the line of the statement (before: the message alone, no file; a reifier or an
     annotation was rewritten as an rdf:reifies statement), nothing written."""
+    text = f"@prefix e: <http://e.org/> .\n\ne:a e:b e:c .\n\n{statement}\n"
+    assert_fmt_refuses(
+        tmp_path, text, "X.ttl:5: RDF-star triple terms are not supported: <http://e.org/"
+    )
+
+
+def assert_fmt_refuses(tmp_path, text: str, message: str) -> None:
+    """``fmt`` and ``fmt --check`` of an anthology whose one data file, X.ttl, holds
+    ``text`` exit 2 with ``message`` on stderr, and the file stays as it is."""
     root = tmp_path / "anthology"
     (root / "data").mkdir(parents=True)
     path = root / "data" / "X.ttl"
-    text = f"@prefix e: <http://e.org/> .\n\ne:a e:b e:c .\n\n{statement}\n"
     path.write_text(text, encoding="utf-8")
     for args in (["fmt"], ["fmt", "--check"]):
         result = run_cli("--root", str(root), *args)
         assert result.exit_code == 2, result.output
-        assert "X.ttl:5: RDF-star triple terms are not supported: <http://e.org/" in result.stderr
+        assert message in result.stderr
     assert path.read_text(encoding="utf-8") == text
 
 
@@ -195,13 +203,7 @@ def test_fmt_refuses_to_drop_a_comment_before_a_blank_node_statement(tmp_path, s
     """The canonical text keys comments by subject IRI: one written before a statement
     whose subject is a blank node has no place there, so fmt stops at its line with
     the file as it is (before: the comment was silently dropped)."""
-    root = tmp_path / "anthology"
-    (root / "data").mkdir(parents=True)
-    path = root / "data" / "X.ttl"
     text = f"@prefix e: <http://e.org/> .\n\n# about e:a\ne:a e:p e:o .\n\n# lost?\n{statement}\n"
-    path.write_text(text, encoding="utf-8")
-    for args in (["fmt"], ["fmt", "--check"]):
-        result = run_cli("--root", str(root), *args)
-        assert result.exit_code == 2, result.output
-        assert "X.ttl:7: formatting would drop the comment before this statement" in result.stderr
-    assert path.read_text(encoding="utf-8") == text
+    assert_fmt_refuses(
+        tmp_path, text, "X.ttl:7: formatting would drop the comment before this statement"
+    )
