@@ -125,7 +125,7 @@ def _content_labels(
     groups: dict[str, list[Any]] = defaultdict(list)
     for node in set(outgoing) | set(incoming):
         text = context(node, _DEPTH) + content(node, _DEPTH)
-        groups[hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]].append(node)
+        groups[_digest(text)[:16]].append(node)
     labels: dict[Any, str] = {}
     tied: list[tuple[str, list[Any]]] = []
     for digest, nodes in groups.items():
@@ -336,9 +336,7 @@ def first_degree_labels(quads: Iterable[QuadText]) -> dict[str, str] | None:
         if o[0] == "_" and o != s:
             by_node[o].append(quad)
     hashes = {
-        hashlib.sha256(
-            "".join(sorted([_first_degree_line(q, node) for q in found])).encode("utf-8")
-        ).hexdigest(): node
+        _digest("".join(sorted([_first_degree_line(q, node) for q in found]))): node
         for node, found in by_node.items()
     }
     if len(hashes) < len(by_node):  # two blank nodes share a hash
