@@ -1,7 +1,7 @@
 """Inference on the fast engine beside pyoxigraph's bare load, and beside owlrl.
 
     python benchmarks/bench_inference.py --entries 10000 100000 [--repeat 3]
-        [--workdir DIR] [--clock wall|cpu] [--owlrl-entries 2000]
+        [--workdir DIR] [--clock wall|cpu] [--owlrl-entries 2000 [--profiles rdfs owlrl]]
 
 For each size, a generated anthology (``anthology-kg generate --entries N --seed 1``, or
 the one ``benchmarks/bench_scale.py --workdir DIR`` keeps in ``DIR/N/anthology``, read
@@ -127,12 +127,11 @@ def report(entries: int, root: Path, repeat: int, clock: str) -> None:
         )
 
 
-def compare_with_owlrl(entries: int, folder: Path, clock: str) -> None:
+def compare_with_owlrl(entries: int, folder: Path, clock: str, profiles: list[str]) -> None:
     from anthology_kg.export import FolderSource, build_export, owlrl_export
-    from anthology_kg.inference import PROFILES
 
     source = FolderSource(anthology(entries, folder))
-    for profile in PROFILES:
+    for profile in profiles:
         fast_seconds, fast = timed(lambda p=profile: build_export(source, inference=p), clock)
         owlrl_seconds, reference = timed(lambda p=profile: owlrl_export(source, inference=p), clock)
         ours = set(fast.canonical()[1])  # type: ignore[attr-defined]
@@ -147,9 +146,18 @@ def compare_with_owlrl(entries: int, folder: Path, clock: str) -> None:
 
 
 def main() -> None:
+    from anthology_kg.inference import PROFILES
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=int, nargs="*", default=[10000, 100000])
     parser.add_argument("--owlrl-entries", type=int, default=0, help="0: skip owlrl")
+    parser.add_argument(
+        "--profiles",
+        nargs="+",
+        choices=PROFILES,
+        default=list(PROFILES),
+        help="the closures owlrl computes (each a separate, long run at scale)",
+    )
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--clock", choices=CLOCKS, default="wall")
     parser.add_argument(
@@ -166,7 +174,7 @@ def main() -> None:
         for entries in args.entries:
             report(entries, anthology(entries, folder), args.repeat, args.clock)
         if args.owlrl_entries:
-            compare_with_owlrl(args.owlrl_entries, folder, args.clock)
+            compare_with_owlrl(args.owlrl_entries, folder, args.clock, args.profiles)
 
 
 if __name__ == "__main__":
