@@ -637,8 +637,8 @@ def turtle_section_pieces(
     used = set().union(*(writer.used for writer in written))
     prefix_lines = "".join(f"@prefix {p}: <{prefixes[p]}> .\n" for p in sorted(used))
     parts = [header.rstrip("\n") + "\n\n" if header else "", prefix_lines]
-    for block in body:  # each after an empty line
-        parts += ("\n", block)
+    for index, block in enumerate(body):  # each after an empty line (the header ends in one)
+        parts += ("\n" if index or prefix_lines else "", block)
     return parts
 
 

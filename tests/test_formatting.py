@@ -207,3 +207,15 @@ def test_fmt_refuses_to_drop_a_comment_before_a_blank_node_statement(tmp_path, s
     assert_fmt_refuses(
         tmp_path, text, "X.ttl:7: formatting would drop the comment before this statement"
     )
+
+
+@pytest.mark.parametrize("header", ["", "# about the file\n\n"])
+def test_a_file_with_no_prefix_starts_with_its_header_or_first_statement(tmp_path, header):
+    """With no prefix to declare, nothing but the header's own empty line comes before
+    the first statement."""
+    path = tmp_path / "X.ttl"
+    statement = '<http://x.example/a> <http://x.example/b> "t" .\n'
+    path.write_text(f"{header}{statement}\n<http://x.example/c> <http://x.example/b> 1 .\n")
+    canonical = format_file(path).canonical
+    assert canonical.startswith(header + statement)
+    assert format_file(path).canonical == canonical
