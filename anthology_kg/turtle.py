@@ -357,6 +357,7 @@ class _Writer:
         # Predicates of IRI subjects seen so far, and those of them that are another's
         # beginning or have one (a subject with one is put in IRI order: ``statement``).
         self._predicates: set[str] = set()
+        self._bare_predicates: list[str] = []  # the same without <>, sorted
         self._prefixed: set[str] = set()
 
     def labelled(self) -> bool:
@@ -527,9 +528,20 @@ class _Writer:
         """Note a predicate of an IRI subject, and whether it or another seen is the
         other's beginning (then their subjects' edges may be out of IRI order)."""
         bare = predicate[1:-1]
-        for other in self._predicates:
-            if bare.startswith(other[1:-1]) or other[1:-1].startswith(bare):
-                self._prefixed.update((predicate, other))
+        seen = self._bare_predicates
+        # Found by bisection, not by a test of every pair: a predicate per member of an
+        # rdf:Seq (rdf:_1, rdf:_2...) made that quadratic (5,000 members: 15 s).
+        # Those that begin with ``bare`` follow it in sorted order.
+        at = bisect_left(seen, bare)
+        after = at
+        while after < len(seen) and seen[after].startswith(bare):
+            after += 1
+        partners = seen[at:after]
+        partners += [bare[:n] for n in range(len(bare)) if f"<{bare[:n]}>" in self._predicates]
+        if partners:
+            self._prefixed.add(predicate)
+            self._prefixed.update(f"<{other}>" for other in partners)
+        seen.insert(at, bare)
         self._predicates.add(predicate)
 
     def _named_statements(self) -> dict[str, str]:

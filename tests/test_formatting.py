@@ -219,3 +219,24 @@ def test_a_file_with_no_prefix_starts_with_its_header_or_first_statement(tmp_pat
     canonical = format_file(path).canonical
     assert canonical.startswith(header + statement)
     assert format_file(path).canonical == canonical
+
+
+def test_a_subject_whose_predicates_begin_one_another_lists_them_in_iri_order(tmp_path):
+    """rdf:_1 is the beginning of rdf:_10: the members of a Seq (and any predicates one
+    of which begins another) are written in IRI order, not in N-Triples line order,
+    whichever subject shows the pair first."""
+    members = " ;\n".join(f'    rdf:_{n} "m{n}"' for n in range(12, 0, -1))
+    path = tmp_path / "X.ttl"
+    path.write_text(
+        "@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
+        "@prefix e: <http://e.org/> .\n"
+        "e:a e:p-q 1 ; e:p 2 .\n"
+        "e:b e:p 3 ; e:p-q 4 .\n"
+        f"e:s a rdf:Seq ;\n{members} .\n",
+        encoding="utf-8",
+    )
+    text = format_file(path).canonical
+    written = [line.split()[0] for line in text.splitlines() if line.startswith("    rdf:_")]
+    assert written == [f"rdf:_{n}" for n in sorted(range(1, 13), key=str)]
+    assert text.index("<http://e.org/p> 2") < text.index("<http://e.org/p-q> 1")
+    assert text.index("<http://e.org/p> 3") < text.index("<http://e.org/p-q> 4")
