@@ -1,5 +1,6 @@
 """Authoring and browsing: `new`, the pre-commit hooks, the static site."""
 
+import hashlib
 import json
 import os
 import re
@@ -13,6 +14,8 @@ import time
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 from xml.etree import ElementTree
 
 import pytest
@@ -526,16 +529,51 @@ def test_in_a_real_browser(tmp_path, browser):
     assert dialogs == [] and requests == []
 
 
+#: The hostile site's pages whose visit ran no script of the payload (no dialog, no request
+#: leaving the site, no page error), each with the digest of every file the browser read
+#: for it: the page, its scripts and styles, the data its query ran on. The two layouts'
+#: sites share most pages byte for byte (every query page; not the picture's, nor those
+#: naming a data file by its path), and the pages keep nothing between visits (no
+#: storage, no cookies): a page whose files are all the same bytes again is the same
+#: visit, so it is made once, not once a layout.
+HARMLESS_VISITS: dict[str, dict[str, str | None]] = {}
+
+
+def in_site(out: Path, urls: list[str]) -> list[str] | None:
+    """The paths in the site at ``out`` of the files at ``urls``; None if one is outside."""
+    paths = [Path(url2pathname(urlparse(url).path)) for url in urls]
+    if not all(path.is_relative_to(out) for path in paths):
+        return None
+    return [path.relative_to(out).as_posix() for path in paths]
+
+
+def digests(out: Path, names) -> dict[str, str | None]:
+    """The SHA-256 of each file ``names`` of the site at ``out``, None if it is not there."""
+    return {
+        name: hashlib.sha256((out / name).read_bytes()).hexdigest()
+        if (out / name).is_file()
+        else None
+        for name in names
+    }
+
+
 @needs_chromium
 @pytest.mark.parametrize("layout", ["dot", "python"], indirect=True)
 def test_no_script_runs_in_the_hostile_site(tmp_path, hostile, browser, layout):
     out = tmp_path / "out"
     before = files_under(tmp_path)
     pages = check_site(["--root", str(hostile)], out)
-    dialogs, requests, errors = [], [], []
+    dialogs, requests, errors, read = [], [], [], []
     page = watched_page(browser, dialogs, requests)
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("request", lambda r: read.append(r.url) if r.url.startswith("file:") else None)
     for html in pages:
+        name = html.relative_to(out).as_posix()
+        earlier = HARMLESS_VISITS.get(name)
+        if earlier is not None and digests(out, earlier) == earlier:
+            continue  # visited in the other layout's site: the same bytes, read alike
+        read.clear()
+        harm = len(dialogs) + len(requests) + len(errors)
         page.goto(html.as_uri())
         page.wait_for_load_state("load")
         hover_links(page)
@@ -544,6 +582,10 @@ def test_no_script_runs_in_the_hostile_site(tmp_path, hostile, browser, layout):
             page.wait_for_selector("#live[data-done]", timeout=60000)
         if page.locator("#q").count():
             page.fill("#q", "alert img script")
+        names = in_site(out, read)
+        harmless = len(dialogs) + len(requests) + len(errors) == harm
+        if names is not None and name in names and harmless:
+            HARMLESS_VISITS[name] = digests(out, names)
     page.close()
     assert dialogs == [], dialogs
     assert requests == [], requests
