@@ -92,6 +92,7 @@ class Anthology(EntryIndex):
     #: (owlrl, as pySHACL applies it); validation takes its own ``inference``.
     inference: str = "none"
     _closure: Graph | None = field(default=None, repr=False)
+    _queried: dict[tuple[tuple[str, ...], str], Graph] = field(default_factory=dict, repr=False)
 
     def identifier(self, node: Term) -> str | None:
         """The ``dcterms:identifier`` of ``node`` in the data, if it has one (``node``:
@@ -170,10 +171,20 @@ class Anthology(EntryIndex):
         from .queries import evaluate  # rdflib's SPARQL engine: loaded by the reference engine only
 
         with literals_as_written():
-            graph = self.data if tuple(parts) == ("data",) else self._union(parts)
-            if self.inference != "none" and {"data", "ontology"} & set(parts):
-                graph = self._union(parts) + self.closure()
-            return evaluate(graph, text, dict(bindings or {}), source)
+            return evaluate(self._queried_graph(tuple(parts)), text, dict(bindings or {}), source)
+
+    def _queried_graph(self, parts: tuple[str, ...]) -> Graph:
+        """The graph the queries on ``parts`` run on: the data itself, or the union of
+        ``parts`` (and the closure, under inference) copied once, not once a query (the
+        engine's graphs are not changed after loading, and queries only read)."""
+        inferred = self.inference != "none" and bool({"data", "ontology"} & set(parts))
+        if parts == ("data",) and not inferred:
+            return self.data
+        graph = self._queried.get((parts, self.inference))
+        if graph is None:
+            graph = self._union(parts) + self.closure() if inferred else self._union(parts)
+            self._queried[parts, self.inference] = graph
+        return graph
 
     def closure(self) -> Graph:
         """The data, the ontology and their ``inference`` closure (owlrl, with pySHACL's
