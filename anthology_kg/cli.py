@@ -97,6 +97,7 @@ class Settings:
         graphs: tuple[str, ...] = (),
         connection: Connection | None = None,
         layout: bool = False,
+        keep_sources: bool = False,
     ) -> Engine:
         """The anthology in the engine the library picks for this request; a fallback
         to the reference engine is said on stderr."""
@@ -115,6 +116,7 @@ class Settings:
             connection=connection,
             warn=lambda message: click.echo(f"anthology-kg: {message}", err=True),
             layout=layout,
+            keep_sources=keep_sources,
         )
 
 
@@ -1155,7 +1157,8 @@ def site(settings, output, engine) -> None:
     from .site import build_site
 
     try:
-        built = build_site(settings.engine(engine, validates=True), output)
+        # The site's model parses the data files again: the engine keeps what it read.
+        built = build_site(settings.engine(engine, validates=True, keep_sources=True), output)
     except OSError as exc:  # a read-only or full file system under the site's folders
         raise write_error(exc, output) from None
     for warning in built.warnings:

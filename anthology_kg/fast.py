@@ -90,6 +90,8 @@ class OxigraphEngine(EntryIndex):
     _names: Graph | None = field(default=None, repr=False)
     _identifier_files: dict[str, Path] | None = field(default=None, repr=False)
     _data: Graph | None = field(default=None, repr=False)
+    #: The bytes of each data file as loaded, when kept for a caller (``take_sources``).
+    _sources: list[bytes] | None = field(default=None, repr=False)
     #: The closure (``none``, ``rdfs``, ``owlrl``) held in the store's ``INFERRED``
     #: graph, seen by queries with the data and by validation (see ``infer``).
     inference: str = "none"
@@ -119,6 +121,13 @@ class OxigraphEngine(EntryIndex):
                 self.locations.setdefault(node, where)
             self._waivers_located = True
         return self.rules.waivers
+
+    def take_sources(self) -> list[bytes] | None:
+        """The bytes of each data file (in ``data_files`` order) as the load read them,
+        when it kept them (``load_fast(keep_sources=True)``), handed over once: a caller
+        that parses the files again (the site's model) reads nothing twice."""
+        sources, self._sources = self._sources, None
+        return sources
 
     def normalize(self, node: str) -> str:
         """An IRI as a prefixed name where a bound prefix fits, else ``<iri>`` (rdflib's
@@ -418,16 +427,19 @@ def load_fast(
     rules: Rules | None = None,
     inference: str = "none",
     layout: bool = False,
+    keep_sources: bool = False,
 ) -> OxigraphEngine:
     """Load the anthology at ``root`` into a pyoxigraph store (``rules``, when the
     caller has them already), with the ``inference`` closure
     (``OxigraphEngine.infer``); with ``layout``, the text of each file, read once, is
-    also scanned for ``layout_warnings``."""
+    also scanned for ``layout_warnings``; with ``keep_sources``, the bytes read are kept
+    for ``take_sources``."""
     root = (root or resources.find_root()).resolve()
     rules = rules or load_rules(root, base, extra_shapes)
     store = ox.Store()
     data_files = TurtleFiles.of(root / "data")
     scan = LayoutScan(data_files) if layout else None
+    sources: list[bytes] | None = [] if keep_sources else None
     # Each file's path as text: a Path object per file costs more than reading it.
     folder = os.path.join(data_files.folder, "")
     for index, name in enumerate(track(data_files.names, "loading")):
@@ -441,6 +453,8 @@ def load_fast(
             raise
         if scan is not None:
             scan.add(index, name, text)
+        if sources is not None:
+            sources.append(data)
     engine = OxigraphEngine(
         root=root,
         _store=store,
@@ -448,6 +462,7 @@ def load_fast(
         data_files=data_files,
         base=base,
         layout_suspects=scan.suspects() if scan is not None else None,
+        _sources=sources,
     )
     engine.infer(inference)
     return engine

@@ -202,17 +202,23 @@ def data_triples(anthology: EntryIndex, take: Callable[[list[str]], None]) -> li
     two files, say) comes twice.
 
     The data files are parsed again (the store keeps numbers in canonical form, the
-    site shows them as written) and written as N-Triples, both by pyoxigraph and with
+    site shows them as written; from the bytes the engine read when it kept them, else
+    read again) and written as N-Triples, both by pyoxigraph and with
     no Python object per triple. An anthology with no files (a remote store) gives its
     engine's quads, blank nodes labelled by RDFC-1.0 so that their order does not
     depend on the store."""
     documents: list[str] = []
     files = anthology.data_files
     if files:
+        # What the engine read, when it kept it (``OxigraphEngine.take_sources``).
+        take_sources = getattr(anthology, "take_sources", None)
+        kept = take_sources() if take_sources is not None else None
         # Paths as text: a Path object per file costs more than reading it.
         names = getattr(files, "names", None)
         folder = getattr(files, "folder", None)
-        if names and folder:
+        if kept is not None and len(kept) == len(files):
+            texts = kept
+        elif names and folder:
             # A file the folder's listing calls regular is not looked at before it is
             # opened (as the engine reads it; read_source checks it once open).
             regular = getattr(files, "listed_regular", lambda name: False)
