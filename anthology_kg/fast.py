@@ -310,6 +310,14 @@ class OxigraphEngine(EntryIndex):
         graphs = self._default_graph(parts)
         return store_query(self._store, with_values(text, bindings or {}), graphs, source)
 
+    def store_answer(
+        self, text: str, source: str | Path | None = None
+    ) -> ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples:
+        """The store's own answer to ``text`` on the data, ontology and shapes (as
+        ``query`` without bindings), no rdflib term made: for a caller that writes the
+        terms out (the site); ``as_query_result`` gives ``query``'s answer from it."""
+        return _run(self._store, text, self._default_graph(PARTS), source)
+
     def select(self, text: str, parts: Sequence[str] = PARTS) -> list[tuple[OxTerm | None, ...]]:
         """The rows of SELECT ``text`` on the union of ``parts``, as pyoxigraph terms in
         the order of its variables (no rdflib: ``stats`` counts with it)."""
@@ -475,12 +483,16 @@ def store_query(
     source: str | Path | None = None,
 ) -> QueryResult:
     """Run ``text`` on ``store`` with ``default_graph`` as its default graph."""
+    return as_query_result(_run(store, text, default_graph, source))
+
+
+def as_query_result(result: ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples) -> QueryResult:
+    """The store's answer as a QueryResult of rdflib terms."""
     from rdflib import Graph
 
     from .queries import QueryResult, rows_from_ox
     from .terms import from_ox
 
-    result = _run(store, text, default_graph, source)
     if isinstance(result, ox.QueryBoolean):
         return QueryResult(kind="ask", boolean=bool(result))
     if isinstance(result, ox.QueryTriples):

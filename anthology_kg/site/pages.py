@@ -16,6 +16,7 @@ from functools import cached_property, partial
 from pathlib import Path
 from types import SimpleNamespace as N
 
+import pyoxigraph as ox
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template, select_autoescape
 from markupsafe import Markup, escape
 from rdflib import Graph
@@ -26,6 +27,7 @@ from ..namespaces import bind_prefixes
 from ..queries import QueryResult, StoredQuery, catalog, run_local
 from ..reports import summary_line
 from ..rules import Rule, rule_catalog
+from ..terms import from_ox
 from ..validation import Report, RuleResult
 from .model import (
     AK,
@@ -74,12 +76,58 @@ class SiteText:
 
 
 @dataclass
+class Answer:
+    """A stored query's answer as the pages show it: a SELECT's variables and rows of
+    terms in the model's syntax (None where unbound), an ASK's boolean, a graph's
+    Turtle."""
+
+    kind: str  # "select", "ask" or "graph"
+    variables: list[str] = field(default_factory=list)
+    rows: list[tuple[Term | None, ...]] = field(default_factory=list)
+    boolean: bool | None = None
+    turtle: str = ""
+
+    @classmethod
+    def of(cls, result: QueryResult) -> Answer:
+        """An engine's answer (rdflib terms)."""
+        if result.kind == "select":
+            rows = [
+                tuple(None if node is None else as_term(node) for node in row)
+                for row in result.rows
+            ]
+            return cls("select", list(result.variables), rows)
+        if result.kind == "ask":
+            return cls("ask", boolean=result.boolean)
+        graph = result.graph
+        return cls("graph", turtle=graph.serialize(format="turtle") if graph is not None else "")
+
+    @classmethod
+    def of_store(cls, result: ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples) -> Answer:
+        """The Oxigraph engine's own answer: pyoxigraph writes a term in N-Triples syntax,
+        the model's, with no rdflib term made (a third of a second of the build, holding
+        Python's lock, at 10,000 entries)."""
+        if not isinstance(result, ox.QuerySolutions):
+            from ..fast import as_query_result
+
+            return cls.of(as_query_result(result))
+        variables = [v.value for v in result.variables]
+        rows = [tuple(row) for row in result]
+        terms: dict[object, Term | None] = {None: None}
+        for term in set().union(*rows):
+            if term is not None:
+                # A triple term is refused, as on every engine (terms.from_ox).
+                terms[term] = as_term(from_ox(term)) if isinstance(term, ox.Triple) else str(term)
+        get = terms.__getitem__
+        return cls("select", variables, [tuple(map(get, row)) for row in rows])
+
+
+@dataclass
 class Answers:
     """What the pages need from the engine: the validation report and the answers of
     the parameterless stored queries (None for those not run)."""
 
     report: Report
-    results: dict[str, QueryResult | None]
+    results: dict[str, Answer | None]
 
 
 def ask(
@@ -97,15 +145,19 @@ def ask(
     return Answers(report, answer(anthology, chosen))
 
 
-def answer(anthology: EntryIndex, queries: dict[str, StoredQuery]) -> dict[str, QueryResult | None]:
+def answer(anthology: EntryIndex, queries: dict[str, StoredQuery]) -> dict[str, Answer | None]:
     """The answer of each parameterless stored query that calls no remote service (None
     for the others)."""
-    return {
-        name: None
-        if has_service(stored.text) or stored.params
-        else run_local(anthology, stored.text, source=stored.path)  # type: ignore[arg-type]
-        for name, stored in queries.items()
-    }
+    store_answer = getattr(anthology, "store_answer", None)  # the Oxigraph engine's
+    answers: dict[str, Answer | None] = {}
+    for name, stored in queries.items():
+        if has_service(stored.text) or stored.params:
+            answers[name] = None
+        elif store_answer is not None:
+            answers[name] = Answer.of_store(store_answer(stored.text, stored.path))
+        else:
+            answers[name] = Answer.of(run_local(anthology, stored.text, source=stored.path))  # type: ignore[arg-type]
+    return answers
 
 
 def environment() -> Environment:
@@ -477,7 +529,7 @@ class Pages:
         )
 
     # -- comparisons -------------------------------------------------------------------------
-    def missing_confounders(self, answer: QueryResult | None) -> dict:
+    def missing_confounders(self, answer: Answer | None) -> dict:
         """(arm, property) to the open questions, for each row of the confounders answer."""
         missing: dict[tuple[Term, Term], list[Term]] = defaultdict(list)
         if answer is None or answer.kind != "select":
@@ -490,9 +542,9 @@ class Pages:
             question = row[column["question"]] if "question" in column else None
             if arm is None or prop is None:
                 continue
-            questions = missing[(as_term(arm), as_term(prop))]
-            if question is not None and as_term(question) not in questions:
-                questions.append(as_term(question))
+            questions = missing[(arm, prop)]
+            if question is not None and question not in questions:
+                questions.append(question)
         return missing
 
     def comparison(self, node: Term, missing) -> N:
@@ -659,11 +711,11 @@ class Pages:
         )
 
     # -- queries and rules -------------------------------------------------------------------
-    def query_view(self, result: QueryResult | None) -> dict | None:
+    def query_view(self, result: Answer | None) -> dict | None:
         if result is None:
             return None
         if result.kind == "select":
-            link = self.answer_link
+            link = self.link
             return {
                 "kind": "select",
                 "variables": result.variables,
@@ -675,11 +727,7 @@ class Pages:
             }
         if result.kind == "ask":
             return {"kind": "ask", "boolean": result.boolean}
-        graph = result.graph
-        return {
-            "kind": "graph",
-            "turtle": graph.serialize(format="turtle") if graph is not None else "",
-        }
+        return {"kind": "graph", "turtle": result.turtle}
 
     def queries_pages(self, answers: Answers) -> None:
         listed = []
