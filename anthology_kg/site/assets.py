@@ -17,7 +17,7 @@ from importlib import resources
 
 from rdflib import Graph
 
-from ..export import nt_term
+from ..terms import nt_term
 from .model import AK, DCTERMS, RDF, RDFS, Model, Term, entries_by_identifier, text
 
 VENDOR = "vendor/oxigraph"

@@ -1,7 +1,8 @@
 """Work shared between forked processes, for the pages Jinja2 renders in pure Python under
 one interpreter's lock: a child forked after the site's model is read has all of it at
 no cost, renders its share and writes its files itself; nothing comes back but success
-or the failure.
+or the failure. A task whose result is wanted (the engine's answers, ``beside``) sends
+it back pickled.
 
 Written on ``os.fork`` rather than ``multiprocessing``: the work needs no pickled
 arguments or results, and a bare child that ends with ``os._exit`` never flushes the
@@ -12,12 +13,16 @@ from __future__ import annotations
 
 import os
 import pickle
+import select
 import signal
 import sys
 import threading
 import time
 import traceback
 from collections.abc import Callable, Collection, Sequence
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
 
 
 def available() -> int:
@@ -63,10 +68,51 @@ def in_processes(
         raise
     failure: BaseException | None = None
     for pid, read in children:
-        error = _wait(pid, read)
+        error, _ = _wait(pid, read)
         failure = failure or error
     if failure is not None:
         raise failure
+
+
+class Beside(Generic[T]):
+    """The result of a task a forked child computes (``beside``)."""
+
+    def __init__(self, pid: int, read: int):
+        self._pid, self._read = pid, read
+        self._ended = False
+
+    def done(self) -> bool:
+        """Whether the child has begun to send its result (or ended)."""
+        return self._ended or bool(select.select([self._read], [], [], 0)[0])
+
+    def result(self) -> T:
+        """The task's result, once the child has sent it; the child's failure is raised
+        here (as ``in_processes`` raises it)."""
+        self._ended = True
+        error, sent = _wait(self._pid, self._read)
+        if error is not None:
+            raise error
+        result: T = pickle.loads(sent)
+        return result
+
+    def cancel(self) -> None:
+        """Stop the child, if it still runs (its result is not wanted)."""
+        if not self._ended:
+            self._ended = True
+            _stop(self._pid, self._read)
+
+
+def beside(task: Callable[[], T]) -> Beside[T]:
+    """Run ``task`` in a child forked now, beside whatever this process does next; its
+    result (which must pickle) comes back through a pipe when asked for (``result``).
+    As for ``in_processes``, no thread but the caller's own may run now."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child; its work is checked by its result
+        os.close(read)
+        _run_child(lambda: pickle.dumps(task()), write)
+    os.close(write)
+    return Beside(pid, read)
 
 
 SETTLE_SECONDS = 10.0
@@ -83,10 +129,10 @@ def _settled(callers: Collection[threading.Thread]) -> bool:
     return all(t is current or t in callers for t in threading.enumerate())
 
 
-def _run_child(task: Callable[[], None], write: int) -> None:
+def _run_child(task: Callable[[], bytes | None], write: int) -> None:
     code, message = 0, b""
     try:
-        task()
+        message = task() or b""
     except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
         code, message = 1, _failure(exc)
     try:
@@ -108,23 +154,25 @@ def _failure(exc: BaseException) -> bytes:
     return pickle.dumps(("exception", (raised, text)))
 
 
-def _wait(pid: int, read: int) -> BaseException | None:
+def _wait(pid: int, read: int) -> tuple[BaseException | None, bytes]:
+    """The child's failure (None if it succeeded) and what it sent."""
     with os.fdopen(read, "rb") as pipe:
         message = pipe.read()
     _, status = os.waitpid(pid, 0)
     code = os.waitstatus_to_exitcode(status)
     if code == 0:
-        return None
+        return None, message
     if not message:
-        return RuntimeError(f"a process building the site ended with status {code}")
+        return RuntimeError(f"a process building the site ended with status {code}"), b""
     kind, detail = pickle.loads(message)
     if kind == "oserror":
         number, text, filename = detail
-        return OSError(number, text, filename) if filename is not None else OSError(number, text)
+        error = OSError(number, text, filename) if filename is not None else OSError(number, text)
+        return error, b""
     raised, text = detail
     if raised:
-        return pickle.loads(raised)
-    return RuntimeError(f"a process building the site failed:\n{text}")
+        return pickle.loads(raised), b""
+    return RuntimeError(f"a process building the site failed:\n{text}"), b""
 
 
 def _stop(pid: int, read: int) -> None:
