@@ -6,6 +6,7 @@ Protocol endpoint or pyoxigraph) and by the SHACL compiler; it imports neither.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
@@ -72,38 +73,65 @@ def _u_escaped(escape: re.Match[str]) -> str:
     return escape[0] if letter is None else f"\\\\\\U{ord(letter):08X}"
 
 
+#: What may open a stretch that is not the query's own syntax: a comment, a string, an IRI.
+_OPENING = re.compile(r"[#\"'<]")
+_OPEN_BRACE = re.compile(r"\{")
+
+
+@functools.lru_cache(maxsize=1024)
+def code_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """The stretches ``(start, end)`` of the query's own syntax: comments, strings and
+    IRIs are left out (an IRI is in as its ``<`` alone). Found by jumping from one
+    opening to where it ends, and kept for the texts last asked for: the SHACL compiler
+    scans the same texts again and again."""
+    spans = []
+    start = i = 0
+    n = len(text)
+    while (opening := _OPENING.search(text, i)) is not None:
+        j = opening.start()
+        c = text[j]
+        if c == "<":
+            iri = IRI.match(text, j)
+            if iri is None:  # an operator: the query's own
+                i = j + 1
+                continue
+            spans.append((start, j + 1))
+            start = i = iri.end()
+        elif c == "#":
+            spans.append((start, j))
+            end = text.find("\n", j)
+            start = i = n if end == -1 else end
+        else:
+            spans.append((start, j))
+            start = i = string_end(text, j)
+    spans.append((start, n))
+    return tuple((a, b) for a, b in spans if a < b)
+
+
 def code_characters(text: str) -> Iterator[tuple[int, str]]:
     """(offset, character) of the query's own syntax: comments, strings and IRIs are
     stepped over (an IRI is yielded as its ``<`` alone)."""
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "#":
-            end = text.find("\n", i)
-            i = n if end == -1 else end
-            continue
-        if c in "\"'":
-            i = string_end(text, i)
-            continue
-        if c == "<":
-            match = IRI.match(text, i)
-            if match:
-                yield i, c
-                i = match.end()
-                continue
-        yield i, c
-        i += 1
+    for start, end in code_spans(text):
+        for i in range(start, end):
+            yield i, text[i]
+
+
+def code_matches(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """The matches of ``pattern`` in the query's own syntax (``code_spans``), in order;
+    a match does not reach past its stretch."""
+    for start, end in code_spans(text):
+        yield from pattern.finditer(text, start, end)
 
 
 def where_brace(text: str) -> int:
     """Offset of the ``{`` that opens the query's WHERE clause (outside comments,
     strings and IRIs)."""
-    for i, c in code_characters(text):
+    for brace in code_matches(_OPEN_BRACE, text):
+        i = brace.start()
         # A CONSTRUCT's first brace opens its template; otherwise the first brace
         # opens the WHERE clause, whether or not the keyword is written.
-        if c == "{" and (
-            re.search(r"\bWHERE\s*$", text[:i], re.IGNORECASE)
-            or not re.search(r"\bCONSTRUCT\b", text[:i], re.IGNORECASE)
+        if re.search(r"\bWHERE\s*$", text[:i], re.IGNORECASE) or not re.search(
+            r"\bCONSTRUCT\b", text[:i], re.IGNORECASE
         ):
             return i
     raise AnthologyError("the query has no WHERE clause to bind parameters in")

@@ -399,3 +399,48 @@ def test_a_backslash_outside_strings_is_still_a_syntax_error_of_the_query_form()
     ):
         with pytest.raises(AnthologyError, match="SPARQL syntax error"):
             query_kind(text)
+
+
+def stepped_code_characters(text: str) -> list[tuple[int, str]]:
+    """The query's own characters found one step a character (the scanner as first
+    written): a comment to its line's end, a string to its close, an IRI but its ``<``."""
+    from anthology_kg.sourcemap import string_end
+    from anthology_kg.sparql_text import IRI
+
+    found, i = [], 0
+    while i < len(text):
+        c = text[i]
+        if c == "#":
+            end = text.find("\n", i)
+            i = len(text) if end == -1 else end
+        elif c in "\"'":
+            i = string_end(text, i)
+        else:
+            iri = IRI.match(text, i) if c == "<" else None
+            found.append((i, c))
+            i = iri.end() if iri else i + 1
+    return found
+
+
+TRICKY_QUERIES = [
+    "SELECT ?a # a comment with { and ?b\nWHERE { ?a <urn:x#y> ?b . FILTER (?b < 3) }",
+    'ASK { ?s ?p "a } \\" # ?x" , \'b\' , """c\n" }""" , \'\'\'d\'\'\' }',
+    "SELECT * { ?s ?p ?o } # no line end",
+    'SELECT * { ?s ?p "unterminated ?x }',
+    "SELECT * { ?s ?p <a b> . ?s ?p <urn:ok> . FILTER (?o<?p) }",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", TRICKY_QUERIES)
+def test_the_code_scanner_jumps_to_what_a_step_a_character_finds(text):
+    """code_spans jumps over comments, strings and IRIs instead of stepping: the same
+    characters, and code_matches finds a pattern in them alone."""
+    import re
+
+    from anthology_kg.sparql_text import code_characters, code_matches
+
+    expected = stepped_code_characters(text)
+    assert list(code_characters(text)) == expected
+    braces = [m.start() for m in code_matches(re.compile(r"[{}?]"), text)]
+    assert braces == [i for i, c in expected if c in "{}?"]

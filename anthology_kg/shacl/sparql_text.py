@@ -12,7 +12,7 @@ import re
 
 import pyoxigraph as ox
 
-from ..sparql_text import code_characters as _code
+from ..sparql_text import code_matches
 from .errors import Unsupported
 from .vocabulary import ox_term
 
@@ -20,6 +20,10 @@ _VARIABLE = re.compile(r"[?$]([A-Za-z_][A-Za-z0-9_]*)")
 _VALUES_HEAD = re.compile(r"\bVALUES\s*(?:[?$]\w+|\([^)]*\))\s*$", re.IGNORECASE)
 _CORRELATED = re.compile(r"\b(?:EXISTS|OPTIONAL)\s*$", re.IGNORECASE)
 _SUBQUERY = re.compile(r"\{\s*SELECT\b", re.IGNORECASE)
+_OPEN_BRACE = re.compile(r"\{")
+_BRACES = re.compile(r"[{}]")
+_PARENTHESES = re.compile(r"[()]")
+_BRACKETS = re.compile(r"[(){}]")
 
 
 def term(node: object) -> str:
@@ -42,46 +46,37 @@ def same_term(node: str, constant: object) -> str:
 
 def variables(text: str) -> set[str]:
     """The names of the variables the query text uses (``?x`` and ``$x`` alike)."""
-    found = set()
-    for i, c in _code(text):
-        if c in "?$":
-            match = _VARIABLE.match(text, i)
-            if match:
-                found.add(match.group(1))
-    return found
+    return {match.group(1) for match in code_matches(_VARIABLE, text)}
 
 
 def rename(text: str, names: dict[str, str]) -> str:
     """The text with each variable named in ``names`` (``?x`` or ``$x``) replaced by the
     given SPARQL text (another variable, or a constant where the grammar allows one)."""
     out, last = [], 0
-    for i, c in _code(text):
-        if c in "?$" and i >= last:
-            match = _VARIABLE.match(text, i)
-            if match and match.group(1) in names:
-                out.append(text[last:i] + names[match.group(1)])
-                last = match.end()
+    for match in code_matches(_VARIABLE, text):
+        if match.group(1) in names:
+            out.append(text[last : match.start()] + names[match.group(1)])
+            last = match.end()
     return "".join(out) + text[last:]
 
 
 def matching_brace(text: str, start: int) -> int:
     """The offset of the ``}`` closing the ``{`` at ``start``."""
     depth = 0
-    for i, c in _code(text[start:]):
-        if c == "{":
+    for brace in code_matches(_BRACES, text[start:]):
+        if brace.group() == "{":
             depth += 1
-        elif c == "}":
+        else:
             depth -= 1
             if depth == 0:
-                return start + i
+                return start + brace.start()
     raise Unsupported("unbalanced braces in a SPARQL query")
 
 
 def where_group(text: str) -> tuple[int, int]:
     """(offset of ``{``, offset of ``}``) of the query's WHERE clause."""
-    for i, c in _code(text):
-        if c == "{":
-            return i, matching_brace(text, i)
+    for brace in code_matches(_OPEN_BRACE, text):
+        return brace.start(), matching_brace(text, brace.start())
     raise Unsupported("a SPARQL query without a WHERE clause")
 
 
@@ -98,9 +93,8 @@ def prebind(text: str, blocks: dict[str, str], focus_block: str | None) -> str:
         bound["this"] = focus_block
     top, _ = where_group(text)
     inserts: list[tuple[int, str]] = []
-    for i, c in _code(text):
-        if c != "{":
-            continue
+    for brace in code_matches(_OPEN_BRACE, text):
+        i = brace.start()
         before = text[:i]
         if i != top and (
             _VALUES_HEAD.search(before) or _CORRELATED.search(before) or _SUBQUERY.match(text, i)
@@ -124,10 +118,10 @@ def _without_filters(text: str) -> str:
         if match.start() < last:
             continue
         depth, end = 0, len(text)
-        for j, c in _code(text[match.end() - 1 :]):
-            depth += {"(": 1, ")": -1}.get(c, 0)
+        for parenthesis in code_matches(_PARENTHESES, text[match.end() - 1 :]):
+            depth += 1 if parenthesis.group() == "(" else -1
             if depth == 0:
-                end = match.end() + j
+                end = match.end() + parenthesis.start()
                 break
         out.append(text[last : match.start()])
         last = end
@@ -138,8 +132,9 @@ def subquery_projections(text: str) -> list[set[str]]:
     """The variables each nested SELECT projects (for ``SELECT *``, those its pattern
     binds outside FILTERs: a close reading of SPARQL's in-scope variables)."""
     out: list[set[str]] = []
-    for i, c in _code(text):
-        if c == "{" and _SUBQUERY.match(text, i):
+    for brace in code_matches(_OPEN_BRACE, text):
+        i = brace.start()
+        if _SUBQUERY.match(text, i):
             head = text[i + 1 : where_group(text[i + 1 :])[0] + i + 1]
             if re.search(r"SELECT\s+(DISTINCT\s+|REDUCED\s+)?\*", head, re.IGNORECASE):
                 start = i + 1 + len(head)
@@ -159,10 +154,11 @@ def _one_unit(expr: str) -> bool:
     if not match:
         return False
     depth = 0
-    for i, c in _code(expr):
+    for bracket in code_matches(_BRACKETS, expr):
+        i = bracket.start()
         if i < match.start(1):
             continue
-        depth += {"(": 1, "{": 1, ")": -1, "}": -1}.get(c, 0)
+        depth += 1 if bracket.group() in "({" else -1
         if depth == 0:
             return i == len(expr) - 1
     return False
