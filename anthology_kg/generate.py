@@ -26,8 +26,8 @@ from pathlib import Path
 from .errors import AnthologyError
 from .files import write_atomic
 from .namespaces import DEFAULT_BASE
-from .sources import parse_quads, to_graph
-from .turtle import canonical_turtle
+from .sources import parse_quads
+from .turtle import turtle_of_quads
 
 HEADER = (
     "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
@@ -70,8 +70,8 @@ class _Writer:
     def write(self, identifier: str, body: str) -> None:
         """Write ``data/IDENTIFIER.ttl`` in the canonical style (what ``fmt`` writes)."""
         path = self.data / f"{identifier}.ttl"
-        graph = to_graph(parse_quads(HEADER + body, path, DEFAULT_BASE))
-        path.write_text(canonical_turtle(graph), encoding="utf-8")
+        quads = parse_quads(HEADER + body, path, DEFAULT_BASE)
+        path.write_text(turtle_of_quads(quads), encoding="utf-8")
         self.files += 1
 
     def take(self, hostable: set[str], left: int) -> str | None:
