@@ -17,7 +17,9 @@ class Namespace:
     def __getattr__(self, name: str) -> ox.NamedNode:
         if name.startswith("__"):
             raise AttributeError(name)
-        return ox.NamedNode(self.iri + name)
+        node = ox.NamedNode(self.iri + name)
+        setattr(self, name, node)  # found as an attribute from now on, not made again
+        return node
 
     def __getitem__(self, name: str) -> ox.NamedNode:
         return ox.NamedNode(self.iri + name)
