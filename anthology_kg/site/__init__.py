@@ -58,13 +58,14 @@ def build_site(
     cannot be written (the old site then stays as it was).
 
     ``validator`` gives the report the pages show. On the fast engine it runs, with the
-    stored queries, from the start and beside the building of the pages (pyoxigraph
-    answers with Python's lock released); on the others it runs once the anthology's
-    ontology and shapes are read for the browser, since the reference validator adds
-    to the graphs. The entry pages are rendered by ``workers`` processes (default: one
-    per core, for an anthology of at least ENTRIES_PER_WORKER entries each, when the
-    caller runs no other thread), each writing its share; the site is the same
-    whatever their number."""
+    stored queries, from the start and beside the reading of the model: in a forked
+    child when the pages are shared out between processes and it is the tool's own
+    ``validate``, else in a thread of this process; on the others it runs once the
+    anthology's ontology and shapes are read for the browser, since the reference
+    validator adds to the graphs. The entry pages are rendered by ``workers``
+    processes (default: one per core, for an anthology of at least ENTRIES_PER_WORKER
+    entries each, when the caller runs no other thread), each writing its share; the
+    site is the same whatever their number."""
     writer = SiteWriter(output)
     callers = set(threading.enumerate())  # threads of ours are those started from here on
     # The build makes a million small objects that live to its end: the cyclic garbage

@@ -5,8 +5,9 @@ or the failure. A task whose result is wanted (the engine's answers, ``beside``)
 it back pickled.
 
 Written on ``os.fork`` rather than ``multiprocessing``: the work needs no pickled
-arguments or results, and a bare child that ends with ``os._exit`` never flushes the
-parent's buffered output or runs its exit handlers a second time.
+arguments (only a wanted result is pickled), and a bare child that ends with
+``os._exit`` never flushes the parent's buffered output or runs its exit handlers a
+second time.
 """
 
 from __future__ import annotations
