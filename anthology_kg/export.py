@@ -225,13 +225,14 @@ def parse_include(text: str) -> tuple[str, ...]:
 
 
 def infer(data: Graph, ontology: Graph, asserted: Graph, inference: str) -> Graph:
-    """The triples the ``inference`` closure (owlrl) of data and ontology adds to
-    ``asserted`` about the anthology's own entries and terms: no axioms about the RDF,
-    RDFS, OWL, XSD, SKOS or SHACL vocabularies."""
+    """The triples the ``inference`` closure (owlrl's, run by ``owlrl_linear``) of data
+    and ontology adds to ``asserted`` about the anthology's own entries and terms: no
+    axioms about the RDF, RDFS, OWL, XSD, SKOS or SHACL vocabularies."""
     import owlrl  # only here: the fast path infers without it
     from rdflib import RDF, BNode, Graph, Literal
 
     from .inference import REFLEXIVE, STANDARD_NAMESPACES, TRIVIAL_OBJECTS, TRIVIAL_TYPES
+    from .owlrl_linear import OWLRLSemantics, RDFSSemantics
 
     def about_the_anthology(triple: tuple[Node, Node, Node]) -> bool:
         """An inferred triple worth exporting: about a subject the export asserts
@@ -251,7 +252,7 @@ def infer(data: Graph, ontology: Graph, asserted: Graph, inference: str) -> Grap
     closure = Graph(store="SimpleMemory")
     closure += data
     closure += ontology
-    semantics = owlrl.OWLRL_Semantics if inference == "owlrl" else owlrl.RDFS_Semantics
+    semantics = OWLRLSemantics if inference == "owlrl" else RDFSSemantics
     owlrl.DeductiveClosure(semantics, axiomatic_triples=False).expand(closure)
     subjects = set(asserted.subjects())  # a set: one lookup per inferred triple
     inferred = Graph()

@@ -190,12 +190,14 @@ class Anthology(EntryIndex):
         """The data, the ontology and their ``inference`` closure (owlrl, with pySHACL's
         RDFS rules: no copies of triples for literals of equal value), computed once."""
         if self._closure is None:
-            from owlrl import DeductiveClosure, OWLRL_Semantics
+            from owlrl import DeductiveClosure
             from pyshacl.inference import CustomRDFSSemantics
+
+            from .owlrl_linear import OWLRLSemantics
 
             # SimpleMemory (no contexts to index): owlrl ~20% faster, the same triples.
             closure = self._union(("data", "ontology"), store="SimpleMemory")
-            semantics = OWLRL_Semantics if self.inference == "owlrl" else CustomRDFSSemantics
+            semantics = OWLRLSemantics if self.inference == "owlrl" else CustomRDFSSemantics
             DeductiveClosure(semantics).expand(closure)
             self._closure = closure
         return self._closure

@@ -2,7 +2,7 @@
 
     python benchmarks/bench_inference.py --entries 10000 100000 [--repeat 3]
         [--workdir DIR] [--clock wall|cpu]
-        [--owlrl-entries 2000 [--profiles rdfs owlrl] [--linear-owlrl]]
+        [--owlrl-entries 2000 [--profiles rdfs owlrl] [--stock-owlrl]]
 
 For each size, a generated anthology (``anthology-kg generate --entries N --seed 1``, or
 the one ``benchmarks/bench_scale.py --workdir DIR`` keeps in ``DIR/N/anthology``, read
@@ -12,9 +12,10 @@ store (``inference.materialize``). Every figure comes from a fresh process, so t
 peak RSS is its own. Printed: seconds (median of ``--repeat``) of the closure alone and
 with the fast engine's load, their ratio to the bare load (the goal: a closure within 5x
 of it), and the peak RSS beside the bare load's. At ``--owlrl-entries`` owlrl computes
-the same closures on rdflib (the reference engine's way), once, and the inferred
-triples an export keeps are compared (``export.build_export`` against
-``export.owlrl_export``); ``--entries`` with no size runs only that comparison.
+the same closures on rdflib (the reference engine's way, ``anthology_kg.owlrl_linear``;
+``--stock-owlrl``: owlrl's own classes), once, and the inferred triples an export keeps
+are compared (``export.build_export`` against ``export.owlrl_export``); ``--entries``
+with no size runs only that comparison.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 CLOCKS = ("wall", "cpu")
 
@@ -129,85 +129,25 @@ def report(entries: int, root: Path, repeat: int, clock: str) -> None:
         )
 
 
-def literal_pairs_grouped(closure: Any) -> None:
-    """owlrl's ``RDFS_Semantics.one_time_rules`` (7.6), with its literal pairs found by
-    grouping the literals on their value instead of testing every pair.
+def stock_owlrl() -> None:
+    """Have the reference engine's export use owlrl's own semantics classes, not
+    ``anthology_kg.owlrl_linear``'s (quadratic here: see that module)."""
+    import owlrl
 
-    owlrl copies each triple whose object is a literal to every literal of the same value:
-    the pairs ``(a, b)`` of its ``product(literals, literals)`` where ``a is b`` or both
-    values are known and equal (two distinct terms of the set are never ``==``). Python's
-    equality of those values is exact across int, float, Decimal and bool, so grouping by
-    value (hash, then ``==``) yields the same pairs in linear time; the product is
-    quadratic (390 of the 400 s of owlrl's RDFS export at 10,000 entries). Values that
-    cannot be hashed are paired the owlrl way, among themselves and with the rest."""
-    literals = closure._literals()
-    groups: dict[object, list[Any]] = {}
-    unhashable: list[Any] = []
-    for literal in literals:
-        if literal.value is None or literal.value != literal.value:  # unknown, or NaN
-            groups.setdefault(("alone", literal), []).append(literal)
-            continue
-        try:
-            groups.setdefault(literal.value, []).append(literal)
-        except TypeError:
-            unhashable.append(literal)
-    pairs = [(a, b) for group in groups.values() for a in group for b in group]
-    known = [literal for literal in literals if literal.value is not None]
-    pairs += [
-        pair
-        for one in unhashable
-        for other in known
-        for pair in ((one, other), (other, one))
-        if one is other or one.value == other.value
-    ]
-    for one, other in pairs:
-        for subject, predicate, _ in closure.graph.triples((None, None, one)):
-            closure.destination.add((subject, predicate, other))
+    from anthology_kg import owlrl_linear
 
-
-class IndexedList(list):
-    """A list whose ``in`` is a set lookup; items are only appended (owlrl's
-    ``OWLRL_Semantics.bnodes``: the blank nodes in the order first seen)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._members: set[object] = set()
-
-    def append(self, item: object) -> None:
-        self._members.add(item)
-        super().append(item)
-
-    def __contains__(self, item: object) -> bool:
-        return item in self._members
-
-
-def linear_owlrl() -> None:
-    """Run owlrl's two steps that are quadratic on an anthology in linear time, with the
-    same result: RDFS's pairing of literals of equal value (``literal_pairs_grouped``),
-    and OWL-RL's test of each triple's blank nodes against the list of those seen so
-    far, a ``list.__contains__`` per term of every triple of the first cycle
-    (``IndexedList``: the same list, its ``in`` a set lookup)."""
-    from owlrl.OWLRL import OWLRL_Semantics
-    from owlrl.RDFSClosure import RDFS_Semantics
-
-    RDFS_Semantics.one_time_rules = literal_pairs_grouped  # type: ignore[method-assign]
-    init = OWLRL_Semantics.__init__
-
-    def indexed(self: Any, *args: Any, **kwargs: Any) -> None:
-        init(self, *args, **kwargs)
-        self.bnodes = IndexedList()
-
-    OWLRL_Semantics.__init__ = indexed  # type: ignore[method-assign]
+    owlrl_linear.RDFSSemantics = owlrl.RDFS_Semantics  # type: ignore[misc]
+    owlrl_linear.OWLRLSemantics = owlrl.OWLRL_Semantics  # type: ignore[misc]
 
 
 def compare_with_owlrl(
-    entries: int, folder: Path, clock: str, profiles: list[str], linear: bool = False
+    entries: int, folder: Path, clock: str, profiles: list[str], stock: bool = False
 ) -> None:
     from anthology_kg.export import FolderSource, build_export, owlrl_export
 
     source = FolderSource(anthology(entries, folder))
-    if linear:
-        linear_owlrl()
+    if stock:
+        stock_owlrl()
     for profile in profiles:
         fast_seconds, fast = timed(lambda p=profile: build_export(source, inference=p), clock)
         owlrl_seconds, reference = timed(lambda p=profile: owlrl_export(source, inference=p), clock)
@@ -236,10 +176,10 @@ def main() -> None:
         help="the closures owlrl computes (each a separate, long run at scale)",
     )
     parser.add_argument(
-        "--linear-owlrl",
+        "--stock-owlrl",
         action="store_true",
-        help="owlrl's two steps that are quadratic here run in linear time, the same "
-        "closure (see linear_owlrl)",
+        help="owlrl's own semantics classes, with their two steps that are quadratic here "
+        "(anthology_kg/owlrl_linear.py)",
     )
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--clock", choices=CLOCKS, default="wall")
@@ -258,7 +198,7 @@ def main() -> None:
             report(entries, anthology(entries, folder), args.repeat, args.clock)
         if args.owlrl_entries:
             compare_with_owlrl(
-                args.owlrl_entries, folder, args.clock, args.profiles, args.linear_owlrl
+                args.owlrl_entries, folder, args.clock, args.profiles, args.stock_owlrl
             )
 
 
