@@ -49,6 +49,8 @@ class Engine(Protocol):
     terms, which pyoxigraph reads."""
 
     name: ClassVar[str]
+    #: Whether validation and queries may run beside other work (``EntryIndex``).
+    answers_beside: ClassVar[bool]
     root: Path
     base: str
     #: The ontology, shapes, waivers and stored-query folders (``loader.load_rules``).

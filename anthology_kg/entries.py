@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar, overload
+from typing import TYPE_CHECKING, ClassVar, TypeVar, overload
 
 import pyoxigraph as ox
 
@@ -68,6 +68,10 @@ class EntryIndex(ABC):
     on two primitives each engine gives, ``identifier(node)`` and ``referrers(node)``,
     with ``identified(text)`` and ``identifier_pairs()``."""
 
+    #: Whether validation and queries leave the engine's graphs as they found them and
+    #: release Python's lock while the store works, so that they may run beside other
+    #: work (in a thread, or in a forked child).
+    answers_beside: ClassVar[bool] = False
     root: Path
     rules: Rules
     data_files: Sequence[Path]

@@ -80,6 +80,7 @@ class OxigraphEngine(EntryIndex):
     compiled SPARQL, queries answered by the store."""
 
     name: ClassVar[str] = "fast"
+    answers_beside: ClassVar[bool] = True
     #: The data graph only, until the rules are asked for (``store`` adds them).
     _store: ox.Store = field(repr=False)
     _rules_in_store: bool = field(default=False, repr=False)

@@ -87,6 +87,8 @@ class Anthology(EntryIndex):
     validated by pySHACL, queried by rdflib's SPARQL engine."""
 
     name: ClassVar[str] = "reference"
+    #: pySHACL adds to the ontology and shapes graphs as it validates.
+    answers_beside: ClassVar[bool] = False
     data: Graph
     #: With ``rdfs`` or ``owlrl``, queries see the closure of the data and ontology
     #: (owlrl, as pySHACL applies it); validation takes its own ``inference``.

@@ -77,7 +77,7 @@ def build_site(
         queries = catalog(anthology)  # type: ignore[arg-type]
         count = _processes(workers, anthology)
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-answers") as pool:
-            if getattr(anthology, "name", None) == "fast":
+            if anthology.answers_beside:
                 # Validation and every stored query, beside the reading of the model. In
                 # a thread, the two would mostly take turns at Python's lock (pyoxigraph
                 # holds it while it iterates a query's solutions): at 10,000 entries
