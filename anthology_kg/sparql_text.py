@@ -78,12 +78,25 @@ _OPENING = re.compile(r"[#\"'<]")
 _OPEN_BRACE = re.compile(r"\{")
 
 
-@functools.lru_cache(maxsize=1024)
+#: Texts up to this length keep their stretches (the shapes' queries, a few KB each); a
+#: longer one (a query carrying a large VALUES block) is scanned each time it is asked.
+_KEPT_TEXT = 20_000
+
+
 def code_spans(text: str) -> tuple[tuple[int, int], ...]:
     """The stretches ``(start, end)`` of the query's own syntax: comments, strings and
     IRIs are left out (an IRI is in as its ``<`` alone). Found by jumping from one
     opening to where it ends, and kept for the texts last asked for: the SHACL compiler
     scans the same texts again and again."""
+    return _kept_code_spans(text) if len(text) <= _KEPT_TEXT else _code_spans(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _kept_code_spans(text: str) -> tuple[tuple[int, int], ...]:
+    return _code_spans(text)
+
+
+def _code_spans(text: str) -> tuple[tuple[int, int], ...]:
     spans = []
     start = i = 0
     n = len(text)

@@ -429,6 +429,7 @@ TRICKY_QUERIES = [
     'SELECT * { ?s ?p "unterminated ?x }',
     "SELECT * { ?s ?p <a b> . ?s ?p <urn:ok> . FILTER (?o<?p) }",
     "",
+    "SELECT * { VALUES ?v { " + '"{x}" # ?y\n' * 2500 + "} }",  # long: scanned, not kept
 ]
 
 
