@@ -21,7 +21,8 @@ import tempfile
 import threading
 import time
 import urllib.parse
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -211,14 +212,24 @@ def load_store(anthology: Engine, location: Path, data_graph: str = DATA_GRAPH) 
             for quad in anthology.quads((part,))
         )
         ox.serialize(quads, output=str(dump), format=ox.RdfFormat.N_QUADS)
-        done = subprocess.run(
-            [oxigraph_binary(), "load", "--location", str(location), "--file", str(dump)],
-            capture_output=True,
-            text=True,
-            preexec_fn=_die_with_parent(os.getpid()),
-        )
-        if done.returncode != 0:
-            raise AnthologyError(f"oxigraph load failed: {done.stderr.strip()}")
+        loader: subprocess.Popen[str] | None = None
+        try:
+            with _STOPS.held():
+                loader = subprocess.Popen(
+                    [oxigraph_binary(), "load", "--location", str(location), "--file", str(dump)],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                    preexec_fn=_die_with_parent(os.getpid()),
+                )
+            _, said = loader.communicate()
+        except BaseException:  # a stop, Ctrl-C: the loader is killed and waited for
+            if loader is not None:
+                loader.kill()
+                loader.communicate()
+            raise
+        if loader.returncode != 0:
+            raise AnthologyError(f"oxigraph load failed: {said.strip()}")
 
 
 def serve_command(location: Path, host: str, port: int, read_only: bool) -> list[str]:
@@ -310,6 +321,44 @@ class _Stopped(BaseException):
     BaseException, as KeyboardInterrupt, so that no ``except Exception`` keeps it)."""
 
 
+class _StopGate:
+    """Where ``serve``'s SIGTERM handler stops it: at once, or, while a child process is
+    being started (``held``), as soon as the child's Popen is ours to stop. A stop raised
+    inside ``subprocess.Popen`` after the fork would leave the child running unseen,
+    still writing into a store that is being removed."""
+
+    def __init__(self) -> None:
+        self.holding = 0
+        self.pending = False
+
+    def stop(self, *_: object) -> None:
+        if self.holding:
+            self.pending = True
+        else:
+            raise _Stopped
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        self.holding += 1
+        try:
+            yield
+        finally:
+            self.holding -= 1
+        if not self.holding and self.pending:
+            self.pending = False
+            raise _Stopped
+
+
+_STOPS = _StopGate()
+
+
+def _remove_own_stores() -> None:
+    """Remove every store of this process: the one being made may exist before its name
+    is known here (a SIGTERM inside ``tempfile.mkdtemp``)."""
+    for path in Path(tempfile.gettempdir()).glob(f"{STORE_PREFIX}{os.getpid()}-*"):
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def serve(
     anthology: Engine,
     host: str,
@@ -330,28 +379,25 @@ def serve(
     with SIGKILL; its store, then left behind, is removed by the next ``serve``.
     """
     previous = signal.getsignal(signal.SIGTERM)
-
-    def stop(*_: object) -> None:
-        raise _Stopped
-
     # From the start: a SIGTERM while the store loads (seconds at 10,000 entries) would
     # otherwise kill this process with the store and its loader left behind.
-    signal.signal(signal.SIGTERM, stop)
-    folder: Path | None = None
+    _STOPS.pending = False
+    signal.signal(signal.SIGTERM, _STOPS.stop)
     process: subprocess.Popen[str] | None = None
     try:
         remove_stale_stores()
         check_port(host, port)
         folder = Path(tempfile.mkdtemp(prefix=f"{STORE_PREFIX}{os.getpid()}-"))
         load_store(anthology, folder)
-        process = subprocess.Popen(
-            serve_command(folder, host, port, read_only),
-            stderr=subprocess.PIPE,
-            text=True,
-            errors="replace",
-            env={**os.environ, "RUST_BACKTRACE": "0"},
-            preexec_fn=_die_with_parent(os.getpid()),
-        )
+        with _STOPS.held():
+            process = subprocess.Popen(
+                serve_command(folder, host, port, read_only),
+                stderr=subprocess.PIPE,
+                text=True,
+                errors="replace",
+                env={**os.environ, "RUST_BACKTRACE": "0"},
+                preexec_fn=_die_with_parent(os.getpid()),
+            )
         lines: list[str] = []
         forwarding = threading.Event()
         assert process.stderr is not None
@@ -395,6 +441,5 @@ def serve(
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)
+        _remove_own_stores()
         signal.signal(signal.SIGTERM, previous)

@@ -837,3 +837,46 @@ def test_a_sigterm_while_the_store_loads_stops_serve_and_removes_the_store(tmp_p
         process.kill()
     assert "SPARQL endpoint" not in out  # stopped while loading, not once serving
     assert process.returncode == 0 and _stores(tmp_path) == []
+
+
+@pytest.mark.parametrize("child", ["mkdtemp", "load", "serve"])
+def test_a_sigterm_while_a_child_starts_stops_serve_and_reaps_it(tmp_path, monkeypatch, child):
+    """A SIGTERM that comes inside ``subprocess.Popen`` once the child is forked (here
+    sent from there: the race the signal tests above lose now and then) waits until the
+    child is serve's to stop: serve returns 0, every child it started is reaped and no
+    store is left. Before, the stop left the child running unseen (and, inside
+    ``mkdtemp``, the store with no name to remove it by)."""
+    import os
+    import signal
+    import tempfile
+
+    from anthology_kg.engine import open_engine
+    from anthology_kg.server import serve
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    started: dict[int, list[str]] = {}
+    execute_child = subprocess.Popen._execute_child  # type: ignore[attr-defined]
+
+    def execute_and_stop(popen, args, *rest):
+        execute_child(popen, args, *rest)
+        started[popen.pid] = list(args)
+        if child in args:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    def mkdtemp_and_stop(*args, **kwargs):
+        mkdtemp(*args, **kwargs)  # the store's folder made, its name not yet returned
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    mkdtemp = tempfile.mkdtemp
+    monkeypatch.setattr(subprocess.Popen, "_execute_child", execute_and_stop)
+    if child == "mkdtemp":
+        monkeypatch.setattr(tempfile, "mkdtemp", mkdtemp_and_stop)
+    anthology = open_engine()
+    code = serve(anthology, "127.0.0.1", free_port(), False, started=lambda url: None)
+    assert code == 0
+    assert child == "mkdtemp" or [args for args in started.values() if child in args]
+    assert not any("serve" in args for args in started.values()) or child == "serve"
+    for pid in started:
+        with pytest.raises(ChildProcessError):  # already waited for by serve
+            os.waitpid(pid, os.WNOHANG)
+    assert _stores(tmp_path) == []
