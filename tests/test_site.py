@@ -218,6 +218,18 @@ def test_site_is_deterministic(tmp_path):
         assert (tmp_path / "a" / rel).read_bytes() == (tmp_path / "b" / rel).read_bytes(), rel
 
 
+def test_the_site_is_the_same_wherever_it_is_built_from(tmp_path, monkeypatch, bundled_copy):
+    """A result's file is shown relative to the anthology (``data/X.ttl:N``), not to the
+    working directory of the build, which would also show the builder's folders."""
+    for name in ("a", "b/c"):
+        (tmp_path / name).mkdir(parents=True)
+        monkeypatch.chdir(tmp_path / name)
+        assert run_cli("--root", str(bundled_copy), "site", "-o", "site").exit_code == 0
+    rules = (tmp_path / "a" / "site" / "rules.html").read_text(encoding="utf-8")
+    assert "<code>data/" in rules and str(tmp_path) not in rules and "../" not in rules
+    assert tree(tmp_path / "a" / "site") == tree(tmp_path / "b" / "c" / "site")
+
+
 def test_both_engines_write_the_same_site(tmp_path):
     assert run_cli("site", "-o", str(tmp_path / "f"), "--engine", "fast").exit_code == 0
     assert run_cli("site", "-o", str(tmp_path / "r"), "--engine", "reference").exit_code == 0

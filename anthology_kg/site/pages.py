@@ -8,6 +8,7 @@ reused on every page that names it; the templates are compiled once per build.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections import defaultdict
 from collections.abc import Callable, Collection
@@ -283,6 +284,20 @@ class Pages:
         lines = self._lines[result.file]
         return lines[result.line - 1].strip() if 0 < result.line <= len(lines) else None
 
+    def where(self, result: RuleResult) -> str | None:
+        """A result's file and line as the anthology names them (``data/X.ttl:7``): not
+        as the command line shows them, relative to the working directory, which would
+        make the site depend on where it was built and show the builder's folders."""
+        if not result.file:
+            return None
+        path = Path(os.path.abspath(result.file))
+        shown = (
+            path.relative_to(self.anthology.root)
+            if path.is_relative_to(self.anthology.root)
+            else Path(path.name)
+        )
+        return f"{shown.as_posix()}:{result.line}"
+
     def result_rows(self, results: list[RuleResult], depth: int) -> list[N]:
         rows = []
         for r in results:
@@ -298,7 +313,7 @@ class Pages:
                     path=self.curie_label(r.path),
                     value=self.curie_label(r.value),
                     focus=focus,
-                    where=f"{r.file}:{r.line}" if r.file else None,
+                    where=self.where(r),
                     source_line=self.source_line(r),
                 )
             )
