@@ -118,3 +118,71 @@ def test_a_cancelled_child_is_stopped_and_reaped():
         os.waitpid(pid, os.WNOHANG)  # reaped already
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+def test_the_child_makes_blank_nodes_of_its_own():
+    """The fork copies pyoxigraph's blank-node generator: the task runs in a thread of
+    its own in the child, so that the ids it makes are not those the parent makes next."""
+    import pyoxigraph as ox
+
+    child = workers.beside(lambda: [ox.BlankNode().value for _ in range(3)])
+    parent = [ox.BlankNode().value for _ in range(3)]
+    assert not set(child.result()) & set(parent)
+
+
+def test_a_fresh_blank_node_in_an_answer_is_shown_unnamed(bundled_copy, tmp_path):
+    """A stored query that makes a blank node (BNODE()) gets the same page whether the
+    answers come from a child or from this process: unnamed, not a data blank node's
+    description."""
+    (bundled_copy / "queries").mkdir(exist_ok=True)
+    (bundled_copy / "queries" / "fresh.rq").write_text(
+        "#+ summary: A fresh blank node\nSELECT ?b WHERE { BIND(BNODE() AS ?b) }\n",
+        encoding="utf-8",
+    )
+    pages = [
+        build_site(
+            open_engine("fast", root=bundled_copy, validates=True), tmp_path / f"{n}{i}", workers=n
+        ).root
+        / "queries"
+        / "fresh.html"
+        for i, n in enumerate((2, 2, 1))
+    ]
+    assert len({page.read_bytes() for page in pages}) == 1
+    assert "(unnamed)" in pages[0].read_text(encoding="utf-8")
+
+
+def test_done_works_past_a_thousand_open_files():
+    """``done`` polls the pipe: select() refuses a descriptor past 1,023."""
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 1200:
+        pytest.skip(f"only {soft} open files allowed here")
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    try:
+        child = workers.beside(lambda: 7)
+        while not child.done():
+            time.sleep(0.01)
+        assert child.result() == 7
+    finally:
+        for descriptor in held:
+            os.close(descriptor)
+
+
+def test_an_interrupt_while_waiting_for_the_child_stops_and_reaps_it():
+    import signal
+
+    def interrupt(*_):
+        raise KeyboardInterrupt
+
+    child = workers.beside(lambda: time.sleep(60))
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.2)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            child.result()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    with pytest.raises(ChildProcessError):  # reaped, not left running
+        os.waitpid(child._pid, os.WNOHANG)

@@ -84,13 +84,23 @@ class Beside(Generic[T]):
 
     def done(self) -> bool:
         """Whether the child has begun to send its result (or ended)."""
-        return self._ended or bool(select.select([self._read], [], [], 0)[0])
+        if self._ended:
+            return True
+        ready = select.poll()  # not select.select: it refuses a descriptor past 1,023
+        ready.register(self._read, select.POLLIN | select.POLLHUP)
+        return bool(ready.poll(0))
 
     def result(self) -> T:
         """The task's result, once the child has sent it; the child's failure is raised
-        here (as ``in_processes`` raises it)."""
-        self._ended = True
-        error, sent = _wait(self._pid, self._read)
+        here (as ``in_processes`` raises it). Interrupted while waiting (Ctrl-C), the
+        child is stopped and reaped before the interruption goes on."""
+        try:
+            error, sent = _wait(self._pid, self._read)
+        except BaseException:
+            _end(self._pid)
+            raise
+        finally:
+            self._ended = True
         if error is not None:
             raise error
         result: T = pickle.loads(sent)
@@ -111,9 +121,32 @@ def beside(task: Callable[[], T]) -> Beside[T]:
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child; its work is checked by its result
         os.close(read)
-        _run_child(lambda: pickle.dumps(task()), write)
+        _run_child(lambda: pickle.dumps(_in_a_new_thread(task)), write)
     os.close(write)
     return Beside(pid, read)
+
+
+def _in_a_new_thread(task: Callable[[], T]) -> T:
+    """``task``'s result, computed in a thread of its own. pyoxigraph makes blank-node
+    ids with a generator of the thread's own, which the fork copied: in the forked
+    thread the child would make the very ids the parent makes next (a BNODE() in a
+    stored query's answer would name a blank node of the data); a new thread seeds its
+    own generator."""
+    outcome: list[T] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            outcome.append(task())
+        except BaseException as exc:  # raised in the calling thread, as itself
+            failure.append(exc)
+
+    thread = threading.Thread(target=run, name="site-answers")
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+    return outcome[0]
 
 
 SETTLE_SECONDS = 10.0
@@ -177,9 +210,17 @@ def _wait(pid: int, read: int) -> tuple[BaseException | None, bytes]:
 
 
 def _stop(pid: int, read: int) -> None:
+    os.close(read)
+    _end(pid)
+
+
+def _end(pid: int) -> None:
+    """Stop the child ``pid`` and reap it, whether it still runs or was reaped already."""
     try:
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:
         pass
-    os.close(read)
-    os.waitpid(pid, 0)
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
