@@ -94,7 +94,9 @@ class Anthology(EntryIndex):
     #: (owlrl, as pySHACL applies it); validation takes its own ``inference``.
     inference: str = "none"
     _closure: Graph | None = field(default=None, repr=False)
-    _queried: dict[tuple[tuple[str, ...], str], Graph] = field(default_factory=dict, repr=False)
+    _queried: dict[tuple[tuple[str, ...], str, tuple[int, ...]], Graph] = field(
+        default_factory=dict, repr=False
+    )
 
     def identifier(self, node: Term) -> str | None:
         """The ``dcterms:identifier`` of ``node`` in the data, if it has one (``node``:
@@ -177,15 +179,19 @@ class Anthology(EntryIndex):
 
     def _queried_graph(self, parts: tuple[str, ...]) -> Graph:
         """The graph the queries on ``parts`` run on: the data itself, or the union of
-        ``parts`` (and the closure, under inference) copied once, not once a query (the
-        engine's graphs are not changed after loading, and queries only read)."""
+        ``parts`` (and the closure, under inference) copied once, not once a query, and
+        again when a part has grown (pySHACL adds a few triples to the ontology and
+        shapes as it validates; nothing removes any, and queries only read)."""
         inferred = self.inference != "none" and bool({"data", "ontology"} & set(parts))
         if parts == ("data",) and not inferred:
             return self.data
-        graph = self._queried.get((parts, self.inference))
+        key = (parts, self.inference, tuple(len(self.graph(part)) for part in parts))
+        graph = self._queried.get(key)
         if graph is None:
             graph = self._union(parts) + self.closure() if inferred else self._union(parts)
-            self._queried[parts, self.inference] = graph
+            for stale in [k for k in self._queried if k[:2] == key[:2]]:
+                del self._queried[stale]  # a copy at an earlier size is not asked for again
+            self._queried[key] = graph
         return graph
 
     def closure(self) -> Graph:

@@ -58,8 +58,11 @@ def test_linear_semantics_give_owlrls_own_closure(source, profile):
     asserted = Graph().parse(data=text, format="turtle")
     theirs = _closure(asserted, OWLRL[profile])
     ours = _closure(asserted, LINEAR[profile])
-    # Isomorphic, not equal: OWL-RL reports an ill-typed literal on a fresh blank node.
-    assert len(ours) == len(theirs) and isomorphic(ours, theirs)
+    if profile == "owlrl" and source == "tricky":
+        # Isomorphic, not equal: OWL-RL reports an ill-typed literal on a fresh blank node.
+        assert len(ours) == len(theirs) and isomorphic(ours, theirs)
+    else:
+        assert set(ours) == set(theirs)
     # The tricky graph does exercise the copies: a value's triples reach its other forms.
     if source == "tricky" and profile == "rdfs":
         ex = Namespace("http://example.org/")
