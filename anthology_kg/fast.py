@@ -484,7 +484,16 @@ def store_query(
     source: str | Path | None = None,
 ) -> QueryResult:
     """Run ``text`` on ``store`` with ``default_graph`` as its default graph."""
-    return as_query_result(_run(store, text, default_graph, source))
+    answer = _run(store, text, default_graph, source)
+    try:
+        return as_query_result(answer)
+    except AnthologyError as exc:  # a triple term in the answer: at its query
+        refused = AnthologyError(exc.message, exc.path or source)
+    # Raised out here, free of the first error's frames, and the solutions dropped in
+    # this thread: pyoxigraph refuses to drop them in another (``bounded`` runs queries
+    # in a thread of their own, and the error travels to the caller's).
+    del answer
+    raise refused
 
 
 def as_query_result(result: ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples) -> QueryResult:

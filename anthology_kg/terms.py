@@ -69,6 +69,12 @@ def from_ox(term: object) -> Node:
         return URIRef(term.value)
     if isinstance(term, ox.BlankNode):
         return BNode(term.value)
+    if isinstance(term, ox.Triple):  # the data's own parse refuses them too (exit 2)
+        from .errors import AnthologyError
+
+        raise AnthologyError(
+            f"the answer holds a triple term, {term}: RDF 1.2 triple terms are not supported"
+        )
     if not isinstance(term, ox.Literal):
         raise TypeError(f"not an RDF term: {term!r}")
     if term.language:

@@ -445,3 +445,26 @@ def test_the_code_scanner_jumps_to_what_a_step_a_character_finds(text):
     assert list(code_characters(text)) == expected
     braces = [m.start() for m in code_matches(re.compile(r"[{}?]"), text)]
     assert braces == [i for i, c in expected if c in "{}?"]
+
+
+# pyoxigraph refuses to drop query solutions in another thread than theirs: an error
+# that kept them in its frames would make a warning of it at the end.
+@pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.parametrize("command", [["query", "tt"], ["site", "-o", "out"]])
+def test_a_stored_query_answering_a_triple_term_is_exit_2_at_its_file(
+    bundled_copy, tmp_path, monkeypatch, command
+):
+    """An RDF 1.2 triple term in an answer is refused as the data's parse refuses one:
+    exit 2 naming the query's file, no traceback, no site written."""
+    (bundled_copy / "queries").mkdir(exist_ok=True)
+    (bundled_copy / "queries" / "tt.rq").write_text(
+        "#+ summary: a triple term\n"
+        "SELECT ?t WHERE { BIND(<<( <http://a/x> <http://a/y> <http://a/z> )>> AS ?t) }\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("--root", str(bundled_copy), *command)
+    assert result.exit_code == 2
+    assert "tt.rq: the answer holds a triple term" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "out").exists()
