@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, overload
+from typing import TYPE_CHECKING, ClassVar, TypeVar, overload
 
 import pyoxigraph as ox
 
@@ -477,6 +477,11 @@ def load_fast(
     return engine
 
 
+T = TypeVar("T")
+#: What a pyoxigraph store answers to a query.
+Answered = ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples
+
+
 def store_query(
     store: ox.Store,
     text: str,
@@ -484,14 +489,19 @@ def store_query(
     source: str | Path | None = None,
 ) -> QueryResult:
     """Run ``text`` on ``store`` with ``default_graph`` as its default graph."""
-    answer = _run(store, text, default_graph, source)
+    return converted(_run(store, text, default_graph, source), as_query_result, source)
+
+
+def converted(answer: Answered, convert: Callable[[Answered], T], source: str | Path | None) -> T:
+    """``convert(answer)``, the store's answer to the query at ``source``; its
+    AnthologyError (a triple term in the answer, ``terms.from_ox``) raised at ``source``,
+    free of the frames that hold the solutions, which are dropped here: pyoxigraph
+    refuses to drop them in another thread than theirs (``bounded`` runs a query in a
+    thread of its own, and the error travels to the caller's)."""
     try:
-        return as_query_result(answer)
-    except AnthologyError as exc:  # a triple term in the answer: at its query
+        return convert(answer)
+    except AnthologyError as exc:
         refused = AnthologyError(exc.message, exc.path or source)
-    # Raised out here, free of the first error's frames, and the solutions dropped in
-    # this thread: pyoxigraph refuses to drop them in another (``bounded`` runs queries
-    # in a thread of their own, and the error travels to the caller's).
     del answer
     raise refused
 

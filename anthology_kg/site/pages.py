@@ -23,7 +23,6 @@ from markupsafe import Markup, escape
 from rdflib import Graph
 from rdflib.term import Node
 
-from ..errors import AnthologyError
 from ..loader import EntryIndex
 from ..namespaces import bind_prefixes
 from ..queries import QueryResult, StoredQuery, catalog, run_local
@@ -156,14 +155,12 @@ def answer(anthology: EntryIndex, queries: dict[str, StoredQuery]) -> dict[str, 
         if has_service(stored.text) or stored.params:
             answers[name] = None
         elif store_answer is not None:
-            solutions = store_answer(stored.text, stored.path)
-            try:
-                answers[name] = Answer.of_store(solutions)
-                continue
-            except AnthologyError as exc:  # a triple term in the answer: at its query
-                refused = AnthologyError(exc.message, exc.path or stored.path)
-            del solutions  # dropped in this thread, as pyoxigraph requires (fast.store_query)
-            raise refused
+            from ..fast import converted
+
+            # No name for the answer here: on a refusal ``converted`` drops it.
+            answers[name] = converted(
+                store_answer(stored.text, stored.path), Answer.of_store, stored.path
+            )
         else:
             answers[name] = Answer.of(run_local(anthology, stored.text, source=stored.path))  # type: ignore[arg-type]
     return answers
