@@ -257,15 +257,20 @@ _PR_SET_PDEATHSIG = 1
 def remove_stale_stores(folder: Path | None = None) -> list[Path]:
     """Remove the stores left behind by ``serve`` processes that no longer run (killed
     with SIGKILL, say); return them."""
-    folder = Path(folder or tempfile.gettempdir())
     removed = []
-    for path in folder.glob(f"{STORE_PREFIX}*"):
-        pid_text = path.name[len(STORE_PREFIX) :].split("-", 1)[0]
+    for pid_text, path in _stores(folder):
         if not pid_text.isdigit() or _alive(int(pid_text)):
             continue
         shutil.rmtree(path, ignore_errors=True)
         removed.append(path)
     return removed
+
+
+def _stores(folder: Path | None = None) -> Iterator[tuple[str, Path]]:
+    """The stores of ``serve`` in ``folder`` (the temporary folder), each with the PID its
+    name gives (as text)."""
+    for path in Path(folder or tempfile.gettempdir()).glob(f"{STORE_PREFIX}*"):
+        yield path.name[len(STORE_PREFIX) :].split("-", 1)[0], path
 
 
 def _alive(pid: int) -> bool:
@@ -355,8 +360,10 @@ _STOPS = _StopGate()
 def _remove_own_stores() -> None:
     """Remove every store of this process: the one being made may exist before its name
     is known here (a SIGTERM inside ``tempfile.mkdtemp``)."""
-    for path in Path(tempfile.gettempdir()).glob(f"{STORE_PREFIX}{os.getpid()}-*"):
-        shutil.rmtree(path, ignore_errors=True)
+    own = str(os.getpid())
+    for pid_text, path in _stores():
+        if pid_text == own:
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def serve(
