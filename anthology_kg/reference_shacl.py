@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -86,6 +87,14 @@ def shacl_report(
         except (ShapeLoadError, ConstraintLoadError) as exc:  # a shape SHACL calls ill-formed
             reason = " ".join(str(exc.args[0] if exc.args else exc).split())
             raise AnthologyError(f"the shapes cannot be used: {reason}") from None
+        except re.error as exc:
+            # A pattern SPARQL's REGEX takes (shacl.syntax checks that) and Python's does
+            # not, which pySHACL compiles with: \p{L}, say.
+            raise AnthologyError(
+                f"the shapes cannot be used on the reference engine: the pattern "
+                f"{exc.pattern!r} is not one Python's re module reads ({exc.msg}); "
+                "the fast engine reads it"
+            ) from None
     if not isinstance(report_graph, Graph):
         # pySHACL returns a ValidationFailure for shapes it refuses (unsupported SPARQL).
         raise AnthologyError(f"the shapes cannot be used: {report_graph}")

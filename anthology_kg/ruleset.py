@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from . import resources
 from .choices import DEFAULT_BASE
 from .entries import Location
-from .errors import AnthologyError
+from .errors import AnthologyError, display_path
 from .sources import TurtleFiles
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ class Rules:
 
     @functools.cached_property
     def _rule_graphs(self) -> tuple[Graph, Graph]:
+        self._rule_triples  # noqa: B018 (where the shapes' syntax is checked, for every engine)
         return _rule_graphs(self.ontology_file, self.shape_files, self.base)
 
     @functools.cached_property
@@ -151,6 +152,94 @@ def parse_turtle(path: Path, base: str = DEFAULT_BASE) -> tuple[Graph, str]:
 
     quads, text, _ = parse_turtle_file(path, base)
     return to_graph(quads), text
+
+
+def check_shape_syntax(shape_files: Sequence[Path], shapes: Sequence[Triple], base: str) -> None:
+    """Raise AnthologyError, at the file and line where the first ill-formed shape is
+    written, when ``shapes`` (read from ``shape_files``) break a syntax rule of SHACL
+    (``shacl.syntax``); each further problem on a line of its own."""
+    from .shacl.syntax import explain, syntax_results
+
+    # The anthology's own files first (the bundled ones come first in ``shape_files``).
+    order = {path: -index for index, path in enumerate(shape_files)}
+    problems: dict[tuple[int, int, str, Path | None], None] = {}
+    for row in syntax_results(shapes):
+        owners = _owners(shapes, row.focus)
+        written = _where_written(shape_files, owners, row, base)
+        shape = (
+            _name(row.focus, base)
+            if row.focus in owners
+            else f"a shape in {_name(owners[0], base) if owners else 'a blank node'}"
+        )
+        note = (
+            " (written in more than one shapes file: their triples merge)"
+            if len({p for p, _ in written}) > 1
+            else ""
+        )
+        message = f"{shape}: {explain(row)} (a syntax rule of SHACL){note}"
+        for path, line in written or [(None, 0)]:
+            problems[(order.get(path, 1) if path else 1, line, message, path)] = None
+    if problems:
+        found = sorted(problems, key=lambda p: p[:3])
+        _, line, message, file = found[0]
+        more = [
+            f"{display_path(f)}:{n}: {m}" if f and n else f"{display_path(f)}: {m}" if f else m
+            for _, n, m, f in found[1:]
+        ]
+        raise AnthologyError("\n".join([message, *more]), file, line or None)
+
+
+def _name(node: object, base: str) -> str:
+    from .prefixes import prefixed_name
+
+    value = str(getattr(node, "value", node))  # a pyoxigraph IRI
+    return prefixed_name(value, base) or f"<{value}>"
+
+
+def _owners(shapes: Sequence[Triple], node: Any) -> list[Any]:
+    """The IRIs ``node`` is, or is nested in (followed back through blank nodes)."""
+    import pyoxigraph as ox
+
+    by_object: dict[Any, list[Any]] = {}
+    for s, _, o in shapes:
+        by_object.setdefault(o, []).append(s)
+    owners, seen, todo = [], {node}, [node]
+    while todo:
+        current = todo.pop()
+        if isinstance(current, ox.NamedNode):
+            owners.append(current)
+            continue
+        for subject in by_object.get(current, ()):
+            if subject not in seen:
+                seen.add(subject)
+                todo.append(subject)
+    return sorted(owners, key=str)
+
+
+def _where_written(
+    shape_files: Sequence[Path], owners: Sequence[Any], row: Any, base: str
+) -> list[tuple[Path | None, int]]:
+    """The files and lines where the triple of ``row`` is written (its first value where
+    it has several), else where the shape holding it starts."""
+    import pyoxigraph as ox
+
+    from .sourcemap import file_positions, locate, nested_triples
+
+    found: list[tuple[Path | None, int]] = []
+    for path in shape_files:
+        positions = file_positions(path, base, ox_terms=True)
+        for owner in owners:
+            if owner not in positions.subjects:
+                continue
+            # A blank node is matched as any value: its label here is not the file's.
+            value = None if isinstance(row.value, ox.BlankNode) else row.value
+            at = locate(positions, row.focus, owner, row.path, value)
+            if row.focus != owner:
+                nested = nested_triples(positions, owner, row.path, value)
+                if nested:
+                    at = min((w.line, w.column) for w in nested)
+            found.append((path, at[0] if at else 0))
+    return found
 
 
 def vocabulary(ontology: Graph) -> Graph:
@@ -259,7 +348,12 @@ def _parsed_rule_triples(
         labels: dict[Any, Any] = dict(ox_stable_labels(found))
         return tuple((labels.get(s, s), p, labels.get(o, o)) for s, p, o in found)
 
-    return triples([ontology_file]), triples(shape_files)
+    ontology, shapes = triples([ontology_file]), triples(shape_files)
+    bundled = resources.bundled_shapes_dir().resolve()
+    # The bundled shapes alone are well-formed (tests/test_shape_syntax.py): no cost.
+    if any(path.parent.resolve() != bundled for path in shape_files):
+        check_shape_syntax(shape_files, shapes, base)
+    return ontology, shapes
 
 
 def _copy(graph: Graph) -> Graph:

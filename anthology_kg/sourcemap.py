@@ -464,7 +464,7 @@ def locate(
         if direct:
             return direct[0].line, direct[0].column
         if value is not None and owner is not None and focus != owner:
-            nested = _nested(positions, owner, predicate, value)
+            nested = nested_triples(positions, owner, predicate, value)
             if len(nested) == 1:
                 return nested[0].line, nested[0].column
     for subject in (focus, owner):
@@ -473,9 +473,11 @@ def locate(
     return None
 
 
-def _nested(positions: Positions, owner: object, predicate: object, value: object) -> list[Written]:
-    """The triples ``? predicate value`` written inside blank nodes nested in ``owner``'s
-    statements."""
+def nested_triples(
+    positions: Positions, owner: object, predicate: object, value: object
+) -> list[Written]:
+    """The triples ``? predicate value`` (None: any value) written inside blank nodes
+    nested in ``owner``'s statements, in the order written."""
     inside: set[object] = set()
     todo = [owner]
     while todo:

@@ -1,0 +1,215 @@
+"""The syntax rules of SHACL for a shapes graph, checked before its shapes are used.
+
+SHACL states, section by section, what a well-formed shape is ("Each property shape has
+exactly one value for sh:path"; "the values of sh:minCount are literals of datatype
+xsd:integer"), and leaves open what a processor does with an ill-formed one: pySHACL
+refuses some and stops on others, the compiler would read the first value and go on. So
+both engines ask this module first. The rules are the W3C's own shapes for shapes graphs
+(SHACL Appendix C, ``shacl-shacl.ttl``), compiled and run like any shapes, and more that
+pySHACL also refuses: a shape with ``sh:path`` has one, and one with a count has
+``sh:path`` (Appendix C checks those only for the objects of ``sh:property`` and
+``sh:node``); no count is below zero; ``sh:qualifiedValueShape`` comes with a count; a
+``sh:pattern`` is one SPARQL's REGEX takes (Appendix C leaves that rule out).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from importlib import resources
+
+import pyoxigraph as ox
+
+from .compiler import CompiledConstraint, Compiler
+from .graph import ShapesGraph
+from .validator import ResultRow, run_compiled, store_select
+from .vocabulary import RDF, SH, XSD, Term
+
+SHSH = "http://www.w3.org/ns/shacl-shacl#"
+#: The rules added to Appendix C's, in their own namespace.
+MORE_RULES = "https://w3id.org/anthology-kg/shacl-syntax#"
+_COUNTS = (
+    "minCount",
+    "maxCount",
+    "minLength",
+    "maxLength",
+    "qualifiedMinCount",
+    "qualifiedMaxCount",
+)
+#: What Appendix C refuses on a node shape (for the objects of sh:node alone).
+_PROPERTY_ONLY = ", ".join(
+    f"sh:{name}"
+    for name in ("minCount", "maxCount", "lessThan", "lessThanOrEquals", "qualifiedValueShape")
+)
+_ONLY_PROPERTY_SHAPES = f"only a property shape (one with sh:path) has {_PROPERTY_ONLY}"
+_NOT_BELOW_0 = " ; ".join(f"sh:property [ sh:path sh:{n} ; sh:minInclusive 0 ]" for n in _COUNTS)
+_MORE = f"""
+@prefix sh: <{SH.iri}> .
+@prefix more: <{MORE_RULES}> .
+more:OnePathShape a sh:NodeShape ;
+    sh:targetSubjectsOf sh:path ;
+    sh:property [ sh:path sh:path ; sh:maxCount 1 ] .
+more:PropertyParametersShape a sh:NodeShape ;
+    sh:targetSubjectsOf {_PROPERTY_ONLY} ;
+    sh:property [ sh:path sh:path ; sh:minCount 1 ;
+        sh:message "missing: {_ONLY_PROPERTY_SHAPES}" ] .
+more:CountShape a sh:NodeShape ;
+    sh:targetSubjectsOf {", ".join(f"sh:{name}" for name in _COUNTS)} ;
+    {_NOT_BELOW_0} .
+more:QualifiedShape a sh:NodeShape ;
+    sh:targetSubjectsOf sh:qualifiedValueShape ;
+    sh:sparql [
+        sh:message "neither sh:qualifiedMinCount nor sh:qualifiedMaxCount beside it" ;
+        sh:select \"\"\"SELECT $this ?path ?value WHERE {{
+            $this <{SH.qualifiedValueShape.value}> ?value .
+            BIND (<{SH.qualifiedValueShape.value}> AS ?path)
+            FILTER NOT EXISTS {{ $this <{SH.qualifiedMinCount.value}> ?min }}
+            FILTER NOT EXISTS {{ $this <{SH.qualifiedMaxCount.value}> ?max }}
+        }}\"\"\" ] .
+more:PatternShape a sh:NodeShape ;
+    sh:targetSubjectsOf sh:pattern ;
+    sh:sparql [
+        sh:message "not a regular expression SPARQL's REGEX takes (with the shape's sh:flags)" ;
+        sh:select \"\"\"SELECT $this ?path ?value WHERE {{
+            $this <{SH.pattern.value}> ?value .
+            OPTIONAL {{ $this <{SH.flags.value}> ?flags }}
+            BIND (<{SH.pattern.value}> AS ?path)
+            FILTER (sameTerm(COALESCE(REGEX("", STR(?value), COALESCE(STR(?flags), "")), 0), 0))
+        }}\"\"\" ] .
+"""
+# Where the shapes under check are, for the queries (no SPARQL-based rule reads it).
+_CHECKED = ox.NamedNode(MORE_RULES + "checked")
+
+
+@functools.cache
+def _rules() -> tuple[ShapesGraph, tuple[CompiledConstraint, ...]]:
+    """The rules' shapes graph and its compiled constraints, made once per process."""
+    text = resources.files(__package__).joinpath("shacl-shacl.ttl").read_bytes()
+    quads = [
+        *ox.parse(text, format=ox.RdfFormat.TURTLE, base_iri=SHSH),
+        *ox.parse(_MORE, format=ox.RdfFormat.TURTLE),
+    ]
+    rules = ShapesGraph((q.subject, q.predicate, q.object) for q in quads)
+    return rules, tuple(Compiler(rules, MORE_RULES + "rules").compile())
+
+
+def syntax_results(
+    triples: Iterable[tuple[ox.NamedNode | ox.BlankNode, ox.NamedNode, Term]],
+) -> list[ResultRow]:
+    """Where the shapes graph of ``triples`` breaks a syntax rule, each problem once: its
+    ``focus`` the shape (or list, or path) that breaks it, ``path`` the property of the
+    shape at fault (None: the shape as a whole). A problem is not given again as the
+    failure of the shape holding it (a member of sh:or), nor a count that is no integer
+    as one below 0."""
+    store = ox.Store()
+    store.bulk_extend(ox.Quad(s, p, o, _CHECKED) for s, p, o in triples)
+    _, compiled = _rules()
+    rows = run_compiled(store_select(store, [_CHECKED], ox_terms=True), compiled)
+    inner = {row.focus for row in rows if row.path is not None}
+    return [
+        row
+        for row in rows
+        if not (row.path is None and row.focus in inner)
+        and row.value not in inner
+        and not (
+            row.source_constraint_component == SH.MinInclusiveConstraintComponent
+            and sum((r.focus, r.path) == (row.focus, row.path) for r in rows) > 1
+        )
+    ]
+
+
+def explain(row: ResultRow) -> str:
+    """What ``row`` of ``syntax_results`` says is wrong, in a few words, naming the
+    property of the shape (``sh:minCount``) and the value where there is one."""
+    rules, _ = _rules()
+    component, rule = row.source_constraint_component, row.source_shape
+    path = row.path if isinstance(row.path, ox.NamedNode) else None
+    what = _shown(path) if path is not None else "the shape"
+    if path is not None and isinstance(row.value, ox.NamedNode | ox.BlankNode | ox.Literal):
+        what += f" {_shown(row.value)}"
+
+    if row.messages:  # the rules added here say it themselves
+        message = str(getattr(row.messages[0], "value", row.messages[0]))
+        return f"{what}: {message}" if path else message
+
+    def parameter(name: str) -> Term | None:
+        return (
+            rules.value(rule, SH[name]) if isinstance(rule, ox.NamedNode | ox.BlankNode) else None
+        )
+
+    if component == SH.MaxCountConstraintComponent:
+        if parameter("maxCount") == ox.Literal("0", datatype=XSD.integer):
+            return f"{what}: a node shape has none (only a property shape has {what})"
+        return f"{what}: more than one value"
+    if component == SH.MinCountConstraintComponent:
+        return f"{what}: missing"
+    if component == SH.DatatypeConstraintComponent:
+        return f"{what}: not a literal of datatype {_shown(parameter('datatype'))}"
+    if component == SH.NodeKindConstraintComponent:
+        kind = parameter("nodeKind")
+        return f"{what}: not {_NODE_KINDS.get(kind, _shown(kind))}"
+    if component == SH.InConstraintComponent:
+        return (
+            f"{what}: not one of {', '.join(_shown(m) for m in _members(rules, parameter('in')))}"
+        )
+    if component == SH.MinInclusiveConstraintComponent:
+        return f"{what}: not a number of at least 0"
+    if component == SH.NodeConstraintComponent:
+        return f"{what}: not a well-formed {_NODES.get(parameter('node'), 'value')}"
+    if component == SH.XoneConstraintComponent:
+        return f"{what}: neither a well-formed node shape nor a well-formed property shape"
+    if component in (SH.HasValueConstraintComponent, SH.ClosedConstraintComponent):
+        return f"{what}: not a well-formed list or path"
+    return (
+        f"{what}: breaks {_shown(component) if isinstance(component, ox.NamedNode) else component}"
+    )
+
+
+_NODE_KINDS: dict[Term | None, str] = {
+    SH.IRI: "an IRI",
+    SH.Literal: "a literal",
+    SH.BlankNode: "a blank node",
+    SH.IRIOrLiteral: "an IRI or a literal",
+    SH.BlankNodeOrIRI: "an IRI or a blank node",
+    SH.BlankNodeOrLiteral: "a blank node or a literal",
+}
+_NODES: dict[Term | None, str] = {
+    ox.NamedNode(SHSH + "ListShape"): "list",
+    ox.NamedNode(SHSH + "PathShape"): "path",
+    ox.NamedNode(SHSH + "PathListWithAtLeast2Members"): "list of two paths or more",
+    ox.NamedNode(SHSH + "ShapeShape"): "shape",
+}
+
+
+def _members(rules: ShapesGraph, head: Term | None) -> list[Term]:
+    members = []
+    while head is not None and head != RDF.nil:
+        first = rules.value(head, RDF.first)
+        if first is not None:
+            members.append(first)
+        head = rules.value(head, RDF.rest)
+    return members
+
+
+def _shown(term: Term | None) -> str:
+    """``term`` as a shapes file would write it: ``sh:IRI``, ``xsd:integer``, ``-1``,
+    ``"one"``."""
+    if isinstance(term, ox.NamedNode):
+        for prefix, namespace in (("sh", SH), ("xsd", XSD), ("rdf", RDF)):
+            if term.value.startswith(namespace.iri):
+                return f"{prefix}:{term.value[len(namespace.iri) :]}"
+        return f"<{term.value}>"
+    if isinstance(term, ox.Literal):
+        if term.datatype in (XSD.integer, XSD.decimal, XSD.double, XSD.boolean):
+            return term.value
+        written = str(
+            ox.Literal(term.value, language=term.language)
+            if term.language
+            else ox.Literal(term.value)
+        )
+        return (
+            written
+            if term.datatype == XSD.string or term.language
+            else f"{written}^^{_shown(term.datatype)}"
+        )
+    return "[]" if term is not None else ""

@@ -1,0 +1,162 @@
+"""An anthology's own shapes are checked against SHACL's syntax rules before they are
+used (anthology_kg/shacl/syntax.py): an ill-formed shape is exit 2 at its file and line
+on both engines, the same message, where before the fast engine read the first value and
+went on, and pySHACL refused some with no file, crashed on others (a traceback, exit 1)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import REPO, run_cli
+
+from anthology_kg import resources
+from anthology_kg.errors import AnthologyError
+from anthology_kg.ruleset import load_rules
+from anthology_kg.shacl.syntax import syntax_results
+
+ENGINES = ["fast", "reference"]
+HEADER = (
+    "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+    "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+    "@prefix dcterms: <http://purl.org/dc/terms/> .\n"
+    "ak:MyShape a sh:NodeShape ; sh:targetClass ak:Entry ;\n"
+    "  sh:property [ sh:path dcterms:title ;\n"
+)
+
+
+def anthology_with_shapes(root: Path, text: str) -> Path:
+    """The minimal fixture's data with ``ontology/shapes/mine.ttl`` holding ``text``."""
+    shutil.copytree(REPO / "tests" / "fixtures" / "minimal" / "data", root / "data")
+    (root / "ontology" / "shapes").mkdir(parents=True)
+    (root / "ontology" / "shapes" / "mine.ttl").write_text(text, encoding="utf-8")
+    return root
+
+
+#: (what line 6 of mine.ttl says inside a property shape, what the error says there; the
+#: line where the first value of the property at fault is written is 6 unless given)
+ILL_FORMED = [
+    ('sh:minCount "one"', 'sh:minCount "one": not a literal of datatype xsd:integer'),
+    ("sh:minCount 1, 2", "sh:minCount: more than one value"),
+    ("sh:maxCount -1", "sh:maxCount -1: not a number of at least 0"),
+    ('sh:datatype "xsd:string"', 'sh:datatype "xsd:string": not an IRI'),
+    ('sh:class "Foo"', 'sh:class "Foo": not an IRI'),
+    ("sh:pattern 5", "sh:pattern 5: not a literal of datatype xsd:string"),
+    ('sh:pattern "("', 'sh:pattern "(": not a regular expression SPARQL\'s REGEX takes'),
+    ('sh:pattern "a" ; sh:flags "z"', 'sh:pattern "a": not a regular expression'),
+    ("sh:nodeKind sh:Foo", "sh:nodeKind sh:Foo: not one of sh:BlankNode, sh:IRI, sh:Literal"),
+    ("sh:in ( 1 ) , ( 2 )", "sh:in: more than one value"),
+    ("sh:path dcterms:creator", "sh:path: more than one value", 5),
+    (
+        "sh:qualifiedValueShape [ sh:class ak:Entry ]",
+        "sh:qualifiedValueShape []: neither sh:qualifiedMinCount nor sh:qualifiedMaxCount",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", ILL_FORMED, ids=[case[0] for case in ILL_FORMED])
+def test_an_ill_formed_shape_is_an_input_error_at_its_line(tmp_path, case):
+    written, said, line = (*case, 6)[:3]
+    root = anthology_with_shapes(tmp_path, f"{HEADER}     {written} ] .\n")
+    with pytest.raises(AnthologyError) as raised:
+        load_rules(root).shape_triples  # noqa: B018 (read: the shapes are checked)
+    error = raised.value
+    assert (error.path, error.line) == (root / "ontology" / "shapes" / "mine.ttl", line)
+    assert error.message.startswith(f"a shape in ak:MyShape: {said}"), error.message
+    assert error.message.endswith(" (a syntax rule of SHACL)") and "\n" not in error.message
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("written", ['sh:minCount "one"', "sh:pattern 5", "sh:minCount 1, 2"])
+def test_both_engines_refuse_an_ill_formed_shape_with_exit_2_at_its_line(tmp_path, engine, written):
+    """The same message on both; before, pySHACL crashed on ``sh:pattern 5`` (exit 1, a
+    traceback) and the fast engine read the first of two counts."""
+    root = anthology_with_shapes(tmp_path, f"{HEADER}     {written} ] .\n")
+    result = run_cli("--root", str(root), "check", "--engine", engine)
+    assert result.exit_code == 2, result.output
+    said = result.stderr.replace(str(root) + "/", "")
+    assert said.startswith("ontology/shapes/mine.ttl:6: a shape in ak:MyShape: sh:"), said
+    assert said.count("\n") == 1 and "Traceback" not in result.output, said
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_problem_inside_a_shape_is_said_once_not_again_for_the_shape_holding_it(tmp_path, engine):
+    root = anthology_with_shapes(tmp_path, f'{HEADER}     sh:or ( [ sh:datatype "x" ] ) ] .\n')
+    result = run_cli("--root", str(root), "check", "--engine", engine)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.count("\n") == 1, result.stderr  # one problem, one line
+    assert 'a shape in ak:MyShape: sh:datatype "x": not an IRI' in result.stderr
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_node_shape_with_a_count_says_only_a_property_shape_has_one(tmp_path, engine):
+    root = anthology_with_shapes(
+        tmp_path,
+        HEADER.replace("  sh:property [ sh:path dcterms:title ;\n", "")
+        + "  sh:minCount 1 .\nak:Other a sh:NodeShape ; sh:targetNode ak:x .\n",
+    )
+    result = run_cli("--root", str(root), "check", "--engine", engine)
+    assert result.exit_code == 2, result.output
+    said = "mine.ttl:4: ak:MyShape: sh:path: missing: only a property shape (one with sh:path) has"
+    assert said in result.stderr and result.stderr.count("\n") == 1, result.stderr
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_edited_copy_of_a_bundled_shapes_file_is_refused_naming_both_files(bundled_copy, engine):
+    """An anthology whose ontology/shapes holds its own edit of a bundled file (a fork
+    of this repository run by the installed tool): the two files' triples merge, and a
+    shape written with an RDF list as its path gets two sh:path. Before, the fast engine
+    read one of them and checked on; pySHACL refused, naming no file."""
+    own = bundled_copy / "ontology" / "shapes" / "adr-032.ttl"
+    own.parent.mkdir(parents=True)
+    bundled = resources.bundled_shapes_dir() / "adr-032.ttl"
+    text = bundled.read_text(encoding="utf-8")
+    own.write_text(text.replace("sh:minCount 1 ]", "sh:minCount 2 ]"), encoding="utf-8")
+    line = 1 + text[: text.index("sh:path ( ak:notStated")].count("\n")
+    result = run_cli("--root", str(bundled_copy), "check", "--engine", engine)
+    assert result.exit_code == 2, result.output
+    first, second = result.stderr.strip().splitlines()
+    note = "(written in more than one shapes file: their triples merge)"
+    assert first.startswith(f"{own}:{line}: aks:Rule1CategoryNotStated: sh:path: more than"), first
+    assert second.startswith(f"{bundled}:{line}: aks:") or second.startswith(
+        f"{bundled.relative_to(REPO)}:{line}: aks:"
+    ), second
+    assert first.endswith(note) and second.endswith(note)
+
+
+def test_the_bundled_shapes_keep_every_syntax_rule():
+    """Why an anthology without shapes of its own is not checked (no cost to ``check``)."""
+    rules = load_rules(resources.bundled_dir())
+    assert rules.shape_triples and syntax_results(rules.shape_triples) == []
+
+
+def test_the_rules_are_the_w3cs_shapes_for_shapes_as_published():
+    bundled = Path(resources.__file__).parent / "shacl" / "shacl-shacl.ttl"
+    lines = bundled.read_text(encoding="utf-8").splitlines(keepends=True)
+    header = [line for line in lines if line.startswith("#")][:7]
+    assert all(line.startswith("# ") for line in header) and lines[7] == "\n"
+    suite = REPO / "tests" / "w3c" / "shacl-tests" / "core" / "complex"
+    assert "".join(lines[8:]) == (suite / "shacl-shacl-data-shapes.ttl").read_text("utf-8")
+
+
+def test_well_formed_shapes_of_the_anthology_are_used_as_before(tmp_path):
+    root = anthology_with_shapes(
+        tmp_path,
+        f'{HEADER}     sh:minCount 1 ; sh:pattern "^Z" ; sh:message "Local: a title in Z" ] .\n',
+    )
+    for engine in ENGINES:
+        result = run_cli("--root", str(root), "check", "--engine", engine)
+        assert result.exit_code == 1 and "Local: a title in Z" in result.stdout, result.output
+
+
+def test_a_pattern_pythons_re_cannot_read_is_exit_2_on_the_reference_engine(tmp_path):
+    """SPARQL's REGEX (the fast engine) reads \\p{L}; pySHACL compiles sh:pattern with
+    Python's re, which does not: exit 2 saying so, not re.error's traceback and exit 1."""
+    root = anthology_with_shapes(tmp_path, f'{HEADER}     sh:pattern "^\\\\p{{L}}" ] .\n')
+    fast = run_cli("--root", str(root), "check")
+    assert fast.exit_code in (0, 1), fast.output
+    reference = run_cli("--root", str(root), "check", "--engine", "reference")
+    assert reference.exit_code == 2, reference.output
+    assert "'^\\\\p{L}' is not one Python's re module reads" in reference.stderr
+    assert "Traceback" not in reference.output
