@@ -358,6 +358,7 @@ class _Writer:
         # beginning or have one (a subject with one is put in IRI order: ``statement``).
         self._predicates: set[str] = set()
         self._bare_predicates: list[str] = []  # the same without <>, sorted
+        self._lengths: set[int] = set()  # of the bare predicates
         self._prefixed: set[str] = set()
 
     def labelled(self) -> bool:
@@ -537,12 +538,16 @@ class _Writer:
         while after < len(seen) and seen[after].startswith(bare):
             after += 1
         partners = seen[at:after]
-        partners += [bare[:n] for n in range(len(bare)) if f"<{bare[:n]}>" in self._predicates]
+        # Those ``bare`` begins with: of the lengths seen (a few), not every length.
+        partners += [
+            bare[:n] for n in self._lengths if n < len(bare) and f"<{bare[:n]}>" in self._predicates
+        ]
         if partners:
             self._prefixed.add(predicate)
             self._prefixed.update(f"<{other}>" for other in partners)
         seen.insert(at, bare)
         self._predicates.add(predicate)
+        self._lengths.add(len(bare))
 
     def _named_statements(self) -> dict[str, str]:
         """The statement of every IRI subject, by subject: its lines split and written

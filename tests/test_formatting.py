@@ -240,3 +240,14 @@ def test_a_subject_whose_predicates_begin_one_another_lists_them_in_iri_order(tm
     assert written == [f"rdf:_{n}" for n in sorted(range(1, 13), key=str)]
     assert text.index("<http://e.org/p> 2") < text.index("<http://e.org/p-q> 1")
     assert text.index("<http://e.org/p> 3") < text.index("<http://e.org/p-q> 4")
+
+
+def test_a_predicate_seen_alone_first_is_still_found_to_begin_a_later_one(tmp_path):
+    """e:p is seen (at e:a) before e:p-q, which begins with it: at e:b, where N-Triples
+    line order puts p-q first ("-" sorts before ">"), IRI order puts p first."""
+    path = tmp_path / "X.ttl"
+    path.write_text(
+        "@prefix e: <http://e.org/> .\ne:a e:p 1 .\ne:b e:p-q 2 ; e:p 3 .\n", encoding="utf-8"
+    )
+    text = format_file(path).canonical
+    assert text.index("<http://e.org/p> 3") < text.index("<http://e.org/p-q> 2"), text
