@@ -5,9 +5,10 @@ only result rows travel (no CONSTRUCT of the data).
 The queries read the named data graph and the published ontology graph as their
 default graph (``default-graph-uri``): the ontology's rdf:type and rdfs:subClassOf
 triples let sh:class and sh:targetClass see subclass instances, as the vocabulary
-graph does locally. For the report's wording, each query also returns the entry that
-holds a blank focus node or value, and one more query the identifiers of the result's
-entries; they make a small local graph, never the data.
+graph does locally. For the report's wording, a query whose answer holds a blank focus
+node or value is asked again with the entries that hold them (a blank node can only be
+followed in the query that found it), and one more query asks for the identifiers and
+holders of the results' IRIs; they make a small local graph, never the data.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from rdflib import Graph, URIRef
+from rdflib import BNode, Graph, URIRef
 from rdflib.namespace import DCTERMS, RDFS
 from rdflib.term import Node
 
@@ -72,6 +73,12 @@ def _with_owners(text: str) -> str:
     return f"{head}SELECT {keep} WHERE {{ {{ {body} }}{owners} }}"
 
 
+def _holds_blank(variables: list[str], rows: list[tuple[Node | None, ...]]) -> bool:
+    """Whether a solution binds ``?this`` or ``?value`` to a blank node."""
+    columns = [i for i, name in enumerate(variables) if name in ("this", "value")]
+    return any(isinstance(row[i], BNode) for row in rows for i in columns)
+
+
 def _keep_owners(found: dict[str, Node | None], var: str, local: Graph) -> None:
     """Add the referrer chain of ``?var`` in the solution ``found`` to ``local``."""
     child = found.get(var)
@@ -100,7 +107,12 @@ def remote_rows(
     local = Graph()
 
     def select(text: str) -> Iterator[dict[str, Node | None]]:
-        result = run_remote(url, _with_owners(text), kind="select", connection=connection)
+        # The walk to the holders is asked for only where an answer needs it: most hold no
+        # blank node, and a store may join the walk by reading every triple (Virtuoso 7.2:
+        # ~0.1 s a query at 300 entries, where the query alone takes a few ms).
+        result = run_remote(url, text, kind="select", connection=connection)
+        if _holds_blank(result.variables, result.rows):
+            result = run_remote(url, _with_owners(text), kind="select", connection=connection)
         for row in result.rows:
             found = dict(zip(result.variables, row, strict=True))
             _keep_owners(found, "this", local)
