@@ -11,7 +11,7 @@ import json
 import os
 import shutil
 from collections import defaultdict
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
@@ -424,11 +424,12 @@ class Pages:
     def entries(
         self,
         answers: Answers,
-        listed: list[tuple[Term, str, str]],
+        listed: Iterable[tuple[Term, str, str]],
         emit: Callable[[str, str], None] | None = None,
     ) -> None:
-        """The pages of the ``listed`` entries (from ``entry_pages``), each given to
-        ``emit`` (default: the emit of the build) as it is rendered."""
+        """The pages of the ``listed`` entries (from ``entry_pages``, or those this
+        process takes of them), each given to ``emit`` (default: the emit of the build)
+        as it is rendered."""
         missing = self.missing_confounders(answers.results.get("confounders"))
         by_focus: dict[str, list[RuleResult]] = defaultdict(list)
         for result in answers.report.results:

@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -147,6 +147,83 @@ def _in_a_new_thread(task: Callable[[], T]) -> T:
     if failure:
         raise failure[0]
     return outcome[0]
+
+
+class Shares(Generic[T]):
+    """The ``planned`` share of items of each process (this one and those forked after
+    these are made), in runs of up to ``size`` items, shared out as the processes go:
+    ``share(i)`` iterated in the process the share ``i`` is planned for gives the runs
+    of it that no other process has taken yet, then those not taken yet of the other
+    shares, each run to one process only. So a process that goes faster than planned
+    takes over the end of a slower one's share (in one process alone, iterating the
+    shares one after the other gives every item once).
+
+    Each share's run numbers are written into a pipe of its own, whole, before any
+    process reads them, and a read of a pipe is whole: each read takes one number. A
+    pipe's smallest buffer (4 KiB) holds MAX_RUNS of them: ``size`` grows to fit."""
+
+    MAX_RUNS = 2048  # of 2 bytes each
+
+    def __init__(self, planned: Sequence[Sequence[T]], size: int):
+        self.planned = planned
+        self._runs: list[list[Sequence[T]]] = []
+        self._pipes: list[int] = []
+        try:
+            for items in planned:
+                step = max(size, -(-len(items) // self.MAX_RUNS), 1)
+                runs = [items[start : start + step] for start in range(0, len(items), step)]
+                self._runs.append(runs)
+                self._pipes.append(_filled(len(runs)))
+        except BaseException:
+            self.close()
+            raise
+
+    def share(self, planned: int) -> Share[T]:
+        """The items of the share ``planned`` and, once they are taken, of the others."""
+        return Share(self, planned)
+
+    def take(self, share: int) -> Iterator[T]:
+        """The items of the runs of ``share`` not taken yet, each run taken as it comes."""
+        runs, pipe = self._runs[share], self._pipes[share]
+        while number := os.read(pipe, 2):
+            yield from runs[int.from_bytes(number, "little")]
+
+    def close(self) -> None:
+        """Forget the runs not taken yet, in this process (the others may go on)."""
+        while self._pipes:
+            os.close(self._pipes.pop())
+
+
+class Share(Generic[T]):
+    """One process's share of ``Shares``: ``len()`` is its planned size; iterating it
+    gives its items not taken by another process, then others' not taken yet."""
+
+    def __init__(self, shares: Shares[T], planned: int):
+        self._shares, self._planned = shares, planned
+
+    def __len__(self) -> int:
+        return len(self._shares.planned[self._planned])
+
+    def __iter__(self) -> Iterator[T]:
+        count = len(self._shares.planned)
+        for offset in range(count):  # its own, then the next process's, and so on
+            yield from self._shares.take((self._planned + offset) % count)
+
+
+def _filled(count: int) -> int:
+    """The reading end of a pipe holding the numbers ``0 .. count - 1`` (2 bytes each),
+    its writing end closed: once they are read, it reads as ended."""
+    read, write = os.pipe()
+    try:
+        numbers = memoryview(b"".join(n.to_bytes(2, "little") for n in range(count)))
+        while numbers:
+            numbers = numbers[os.write(write, numbers) :]
+    except BaseException:
+        os.close(read)
+        raise
+    finally:
+        os.close(write)
+    return read
 
 
 SETTLE_SECONDS = 10.0
