@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pyshacl
-from pyshacl.errors import ConstraintLoadError, ShapeLoadError
+from pyparsing import ParseException
+from pyshacl.errors import ReportableRuntimeError
 from rdflib import RDF, Graph, Literal, URIRef
 from rdflib.namespace import SH
 from rdflib.plugins.sparql import processor as sparql_processor
@@ -84,9 +85,15 @@ def shacl_report(
                 allow_warnings=allow_warnings,
                 advanced=False,
             )
-        except (ShapeLoadError, ConstraintLoadError) as exc:  # a shape SHACL calls ill-formed
+        except ReportableRuntimeError as exc:  # pySHACL's refusal of a shape (its own words)
             reason = " ".join(str(exc.args[0] if exc.args else exc).split())
             raise AnthologyError(f"the shapes cannot be used: {reason}") from None
+        except ParseException as exc:  # SPARQL pyoxigraph reads (shacl.syntax) and rdflib not
+            raise AnthologyError(
+                "the shapes cannot be used on the reference engine: rdflib cannot read a "
+                f"SPARQL query of theirs ({exc.msg} at line {exc.lineno}, column {exc.col}); "
+                "the fast engine reads it"
+            ) from None
         except re.error as exc:
             # A pattern SPARQL's REGEX takes (shacl.syntax checks that) and Python's does
             # not, which pySHACL compiles with: \p{L}, say.

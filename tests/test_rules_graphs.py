@@ -24,8 +24,8 @@ ex:Own a sh:NodeShape ; sh:targetClass ex:Thing ;
     sh:property [ sh:path ( ex:a [ sh:inversePath ex:b ] ) ; sh:minCount 1 ;
         sh:message "two\\nlines, a \\"quote\\" and a \\\\ backslash"@en ] ;
     sh:sparql [ sh:select """
-        SELECT $this WHERE { $this ex:c "x\\"" }
-    """ ; sh:message 4.0, "1e0"^^xsd:double, "INF"^^xsd:double ] .
+        SELECT $this WHERE { $this <http://example.org/c> 'x\\"' }
+    """ ; ex:note 4.0, "1e0"^^xsd:double, "INF"^^xsd:double ] .
 '''
 
 

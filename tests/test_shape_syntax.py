@@ -143,11 +143,18 @@ def test_the_rules_are_the_w3cs_shapes_for_shapes_as_published():
 def test_well_formed_shapes_of_the_anthology_are_used_as_before(tmp_path):
     root = anthology_with_shapes(
         tmp_path,
-        f'{HEADER}     sh:minCount 1 ; sh:pattern "^Z" ; sh:message "Local: a title in Z" ] .\n',
+        f'{HEADER}     sh:minCount 1 ; sh:pattern "^Z" ; sh:message "Local: a title in Z" ] .\n'
+        "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+        'ak:Declared sh:declare [ sh:prefix "dcterms" ;\n'
+        '    sh:namespace "http://purl.org/dc/terms/"^^xsd:anyURI ] .\n'
+        "ak:Q a sh:NodeShape ; sh:targetClass ak:Entry ; sh:sparql [ sh:prefixes ak:Declared ;\n"
+        '  sh:select """SELECT $this WHERE { $this dcterms:identifier ?t }""" ;\n'
+        '  sh:message "Local: titled" ] .\n',
     )
     for engine in ENGINES:
         result = run_cli("--root", str(root), "check", "--engine", engine)
         assert result.exit_code == 1 and "Local: a title in Z" in result.stdout, result.output
+        assert "Local: titled" in result.stdout
 
 
 def test_a_pattern_pythons_re_cannot_read_is_exit_2_on_the_reference_engine(tmp_path):
@@ -160,3 +167,75 @@ def test_a_pattern_pythons_re_cannot_read_is_exit_2_on_the_reference_engine(tmp_
     assert reference.exit_code == 2, reference.output
     assert "'^\\\\p{L}' is not one Python's re module reads" in reference.stderr
     assert "Traceback" not in reference.output
+
+
+def sparql_shape(select: str, holder: str = "ak:MyShape a sh:NodeShape") -> str:
+    return (
+        "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+        "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+        f"{holder} ; sh:targetClass ak:Entry ;\n"
+        f'  sh:sparql [ sh:select """{select}""" ] .\n'
+    )
+
+
+#: (a sh:select of a node shape's SPARQL constraint, what the error says of it)
+ILL_FORMED_QUERIES = [
+    (
+        "SELECT $this WHERE {\n  $this ?p ?o . FILTER(",
+        "not a SPARQL SELECT query: error at 2:24: expected one of",
+    ),
+    ("ASK { ?s ?p ?o }", "not a SPARQL SELECT query ("),
+    (
+        "SELECT $this WHERE { $this ex:p ?o }",
+        "not a SPARQL SELECT query: error at 1:32: a prefix its sh:prefixes do not declare",
+    ),
+    ("SELECT $this WHERE { $this $PATH ?o }", "$PATH in a constraint of a node shape"),
+]
+
+
+@pytest.mark.parametrize("case", ILL_FORMED_QUERIES, ids=[q for q, _ in ILL_FORMED_QUERIES])
+def test_a_sparql_constraint_that_is_no_select_query_is_an_input_error(tmp_path, case):
+    """Before, the fast engine handed such shapes to pySHACL, which crashed (a pyparsing
+    or TypeError traceback, exit 1)."""
+    query, said = case
+    root = anthology_with_shapes(tmp_path, sparql_shape(query))
+    with pytest.raises(AnthologyError) as raised:
+        load_rules(root).shape_triples  # noqa: B018 (read: the shapes are checked)
+    assert raised.value.line == 4
+    assert raised.value.message.startswith("a shape in ak:MyShape: sh:select: "), raised.value
+    assert said in raised.value.message
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_both_engines_refuse_a_sparql_syntax_error_with_exit_2(tmp_path, engine):
+    root = anthology_with_shapes(tmp_path, sparql_shape(ILL_FORMED_QUERIES[0][0]))
+    result = run_cli("--root", str(root), "check", "--engine", engine)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert "mine.ttl:4: a shape in ak:MyShape: sh:select: not a SPARQL SELECT" in result.stderr
+
+
+def test_a_path_neither_a_list_nor_a_path_node_is_refused(tmp_path):
+    """W3C core/path/path-strange-002's shape (a node both a list and an inverse path),
+    which the suite runs to see what a processor makes of it, is ill-formed here."""
+    root = anthology_with_shapes(
+        tmp_path,
+        "@prefix sh: <http://www.w3.org/ns/shacl#> .\n@prefix ex: <http://example.org/> .\n"
+        "@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
+        "ex:s1 a sh:PropertyShape ; sh:targetClass ex:C ;\n"
+        "  sh:path [ rdf:first ex:p ; rdf:rest () ; sh:inversePath ( ex:p ) ] .\n",
+    )
+    with pytest.raises(AnthologyError) as raised:
+        load_rules(root).shape_triples  # noqa: B018 (read: the shapes are checked)
+    assert "ex:s1" not in raised.value.message  # (no prefix of the tool's for example.org)
+    assert raised.value.message.startswith("<http://example.org/s1>: sh:path []: not a well")
+
+
+def test_sparql_only_the_fast_engine_reads_is_exit_2_on_the_reference_engine(tmp_path):
+    """An RDF 1.2 triple term in a constraint: pyoxigraph reads it, rdflib's parser (and
+    so pySHACL) does not: a refusal saying so, not pyparsing's traceback and exit 1."""
+    select = "SELECT $this WHERE { $this ?p ?o . FILTER(isTRIPLE(?o)) }"
+    root = anthology_with_shapes(tmp_path, sparql_shape(select))
+    assert run_cli("--root", str(root), "check").exit_code in (0, 1)
+    reference = run_cli("--root", str(root), "check", "--engine", "reference")
+    assert reference.exit_code == 2 and "Traceback" not in reference.output, reference.output
+    assert "rdflib cannot read a SPARQL query of theirs" in reference.stderr

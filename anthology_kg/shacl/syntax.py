@@ -6,15 +6,18 @@ xsd:integer"), and leaves open what a processor does with an ill-formed one: pyS
 refuses some and stops on others, the compiler would read the first value and go on. So
 both engines ask this module first. The rules are the W3C's own shapes for shapes graphs
 (SHACL Appendix C, ``shacl-shacl.ttl``), compiled and run like any shapes, and more that
-pySHACL also refuses: a shape with ``sh:path`` has one, and one with a count has
-``sh:path`` (Appendix C checks those only for the objects of ``sh:property`` and
-``sh:node``); no count is below zero; ``sh:qualifiedValueShape`` comes with a count; a
-``sh:pattern`` is one SPARQL's REGEX takes (Appendix C leaves that rule out).
+pySHACL also enforces, in the shapes of ``_MORE``: a shape with ``sh:path`` has one,
+well-formed; a shape with a count has ``sh:path`` (Appendix C checks those only for the
+objects of ``sh:property`` and ``sh:node``); no count is below zero;
+``sh:qualifiedValueShape`` comes with a count; a ``sh:pattern`` is one SPARQL's REGEX
+takes (a rule Appendix C leaves out). Last, each SPARQL query of the shapes is parsed
+(``_query_results``).
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable
 from importlib import resources
 
@@ -48,7 +51,7 @@ _MORE = f"""
 @prefix more: <{MORE_RULES}> .
 more:OnePathShape a sh:NodeShape ;
     sh:targetSubjectsOf sh:path ;
-    sh:property [ sh:path sh:path ; sh:maxCount 1 ] .
+    sh:property [ sh:path sh:path ; sh:maxCount 1 ; sh:node <{SHSH}PathShape> ] .
 more:PropertyParametersShape a sh:NodeShape ;
     sh:targetSubjectsOf {_PROPERTY_ONLY} ;
     sh:property [ sh:path sh:path ; sh:minCount 1 ;
@@ -101,10 +104,12 @@ def syntax_results(
     shape at fault (None: the shape as a whole). A problem is not given again as the
     failure of the shape holding it (a member of sh:or), nor a count that is no integer
     as one below 0."""
+    checked = list(triples)
     store = ox.Store()
-    store.bulk_extend(ox.Quad(s, p, o, _CHECKED) for s, p, o in triples)
+    store.bulk_extend(ox.Quad(s, p, o, _CHECKED) for s, p, o in checked)
     _, compiled = _rules()
     rows = run_compiled(store_select(store, [_CHECKED], ox_terms=True), compiled)
+    rows += _query_results(ShapesGraph(checked))
     inner = {row.focus for row in rows if row.path is not None}
     return [
         row
@@ -118,6 +123,68 @@ def syntax_results(
     ]
 
 
+#: The forms of SPARQL each property of a SPARQL-based constraint or validator holds.
+_FORMS = {SH.select: ("SELECT", ox.QuerySolutions), SH.ask: ("ASK", ox.QueryBoolean)}
+_POSITION = re.compile(r"^error at (\d+):(\d+): ")
+
+
+def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
+    """SHACL 5.1 and 6.2: every sh:select is a SPARQL SELECT query and every sh:ask an
+    ASK query, the prefixes of its sh:prefixes declared (``$PATH`` read as an IRI), and
+    only a property shape's SPARQL constraints use ``$PATH`` (5.3.1): each query is
+    parsed by pyoxigraph, on an empty store. One row a query that breaks a rule."""
+    from .errors import Unsupported
+    from .sparql_based import prefixes
+    from .sparql_text import rename, variables
+
+    empty, rows = ox.Store(), []
+    for predicate, (form, answer) in _FORMS.items():
+        for holder in shapes.subjects(predicate):
+            for query in shapes.objects(holder, predicate):
+                if not isinstance(query, ox.Literal):
+                    continue  # (no SPARQL: said by the rules as a datatype)
+                try:
+                    declared = prefixes(shapes, holder)
+                except Unsupported:
+                    declared = ""  # an incomplete sh:declare: the compiler says so
+                text = rename(query.value, {"PATH": "<urn:x-path>"})
+                problem = None
+                try:
+                    if not isinstance(empty.query(f"{declared}\n{text}"), answer):
+                        problem = f"not a SPARQL {form} query"
+                except SyntaxError as error:
+                    lines = declared.count("\n") + 1 if declared else 1
+                    problem = f"not a SPARQL {form} query: {_said(str(error), lines)}"
+                owners = shapes.subjects(SH.sparql, holder)
+                if problem is None and owners and "PATH" in variables(query.value):
+                    if not any(shapes.value(owner, SH.path) for owner in owners):
+                        problem = "$PATH in a constraint of a node shape, which has no path"
+                if problem is not None:
+                    rows.append(
+                        ResultRow(
+                            focus=holder,
+                            path=predicate,
+                            value=query,
+                            source_shape=ox.NamedNode(MORE_RULES + "QueryShape"),
+                            source_constraint_component=SH.SPARQLConstraintComponent,
+                            severity=SH.Violation,
+                            messages=(ox.Literal(problem),),
+                        )
+                    )
+    return rows
+
+
+def _said(error: str, lines: int) -> str:
+    """pyoxigraph's syntax error, its line counted in the query itself (after ``lines``
+    lines of declared prefixes) and cut short: the expected tokens may run long."""
+    first = error.split("\n")[0]
+    if "Prefix not found" in first:
+        first = _POSITION.sub(r"error at \1:\2: ", first)
+        first = first[: first.index(": ") + 2] + "a prefix its sh:prefixes do not declare"
+    said = _POSITION.sub(lambda m: f"error at {int(m[1]) - lines}:{m[2]}: ", first)
+    return said if len(said) <= 120 else said[:117] + "..."
+
+
 def explain(row: ResultRow) -> str:
     """What ``row`` of ``syntax_results`` says is wrong, in a few words, naming the
     property of the shape (``sh:minCount``) and the value where there is one."""
@@ -126,7 +193,8 @@ def explain(row: ResultRow) -> str:
     path = row.path if isinstance(row.path, ox.NamedNode) else None
     what = _shown(path) if path is not None else "the shape"
     if path is not None and isinstance(row.value, ox.NamedNode | ox.BlankNode | ox.Literal):
-        what += f" {_shown(row.value)}"
+        if path not in _FORMS:  # (a query is too long to repeat)
+            what += f" {_shown(row.value)}"
 
     if row.messages:  # the rules added here say it themselves
         message = str(getattr(row.messages[0], "value", row.messages[0]))
