@@ -125,14 +125,16 @@ def syntax_results(
 
 #: The forms of SPARQL each property of a SPARQL-based constraint or validator holds.
 _FORMS = {SH.select: ("SELECT", ox.QuerySolutions), SH.ask: ("ASK", ox.QueryBoolean)}
+_THIS = ox.Variable("this")
 _POSITION = re.compile(r"^error at (\d+):(\d+): ")
 
 
 def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
-    """SHACL 5.1 and 6.2: every sh:select is a SPARQL SELECT query and every sh:ask an
-    ASK query, the prefixes of its sh:prefixes declared (``$PATH`` read as an IRI), and
-    only a property shape's SPARQL constraints use ``$PATH`` (5.3.1): each query is
-    parsed by pyoxigraph, on an empty store. One row a query that breaks a rule."""
+    """SHACL 5.1 and 6.2: every sh:select is a SPARQL SELECT query projecting ``$this``
+    and every sh:ask an ASK query, the prefixes of its sh:prefixes declared (``$PATH``
+    read as an IRI), and only a property shape's SPARQL constraints use ``$PATH``
+    (5.3.1): each query is parsed by pyoxigraph, on an empty store. One row a query
+    that breaks a rule."""
     from .errors import Unsupported
     from .sparql_based import prefixes
     from .sparql_text import rename, variables
@@ -150,8 +152,11 @@ def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
                 text = rename(query.value, {"PATH": "<urn:x-path>"})
                 problem = None
                 try:
-                    if not isinstance(empty.query(f"{declared}\n{text}"), answer):
+                    parsed = empty.query(f"{declared}\n{text}")
+                    if not isinstance(parsed, answer):
                         problem = f"not a SPARQL {form} query"
+                    elif isinstance(parsed, ox.QuerySolutions) and _THIS not in parsed.variables:
+                        problem = "the query does not project $this"
                 except SyntaxError as error:
                     lines = declared.count("\n") + 1 if declared else 1
                     problem = f"not a SPARQL {form} query: {_said(str(error), lines)}"
