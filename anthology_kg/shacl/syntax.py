@@ -118,12 +118,13 @@ def _rules() -> tuple[ShapesGraph, tuple[CompiledConstraint, ...]]:
 
 def syntax_results(
     triples: Iterable[tuple[ox.NamedNode | ox.BlankNode, ox.NamedNode, Term]],
+    skip_unused: bool = True,
 ) -> list[ResultRow]:
     """Where the shapes graph of ``triples`` breaks a syntax rule, each problem once: its
     ``focus`` the shape (or list, or path) that breaks it, ``path`` the property of the
     shape at fault (None: the shape as a whole). A problem is not given again as the
     failure of the shape holding it (a member of sh:or), nor a count that is no integer
-    as one below 0."""
+    as one below 0. ``skip_unused`` False runs every rule (the same rows, slower)."""
     checked = list(triples)
     store = ox.Store()
     store.bulk_extend(ox.Quad(s, p, o, _CHECKED) for s, p, o in checked)
@@ -134,7 +135,7 @@ def syntax_results(
     needed = [
         c
         for c in compiled
-        if not (isinstance(c.path, ox.NamedNode) and c.path not in used)
+        if not (skip_unused and isinstance(c.path, ox.NamedNode) and c.path not in used)
         or c.component not in _PER_VALUE
     ]
     rows = run_compiled(store_select(store, [_CHECKED], ox_terms=True), needed)
