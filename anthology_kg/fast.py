@@ -26,7 +26,7 @@ from .parts import GRAPHS, PARTS, OxTerm
 from .prefixes import prefixed_name
 from .progress import track
 from .ruleset import Rules, load_rules
-from .sources import TurtleFiles, load_into, parse_quads, read_source, read_text
+from .sources import TurtleFiles, load_into, parse_quads, read_source, read_text, sparql_error
 
 # rdflib loads only where a caller asks for rdflib terms or graphs (a lookup, a query's
 # rows, the rules): loading the data and counting it (``stats``) do without. The SHACL
@@ -536,6 +536,6 @@ def _run(
     try:
         return store.query(text, default_graph=graphs)
     except SyntaxError as exc:
-        raise AnthologyError(f"SPARQL syntax error: {exc}", source) from None
+        raise sparql_error(exc, source) from None
     except OSError as exc:
         raise AnthologyError(f"query failed: {exc}", source) from None

@@ -289,8 +289,13 @@ def _prepared(text: str, normalize_literals: bool) -> Query:
 
 def prepare(text: str, source: str | Path | None = None) -> Query:
     """``text`` as rdflib's prepared query; a syntax error is an AnthologyError."""
+    from pyparsing import ParseException
+
     try:
         return _prepared(text, bool(rdflib.NORMALIZE_LITERALS))
+    except ParseException as exc:  # where, as the fast engine says it (sources.sparql_error)
+        message = f"SPARQL syntax error at column {exc.col}: {exc.msg}"
+        raise AnthologyError(message, source, exc.lineno) from None
     except Exception as exc:
         raise AnthologyError(f"SPARQL syntax error: {_first_line(exc)}", source) from None
 

@@ -184,12 +184,12 @@ def sparql_shape(select: str, holder: str = "ak:MyShape a sh:NodeShape") -> str:
 ILL_FORMED_QUERIES = [
     (
         "SELECT $this WHERE {\n  $this ?p ?o . FILTER(",
-        "not a SPARQL SELECT query: error at 2:24: expected one of",
+        "not a SPARQL SELECT query: at line 2, column 24: expected one of",
     ),
     ("ASK { ?s ?p ?o }", "not a SPARQL SELECT query ("),
     (
         "SELECT $this WHERE { $this ex:p ?o }",
-        "not a SPARQL SELECT query: error at 1:32: a prefix its sh:prefixes do not declare",
+        "not a SPARQL SELECT query: at line 1, column 32: a prefix no sh:prefixes declares",
     ),
     ("SELECT $this WHERE { $this $PATH ?o }", "$PATH in a constraint of a node shape"),
     # (before: a result at every focus node on the fast engine, none on pySHACL)

@@ -17,12 +17,12 @@ takes (a rule Appendix C leaves out). Last, each SPARQL query of the shapes is p
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterable
 from importlib import resources
 
 import pyoxigraph as ox
 
+from ..sources import sparql_error_text
 from .compiler import CompiledConstraint, Compiler
 from .graph import ShapesGraph
 from .validator import ResultRow, run_compiled, store_select
@@ -156,7 +156,6 @@ def syntax_results(
 #: The forms of SPARQL each property of a SPARQL-based constraint or validator holds.
 _FORMS = {SH.select: ("SELECT", ox.QuerySolutions), SH.ask: ("ASK", ox.QueryBoolean)}
 _THIS = ox.Variable("this")
-_POSITION = re.compile(r"^error at (\d+):(\d+): ")
 
 
 def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
@@ -188,8 +187,12 @@ def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
                     elif isinstance(parsed, ox.QuerySolutions) and _THIS not in parsed.variables:
                         problem = "the query does not project $this"
                 except SyntaxError as error:
-                    lines = declared.count("\n") + 1 if declared else 1
-                    problem = f"not a SPARQL {form} query: {_said(str(error), lines)}"
+                    found = sparql_error_text(error, declared.count("\n") + 1)
+                    problem = f"not a SPARQL {form} query"
+                    if found is not None:
+                        said, line, column = found
+                        said = said.replace("no PREFIX declares", "no sh:prefixes declares")
+                        problem += f": at line {line}, column {column}: {said}"
                 owners = shapes.subjects(SH.sparql, holder)
                 if problem is None and owners and "PATH" in variables(query.value):
                     if not any(shapes.value(owner, SH.path) for owner in owners):
@@ -207,17 +210,6 @@ def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
                         )
                     )
     return rows
-
-
-def _said(error: str, lines: int) -> str:
-    """pyoxigraph's syntax error, its line counted in the query itself (after ``lines``
-    lines of declared prefixes) and cut short: the expected tokens may run long."""
-    first = error.split("\n")[0]
-    if "Prefix not found" in first:
-        first = _POSITION.sub(r"error at \1:\2: ", first)
-        first = first[: first.index(": ") + 2] + "a prefix its sh:prefixes do not declare"
-    said = _POSITION.sub(lambda m: f"error at {int(m[1]) - lines}:{m[2]}: ", first)
-    return said if len(said) <= 120 else said[:117] + "..."
 
 
 def explain(row: ResultRow) -> str:
