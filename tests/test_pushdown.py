@@ -38,9 +38,11 @@ def proxy(oxigraph):  # noqa: F811
         yield recorder
 
 
-def _generated(folder: Path) -> Path:
-    """A generated anthology of 300 entries with 12 planted violations, in ``folder``."""
-    root = folder / "generated"
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> Path:
+    """A generated anthology of 300 entries with 12 planted violations (read only: made
+    once for the module's tests on Oxigraph and on Virtuoso)."""
+    root = tmp_path_factory.mktemp("pushdown") / "generated"
     made = run_cli(
         "generate", "--entries", "300", "--seed", "3", "--violations", "12", "-o", str(root)
     )
@@ -102,8 +104,8 @@ def test_remote_results_are_the_local_ones_and_no_construct_is_sent(
     assert all(body.lstrip().upper().startswith(("SELECT", "ASK", "PREFIX")) for body in bodies)
 
 
-def test_a_generated_anthology_validates_the_same_remotely(oxigraph, proxy, tmp_path):  # noqa: F811
-    root = _generated(tmp_path)
+def test_a_generated_anthology_validates_the_same_remotely(oxigraph, proxy, generated):  # noqa: F811
+    root = generated
     _publish(root, oxigraph, "urn:test:generated")
     result, remote = _remote(root, proxy, "urn:test:generated")
     local = _local(root)
@@ -181,8 +183,8 @@ def test_virtuoso_gives_the_local_result_rows(fixture, virtuoso):
     assert rows
 
 
-def test_virtuoso_gives_the_local_result_rows_on_a_generated_anthology(virtuoso, tmp_path):
-    root = _generated(tmp_path)
+def test_virtuoso_gives_the_local_result_rows_on_a_generated_anthology(virtuoso, generated):
+    root = generated
     rows = _compare_on_virtuoso(virtuoso, root, "urn:test:v:generated")
     # Where Virtuoso's subClassOf* went wrong: rule 8 (sh:pattern on the instances of a
     # subclass) has results it dropped; rule 7 (sh:class ak:Entry, every value an
