@@ -104,5 +104,37 @@ class _ConformanceTally:
                 )
 
 
+#: Modules whose tests share a session fixture or a per-process cache, each with the module
+#: it runs beside under ``-n`` (``--dist loadscope``): both in one worker, so the shared
+#: work is done once, not once a worker. Virtuoso (stores.virtuoso): test_server,
+#: test_pushdown. The reference engine's results of the fixtures (reference_results):
+#: test_engines, test_rules.
+BESIDE = {
+    "tests/test_pushdown.py": "tests/test_server.py",
+    "tests/test_rules.py": "tests/test_engines.py",
+}
+
+
+class _SharedScopes:
+    """``--dist loadscope`` with the modules of ``BESIDE`` joined to their partner's scope."""
+
+    def pytest_xdist_make_scheduler(self, config, log):
+        from xdist.scheduler import LoadScopeScheduling
+
+        if config.getvalue("dist") != "loadscope":
+            return None
+
+        class Scheduling(LoadScopeScheduling):
+            def _split_scope(self, nodeid: str) -> str:
+                module = nodeid.split("::", 1)[0]
+                if module in BESIDE or module in BESIDE.values():
+                    return BESIDE.get(module, module)
+                return super()._split_scope(nodeid)
+
+        return Scheduling(config, log)
+
+
 def pytest_configure(config):
     config.pluginmanager.register(_ConformanceTally(), "conformance-tally")
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_SharedScopes(), "shared-scopes")
