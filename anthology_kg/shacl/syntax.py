@@ -162,8 +162,10 @@ def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
     """SHACL 5.1 and 6.2: every sh:select is a SPARQL SELECT query projecting ``$this``
     and every sh:ask an ASK query, the prefixes of its sh:prefixes declared (``$PATH``
     read as an IRI), and only a property shape's SPARQL constraints use ``$PATH``
-    (5.3.1): each query is parsed by pyoxigraph, on an empty store. One row a query
-    that breaks a rule."""
+    (5.3.1): each query is parsed by pyoxigraph, on an empty store (pyoxigraph parses
+    only to evaluate), except one with SERVICE, which is not sent anywhere. One row a
+    query that breaks a rule."""
+    from ..guards import uses_service
     from .errors import Unsupported
     from .sparql_based import prefixes
     from .sparql_text import rename, variables
@@ -178,6 +180,11 @@ def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
                     declared = prefixes(shapes, holder)
                 except Unsupported:
                     declared = ""  # an incomplete sh:declare: the compiler says so
+                if uses_service(query.value):
+                    # Parsing here means evaluating: a SERVICE would reach the network
+                    # when the shapes are read. Such a query is refused, or allowed by
+                    # --allow-service, by guards.refuse_service_in_shapes.
+                    continue
                 text = rename(query.value, {"PATH": "<urn:x-path>"})
                 problem = None
                 try:
