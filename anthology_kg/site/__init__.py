@@ -124,8 +124,20 @@ def build_site(
         raise
     finally:
         if collecting:
+            _promote_all()
             gc.enable()
     return BuiltSite(output.absolute(), sorted(writer.written), built.warnings)
+
+
+def _promote_all() -> None:
+    """Move every object the collector tracks into its oldest generation, walking none:
+    else its first pass once turned on again walks the build's million objects, still
+    alive (0.06 s at 10,000 entries), only to move them up a generation. Those left as
+    garbage are freed as before: by their count of references, or by a full pass. Not
+    when the caller froze objects: thawing them is the caller's choice."""
+    if gc.get_freeze_count() == 0:
+        gc.freeze()  # every generation into the permanent one, none walked
+        gc.unfreeze()  # the permanent generation into the oldest
 
 
 def _answers(anthology: EntryIndex, queries: dict[str, StoredQuery]) -> Answers:
