@@ -502,6 +502,8 @@ def converted(answer: Answered, convert: Callable[[Answered], T], source: str | 
         return convert(answer)
     except AnthologyError as exc:
         refused = AnthologyError(exc.message, exc.path or source)
+    except RuntimeError as exc:  # pyoxigraph's evaluation error, as the answer is read
+        refused = AnthologyError(f"query failed: {exc}", source)
     del answer
     raise refused
 
@@ -537,5 +539,5 @@ def _run(
         return store.query(text, default_graph=graphs)
     except SyntaxError as exc:
         raise sparql_error(exc, source) from None
-    except OSError as exc:
+    except (OSError, RuntimeError) as exc:  # RuntimeError: an unknown custom function
         raise AnthologyError(f"query failed: {exc}", source) from None

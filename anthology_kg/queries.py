@@ -30,6 +30,7 @@ from .sparql_text import with_values as with_values
 
 if TYPE_CHECKING:
     from rdflib.plugins.sparql.sparql import Query
+    from rdflib.query import Result
 
     from .engine import Engine
     from .parts import OxTerm
@@ -366,8 +367,17 @@ def evaluate(
         terms[name] = node
     try:
         result = graph.query(prepared, initBindings=terms)
+        # rdflib evaluates as the answer is read: its errors come from reading it too
+        # (re.error of a REGEX, a SUM of words, a GRAPH pattern on a single graph).
+        return _answer(result, kind, text, graph)
+    except AnthologyError:
+        raise
     except Exception as exc:
         raise AnthologyError(f"query failed: {_first_line(exc)}", source) from None
+
+
+def _answer(result: Result, kind: str, text: str, graph: Graph) -> QueryResult:
+    """rdflib's ``result`` of the query ``text`` (of ``kind``) read into a QueryResult."""
     if kind == "ask":
         return QueryResult(kind="ask", boolean=bool(result.askAnswer))
     if kind == "graph":
@@ -379,8 +389,12 @@ def evaluate(
     if _SELECT_STAR.search(text):
         # rdflib returns SELECT *'s variables in set order; use their order in the query.
         variables.sort(key=lambda v: _first_use(text, v))
+    # Read through the property's getter: an AttributeError within rdflib's evaluation
+    # (a SUM over IRIs: "'URIRef' object has no attribute 'datatype'") would otherwise
+    # come out of Result.__getattr__ as "... has no attribute 'bindings'".
+    bindings = type(result).bindings.fget(result)  # type: ignore[attr-defined]
     rows: list[tuple[Node | None, ...]] = [
-        tuple(row.get(Variable(v)) for v in variables) for row in result.bindings
+        tuple(row.get(Variable(v)) for v in variables) for row in bindings
     ]
     return QueryResult(kind="select", variables=variables, rows=rows)
 

@@ -474,3 +474,41 @@ def test_a_stored_query_answering_a_triple_term_is_exit_2_at_its_file(
     assert "tt.rq: the answer holds a triple term" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+#: Queries whose evaluation fails, and the engines it fails on (review3 B3: a traceback
+#: and exit 1 before; rdflib fails as it reads its answer, outside the old try).
+FAILING_QUERIES = [
+    ('SELECT ?x WHERE { BIND(<http://e/f>("a") AS ?x) }', "fast", "custom function"),
+    ('SELECT ?o WHERE { ?s ?p ?o FILTER(REGEX(STR(?o), "(")) }', "reference", "missing )"),
+    (
+        "SELECT (SUM(?o) AS ?x) WHERE { ?s <http://purl.org/dc/terms/identifier> ?o }",
+        "reference",
+        "does not have a numeric datatype",
+    ),
+    ("SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o } }", "reference", "requiring a dataset"),
+]
+
+
+@pytest.mark.parametrize("case", FAILING_QUERIES, ids=[c[0] for c in FAILING_QUERIES])
+def test_a_query_whose_evaluation_fails_is_exit_2_naming_it(tmp_path, case):
+    text, engine, said = case
+    query = tmp_path / "failing.rq"
+    query.write_text(text, encoding="utf-8")
+    result = run_cli("sparql", str(query), "--engine", engine)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"{query}: query failed: ") and said in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_stored_query_whose_evaluation_fails_is_exit_2_at_its_file(bundled_copy):
+    queries = bundled_copy / "queries"
+    queries.mkdir()
+    (queries / "custom.rq").write_text(
+        "#+ summary: calls a function no engine here knows\n"
+        'SELECT ?x WHERE { BIND(<http://e/f>("a") AS ?x) }\n',
+        encoding="utf-8",
+    )
+    result = run_cli("--root", str(bundled_copy), "query", "custom")
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert f"{queries / 'custom.rq'}: query failed: " in result.stderr

@@ -194,6 +194,11 @@ ILL_FORMED_QUERIES = [
     ("SELECT $this WHERE { $this $PATH ?o }", "$PATH in a constraint of a node shape"),
     # (before: a result at every focus node on the fast engine, none on pySHACL)
     ("SELECT ?x WHERE { ?x ?p ?o }", "sh:select: the query does not project $this"),
+    # (before: pyoxigraph's RuntimeError, a traceback and exit 1 on both engines)
+    (
+        "SELECT $this WHERE { $this ?p ?o FILTER(<http://e/f>(?o)) }",
+        "sh:select: not a query the fast engine runs: The custom function <http://e/f>",
+    ),
 ]
 
 

@@ -83,12 +83,14 @@ def store_select(
     def select(text: str) -> Iterator[dict[str, Term | None]]:
         try:
             solutions = store.query(text, default_graph=graphs)
+            assert isinstance(solutions, ox.QuerySolutions)
+            names = [v.value for v in solutions.variables]
+            for solution in solutions:
+                yield {n: convert(t) for n in names if (t := solution[n]) is not None}
         except SyntaxError as exc:
             raise ValidationError(f"bad SPARQL: {exc}") from None
-        assert isinstance(solutions, ox.QuerySolutions)
-        names = [v.value for v in solutions.variables]
-        for solution in solutions:
-            yield {n: convert(t) for n in names if (t := solution[n]) is not None}
+        except RuntimeError as exc:  # pyoxigraph's evaluation error (an unknown function)
+            raise ValidationError(f"the query failed: {exc}") from None
 
     return select
 
