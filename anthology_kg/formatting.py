@@ -177,8 +177,9 @@ def _check_same_graph(
 
 def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
     """The canonical text of one Turtle file, keeping the comments written before each
-    statement. Raises AnthologyError naming the first triple (and its subject's line) if
-    the result would not be the same graph."""
+    statement and after the last. Raises AnthologyError naming the first triple (and its
+    subject's line) if the result would not be the same graph, and at the line of a
+    comment it would drop (one inside a statement, or before a blank node's)."""
     source = read_source(path, keep_mark=True)
     mark = codecs.BOM_UTF8 if source.startswith(codecs.BOM_UTF8) else b""
     data = source[len(mark) :]
@@ -191,6 +192,8 @@ def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
         [("", statements)], base=base, comments=found.comments, header=found.header
     )
     canonical = _tags_as_written(canonical, text)
+    if found.footer:  # the comments after the last statement end the file, as they did
+        canonical += f"\n{found.footer}\n" if canonical else f"{found.footer}\n"
     if canonical != text:  # the same text is the same graph: nothing to check
         _check_same_graph(statements, canonical, path, base, found.lines)
         if found.unkeyed:  # the canonical text keeps comments before IRI subjects only
@@ -199,6 +202,13 @@ def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
                 "blank node): give the node an IRI, or move the comment; file left as it is",
                 path,
                 found.unkeyed[0],
+            )
+        if found.inner:  # its statement is written anew: where would the comment go?
+            raise AnthologyError(
+                "formatting would drop this comment, written inside a statement: move it "
+                "above the statement; file left as it is",
+                path,
+                found.inner[0],
             )
     return Formatted(path, text, canonical, source, entries_of(path, quads, found.lines), mark)
 

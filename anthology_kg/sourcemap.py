@@ -46,6 +46,10 @@ class SourceMap:
     #: The line of each statement with comments before it whose subject is no IRI (a
     #: blank node): no subject keys them.
     unkeyed: list[int] = field(default_factory=list)
+    #: The line of each comment written inside a statement (after its first term).
+    inner: list[int] = field(default_factory=list)
+    #: Comment lines after the last statement, joined with newlines.
+    footer: str = ""
 
 
 def scan(text: str, base: str = "") -> SourceMap:
@@ -65,16 +69,19 @@ def subject_iris(text: str, base: str = "") -> dict[str, int]:
     return _scan(text, base)[0]
 
 
-def _scan(text: str, base: str) -> tuple[dict[str, int], dict[str, str], str, list[int]]:
-    """The lines, comments, header and unkeyed comments' lines of ``SourceMap``, each
-    subject as a plain IRI."""
+def _scan(
+    text: str, base: str
+) -> tuple[dict[str, int], dict[str, str], str, list[int], list[int], str]:
+    """The fields of ``SourceMap``, each subject as a plain IRI."""
     prefixes: dict[str, str] = {}
     lines: dict[str, int] = {}
     found_comments: dict[str, str] = {}
     unkeyed: list[int] = []
+    inner: list[int] = []
+    trailing: list[str] = []
     header = ""
     first = True
-    for start, line, comments in _statement_starts(text):
+    for start, line, comments in _statement_starts(text, inner, trailing):
         if first:
             header, comments, first = "\n".join(comments), [], False
         directive = _DIRECTIVE.match(text, start)
@@ -95,7 +102,7 @@ def _scan(text: str, base: str) -> tuple[dict[str, int], dict[str, str], str, li
             previous = found_comments.get(subject)
             block = "\n".join(comments)
             found_comments[subject] = f"{previous}\n{block}" if previous else block
-    return lines, found_comments, header, unkeyed
+    return lines, found_comments, header, unkeyed, inner, "\n".join(trailing)
 
 
 def _resolve(base: str, iri: str) -> str:
@@ -153,9 +160,13 @@ _BLANKS = re.compile(r"[ \t\r\n]*")
 _STOPS = re.compile(r"[#\"'\[\]()]|<(?:[^>\n ]*>)?|\.(?![^ \t\r\n#])")
 
 
-def _statement_starts(text: str) -> Iterator[tuple[int, int, list[str]]]:
+def _statement_starts(
+    text: str, inner: list[int] | None = None, trailing: list[str] | None = None
+) -> Iterator[tuple[int, int, list[str]]]:
     """Yield (offset, line, comments) for each top-level statement: its first character,
-    its line, and the comment lines met since the previous statement ended."""
+    its line, and the comment lines met since the previous statement ended. The lines
+    of the comments inside statements go to ``inner``, the comment lines after the last
+    statement to ``trailing``."""
     i, n, line, depth = 0, len(text), 1, 0
     comments: list[str] = []
     while True:
@@ -172,6 +183,8 @@ def _statement_starts(text: str) -> Iterator[tuple[int, int, list[str]]]:
             else:
                 break
         if i >= n:
+            if trailing is not None:
+                trailing += comments
             return
         yield i, line, comments
         comments = []
@@ -191,6 +204,8 @@ def _statement_starts(text: str) -> Iterator[tuple[int, int, list[str]]]:
             c = text[j]
             i = j + 1
             if c == "#":
+                if inner is not None:
+                    inner.append(line)
                 end = text.find("\n", j)
                 i = n if end == -1 else end
             elif c == '"' or c == "'":
