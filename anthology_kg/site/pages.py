@@ -259,23 +259,24 @@ class Pages:
         shown = self._links.get(key)
         if shown is None:
             # A literal is its text (the same short values recur: units, figures).
-            shown = escape(text(node)) if node[0] == '"' else self._link(node, depth)
+            shown = _escape(text(node)) if node[0] == '"' else self._link(node, depth)
             self._links[key] = shown
         return shown
 
     def _link(self, node: Term, depth: int) -> Markup:
         m = self.model
         if node[0] == "_" and node not in m.labels:
-            return escape(m.describe(node) or m.label(node))  # shown where it is
-        shown = escape(m.label(node))
+            return _escape(m.describe(node) or m.label(node))  # shown where it is
+        # Each part escaped as text (markupsafe's escape, without a Markup per part).
+        shown = _escape_inner(m.label(node))
         page = m.page_of(node)
-        iri = escape(text(node)) if node[0] == "<" else None
+        iri = _escape_inner(text(node)) if node[0] == "<" else None
         if page:
             title = f' title="{iri}"' if iri else ""
-            return Markup(f'<a href="{"../" * depth}{escape(page)}"{title}>{shown}</a>')
+            return _markup(f'<a href="{"../" * depth}{_escape_inner(page)}"{title}>{shown}</a>')
         if iri:
-            return Markup(f'<span title="{iri}">{shown}</span>')
-        return shown
+            return _markup(f'<span title="{iri}">{shown}</span>')
+        return _markup(shown)
 
     def answer_link(self, node: Node | None, depth: int) -> Markup:
         """A value of a query's answer (an rdflib term) as ``link`` shows it."""
@@ -408,9 +409,9 @@ class Pages:
         byline, title = self.byline(node), self.model.title(node)
         line = f"\n<li>{self.link(node, 0)}"
         if byline:
-            line += f' <span class="byline">{escape(byline)}</span>'
+            line += f' <span class="byline">{_escape_inner(byline)}</span>'
         if title:
-            line += f' — <span class="title">{escape(title)}</span>'
+            line += f' — <span class="title">{_escape_inner(title)}</span>'
         return line + "</li>"
 
     # -- entry pages -------------------------------------------------------------------------
@@ -873,6 +874,11 @@ class Pages:
 _CLAIM_APART = frozenset((RDF.type, RDFS.label, AK.restsOn))
 
 
+def _markup(html: str) -> Markup:
+    """``html`` (escaped already, a str) as a Markup, without Markup's own constructor."""
+    return str.__new__(Markup, html)
+
+
 def _escape(value: object) -> Markup:
     """``markupsafe.escape(value)``, faster for what pages mostly hold: a Markup (a link,
     escaped once when made) is itself, not copied into a new Markup; a str is escaped in
@@ -881,7 +887,7 @@ def _escape(value: object) -> Markup:
     if kind is Markup:
         return value  # type: ignore[return-value]
     if kind is str:
-        return str.__new__(Markup, _escape_inner(value))  # type: ignore[arg-type]
+        return _markup(_escape_inner(value))  # type: ignore[arg-type]
     return escape(value)
 
 
