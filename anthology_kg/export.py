@@ -31,7 +31,7 @@ from .choices import DEFAULT_BASE, GRAPH_BASE
 from .choices import INFERENCE_CHOICES as INFERENCE
 from .errors import AnthologyError
 from .prefixes import PREFIXES
-from .sources import decode_utf8, read_source, turtle_errors
+from .sources import decode_utf8, listed_name, read_source, turtle_errors
 from .turtle import (
     Statement,
     canonical_line_groups,
@@ -114,10 +114,11 @@ class Source(Protocol):
 
 
 def _turtle_files(folder: Path) -> list[str]:
-    """The ``*.ttl`` files of ``folder`` (those ``Path.glob`` finds), sorted by name;
-    listed with os.scandir, as text: a Path object per file costs more than parsing it."""
+    """The ``*.ttl`` files of ``folder`` but hidden ones (``sources.listed_name``), sorted
+    by name; listed with os.scandir, as text: a Path object per file costs more than
+    parsing it."""
     with os.scandir(folder) as entries:
-        return sorted(entry.path for entry in entries if entry.name.endswith(".ttl"))
+        return sorted(entry.path for entry in entries if listed_name(entry.name))
 
 
 def _parsed_files(paths: Iterable[str], base: str) -> Iterator[list[ox.Quad]]:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from .errors import AnthologyError, display_path
-from .sources import parse_quads, read_source, read_text
+from .sources import TurtleFiles, parse_quads, read_source, read_text
 
 IDENTIFIER = "http://purl.org/dc/terms/identifier"
 #: ``dcterms:identifier "X"`` as files are written (a file that writes it otherwise is
@@ -197,5 +197,5 @@ def _lines(item: FileEntries, base: str) -> Callable[[str], int | None]:
 
 def anthology_layout_warnings(root: Path, base: str) -> list[LayoutWarning]:
     """The layout warnings of the data files of the anthology at ``root``."""
-    files = sorted((root / "data").glob("*.ttl"))
+    files = list(TurtleFiles.of(root / "data"))
     return layout_warnings(data_entries(files, base), base)

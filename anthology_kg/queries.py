@@ -24,7 +24,7 @@ from rdflib.term import Identifier, Node
 
 from .config import did_you_mean
 from .errors import AnthologyError
-from .sources import read_text
+from .sources import listed_name, read_text
 from .sparql_text import code_characters
 from .sparql_text import with_values as with_values
 
@@ -209,7 +209,7 @@ def catalog(anthology: Engine) -> dict[str, StoredQuery]:
     """The stored queries by name; a query of the anthology's own replaces a bundled one."""
     queries: dict[str, StoredQuery] = {}
     for folder in anthology.query_dirs:
-        for path in sorted(folder.glob("*.rq")):
+        for path in sorted(p for p in folder.glob("*.rq") if listed_name(p.name, ".rq")):
             queries[path.stem] = read_query(path)
     return dict(sorted(queries.items()))
 
@@ -387,8 +387,9 @@ def _answer(result: Result, kind: str, text: str, graph: Graph) -> QueryResult:
         return QueryResult(kind="graph", graph=out)
     variables = [str(v) for v in result.vars or ()]
     if _SELECT_STAR.search(text):
-        # rdflib returns SELECT *'s variables in set order; use their order in the query.
-        variables.sort(key=lambda v: _first_use(text, v))
+        # rdflib returns SELECT *'s variables in set order; pyoxigraph (the fast engine,
+        # the Oxigraph server, the site's in-browser engine) sorts them by name.
+        variables.sort()
     # Read through the property's getter: an AttributeError within rdflib's evaluation
     # (a SUM over IRIs: "'URIRef' object has no attribute 'datatype'") would otherwise
     # come out of Result.__getattr__ as "... has no attribute 'bindings'".
@@ -397,8 +398,3 @@ def _answer(result: Result, kind: str, text: str, graph: Graph) -> QueryResult:
         tuple(row.get(Variable(v)) for v in variables) for row in bindings
     ]
     return QueryResult(kind="select", variables=variables, rows=rows)
-
-
-def _first_use(text: str, variable: str) -> tuple[int, str]:
-    match = re.search(rf"[?$]{re.escape(variable)}\b", text)
-    return (match.start() if match else len(text), variable)

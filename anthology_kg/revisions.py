@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from .errors import AnthologyError, display_path
+from .sources import listed_name
 
 #: What a state holds, relative to the anthology's folder: what the loader reads.
 DATA_DIR = "data"
@@ -60,7 +61,7 @@ def _wanted(relative: str) -> bool:
     if relative in STATE_FILES:
         return True
     suffix = STATE_DIRS.get(str(path.parent))
-    return suffix is not None and path.suffix == suffix
+    return suffix is not None and listed_name(path.name, suffix)
 
 
 def read_folder(root: Path, name: str | None = None) -> State:
@@ -73,7 +74,8 @@ def read_folder(root: Path, name: str | None = None) -> State:
         directory = root / folder
         if directory.is_dir():
             for path in sorted(directory.glob(f"*{suffix}")):
-                files[f"{folder}/{path.name}"] = _read_bytes(path)
+                if listed_name(path.name, suffix):
+                    files[f"{folder}/{path.name}"] = _read_bytes(path)
     for name_ in STATE_FILES:
         if (root / name_).is_file():
             files[name_] = _read_bytes(root / name_)

@@ -239,6 +239,13 @@ def parse_turtle_file(path: Path, base: str) -> tuple[list[ox.Quad], str, bytes]
     return parse_quads(data, path, base), text, data
 
 
+def listed_name(name: str, suffix: str = ".ttl") -> bool:
+    """Whether a file named ``name``, in a folder the tool reads (``data/``, the shapes,
+    the queries), is one of its files: it ends with ``suffix`` and is not hidden, as an
+    editor's lock or backup file is (Emacs' ``.#LIT-168.ttl``, macOS's ``._X.ttl``)."""
+    return name.endswith(suffix) and not name.startswith(".")
+
+
 class TurtleFiles(Sequence[Path]):
     """The ``*.ttl`` files of a folder, sorted by name, held as the folder and the names
     (a Path is made on access): a Path object each would hold ~250 bytes per file for the
@@ -252,7 +259,7 @@ class TurtleFiles(Sequence[Path]):
 
     @classmethod
     def of(cls, folder: Path) -> TurtleFiles:
-        """The folder's files named ``*.ttl`` (as ``folder.glob("*.ttl")``); none if
+        """The folder's files named ``*.ttl`` but hidden ones (``listed_name``); none if
         ``folder`` is not a folder."""
         if not folder.is_dir():
             return cls(folder)
@@ -261,7 +268,7 @@ class TurtleFiles(Sequence[Path]):
                 listed = [(e.name, e.is_file(follow_symlinks=False)) for e in entries]
         except OSError as exc:
             raise AnthologyError(f"cannot list the folder: {exc.strerror}", folder) from None
-        listed = sorted(item for item in listed if item[0].endswith(".ttl"))
+        listed = sorted(item for item in listed if listed_name(item[0]))
         files = cls(folder, [name for name, _ in listed])
         files._irregular = frozenset(name for name, regular in listed if not regular)
         return files
