@@ -804,8 +804,14 @@ def sparql(settings, file, fmt, endpoint, graphs, method, engine, inference) -> 
     is_flag=True,
     help="Parse, print back and compare: exit 0 if byte-identical, else show a diff, exit 1.",
 )
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="For a folder: replace FOLDER/ID.ttl files that exist (without it, import refuses "
+    "them, naming each, exit 2, and writes nothing).",
+)
 @click.pass_obj
-def import_record(settings, record, output, check) -> None:
+def import_record(settings, record, output, check, replace) -> None:
     """Turn a printed entry (RECORD.txt), or every *.txt record of a folder, into Turtle.
 
     Without -o the Turtle is printed (a folder needs -o FOLDER: each record is written
@@ -846,7 +852,7 @@ def import_record(settings, record, output, check) -> None:
     if record.is_dir():
         if output is None:
             raise AnthologyError("importing a folder needs -o FOLDER to write ID.ttl files into")
-        written = write_records(records, output, settings.base)
+        written = write_records(records, output, settings.base, replace)
         for path in written:
             click.echo(f"wrote {display_path(path)}")
         click.echo(f"{len(written)} record(s) imported")

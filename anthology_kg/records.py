@@ -10,6 +10,7 @@ endings and ends at its status line, with no final newline, as the anthology pri
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -342,11 +343,18 @@ def read_records(
     return records
 
 
-def write_records(records: list[Record], folder: Path, base: str = DEFAULT_BASE) -> list[Path]:
+def write_records(
+    records: list[Record], folder: Path, base: str = DEFAULT_BASE, replace: bool = False
+) -> list[Path]:
     """Write each record's Turtle to ``folder``/ID.ttl, all or none: every file is first
-    written beside its target under a temporary name, then all are renamed into place."""
+    written beside its target under a temporary name, then all are renamed into place.
+
+    Unless ``replace``, a file that exists already is refused: an AnthologyError names
+    every one, and nothing is written."""
     if not folder.is_dir():
         raise AnthologyError("not a folder to write into", folder)
+    if not replace:
+        _refuse_existing([folder / f"{record.identifier}.ttl" for record in records])
     staged: list[tuple[Path, Path]] = []
     try:
         for record in records:
@@ -361,6 +369,21 @@ def write_records(records: list[Record], folder: Path, base: str = DEFAULT_BASE)
     for temporary, target in staged:
         temporary.replace(target)
     return [target for _, target in staged]
+
+
+def _refuse_existing(targets: list[Path]) -> None:
+    """Raise an AnthologyError naming each of ``targets`` that exists (a dangling symbolic
+    link included): import replaces a file only when asked to."""
+    existing = [target for target in targets if os.path.lexists(target)]
+    if len(existing) == 1:
+        raise AnthologyError("exists already; nothing written (--replace replaces it)", existing[0])
+    if existing:
+        names = ", ".join(target.name for target in existing)
+        raise AnthologyError(
+            f"{len(existing)} files exist already; nothing written (--replace replaces them): "
+            + names,
+            existing[0].parent,
+        )
 
 
 def ordered_values(graph: Graph, subject: Node, predicate: URIRef, text: URIRef) -> list[str]:
