@@ -165,6 +165,19 @@ def _codes(values: tuple[str, ...]) -> list[str]:
     return [code.strip() for value in values for code in value.split(",") if code.strip()]
 
 
+def _check_selection(report, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
+    """Refuse a --select or --ignore pattern that names no rule of ``report``; one the
+    configuration file set is reported against the file."""
+    from .reports import check_codes
+
+    ctx = click.get_current_context()
+    for name, values in (("select", select), ("ignore", ignore)):
+        if ctx.get_parameter_source(name) is click.core.ParameterSource.DEFAULT_MAP:
+            check_codes(report, _codes(values), name, find_config(Path.cwd()).path)
+        else:
+            check_codes(report, _codes(values), f"--{name}")
+
+
 _baseline_option = click.option(
     "--baseline",
     metavar="OLD",
@@ -524,6 +537,7 @@ def validate(
     # A store's connection (and its HTTP client) only with --endpoint.
     connection = _connection(settings, method) if endpoint else None
     report = _validated(settings, engine, inference, extra_shapes, endpoint, graph, connection)
+    _check_selection(report, select, ignore)
     report = select_results(report, _codes(select), _codes(ignore))
     report = _against_baseline(
         settings,
@@ -562,16 +576,19 @@ def check(settings, fail_on, select, ignore, engine, inference, baseline) -> Non
     """
     from .reports import select_results
 
-    def validated(settings: Settings, opened: Callable[[Engine], None] | None = None):
-        report = _validated(settings, engine, inference, opened=opened)
-        return select_results(report, _codes(select), _codes(ignore))
+    def validated(settings: Settings):
+        return select_results(
+            _validated(settings, engine, inference), _codes(select), _codes(ignore)
+        )
 
     # The layout rule is checked from the text the loader reads anyway (each data file
     # is read once).
     checked: list[Engine] = []
+    current = _validated(settings, engine, inference, opened=checked.append)
+    _check_selection(current, select, ignore)
     report = _against_baseline(
         settings,
-        validated(settings, checked.append),
+        select_results(current, _codes(select), _codes(ignore)),
         baseline,
         lambda folder: validated(_settings_at(settings, folder)),
     )

@@ -19,12 +19,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import click
+import pyoxigraph as ox
 
 from . import __version__
-from .rules import matches_code
+from .config import did_you_mean
+from .errors import AnthologyError
+from .rules import WAIVER_CODE, WAIVER_SHAPE, matches_code
 from .validation import Report, RuleResult
 
 JSON_SCHEMA_ID = "anthology-kg/validation-report/1"
@@ -94,6 +98,32 @@ def select_results(
         results=[r for r in report.results if kept(r.code, r.shape)],
         rules=[rule for rule in report.rules if kept(rule.code, rule.name)],
     )
+
+
+def check_codes(
+    report: Report, patterns: Sequence[str], option: str, path: Path | None = None
+) -> None:
+    """An AnthologyError (about ``path``, the configuration file, when it set them) for
+    the first of ``patterns`` (``option``'s) that names no rule of ``report``'s
+    validation nor a shape of its own: such a typo would select nothing and pass."""
+    named = [(rule.code, rule.name) for rule in report.rules]
+    named += [(WAIVER_CODE, WAIVER_SHAPE)] + [(r.code, r.shape) for r in report.results]
+    for pattern in patterns:
+        if any(matches_code(code, shape, [pattern]) for code, shape in named):
+            continue
+        # A shape with no rule number (and no result) is known by its IRI, as its
+        # results would be.
+        shapes = report.engine.rules.shapes_view if report.engine is not None else ()
+        if any(isinstance(s, ox.NamedNode) and s.value == pattern.strip() for s, _, _ in shapes):
+            continue
+        choices = [WAIVER_CODE] + [rule.code for rule in report.rules]
+        choices += [rule.name for rule in report.rules]
+        choices += [rule.name.split(":")[-1] for rule in report.rules]
+        raise AnthologyError(
+            f"{option}: {pattern!r} names no rule{did_you_mean(pattern, dict.fromkeys(choices))}"
+            " (`anthology-kg rules` lists their codes and shapes)",
+            path,
+        )
 
 
 def summary_line(report: Report) -> str:
