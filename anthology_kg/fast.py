@@ -306,10 +306,12 @@ class OxigraphEngine(EntryIndex):
         """Run ``text`` on the union of ``parts`` (a default graph of the data, ontology
         and shapes unless told), parameters bound as RDF terms in a VALUES block
         (pyoxigraph's substitutions only bind projected variables)."""
+        from .queries import in_select_star_order
         from .sparql_text import with_values
 
         graphs = self._default_graph(parts)
-        return store_query(self._store, with_values(text, bindings or {}), graphs, source)
+        answer = store_query(self._store, with_values(text, bindings or {}), graphs, source)
+        return in_select_star_order(answer, text)
 
     def store_answer(
         self, text: str, source: str | Path | None = None
