@@ -28,6 +28,7 @@ import pyoxigraph as ox
 from . import __version__
 from .config import did_you_mean
 from .errors import AnthologyError
+from .layout import printable
 from .rules import WAIVER_CODE, WAIVER_SHAPE, matches_code
 from .validation import Report, RuleResult
 
@@ -58,7 +59,8 @@ _SEVERITY_COLOURS = {"Violation": "red", "Warning": "yellow", "Info": "blue"}
 def text_report(report: Report, color: bool = False) -> str:
     """One line per result, ``path:line:col: CODE severity [ADR-032] message (focus)``, as
     linters print them, then a summary; with ``color``, ANSI styles (click.style) on the
-    place, the code, the severity and the verdict."""
+    place, the code, the severity and the verdict. Line ends and other control
+    characters of the data are shown escaped (``\\n``, ``\\x1b``: layout.printable)."""
 
     def style(text: str, **styles) -> str:
         return click.style(text, **styles) if color else text
@@ -70,12 +72,13 @@ def text_report(report: Report, color: bool = False) -> str:
             detail += f" {r.value}"
         severity = style(r.severity, fg=_SEVERITY_COLOURS.get(r.severity), bold=True)
         if r.waived:
-            severity = f"{r.severity} (waived: {r.waiver_reason})"
+            severity = f"{r.severity} (waived: {printable(str(r.waiver_reason))})"
         if r.baseline in _BASELINE_WORDS:
             severity += f" ({_BASELINE_WORDS[r.baseline]})"
+        # Data is shown escaped (layout.printable), the styles added after.
         lines.append(
-            f"{style(_where(r), bold=True)}: {style(r.code, bold=True)} {severity} "
-            f"{_tag(r)} {r.message} ({detail})"
+            f"{style(printable(_where(r)), bold=True)}: {style(printable(r.code), bold=True)} "
+            f"{severity} {printable(f'{_tag(r)} {r.message} ({detail})')}"
         )
     summary = summary_line(report)
     lines.append(style(summary, fg="green" if report.conforms else "red") if color else summary)

@@ -21,6 +21,7 @@ from rdflib.term import Node
 
 from .choices import RESULT_FORMATS as RESULT_FORMATS
 from .errors import AnthologyError
+from .layout import printable
 from .queries import QueryResult
 from .terms import to_ox
 
@@ -106,7 +107,8 @@ def to_xml(result: QueryResult) -> str:
 
 
 def to_table(result: QueryResult, show: Callable[[Node], str]) -> str:
-    """Aligned columns for people; ``show`` renders a term (entries by identifier)."""
+    """Aligned columns for people; ``show`` renders a term (entries by identifier), its
+    line ends and other control characters shown escaped (layout.printable)."""
     if result.kind == "ask":
         return ("yes" if result.boolean else "no") + "\n"
     label = _BlankLabels()
@@ -116,7 +118,7 @@ def to_table(result: QueryResult, show: Callable[[Node], str]) -> str:
             return ""
         if isinstance(node, BNode):
             return "_:" + label(node)
-        return show(node).replace("\n", " ")
+        return printable(show(node))
 
     header = list(result.variables)
     body = [[cell(n) for n in row] for row in result.rows]
