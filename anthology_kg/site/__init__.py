@@ -73,6 +73,7 @@ def build_site(
     collecting = gc.isenabled()
     gc.disable()
     asked: Beside[Answers] | Future[Answers] | None = None
+    plan: Plan | None = None
     try:
         queries = catalog(anthology)  # type: ignore[arg-type]
         count = _processes(workers, anthology)
@@ -101,6 +102,8 @@ def build_site(
                 pages.draw_neighbourhoods()
             else:
                 pending = asked
+                # While the engine answers: what comes after it, up to the fork, is serial.
+                plan = _plan(pages, writer, count) if count > 1 else None
                 pages.draw_neighbourhoods(meanwhile=lambda: not pending.done())
                 answers = pending.result()
 
@@ -115,7 +118,8 @@ def build_site(
             writer.add(SEARCH_INDEX, search_script(model, pages.by_identifier))
             built = pages.build(answers)
         else:
-            built = _build_in_processes(pages, answers, writer, count, callers, add_assets)
+            plan = plan or _plan(pages, writer, count)
+            built = _build_in_processes(pages, answers, writer, count, callers, add_assets, plan)
         writer.commit()
     except BaseException:
         if isinstance(asked, Beside):
@@ -171,6 +175,28 @@ def _processes(workers: int | None, anthology: EntryIndex) -> int:
     return max(1, workers)
 
 
+Listed = list[tuple[str, str, str]]  # entries with a page: node, identifier, path
+Plan = tuple[dict[str, str], list[Listed]]  # the paths reserved, the planned shares
+
+
+def _plan(pages: Pages, writer: SiteWriter, count: int) -> Plan:
+    """The entry pages shared out between ``count`` processes: the path of each file the
+    workers write (and the search index's) reserved, the entry template compiled here
+    (not again in each worker), and the share of the entries planned for each process:
+    a lighter one here (LIGHTER_BY), the others even."""
+    listed = pages.entry_pages()
+    pages.entry_template()
+    paths = {path: writer.reserve(path) for path in (SEARCH_INDEX, *(p for _, _, p in listed))}
+    mine = max(0.0, 1 / count - LIGHTER_BY)
+    planned: list[Listed] = [[] for _ in range(count)]
+    for i, item in enumerate(listed):  # spread over the order of identifiers
+        if int((i + 1) * mine) > int(i * mine):
+            planned[0].append(item)
+        else:
+            planned[1 + i % (count - 1)].append(item)
+    return paths, planned
+
+
 def _build_in_processes(
     pages: Pages,
     answers: Answers,
@@ -178,29 +204,22 @@ def _build_in_processes(
     count: int,
     callers: set[threading.Thread],
     add_assets: Callable[[], None],
+    plan: Plan,
 ) -> SiteText:
     """The files not written yet, by this process and ``count - 1`` forked workers: here
-    ``add_assets()``, the stored queries' pages, the index, the rules and a lighter
-    share of the entries; in the first worker the search index; the other entries
-    evenly. A process done with its share takes over the end of another's (``Shares``),
+    ``add_assets()``, the stored queries' pages, the index, the rules and its planned
+    share of the entries; in the first worker the search index and its share; in the
+    others theirs. A process done with its share takes over the end of another's (``Shares``),
     so that all end together (fixed shares ended 0.1 to 0.3 s apart at 10,000 entries).
     ``callers`` are the threads that ran before the build: every other thread has ended
-    when the workers are forked (else no worker is: the tasks all run here)."""
-    listed = pages.entry_pages()
-    pages.entry_template()  # compiled here, not again in each worker
+    when the workers are forked (else no worker is: the tasks all run here). ``plan``:
+    ``_plan``'s."""
+    paths, planned = plan
     writer.pause()  # the writer's thread ends
-    paths = {path: writer.reserve(path) for path in (SEARCH_INDEX, *(p for _, _, p in listed))}
 
     def write(relative: str, content: str) -> None:
         writer.write_now(paths[relative], relative, content.encode("utf-8"))
 
-    mine = max(0.0, 1 / count - LIGHTER_BY)
-    planned: list[list[tuple[str, str, str]]] = [[] for _ in range(count)]
-    for i, item in enumerate(listed):  # spread over the order of identifiers
-        if int((i + 1) * mine) > int(i * mine):
-            planned[0].append(item)
-        else:
-            planned[1 + i % (count - 1)].append(item)
     shares = Shares(planned, ENTRIES_PER_RUN)
 
     def here() -> None:
