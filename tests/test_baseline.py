@@ -165,9 +165,12 @@ def test_bad_baseline(repo, no_temporaries):
     commit_all(repo, "broken")
     git(repo, "checkout", "-q", "HEAD~1", "--", "data/LIT-168.ttl")
     result = run_cli("check", "--baseline", "HEAD")
-    assert result.exit_code == 2
-    # The broken file is named as the revision has it, not as a temporary copy.
-    assert re.match(r"HEAD:data/LIT-168\.ttl:\d+: Turtle syntax error", result.stderr)
+    # A base that does not load counts every result new (the change mending it passes;
+    # exit 2 before); the note names the broken file as the revision has it, not as a
+    # temporary copy.
+    assert result.exit_code == 0, result.output
+    said = "the baseline HEAD cannot be validated (HEAD:data/LIT-168.ttl:"
+    assert said in result.stderr and "Turtle syntax error" in result.stderr
 
 
 # -- the README's recipe and the issue's done-when ----------------------------------------
@@ -295,3 +298,23 @@ def test_done_when_in_a_clone_of_the_bundled_anthology(repo, tmp_path, monkeypat
     result = run_cli("diff", "main", "--format", "markdown")
     assert result.exit_code == 0
     assert result.stdout.endswith("No change to the graph.\n")
+
+
+def test_a_baseline_that_does_not_load_counts_every_result_as_new(repo, no_temporaries):
+    """main carries a Turtle error; the change that mends it must be able to pass (review3
+    R3: exit 2 before, since the base could not be validated): a note says so, and every
+    result is new, as against an empty base. A bad revision name stays exit 2."""
+    broken = repo / "data" / "LIT-168.ttl"
+    mended = broken.read_text(encoding="utf-8")
+    broken.write_text(mended.replace(" .\n", " \n", 1), encoding="utf-8")
+    commit_all(repo, "a file that does not parse")
+    broken.write_text(mended, encoding="utf-8")
+    result = run_cli("check", "--baseline", "HEAD")
+    assert result.exit_code == 0, result.output
+    assert "the baseline HEAD cannot be validated (" in result.stderr
+    assert "LIT-168.ttl" in result.stderr and "every result is new" in result.stderr
+    assert " 0 existing, 0 fixed" in result.stdout, result.stdout
+    practice_on_infrastructure(repo)
+    failing = run_cli("check", "--baseline", "HEAD")
+    assert failing.exit_code == 1 and RULE2 in failing.stdout
+    assert run_cli("check", "--baseline", "no-such-revision").exit_code == 2
