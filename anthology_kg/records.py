@@ -10,9 +10,16 @@ endings and ends at its status line, with no final newline, as the anthology pri
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import re
-from collections.abc import Iterable
+import secrets
+import shutil
+import signal
+import tempfile
+import threading
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
@@ -23,6 +30,7 @@ from rdflib.term import Node
 
 from . import formatting
 from .errors import AnthologyError
+from .files import write_error
 from .loader import TurtleFiles, parse_turtle
 from .namespaces import AK, DEFAULT_BASE, bind_prefixes
 from .resources import find_root, ontology_file
@@ -346,29 +354,147 @@ def read_records(
 def write_records(
     records: list[Record], folder: Path, base: str = DEFAULT_BASE, replace: bool = False
 ) -> list[Path]:
-    """Write each record's Turtle to ``folder``/ID.ttl, all or none: every file is first
-    written beside its target under a temporary name, then all are renamed into place.
+    """Write each record's Turtle to ``folder``/ID.ttl, all or none: each file is first
+    written beside its target under a temporary name of its own, then all are moved into
+    place.
 
     Unless ``replace``, a file that exists already is refused: an AnthologyError names
-    every one, and nothing is written."""
+    every one, and nothing is written; a name another process takes while this call writes
+    is an AnthologyError too. On any failure (that one, a full disk, Ctrl-C) the files this
+    call wrote are removed and those it replaced put back before the error is raised."""
     if not folder.is_dir():
         raise AnthologyError("not a folder to write into", folder)
+    targets = [folder / f"{record.identifier}.ttl" for record in records]
     if not replace:
-        _refuse_existing([folder / f"{record.identifier}.ttl" for record in records])
-    staged: list[tuple[Path, Path]] = []
+        _refuse_existing(targets)
+    staged: list[tuple[Path, int]] = []
+    placed: list[_Placed] = []
     try:
-        for record in records:
-            target = folder / f"{record.identifier}.ttl"
-            temporary = folder / f".{record.identifier}.ttl.importing"
-            temporary.write_text(canonical_turtle(record.graph, base=base), encoding="utf-8")
-            staged.append((temporary, target))
+        for record, target in zip(records, targets, strict=True):
+            _stage(target, canonical_turtle(record.graph, base=base), staged)
+        for (temporary, inode), target in zip(staged, targets, strict=True):
+            # Listed before it is moved, so that Ctrl-C at any point finds it to undo.
+            placed.append(_Placed(target, inode))
+            _place(temporary, placed[-1], replace)
+    except BaseException as error:
+        with _ctrl_c_held():
+            _undo(placed)
+        where = placed[-1].target if placed else folder
+        if isinstance(error, FileExistsError):
+            raise AnthologyError(
+                "written meanwhile by another process; nothing written", where
+            ) from None
+        if isinstance(error, OSError):
+            raise write_error(error, where) from None
+        raise
+    finally:
+        with _ctrl_c_held():
+            for temporary, _ in staged:
+                temporary.unlink(missing_ok=True)
+            for done in placed:
+                if done.backup is not None:
+                    done.backup.unlink(missing_ok=True)
+    return targets
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold Ctrl-C back while the block runs, then raise the KeyboardInterrupt it asked
+    for, so that a clean-up is not left half done. Outside the main thread (the one
+    KeyboardInterrupt is raised in), or under a SIGINT handler of the caller's own, the
+    block runs as it is."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    pending: list[int] = []
+    signal.signal(signal.SIGINT, lambda number, _frame: pending.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if pending:
+            raise KeyboardInterrupt
+
+
+#: errno values of os.link on a file system without hard links (FAT, some network shares),
+#: or where a file may not be linked (another user's, under fs.protected_hardlinks).
+_NO_HARD_LINKS = frozenset({errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS})
+
+
+@dataclass
+class _Placed:
+    """A target ``write_records`` moves its file to: the file's inode, and the hard link
+    that keeps the file it replaced, if any."""
+
+    target: Path
+    inode: int
+    backup: Path | None = None
+
+
+def _stage(target: Path, text: str, staged: list[tuple[Path, int]]) -> None:
+    """Write ``text`` to a new temporary file beside ``target`` and list it in ``staged``
+    with its inode."""
+    with _ctrl_c_held():  # a file made is a file listed, to be removed
+        fd, name = tempfile.mkstemp(
+            dir=target.parent, prefix=f".{target.name}.", suffix=".importing"
+        )
+        temporary = Path(name)
+        staged.append((temporary, os.fstat(fd).st_ino))
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(text.encode("utf-8"))
+    os.chmod(temporary, 0o644)  # mkstemp's 0600 is for the temporary alone (files.write_atomic)
+
+
+def _place(temporary: Path, placed: _Placed, replace: bool) -> None:
+    """Give ``temporary``'s file the name ``placed.target``: without ``replace`` only if
+    the name is free (else FileExistsError); with it, first keeping the file it replaces."""
+    target = placed.target
+    if not replace:
+        try:
+            os.link(temporary, target)  # atomic, and never over an existing name
+        except OSError as error:
+            if error.errno not in _NO_HARD_LINKS:
+                raise
+            if os.path.lexists(target):
+                raise FileExistsError(
+                    errno.EEXIST, os.strerror(errno.EEXIST), str(target)
+                ) from None
+            os.replace(temporary, target)
+        return
+    backup = target.with_name(f".{target.name}.{secrets.token_hex(8)}.replaced")
+    placed.backup = backup  # before it exists, so that Ctrl-C finds it to remove
+    try:
+        os.link(target, backup, follow_symlinks=False)
+    except FileNotFoundError:
+        placed.backup = None  # nothing to replace
     except OSError as error:
-        for temporary, _ in staged:
-            temporary.unlink(missing_ok=True)
-        raise AnthologyError(f"cannot write: {error.strerror}", folder) from None
-    for temporary, target in staged:
-        temporary.replace(target)
-    return [target for _, target in staged]
+        if error.errno not in _NO_HARD_LINKS:
+            raise
+        if os.path.lexists(target):
+            shutil.copy2(target, backup, follow_symlinks=False)
+        else:
+            placed.backup = None
+    os.replace(temporary, target)
+
+
+def _undo(placed: list[_Placed]) -> None:
+    """Take back the moves of ``placed``, last first: a target still holding this call's
+    file is removed, or given back the file it replaced. A failure to undo is not raised
+    (the error that made the call undo its work is the one reported), and then the file
+    replaced stays in its backup."""
+    for done in reversed(placed):
+        backup, done.backup = done.backup, None  # kept, if it cannot be put back
+        with contextlib.suppress(OSError):
+            ours = done.target.lstat().st_ino == done.inode
+            if ours and backup is not None:
+                os.replace(backup, done.target)
+            elif ours:
+                done.target.unlink()
+            elif backup is not None:  # another process wrote the target since
+                backup.unlink(missing_ok=True)
 
 
 def _refuse_existing(targets: list[Path]) -> None:
