@@ -84,6 +84,7 @@ class Settings:
         self.verbosity = verbosity
         #: False with --no-color or NO_COLOR, True with --color, None: on terminals.
         self.color = color
+        self._root_said = False  # which anthology is read: said once (engine)
 
     def engine(
         self,
@@ -100,8 +101,21 @@ class Settings:
         keep_sources: bool = False,
     ) -> Engine:
         """The anthology in the engine the library picks for this request; a fallback
-        to the reference engine is said on stderr."""
+        to the reference engine is said on stderr, and so is the bundled anthology read
+        for want of a data/ folder (with -v: which anthology is read, on which engine)."""
         from .engine import open_engine
+        from .resources import bundled_dir, nearest_root
+
+        if not self._root_said:
+            self._root_said = True
+            found = self.root or nearest_root()
+            if found is None:
+                _note(
+                    self,
+                    "no data/ folder here or above: the bundled sample anthology is read "
+                    "(--root DIR names yours)",
+                )
+            _note(self, f"the anthology at {display_path(found or bundled_dir())}, {kind}", 1)
 
         return open_engine(
             kind,

@@ -39,8 +39,14 @@ def find_root(start: Path | None = None) -> Path:
 
     Falls back to the bundled anthology when no ancestor has one.
     """
+    return nearest_root(start) or bundled_dir()
+
+
+def nearest_root(start: Path | None = None) -> Path | None:
+    """The nearest ancestor of ``start`` (default: the working directory) holding
+    ``data/``; None when none has one."""
     here = (start or Path.cwd()).resolve()
     for candidate in (here, *here.parents):
         if (candidate / "data").is_dir():
             return candidate
-    return bundled_dir()
+    return None
