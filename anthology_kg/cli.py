@@ -1129,7 +1129,13 @@ def publish(settings, endpoint, update_endpoint, graph, replace, http_timeout) -
 
 
 @main.command()
-@click.option("--port", default=7878, show_default=True, help="Port to listen on.")
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=7878,
+    show_default=True,
+    help="Port to listen on (the server cannot tell a port the system picks: no 0).",
+)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--read-only", is_flag=True, help="Refuse updates (SPARQL Update, Graph Store).")
 @click.pass_obj

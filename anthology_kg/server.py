@@ -366,6 +366,12 @@ def _remove_own_stores() -> None:
             shutil.rmtree(path, ignore_errors=True)
 
 
+def endpoint_base(host: str, port: int) -> str:
+    """The base URL of a server listening on ``host`` and ``port``: an IPv6 address in
+    brackets (RFC 3986), ``http://[::1]:7878``."""
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 def serve(
     anthology: Engine,
     host: str,
@@ -433,7 +439,7 @@ def serve(
         for line in lines:
             sys.stderr.write(line + "\n")
         try:  # a Ctrl-C that comes while ``started`` prints is a stop like any other
-            started(f"http://{host}:{port}")
+            started(endpoint_base(host, port))
             return process.wait()
         except KeyboardInterrupt:
             return 0
