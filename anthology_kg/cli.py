@@ -283,6 +283,14 @@ def _remember(ctx: click.Context, param: click.Parameter, value):
     return value
 
 
+def _seconds(ctx: click.Context, param: click.Parameter, value: float | None):
+    """--timeout: a number of seconds (click's FloatRange lets nan through: nan < 0 is
+    false), kept on the Settings where the command has them."""
+    if value is not None and value != value:
+        raise click.BadParameter("nan is not a number of seconds")
+    return _remember(ctx, param, value) if not param.expose_value else value
+
+
 #: --timeout and --allow-service, kept on the Settings (see guards.py).
 _limit_options = _options(
     click.option(
@@ -292,7 +300,7 @@ _limit_options = _options(
         show_default=True,
         metavar="SECONDS",
         expose_value=False,
-        callback=_remember,
+        callback=_seconds,
         help="Give up after SECONDS (exit 2); 0: no limit. Ctrl-C stops at once (exit 130).",
     ),
     click.option(
@@ -1104,6 +1112,7 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
     default=HTTP_TIMEOUT,
     show_default=True,
     metavar="SECONDS",
+    callback=_seconds,
     help="Give up on a request the store has not answered in full within SECONDS.",
 )
 @click.pass_obj
