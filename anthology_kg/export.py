@@ -30,6 +30,7 @@ from . import resources
 from .choices import DEFAULT_BASE, GRAPH_BASE
 from .choices import INFERENCE_CHOICES as INFERENCE
 from .errors import AnthologyError
+from .layout import printable
 from .prefixes import PREFIXES
 from .sources import decode_utf8, listed_name, read_source, turtle_errors
 from .turtle import (
@@ -455,14 +456,47 @@ def to_jsonld(export: Export) -> str:
     return "[\n  " + ",\n  ".join(nodes) + "\n]\n"
 
 
-def _escape(text: str) -> str:
-    """XML character data: ``&``, ``<`` and ``>`` escaped (``xml.sax.saxutils.escape``
-    written out: that module imports urllib's HTTP client, an import export skips)."""
-    return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+#: Characters XML 1.0 cannot carry at all: its Char production (XML 1.0, section 2.2)
+#: leaves out U+0000-U+0008, U+000B, U+000C, U+000E-U+001F, the surrogates, U+FFFE and
+#: U+FFFF, and a character reference must name a Char too (section 4.1, "WFC: Legal
+#: Character"), so ``&#1;`` is not well-formed either (XML 1.1 allows it, but the
+#: writers here write XML 1.0, the version every RDF/XML and SPARQL results reader
+#: reads). A writer of data refuses a value holding one (written raw, the document is
+#: not XML; dropped, the data would change); the JUnit report, text for people, shows
+#: it escaped (layout.printable).
+NOT_XML = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+#: How the XML writers write CR: a raw CR is read back as LF (XML 1.0's end-of-line
+#: handling, section 2.11), a character reference as CR.
+CR_REFERENCE = "&#13;"
 
 
-def _attr(text: str) -> str:
-    return _escape(text).replace('"', "&quot;")
+def xml_escape(text: str) -> str:
+    """``text`` as XML 1.0 character data: ``&``, ``<`` and ``>`` escaped, CR written
+    as CR_REFERENCE. A character of NOT_XML is the caller's to refuse.
+
+    Written out rather than ``xml.sax.saxutils.escape``: that module imports urllib's
+    HTTP client, an import export skips."""
+    text = text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+    return text.replace("\r", CR_REFERENCE)
+
+
+def _iri_attribute(iri: str) -> str:
+    """An IRI as a double-quoted attribute value: of the characters XML escapes, an IRI
+    can hold only ``&`` (RFC 3987 leaves out ``<``, ``>``, ``"``, white space and
+    controls, and pyoxigraph reads valid IRIs only)."""
+    return iri.replace("&", "&amp;")
+
+
+def _refuse_non_xml(subject: str, predicate: str, literal: str, lexical: str) -> None:
+    """An AnthologyError if ``lexical``, the lexical form of ``literal`` (the object of
+    ``subject predicate``), holds a character of NOT_XML."""
+    bad = NOT_XML.search(lexical)
+    if bad:
+        raise AnthologyError(
+            f"RDF/XML cannot write {printable(f'{subject} <{predicate}> {literal}')}: it "
+            f"holds U+{ord(bad.group()):04X}, which XML 1.0 cannot carry, not even as a "
+            "character reference; export it as turtle, ntriples, nquads or jsonld"
+        )
 
 
 _NCNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*$")
@@ -480,7 +514,9 @@ def to_rdfxml(export: Export) -> str:
     """RDF/XML, one rdf:Description per subject, subjects, properties and values sorted.
 
     Written here rather than by rdflib, whose writer walks subjects in hash order (and
-    from the N-Triples text: pyoxigraph terms cost more to make than the writing).
+    from the N-Triples text: pyoxigraph terms cost more to make than the writing). A
+    literal holding a character XML 1.0 cannot carry (U+0001, say) is an AnthologyError
+    naming its triple (NOT_XML); CR is written as ``&#13;``, so the graph reads back the same.
     """
     asserted, inferred = export.canonical()
     by_subject: dict[str, list[tuple[str, str]]] = defaultdict(list)
@@ -495,7 +531,8 @@ def to_rdfxml(export: Export) -> str:
         names[ns] = known.get(ns, f"ns{index}")
     lines = ['<?xml version="1.0" encoding="utf-8"?>', "<rdf:RDF"]
     lines += [
-        f'   xmlns:{names[ns]}="{_attr(ns)}"' for ns in sorted(namespaces, key=names.__getitem__)
+        f'   xmlns:{names[ns]}="{_iri_attribute(ns)}"'
+        for ns in sorted(namespaces, key=names.__getitem__)
     ]
     lines[-1] += ">"
     tags: dict[str, str] = {}  # a predicate's element name, by its IRI
@@ -506,21 +543,26 @@ def to_rdfxml(export: Export) -> str:
         if subject[0] == "_":
             lines.append(f'  <rdf:Description rdf:nodeID="{subject[2:]}">')
         else:
-            lines.append(f'  <rdf:Description rdf:about="{_attr(subject[1:-1])}">')
+            lines.append(f'  <rdf:Description rdf:about="{_iri_attribute(subject[1:-1])}">')
         for p, o in sorted(by_subject[subject]):
             tag = tags[p]
             if o[0] == '"':
                 lexical, datatype, language = literal_parts(o)
+                # str.isprintable (in C) is False for each character of NOT_XML, and
+                # for line ends: the search runs for the few literals holding one. IRIs
+                # need none (pyoxigraph reads valid IRIs only, which hold none).
+                if not lexical.isprintable():
+                    _refuse_non_xml(subject, p, o, lexical)
                 attrs = ""
                 if language:
                     attrs = f' xml:lang="{language}"'
                 elif datatype:
-                    attrs = f' rdf:datatype="{_attr(datatype)}"'
-                lines.append(f"    <{tag}{attrs}>{_escape(lexical)}</{tag}>")
+                    attrs = f' rdf:datatype="{_iri_attribute(datatype)}"'
+                lines.append(f"    <{tag}{attrs}>{xml_escape(lexical)}</{tag}>")
             elif o[0] == "_":
                 lines.append(f'    <{tag} rdf:nodeID="{o[2:]}"/>')
             elif o[1] != "<":
-                lines.append(f'    <{tag} rdf:resource="{_attr(o[1:-1])}"/>')
+                lines.append(f'    <{tag} rdf:resource="{_iri_attribute(o[1:-1])}"/>')
             else:
                 raise AnthologyError(f"RDF/XML cannot write the triple term {o}")
         lines.append("  </rdf:Description>")

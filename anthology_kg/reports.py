@@ -181,12 +181,17 @@ def github_report(report: Report) -> str:
 
 
 def junit_report(report: Report) -> str:
-    """JUnit XML: one testcase per rule shape; a violation fails it, warnings go to system-out."""
+    """JUnit XML: one testcase per rule shape; a violation fails it, warnings go to
+    system-out. Text from the data is shown as the text report shows it (control
+    characters escaped, layout.printable), which also keeps out every character XML
+    1.0 cannot carry (export.NOT_XML): the report is well-formed whatever the data."""
     suite = ET.Element("testsuite", name="anthology-kg rules")
     failures = 0
     for rule in report.rules:
         mine = [r for r in report.counted if r.shape == rule.name]
-        case = ET.SubElement(suite, "testcase", classname=rule.source, name=rule.name)
+        case = ET.SubElement(
+            suite, "testcase", classname=printable(rule.source), name=printable(rule.name)
+        )
         violations = [r for r in mine if r.severity == "Violation"]
         if violations:
             failures += 1
@@ -194,13 +199,14 @@ def junit_report(report: Report) -> str:
                 case, "failure", message=f"{len(violations)} violation(s)", type="Violation"
             )
             failure.text = "\n".join(
-                f"{_where(r)}: {r.code} {r.message} ({r.focus})" for r in violations
+                printable(f"{_where(r)}: {r.code} {r.message} ({r.focus})") for r in violations
             )
         others = [r for r in mine if r.severity != "Violation"]
         if others:
             out = ET.SubElement(case, "system-out")
             out.text = "\n".join(
-                f"{_where(r)}: {r.code} {r.severity} {r.message} ({r.focus})" for r in others
+                printable(f"{_where(r)}: {r.code} {r.severity} {r.message} ({r.focus})")
+                for r in others
             )
     suite.set("tests", str(len(report.rules)))
     suite.set("failures", str(failures))

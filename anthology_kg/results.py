@@ -3,16 +3,16 @@
 pyoxigraph writes the W3C formats (SPARQL 1.1 Query Results CSV and TSV, JSON, and the
 XML Format). Two fixes of its XML are ours, each proven by tests/test_hardening.py, not
 by the W3C tests (which pyoxigraph's writers pass as the old hand-written ones did): a
-value holding a character XML 1.0 cannot carry is refused (pyoxigraph writes it raw,
-which is not well-formed XML), and a CR is written as ``&#13;`` (pyoxigraph writes it
-raw, which an XML reader reads back as LF). Blank nodes are labelled b0, b1, ... in the
-order they first appear, so the same rows always give the same bytes.
+value holding a character XML 1.0 cannot carry (export.NOT_XML, which the RDF/XML
+writer refuses too) is refused (pyoxigraph writes it raw, which is not well-formed
+XML), and a CR is written as ``&#13;`` (pyoxigraph writes it raw, which an XML reader
+reads back as LF). Blank nodes are labelled b0, b1, ... in the order they first
+appear, so the same rows always give the same bytes.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 
 import pyoxigraph as ox
@@ -82,14 +82,12 @@ def to_json(result: QueryResult) -> str:
     return _write(result, ox.QueryResultsFormat.JSON)
 
 
-#: Characters XML 1.0 cannot carry, not even as a character reference.
-_NOT_XML = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
 def _refuse_non_xml(result: QueryResult) -> None:
+    from .export import NOT_XML  # (the export writers' module: loaded for XML only)
+
     for number, row in enumerate(result.rows, start=1):
         for variable, node in zip(result.variables, row, strict=True):
-            bad = _NOT_XML.search(str(node)) if node is not None else None
+            bad = NOT_XML.search(str(node)) if node is not None else None
             if bad:
                 raise AnthologyError(
                     f"row {number}, ?{variable} holds U+{ord(bad.group()):04X}, which XML 1.0 "
@@ -100,10 +98,12 @@ def _refuse_non_xml(result: QueryResult) -> None:
 def to_xml(result: QueryResult) -> str:
     """The SPARQL Query Results XML Format. A value holding a character XML 1.0 cannot
     carry (U+0001, say) is an AnthologyError: the document would not be well-formed."""
+    from .export import CR_REFERENCE
+
     _refuse_non_xml(result)
-    # A raw CR in text would be read back as LF (XML end-of-line handling): write it as a
-    # character reference. pyoxigraph writes no line ends of its own, so every CR is a value's.
-    return _write(result, ox.QueryResultsFormat.XML).replace("\r", "&#13;")
+    # pyoxigraph writes CR raw, read back as LF; it writes no line ends of its own, so
+    # every CR is a value's: written as the XML writers write it (export.CR_REFERENCE).
+    return _write(result, ox.QueryResultsFormat.XML).replace("\r", CR_REFERENCE)
 
 
 def to_table(result: QueryResult, show: Callable[[Node], str]) -> str:
