@@ -283,6 +283,18 @@ def _remember(ctx: click.Context, param: click.Parameter, value):
     return value
 
 
+def _url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A store's URL: absolute http or https (else every request would fail alike, and
+    publish would say the store may hold a mix of what it never sent)."""
+    from urllib.parse import urlsplit
+
+    if value is not None:
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise click.BadParameter(f"{value!r} is not an http:// or https:// URL")
+    return value
+
+
 def _seconds(ctx: click.Context, param: click.Parameter, value: float | None):
     """--timeout: a number of seconds (click's FloatRange lets nan through: nan < 0 is
     false), kept on the Settings where the command has them."""
@@ -521,6 +533,7 @@ def _emit_chunks(chunks: Iterable[bytes], output: Path | None = None) -> None:
 @click.option(
     "--endpoint",
     metavar="URL",
+    callback=_url,
     help="Validate the data published to this SPARQL query endpoint against the local "
     "rules: the fast engine sends the compiled shapes to the store (only results travel); "
     "the reference engine reads the graph back. Results then carry no file and line.",
@@ -712,6 +725,7 @@ _endpoint_option = _options(
     click.option(
         "--endpoint",
         metavar="URL",
+        callback=_url,
         help="Run on this SPARQL 1.1 Protocol query endpoint (Oxigraph: "
         "http://HOST:7878/query) instead of the local anthology.",
     ),
@@ -1086,12 +1100,14 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
 @click.option(
     "--endpoint",
     metavar="URL",
+    callback=_url,
     help="Graph Store HTTP Protocol endpoint (Oxigraph: http://HOST:7878/store).",
 )
 @click.option(
     "--update",
     "update_endpoint",
     metavar="URL",
+    callback=_url,
     help="Instead of --endpoint: a SPARQL 1.1 Update endpoint (Oxigraph: "
     "http://HOST:7878/update), sent the three graphs in one request (all or nothing on "
     "a store that applies an update as one transaction, as Oxigraph does).",
