@@ -6,6 +6,7 @@ Exit codes: 0 ok; 1 the anthology breaks a rule; 2 a usage or input error.
 from __future__ import annotations
 
 import copy
+import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., object])
 EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+EXIT_TERMINATED = 143  # 128 + SIGTERM
 
 
 class AnthologyGroup(click.Group):
@@ -66,6 +68,9 @@ class AnthologyGroup(click.Group):
             click.echo(f"anthology-kg: {exc}" if exc.path is None else str(exc), err=True)
             ctx.exit(EXIT_INPUT)
         except KeyboardInterrupt:
+            if _TERMINATED:
+                click.echo("anthology-kg: terminated", err=True)
+                ctx.exit(EXIT_TERMINATED)
             click.echo("anthology-kg: interrupted", err=True)
             ctx.exit(EXIT_INTERRUPTED)
 
@@ -407,7 +412,6 @@ def main(
     ontology. Exit codes: 0 ok, 1 the anthology breaks a rule, 2 usage or input error.
     Options may also come from anthology-kg.toml or [tool.anthology-kg] in pyproject.toml.
     """
-    import os
 
     from .sources import check_base
 
@@ -1278,14 +1282,36 @@ def generate(count, seed, violations, output) -> None:
     )
 
 
+#: Set when SIGTERM stopped the command (``run``): exit 143, not Ctrl-C's 130.
+_TERMINATED: list[int] = []
+
+
+def _terminate(number: int, frame: object) -> None:
+    """SIGTERM (a cancelled CI job, ``timeout``) stops the command as Ctrl-C does, with
+    the same cleanup (temporary files and folders removed, child processes stopped). A
+    forked child of the command (the site's workers) ends at once, as SIGTERM's default
+    would: its parent stops it so, and cleans up after it."""
+    if os.getpid() != _MAIN_PROCESS[0]:
+        os._exit(128 + number)
+    _TERMINATED.append(number)
+    raise KeyboardInterrupt
+
+
+_MAIN_PROCESS: list[int] = []
+
+
 def run() -> None:
     """The ``anthology-kg`` console script (and ``python -m anthology_kg``): ``main``,
     then every object it left is frozen out of the interpreter's last garbage
     collection, which would walk them all only to end the process (0.3 s after a
-    10,000-entry ``site``). In-process callers of ``main`` keep their collector as it was.
+    10,000-entry ``site``). In-process callers of ``main`` keep their collector as it was,
+    and their SIGTERM: here SIGTERM stops the command as Ctrl-C does (``_terminate``).
     """
     import gc
+    import signal
 
+    _MAIN_PROCESS[:] = [os.getpid()]
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         main()
     finally:
