@@ -32,9 +32,12 @@ def write_atomic(path: Path, content: str | bytes | Iterable[bytes]) -> None:
     readers see the old file or the new one, never half of one.
 
     Any failure (a read-only or full file system, a folder in the way) removes the
-    temporary file and raises AnthologyError naming ``path``.
+    temporary file and raises AnthologyError naming ``path``. A symbolic link is written
+    through: its target is replaced, the link stays (as an editor saves a linked file).
     """
     path = Path(path)
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
     if isinstance(content, str):
         content = content.encode("utf-8")
     chunks = [content] if isinstance(content, bytes) else content
