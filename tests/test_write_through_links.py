@@ -41,3 +41,15 @@ def test_export_to_a_link_writes_its_target(tmp_path):
     result = run_cli("export", "--format", "nquads", "-o", str(link))
     assert result.exit_code == 0, result.output
     assert link.is_symlink() and target.stat().st_size > 1000
+
+
+def test_site_to_a_link_writes_the_folder_it_points_to(tmp_path):
+    """review3 B9: the link became a real folder, its target stayed empty, and the old
+    link stayed beside it as .LINK.old-XXXX for good (rmtree refuses a link)."""
+    (tmp_path / "real").mkdir()
+    link = tmp_path / "LINK"
+    link.symlink_to("real")
+    for _ in range(2):  # a first site, then one replacing it
+        assert run_cli("site", "-o", str(link)).exit_code == 0
+        assert link.is_symlink() and (tmp_path / "real" / "index.html").is_file()
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["LINK", "real"]

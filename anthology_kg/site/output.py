@@ -73,7 +73,9 @@ class SiteWriter:
     derived from (asked only for a refusal's message)."""
 
     def __init__(self, output: Path, sources: Mapping[str, Callable[[], Source]] | None = None):
-        output = output.absolute()
+        # A link is written through: the site replaces the folder it points to, beside
+        # which the new folder is made (else the link itself was replaced by the site).
+        output = Path(os.path.realpath(output)) if output.is_symlink() else output.absolute()
         if output.exists() and not output.is_dir():
             raise AnthologyError("not a folder", output)
         if output.is_dir() and any(output.iterdir()) and not is_site(output):

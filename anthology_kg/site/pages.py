@@ -20,7 +20,6 @@ from types import SimpleNamespace as N
 import pyoxigraph as ox
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template, select_autoescape
 from markupsafe import Markup, escape
-from markupsafe._speedups import _escape_inner
 from rdflib import Graph
 from rdflib.term import Node
 
@@ -872,6 +871,14 @@ class Pages:
 
 
 _CLAIM_APART = frozenset((RDF.type, RDFS.label, AK.restsOn))
+
+
+try:  # markupsafe's C escaper without the Markup it wraps its result in (3.x, private)
+    from markupsafe._speedups import _escape_inner
+except ImportError:  # MarkupSafe 2.x, or a pure-Python install: the public escape
+
+    def _escape_inner(s: str, /) -> str:
+        return str(escape(s))
 
 
 def _markup(html: str) -> Markup:
