@@ -20,6 +20,7 @@ from rdflib.term import Node
 
 from .engine import open_engine
 from .errors import AnthologyError
+from .layout import printable
 from .namespaces import DEFAULT_BASE
 from .queries import bind_params, find_query, run_local
 from .revisions import State, materialized
@@ -66,7 +67,9 @@ def answer(folder: Path, name: str, params: dict[str, str], base: str = DEFAULT_
         )
 
     def words(node: Node | None) -> str:
-        return (short(anthology, node) or "").replace("\n", " ")
+        # One line, control characters escaped, as the query table shows data
+        # (layout.printable): a row of the diff cannot restyle a terminal or a CI log.
+        return printable(short(anthology, node) or "")
 
     return Answer(list(result.variables), [tuple(words(n) for n in row) for row in result.rows])
 
