@@ -881,8 +881,9 @@ def import_record(settings, record, output, check, replace) -> None:
     """Turn a printed entry (RECORD.txt), or every *.txt record of a folder, into Turtle.
 
     Without -o the Turtle is printed (a folder needs -o FOLDER: each record is written
-    to FOLDER/ID.ttl). A malformed record is reported as file:line, exit 2, and nothing
-    is written, for a folder too.
+    to FOLDER/ID.ttl, all or none; an ID.ttl there already is refused, exit 2, unless
+    --replace). A malformed record is reported as file:line, exit 2, and nothing is
+    written, for a folder too.
     """
     from .records import (
         anthology_categories,
