@@ -112,7 +112,9 @@ def find_config(start: Path) -> Config:
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        # utf-8-sig: a byte order mark (an editor's, as data files may start with one)
+        # is read past, where tomllib calls it an invalid statement.
+        return tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError) as exc:
         raise AnthologyError(f"cannot read the configuration: {exc}", path) from None
     except tomllib.TOMLDecodeError as exc:
