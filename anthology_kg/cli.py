@@ -288,6 +288,22 @@ def _remember(ctx: click.Context, param: click.Parameter, value):
     return value
 
 
+def _output_format(
+    command: str, fmt: str | None, output: Path | None, choices: Iterable[str]
+) -> str | None:
+    """The format of ``command``'s output: --format on the command line, else the one
+    ``-o``'s extension implies, else the configuration file's (its [format] table), else
+    None. (A configuration's 'validate = "github"' wrote GitHub annotations into
+    anthology.sarif.)"""
+    from click.core import ParameterSource
+
+    source = click.get_current_context().get_parameter_source("fmt")
+    implied = format_from_output(command, output, choices)
+    if fmt is not None and source is ParameterSource.DEFAULT_MAP and implied is not None:
+        return implied
+    return fmt or implied
+
+
 def _url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A store's URL: absolute http or https (else every request would fail alike, and
     publish would say the store may hold a mix of what it never sent)."""
@@ -576,7 +592,7 @@ def validate(
     from .reports import WRITERS, select_results
     from .w3c_report import WRITERS as SHACL_WRITERS
 
-    fmt = fmt or format_from_output("validate", output, REPORT_FORMATS) or "text"
+    fmt = _output_format("validate", fmt, output, REPORT_FORMATS) or "text"
     if baseline and fmt in SHACL_WRITERS:
         raise AnthologyError(
             f"--baseline does not apply to --format {fmt}: the W3C report graph has no "
@@ -975,7 +991,7 @@ def export(settings, fmt, inferred, include, output) -> None:
     """Export the graph for other tools (Protégé, Fuseki, Oxigraph, GraphDB, rapper)."""
     from .export import FolderSource, build_export, export_bytes, parse_include
 
-    fmt = fmt or format_from_output("export", output, EXPORT_FORMATS) or "turtle"
+    fmt = _output_format("export", fmt, output, EXPORT_FORMATS) or "turtle"
     built = build_export(
         FolderSource(settings.root, settings.base), parse_include(include), inferred
     )
