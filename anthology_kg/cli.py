@@ -5,10 +5,11 @@ Exit codes: 0 ok; 1 the anthology breaks a rule; 2 a usage or input error.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -49,21 +50,47 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 EXIT_TERMINATED = 143  # 128 + SIGTERM
 
 
+@contextlib.contextmanager
+def _naming_the_configuration(path: Path | None) -> Iterator[None]:
+    """A bad value the configuration file gave (click's BadParameter, its source the
+    default map) as an AnthologyError naming the file and the key, not the command-line
+    option the user did not write: ``anthology-kg.toml: root: Directory ...``."""
+    from click.core import ParameterSource
+
+    try:
+        yield
+    except click.BadParameter as exc:
+        ctx, param = exc.ctx, exc.param
+        if path is None or ctx is None or param is None or param.name is None:
+            raise
+        if ctx.get_parameter_source(param.name) is not ParameterSource.DEFAULT_MAP:
+            raise
+        key = "format" if param.name == "fmt" else param.name.replace("_", "-")
+        raise AnthologyError(f"{key}: {exc.message}", path) from None
+
+
 class AnthologyGroup(click.Group):
     """A click group that turns an AnthologyError into ``file:line: message``, exit 2,
     and takes its options' defaults from the configuration file (config.find_config)."""
 
     def make_context(self, info_name, args, parent=None, **extra):
         try:
-            extra.setdefault("default_map", find_config(Path.cwd()).default_map())
+            config = find_config(Path.cwd())
+            extra.setdefault("default_map", config.default_map())
         except AnthologyError as exc:
             click.echo(str(exc), err=True)
             sys.exit(EXIT_INPUT)
-        return super().make_context(info_name, args, parent, **extra)
+        try:
+            with _naming_the_configuration(config.path):
+                return super().make_context(info_name, args, parent, **extra)
+        except AnthologyError as exc:  # a bad --root from the configuration file
+            click.echo(str(exc), err=True)
+            sys.exit(EXIT_INPUT)
 
     def invoke(self, ctx: click.Context):
         try:
-            return super().invoke(ctx)
+            with _naming_the_configuration(find_config(Path.cwd()).path):
+                return super().invoke(ctx)
         except AnthologyError as exc:
             click.echo(f"anthology-kg: {exc}" if exc.path is None else str(exc), err=True)
             ctx.exit(EXIT_INPUT)

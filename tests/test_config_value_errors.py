@@ -1,0 +1,34 @@
+"""A bad value in the configuration file is named as the file and its key, not as a
+command-line option the user did not write (review3: "Invalid value for '--root'" for
+a root set in anthology-kg.toml); a bad option typed on the command line stays click's."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import run_cli
+
+CASES = [
+    ('root = "/nonexistent/x"\n', ("check",), "root: Directory '/nonexistent/x' does not exist"),
+    ('[format]\nvalidate = "nope"\n', ("validate",), "format: 'nope' is not one of 'github'"),
+]
+
+
+@pytest.mark.parametrize(("toml", "command", "said"), CASES, ids=["root", "format"])
+def test_a_bad_value_from_the_configuration_names_the_file(
+    tmp_path, monkeypatch, toml, command, said
+):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "anthology-kg.toml").write_text(toml, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run_cli(*command)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert result.stderr.startswith(f"anthology-kg.toml: {said}"), result.stderr
+    assert "--" not in result.stderr.split(":")[1]
+
+
+def test_a_bad_option_on_the_command_line_is_still_clicks(tmp_path, monkeypatch):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "anthology-kg.toml").write_text('[format]\nvalidate = "json"\n', "utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("validate", "--format", "nope")
+    assert result.exit_code == 2 and "Invalid value for '--format'" in result.stderr
