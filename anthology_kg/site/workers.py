@@ -56,7 +56,7 @@ def in_processes(
     try:
         for task in tasks[1:]:
             read, write = os.pipe()
-            pid = os.fork()
+            pid = _fork()
             if pid == 0:  # pragma: no cover - the child; its work is checked by its files
                 os.close(read)
                 _run_child(task, write)
@@ -113,12 +113,28 @@ class Beside(Generic[T]):
             _stop(self._pid, self._read)
 
 
+#: The signals that stop a command (cli.run turns SIGTERM into Ctrl-C's KeyboardInterrupt).
+_STOPPING = {signal.SIGINT, signal.SIGTERM}
+
+
+def _fork() -> int:
+    """``os.fork``, Ctrl-C and SIGTERM held until it has returned, in both processes: the
+    KeyboardInterrupt a handler raises within the interpreter's at-fork callbacks is
+    ignored (the signal lost: the build went on, exit 0); held, it comes just after,
+    where it stops the command. (A child has no pending signal of its parent's.)"""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+    try:
+        return os.fork()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def beside(task: Callable[[], T]) -> Beside[T]:
     """Run ``task`` in a child forked now, beside whatever this process does next; its
     result (which must pickle) comes back through a pipe when asked for (``result``).
     As for ``in_processes``, no thread but the caller's own may run now."""
     read, write = os.pipe()
-    pid = os.fork()
+    pid = _fork()
     if pid == 0:  # pragma: no cover - the child; its work is checked by its result
         os.close(read)
         _run_child(lambda: pickle.dumps(_in_a_new_thread(task)), write)
