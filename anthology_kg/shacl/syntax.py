@@ -253,9 +253,9 @@ def explain(row: ResultRow) -> str:
         kind = parameter("nodeKind")
         return f"{what}: not {_NODE_KINDS.get(kind, _shown(kind))}"
     if component == SH.InConstraintComponent:
-        return (
-            f"{what}: not one of {', '.join(_shown(m) for m in _members(rules, parameter('in')))}"
-        )
+        listed = parameter("in")
+        members = rules.items(listed) if listed is not None else []
+        return f"{what}: not one of {', '.join(_shown(m) for m in members)}"
     if component == SH.MinInclusiveConstraintComponent:
         return f"{what}: not a number of at least 0"
     if component == SH.NodeConstraintComponent:
@@ -283,16 +283,6 @@ _NODES: dict[Term | None, str] = {
     ox.NamedNode(SHSH + "PathListWithAtLeast2Members"): "list of two paths or more",
     ox.NamedNode(SHSH + "ShapeShape"): "shape",
 }
-
-
-def _members(rules: ShapesGraph, head: Term | None) -> list[Term]:
-    members = []
-    while head is not None and head != RDF.nil:
-        first = rules.value(head, RDF.first)
-        if first is not None:
-            members.append(first)
-        head = rules.value(head, RDF.rest)
-    return members
 
 
 def _shown(term: Term | None) -> str:
