@@ -22,7 +22,7 @@ from .choices import DEFAULT_BASE
 from .errors import AnthologyError
 from .files import write_atomic
 from .layout import FileEntries, LayoutWarning, entries_of, layout_warnings
-from .sourcemap import scan, string_end
+from .sourcemap import first_triple_term, scan, string_end
 from .sources import TurtleFiles, decode_utf8, parse_quads, read_source
 from .sparql_text import IRI
 from .turtle import canonical_line_groups, statement_lines, turtle_sections
@@ -142,18 +142,10 @@ def _refuse_triple_terms(quads: list[ox.Quad], path: Path, lines: dict[str, int]
     """An AnthologyError at the first quad holding an RDF 1.2 triple term, which the
     tool does not support (as ``sources.term`` says), at its file and subject's line (or,
     for a reifier or an annotation, the line of the triple it names)."""
-    for quad in quads:
-        for node in (quad.subject, quad.object):
-            if isinstance(node, ox.Triple):
-                line = next(
-                    (
-                        lines[subject.value]
-                        for subject in (quad.subject, node.subject)
-                        if isinstance(subject, ox.NamedNode) and subject.value in lines
-                    ),
-                    None,
-                )
-                raise AnthologyError(f"RDF-star triple terms are not supported: {node}", path, line)
+    found = first_triple_term(quads, lines)
+    if found is not None:
+        node, line = found
+        raise AnthologyError(f"RDF-star triple terms are not supported: {node}", path, line)
 
 
 def _check_same_graph(

@@ -156,25 +156,10 @@ def parse_turtle(path: Path, base: str = DEFAULT_BASE) -> tuple[Graph, str]:
     except AnthologyError as exc:  # an RDF 1.2 triple term, which rdflib's graph refuses
         if exc.path is not None:
             raise
-        raise AnthologyError(exc.message, path, _triple_term_line(quads, text, base)) from None
+        from .sourcemap import first_triple_term, subject_iris
 
-
-def _triple_term_line(quads: Sequence[Any], text: str, base: str) -> int | None:
-    """The line of the statement writing the first triple term of ``quads``: its subject's,
-    or for a reifier or an annotation, that of the triple it names."""
-    import pyoxigraph as ox
-
-    from .sourcemap import subject_iris
-
-    lines = subject_iris(text, base)
-    for quad in quads:
-        for node in (quad.subject, quad.object):
-            if isinstance(node, ox.Triple):
-                for subject in (quad.subject, node.subject):
-                    if isinstance(subject, ox.NamedNode) and subject.value in lines:
-                        return lines[subject.value]
-                return None
-    return None
+        found = first_triple_term(quads, subject_iris(text, base))
+        raise AnthologyError(exc.message, path, found[1] if found else None) from None
 
 
 def check_shape_syntax(shape_files: Sequence[Path], shapes: Sequence[Triple], base: str) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -445,6 +445,28 @@ def file_positions(path: Path, base: str, ox_terms: bool = False) -> Positions:
         return _file_positions(str(path), (status.st_mtime_ns, status.st_size), base, ox_terms)
     except (OSError, AnthologyError):
         return Positions()
+
+
+def first_triple_term(quads: Iterable[Any], lines: dict[str, int]) -> tuple[Any, int | None] | None:
+    """The first RDF 1.2 triple term of pyoxigraph ``quads`` and the line of the statement
+    writing it, by ``lines`` (each subject IRI's first line, as ``subject_iris`` gives
+    them): its subject's, or for a reifier or an annotation, that of the triple it names.
+    None when the quads hold none."""
+    import pyoxigraph as ox
+
+    for quad in quads:
+        for node in (quad.subject, quad.object):
+            if isinstance(node, ox.Triple):
+                line = next(
+                    (
+                        lines[subject.value]
+                        for subject in (quad.subject, node.subject)
+                        if isinstance(subject, ox.NamedNode) and subject.value in lines
+                    ),
+                    None,
+                )
+                return node, line
+    return None
 
 
 def _matches(written: object, value: object) -> bool:
