@@ -69,6 +69,10 @@ def _naming_the_configuration(path: Path | None) -> Iterator[None]:
         raise AnthologyError(f"{key}: {exc.message}", path) from None
 
 
+#: Where the context keeps the configuration file's path (click's ``Context.meta``).
+_CONFIGURATION = "anthology-kg.configuration"
+
+
 class AnthologyGroup(click.Group):
     """A click group that turns an AnthologyError into ``file:line: message``, exit 2,
     and takes its options' defaults from the configuration file (config.find_config)."""
@@ -82,14 +86,16 @@ class AnthologyGroup(click.Group):
             sys.exit(EXIT_INPUT)
         try:
             with _naming_the_configuration(config.path):
-                return super().make_context(info_name, args, parent, **extra)
+                ctx = super().make_context(info_name, args, parent, **extra)
         except AnthologyError as exc:  # a bad --root from the configuration file
             click.echo(str(exc), err=True)
             sys.exit(EXIT_INPUT)
+        ctx.meta[_CONFIGURATION] = config.path  # for invoke: the file is read once
+        return ctx
 
     def invoke(self, ctx: click.Context):
         try:
-            with _naming_the_configuration(find_config(Path.cwd()).path):
+            with _naming_the_configuration(ctx.meta.get(_CONFIGURATION)):
                 return super().invoke(ctx)
         except AnthologyError as exc:
             click.echo(f"anthology-kg: {exc}" if exc.path is None else str(exc), err=True)
