@@ -166,13 +166,15 @@ def check_shape_syntax(shape_files: Sequence[Path], shapes: Sequence[Triple], ba
     """Raise AnthologyError, at the file and line where the first ill-formed shape is
     written, when ``shapes`` (read from ``shape_files``) break a syntax rule of SHACL
     (``shacl.syntax``); each further problem on a line of its own."""
+    from .shacl.graph import ShapesGraph
     from .shacl.syntax import explain, syntax_results
 
+    graph = ShapesGraph(shapes)  # its index by object finds the shape a node is nested in
     # The anthology's own files first (the bundled ones come first in ``shape_files``).
     order = {path: -index for index, path in enumerate(shape_files)}
     problems: dict[tuple[int, int, str, Path | None], None] = {}
     for row in syntax_results(shapes):
-        owners = _owners(shapes, row.focus)
+        owners = _owners(graph, row.focus)
         written = _where_written(shape_files, owners, row, base)
         shape = (
             _name(row.focus, base)
@@ -204,20 +206,17 @@ def _name(node: object, base: str) -> str:
     return prefixed_name(value, base) or f"<{value}>"
 
 
-def _owners(shapes: Sequence[Triple], node: Any) -> list[Any]:
+def _owners(graph: ShapesGraph, node: Any) -> list[Any]:
     """The IRIs ``node`` is, or is nested in (followed back through blank nodes)."""
     import pyoxigraph as ox
 
-    by_object: dict[Any, list[Any]] = {}
-    for s, _, o in shapes:
-        by_object.setdefault(o, []).append(s)
     owners, seen, todo = [], {node}, [node]
     while todo:
         current = todo.pop()
         if isinstance(current, ox.NamedNode):
             owners.append(current)
             continue
-        for subject in by_object.get(current, ()):
+        for subject in graph.subjects(None, current):
             if subject not in seen:
                 seen.add(subject)
                 todo.append(subject)
