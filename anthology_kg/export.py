@@ -114,22 +114,28 @@ class Source(Protocol):
         ...
 
 
-def _turtle_files(folder: Path) -> list[str]:
+def _turtle_files(folder: Path) -> list[tuple[str, bool]]:
     """The ``*.ttl`` files of ``folder`` but hidden ones (``sources.listed_name``), sorted
-    by name; listed with os.scandir, as text: a Path object per file costs more than
-    parsing it."""
+    by name, each with whether the listing showed it as a regular file (not a symbolic
+    link): ``read_source`` then opens it without a stat first. Listed with os.scandir,
+    as text: a Path object per file costs more than parsing it."""
     with os.scandir(folder) as entries:
-        return sorted(entry.path for entry in entries if listed_name(entry.name))
+        return sorted(
+            (entry.path, entry.is_file(follow_symlinks=False))
+            for entry in entries
+            if listed_name(entry.name)
+        )
 
 
-def _parsed_files(paths: Iterable[str], base: str) -> Iterator[list[ox.Quad]]:
-    """The quads of each Turtle file, as ``sources.iter_turtle_file`` gives them: the same
-    checks and messages, written out here so that ten thousand files do not cost ten
-    thousand context managers (a parse error is translated after the fact). A file's
-    quads come as one list, so that a caller chaining them (``itertools.chain``, in C)
-    runs no Python code per quad, and a parse error is raised here, at its file."""
-    for path in paths:
-        data = read_source(path)
+def _parsed_files(files: Iterable[tuple[str, bool]], base: str) -> Iterator[list[ox.Quad]]:
+    """The quads of each Turtle file (its path, and whether its folder's listing showed
+    a regular file: ``_turtle_files``), as ``sources.iter_turtle_file`` gives them: the
+    same checks and messages, written out here so that ten thousand files do not cost
+    ten thousand context managers (a parse error is translated after the fact). A
+    file's quads come as one list, so that a caller chaining them (``itertools.chain``,
+    in C) runs no Python code per quad, and a parse error is raised here, at its file."""
+    for path, listed_regular in files:
+        data = read_source(path, listed_regular=listed_regular)
         decode_utf8(data, path)
         try:
             quads = list(ox.parse(data, format=_TURTLE, base_iri=base, rename_blank_nodes=True))
@@ -161,7 +167,7 @@ class FolderSource:
             if part == "data":
                 yield from _parsed_files(_turtle_files(self.root / "data"), self.base)
             elif part == "ontology":
-                yield from _parsed_files([str(resources.ontology_file())], self.base)
+                yield from _parsed_files([(str(resources.ontology_file()), False)], self.base)
             else:  # the shapes, bundled and the anthology's own, as the loader finds them
                 from .loader import load_rules
 
