@@ -15,10 +15,11 @@ import functools
 import gc
 import os
 import re
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain, islice
+from itertools import accumulate, chain, islice
 from json.encoder import encode_basestring as _json_string  # json.dumps's, in C
 from operator import eq
 from pathlib import Path
@@ -599,18 +600,21 @@ def _utf8_chunks(pieces: list[str], size: int = 1 << 20) -> Iterator[bytes]:
     """The UTF-8 encoding of ``"".join(pieces)`` in chunks of about ``size``
     characters (a piece longer than that is cut; a str slice never splits a character,
     so the chunks concatenate to the whole encoding). ``pieces`` is emptied as it is
-    read, so a piece written is a piece freed."""
-    batch: list[str] = []
-    held = 0
-    pieces.reverse()  # popped from the end: the first piece first, in O(1) each
+    read, so a piece written is a piece freed.
+
+    A chunk is the pieces up to the one that brings it to ``size``, found by bisection
+    in the running total of their lengths (in C): a loop over the pieces, tens of
+    thousands of them, cost more than the encoding."""
+    ends = list(accumulate(map(len, pieces)))
+    done = 0  # the pieces written so far
     while pieces:
-        piece = pieces.pop()
-        for start in range(0, max(len(piece), 1), size):
-            part = piece[start : start + size] if len(piece) > size else piece
-            batch.append(part)
-            held += len(part)
-            if held >= size:
-                yield "".join(batch).encode("utf-8")
-                batch, held = [], 0
-    if batch:
-        yield "".join(batch).encode("utf-8")
+        reached = bisect_left(ends, (ends[done - 1] if done else 0) + size, done)
+        count = min(reached - done + 1, len(pieces))
+        text = "".join(pieces[:count])
+        del pieces[:count]
+        done += count
+        if len(text) <= 2 * size:
+            yield text.encode("utf-8")
+            continue
+        for start in range(0, len(text), size):
+            yield text[start : start + size].encode("utf-8")

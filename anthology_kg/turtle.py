@@ -86,10 +86,14 @@ def _by_iri(row: Sequence[str]) -> tuple[str, str, str]:
     return row[0], row[1][1:-1], row[2]
 
 
-def _bare(iri: str) -> str:
-    return iri[1:-1]
+#: An IRI token's text without ``<>`` (a key function that runs in C: sorting the
+#: subjects of 10,000 entries calls it 18,000 times).
+_bare = itemgetter(slice(1, -1))
 
 
+#: Whether an N-Triples line may hold a blank node ("_:" may also be in an IRI or a
+#: literal: the split terms say); a filter that runs in C.
+_HAS_BLANK = re.compile("_:").search
 _ECHAR = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))", re.DOTALL)
 _ECHARS = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
 
@@ -277,8 +281,7 @@ def _sorted_lines(lines: Iterable[str]) -> list[str]:
 
 def _blank_rows(lines: list[str]) -> list[Statement]:
     """The statements of ``lines`` whose subject or object is a blank node."""
-    # "_:" may also be in an IRI or a literal: the split terms say.
-    rows = split_lines([line for line in lines if "_:" in line])
+    rows = split_lines(filter(_HAS_BLANK, lines))
     return [row for row in rows if row[0][0] == "_" or row[2][0] == "_"]
 
 
@@ -343,13 +346,16 @@ class _Writer:
         self.edges: dict[str, list[Statement]] = {
             subject: list(group) for subject, group in groupby(blank_subjects, _first)
         }
-        blank_rows = [row for row in _blank_rows(self.named_lines) if row[2][0] == "_"]
+        # An IRI subject's lines: those whose object is a blank node.
+        maybe = split_lines(filter(_HAS_BLANK, self.named_lines))
+        blank_rows = [row for row in maybe if row[2][0] == "_"]
         blank_rows += [row for row in blank_subjects if row[2][0] == "_"]
         inbound = Counter(map(_third, blank_rows))
         self.blank_objects = list(inbound)
         once = {n for n, count in inbound.items() if count == 1 and n not in keep_labels}
         parents = {o: s for s, _, o in blank_rows}
-        self.nestable = {n for n in once if _rooted(n, parents, once)}
+        # A node whose referrer is written on its own is rooted (the most, by far).
+        self.nestable = {n for n in once if parents[n] not in once or _rooted(n, parents, once)}
         self.used: set[str] = set()
         self._text: dict[str, str] = {}  # an IRI's or a literal's Turtle, by its N-Triples
         self._heads: dict[str, str] = {}  # ``_head``
@@ -363,7 +369,7 @@ class _Writer:
 
     def labelled(self) -> bool:
         """Whether any blank node is written with a label."""
-        return any(n not in self.nestable for n in chain(self.edges, self.blank_objects))
+        return not self.nestable.issuperset(chain(self.edges, self.blank_objects))
 
     # -- terms ---------------------------------------------------------------------------
     def iri(self, token: str) -> str:
@@ -404,6 +410,9 @@ class _Writer:
 
     def as_list(self, node: str) -> list[str] | None:
         """The members of a well-formed RDF list starting at ``node``, else None."""
+        edges = self.edges.get(node, ())
+        if node[0] == "_" and (len(edges) != 2 or edges[0][1] != _FIRST):  # most: no list
+            return None
         members: list[str] = []
         current, seen = node, set()
         while current != _NIL:
@@ -573,7 +582,7 @@ class _Writer:
 
     def _named_statement(self, subject: str, edges: list[list[str]]) -> str:
         prefixed = self._prefixed
-        if prefixed and any(row[1] in prefixed for row in edges):
+        if prefixed and not prefixed.isdisjoint(map(_second, edges)):
             edges.sort(key=_by_iri)
         return self.statement(subject, edges)
 
