@@ -182,12 +182,15 @@ class EntryIndex(ABC):
         """
         from rdflib import URIRef
 
+        from .terms import is_iri
+
         for subject in self.identified(text):
             if isinstance(subject, URIRef):
                 return subject
-        iri = URIRef(text)
-        if "://" in text and self.identifier(iri) is not None:
-            return iri
+        if "://" in text and is_iri(text):
+            iri = URIRef(text)
+            if self.identifier(iri) is not None:
+                return iri
         known = {identifier for _, identifier in self.identifier_pairs()}
         raise AnthologyError(f"no entry {text!r} in the anthology{did_you_mean(text, known)}")
 

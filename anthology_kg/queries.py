@@ -27,6 +27,7 @@ from .errors import AnthologyError
 from .sources import listed_name, read_text
 from .sparql_text import code_characters
 from .sparql_text import with_values as with_values
+from .terms import is_iri
 
 if TYPE_CHECKING:
     from rdflib.plugins.sparql.sparql import Query
@@ -39,7 +40,6 @@ PARAM_TYPES = ("entry", "iri", "literal")
 _HEADER = re.compile(r"^#\+\s*([\w-]+)\s*:\s*(.*)$")
 _PARAM = re.compile(r"^([A-Za-z_]\w*)\s*(?:—|--|-|:)?\s*(.*)$")
 _SELECT_STAR = re.compile(r"\bSELECT\s+(?:DISTINCT\s+|REDUCED\s+)?\*", re.IGNORECASE)
-_IRI_FORBIDDEN = re.compile(r'[\s<>"{}|^`\\]')
 # grlc's parameter variables: ?_name (required), ?__name (optional), with an optional
 # _iri / _literal / _number / _integer suffix (grlc's documented convention).
 _GRLC_VARIABLE = re.compile(
@@ -271,7 +271,7 @@ def bind_params(anthology: Engine, query: StoredQuery, values: dict[str, str]) -
             except AnthologyError as exc:
                 raise AnthologyError(f"parameter {param.name!r}: {exc.message}") from None
         elif param.type == "iri":
-            if "://" not in raw and not raw.startswith("urn:") or _IRI_FORBIDDEN.search(raw):
+            if "://" not in raw and not raw.startswith("urn:") or not is_iri(raw):
                 raise AnthologyError(f"parameter {param.name!r}: {raw!r} is not an absolute IRI")
             bound[param.bound_to] = URIRef(raw)
         else:

@@ -46,6 +46,16 @@ def nt_term(node: Node) -> str:
     return str(node.n3())
 
 
+def is_iri(text: str) -> bool:
+    """True when ``text`` is an absolute IRI (RFC 3987) as pyoxigraph reads one; False
+    for a relative reference or a character no IRI holds (a space, ``<``, ``{``)."""
+    try:
+        ox.NamedNode(text)
+    except ValueError:
+        return False
+    return True
+
+
 def to_ox(node: Node) -> Any:
     """An rdflib term as a pyoxigraph term (typed Any: rdflib's triples carry plain
     Nodes, and pyoxigraph's Quad wants each position's own term type)."""
