@@ -370,23 +370,28 @@ class OxigraphEngine(EntryIndex):
 
     def shacl_rows(self, inference: str = "none") -> list[ResultRow]:
         """Run the compiled shapes on the store's data and vocabulary; with inference,
-        on the data, the whole ontology and their closure, as pySHACL validates."""
+        on the data, the whole ontology and their closure, as pySHACL validates. Queries
+        afterwards see the closure they saw before (``inference`` is this call's own)."""
         from .shacl import Compiler, run_compiled
         from .shacl.validator import STORE_WORKERS, store_select
 
         graphs = [DATA, VOCABULARY]
+        queried_with = self.inference
         if inference != "none":
             from .inference import INFERRED
 
             self.infer(inference)
             graphs = [DATA, ONTOLOGY, INFERRED]
-        select = store_select(self.store, graphs, ox_terms=True)
-        # Compiled again for this store: its class hierarchy picks the fastest forms, or
-        # for a large anthology the leanest (see HASH_JOINED_TARGETS_UP_TO).
-        small = len(self.data_files) <= HASH_JOINED_TARGETS_UP_TO
-        shapes = self.rules.shapes_view
-        compiled = Compiler.for_store(shapes, SHAPES.value, select, small).compile()
-        rows = run_compiled(select, compiled, STORE_WORKERS)
+        try:
+            select = store_select(self.store, graphs, ox_terms=True)
+            # Compiled again for this store: its class hierarchy picks the fastest forms,
+            # or for a large anthology the leanest (see HASH_JOINED_TARGETS_UP_TO).
+            small = len(self.data_files) <= HASH_JOINED_TARGETS_UP_TO
+            shapes = self.rules.shapes_view
+            compiled = Compiler.for_store(shapes, SHAPES.value, select, small).compile()
+            rows = run_compiled(select, compiled, STORE_WORKERS)
+        finally:
+            self.infer(queried_with)  # validating leaves the queries' closure as it was
         return self._literals_as_written(rows)
 
     def _literals_as_written(self, rows: list[ResultRow]) -> list[ResultRow]:
