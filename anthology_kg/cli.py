@@ -800,7 +800,7 @@ def _print_result(anthology, result, fmt: str) -> None:
     from .results import graph_to_turtle, to_csv, to_json, to_table, to_tsv, to_xml
 
     if result.kind == "graph":
-        click.echo(graph_to_turtle(result.graph), nl=False)
+        click.echo(graph_to_turtle(result.graph, anthology.base), nl=False)
         return
     if fmt == "table":
 

@@ -27,12 +27,15 @@ from html.parser import HTMLParser
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 
 import httpx
-from rdflib import BNode, Graph, Literal, URIRef
+import pyoxigraph as ox
+from rdflib import BNode, Graph, URIRef
+from rdflib.term import Node
 
 from .choices import HTTP_TIMEOUT as DEFAULT_TIMEOUT
 from .choices import METHODS as METHODS
 from .errors import AnthologyError, TimedOut
 from .queries import QueryResult, query_kind
+from .terms import from_ox
 
 # DEFAULT_TIMEOUT: seconds a request may take in all, from connecting to the last byte of
 # the answer. METHODS: how a query is sent (``auto`` tries ``post`` and falls back to
@@ -456,20 +459,33 @@ def _query_request(
     )
 
 
-def _term(binding: object):
-    if not isinstance(binding, dict) or "value" not in binding or "type" not in binding:
-        raise ValueError("a binding without type or value")
-    kind, value = binding["type"], binding["value"]
+def _term(binding: object) -> Node:
+    """The term of one binding of a SPARQL 1.1 JSON result (section 3.2.2) as a local run
+    gives it: a literal through ``terms.from_ox``, its text as the store wrote it (rdflib
+    would collapse the spaces of an xsd:token, write "1000"^^xsd:double as "1000.0").
+    A blank node keeps whatever label the store gave (Virtuoso's ``nodeID://b1`` is no
+    Turtle label, so pyoxigraph's own parser of results refuses such an answer)."""
+    if not isinstance(binding, dict):
+        raise ValueError("a binding that is not an object")
+    kind, value = binding.get("type"), binding.get("value")
+    if kind == "triple":  # SPARQL 1.2's form of a triple term
+        raise AnthologyError(
+            "the answer holds a triple term: RDF 1.2 triple terms are not supported"
+        )
+    if not isinstance(value, str):
+        raise ValueError("a binding without a text value")
     if kind == "uri":
         return URIRef(value)
     if kind == "bnode":
         return BNode(value)
-    datatype = binding.get("datatype")
-    return Literal(
-        value,
-        lang=binding.get("xml:lang"),
-        datatype=URIRef(datatype) if datatype else None,
-    )
+    if kind not in ("literal", "typed-literal"):  # typed-literal: SPARQL 1.0's JSON form
+        raise ValueError(f"a binding of unknown type {kind!r}")
+    language, datatype = binding.get("xml:lang"), binding.get("datatype")
+    if language:
+        return from_ox(ox.Literal(value, language=language))
+    if datatype:
+        return from_ox(ox.Literal(value, datatype=ox.NamedNode(datatype)))
+    return from_ox(ox.Literal(value))
 
 
 def run_remote(
@@ -486,11 +502,17 @@ def run_remote(
     where = shown(endpoint)
     if kind == "graph":
         try:
-            turtle = answer.body.decode("utf-8")
-            return QueryResult(kind="graph", graph=Graph().parse(data=turtle, format="turtle"))
+            answer.body.decode("utf-8")
+            triples = ox.parse(answer.body, format=ox.RdfFormat.TURTLE)
+            graph = Graph()
+            for triple in triples:  # each term as a local run gives it (terms.from_ox)
+                graph.add(
+                    (from_ox(triple.subject), from_ox(triple.predicate), from_ox(triple.object))
+                )
+            return QueryResult(kind="graph", graph=graph)
         except UnicodeDecodeError:
             raise AnthologyError(f"{where}: the Turtle answer is not UTF-8 text") from None
-        except Exception as exc:  # rdflib raises several types for bad Turtle
+        except (SyntaxError, ValueError) as exc:
             first = " ".join(str(exc).split())[:200]
             raise AnthologyError(f"{where}: the Turtle answer does not parse ({first})") from None
     try:

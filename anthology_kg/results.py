@@ -19,6 +19,7 @@ import pyoxigraph as ox
 from rdflib import BNode, Graph
 from rdflib.term import Node
 
+from .choices import DEFAULT_BASE
 from .choices import RESULT_FORMATS as RESULT_FORMATS
 from .errors import AnthologyError
 from .layout import printable
@@ -130,6 +131,9 @@ def to_table(result: QueryResult, show: Callable[[Node], str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def graph_to_turtle(graph: Graph) -> str:
-    """A CONSTRUCT or DESCRIBE answer as Turtle."""
-    return graph.serialize(format="turtle")
+def graph_to_turtle(graph: Graph, base: str = DEFAULT_BASE) -> str:
+    """A CONSTRUCT or DESCRIBE answer as the tool's canonical Turtle (``turtle``): the
+    same bytes for the same graph, on every engine and run (``id:`` bound to ``base``)."""
+    from .turtle import canonical_turtle
+
+    return canonical_turtle(graph, base=base)
