@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+import traceback
 from pathlib import Path
 
 import pytest
@@ -186,3 +187,24 @@ def test_an_interrupt_while_waiting_for_the_child_stops_and_reaps_it():
         signal.signal(signal.SIGALRM, previous)
     with pytest.raises(ChildProcessError):  # reaped, not left running
         os.waitpid(child._pid, os.WNOHANG)
+
+
+def _a_lookup_deep_in_the_child(table: dict[str, int]) -> int:
+    return table["missing key"]
+
+
+def test_a_child_s_failure_comes_with_the_child_s_traceback():
+    """An exception of the child that is no AnthologyError is a bug: what Python prints
+    of it here (its chain, as ``traceback.format_exception`` gives it) shows where in
+    the child it was raised, not only where the parent raised it again."""
+    failing = workers.beside(lambda: _a_lookup_deep_in_the_child({}))
+    with pytest.raises(KeyError) as raised:
+        failing.result()
+    printed = "".join(traceback.format_exception(raised.value))
+    assert "in _a_lookup_deep_in_the_child" in printed
+    assert 'table["missing key"]' in printed
+    assert isinstance(raised.value.__cause__, workers.ChildTraceback)
+    # The same for a worker that renders pages (in_processes).
+    with pytest.raises(KeyError) as raised:
+        workers.in_processes([lambda: None, lambda: _a_lookup_deep_in_the_child({})])
+    assert "in _a_lookup_deep_in_the_child" in "".join(traceback.format_exception(raised.value))

@@ -281,8 +281,23 @@ def _failure(exc: BaseException) -> bytes:
     return pickle.dumps(("exception", (raised, text)))
 
 
+class ChildTraceback(Exception):
+    """Where a forked child's exception was raised: the traceback it printed there, as
+    text. It is the ``__cause__`` of the exception raised again here, so that Python
+    shows it above that exception's own traceback (which ends where the parent raised
+    it, and would otherwise be all a bug report shows)."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
+
+    def __str__(self) -> str:
+        return f'in a forked process:\n"""\n{self.text.rstrip()}\n"""'
+
+
 def _wait(pid: int, read: int) -> tuple[BaseException | None, bytes]:
-    """The child's failure (None if it succeeded) and what it sent."""
+    """The child's failure (None if it succeeded) and what it sent; an exception that
+    pickled comes with the child's traceback as its ``__cause__`` (``ChildTraceback``)."""
     with os.fdopen(read, "rb") as pipe:
         message = pipe.read()
     _, status = os.waitpid(pid, 0)
@@ -298,7 +313,9 @@ def _wait(pid: int, read: int) -> tuple[BaseException | None, bytes]:
         return error, b""
     raised, text = detail
     if raised:
-        return pickle.loads(raised), b""
+        error = pickle.loads(raised)
+        error.__cause__ = ChildTraceback(text)
+        return error, b""
     return RuntimeError(f"a process building the site failed:\n{text}"), b""
 
 
