@@ -169,10 +169,12 @@ class FolderSource:
                 yield from _parsed_files(_turtle_files(self.root / "data"), self.base)
             elif part == "ontology":
                 yield from _parsed_files([(str(resources.ontology_file()), False)], self.base)
-            else:  # the shapes, bundled and the anthology's own, as the loader finds them
+            elif part == "shapes":  # bundled and the anthology's own, as the loader finds them
                 from .loader import load_rules
 
                 yield graph_quads(load_rules(self.root, self.base).shapes)
+            else:
+                raise ValueError(f"unknown part {part!r}: one of {', '.join(PARTS)}")
 
     def graph(self, part: str) -> Graph:
         if self._anthology is None:
@@ -280,6 +282,8 @@ def build_export(
     rules there cannot give it), and the new triples are kept apart."""
     if inference not in INFERENCE:
         raise AnthologyError(f"--inferred takes one of {', '.join(INFERENCE)}")
+    if isinstance(include, str) or not set(include) <= set(PARTS):
+        raise ValueError(f"include is a sequence of parts ({', '.join(PARTS)}): {include!r}")
     if inference == "none":
         with _collector_paused():
             return Export(statement_lines(source.quads(include)), [], source.base, inference)
@@ -507,12 +511,28 @@ def _refuse_non_xml(subject: str, predicate: str, literal: str, lexical: str) ->
 
 
 _NCNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*$")
+#: The rdf: names RDF/XML reserves for its own syntax (RDF 1.1 XML Syntax 7.2.2-7.2.5):
+#: no property element may have them; rdf:li is read back as rdf:_1, rdf:_2, ...
+_NOT_PROPERTY_ELEMENTS = {
+    PREFIXES["rdf"] + name
+    for name in (
+        "RDF ID about parseType resource nodeID datatype Description li "
+        "aboutEach aboutEachPrefix bagID"
+    ).split()
+}
 
 
 def _split_predicate(predicate: str) -> tuple[str, str]:
+    """``predicate`` as the namespace and local name of an XML element; an
+    AnthologyError if RDF/XML cannot write it as a property element."""
     match = _NCNAME.search(predicate)
     if not match or match.start() == 0:
         raise AnthologyError(f"RDF/XML cannot write the predicate <{predicate}>")
+    if predicate in _NOT_PROPERTY_ELEMENTS:
+        raise AnthologyError(
+            f"RDF/XML cannot write the predicate <{predicate}>: RDF/XML keeps that name "
+            "for its own syntax; export it as turtle, ntriples, nquads or jsonld"
+        )
     return predicate[: match.start()], match.group(0)
 
 

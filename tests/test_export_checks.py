@@ -1,0 +1,47 @@
+"""What an export refuses rather than write wrong: RDF/XML's reserved names, unknown parts."""
+
+import pytest
+from conftest import run_cli
+from rdflib import Graph
+from rdflib.compare import isomorphic
+
+from anthology_kg.export import FolderSource, build_export
+
+RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+
+
+@pytest.mark.parametrize("name", ["li", "Description", "about", "nodeID", "ID", "aboutEach"])
+def test_rdfxml_refuses_a_predicate_named_as_its_own_syntax(bundled_copy, tmp_path, name):
+    root = bundled_copy
+    (root / "data" / "LIT-903.ttl").write_text(
+        f'<https://w3id.org/anthology-kg/id/LIT-903> <{RDF}{name}> "x" .\n', encoding="utf-8"
+    )
+    out = tmp_path / "out.rdf"
+    result = run_cli("--root", str(root), "export", "--format", "rdfxml", "-o", str(out))
+    assert result.exit_code == 2, result.output
+    assert f"cannot write the predicate <{RDF}{name}>" in result.stderr
+    assert "Traceback" not in result.stderr and not out.exists()
+    turtle = run_cli("--root", str(root), "export", "--format", "turtle")
+    assert turtle.exit_code == 0 and f"rdf:{name}" in turtle.stdout
+
+
+def test_rdfxml_writes_the_rdf_names_that_are_properties(tmp_path):
+    """rdf:value and rdf:_1 are ordinary property elements: written, read back the same."""
+    root = tmp_path / "anthology"
+    (root / "data").mkdir(parents=True)
+    (root / "data" / "LIT-903.ttl").write_text(
+        f'<https://w3id.org/anthology-kg/id/LIT-903> <{RDF}value> "v" ; <{RDF}_1> "one" .\n',
+        encoding="utf-8",
+    )
+    result = run_cli("--root", str(root), "export", "--format", "rdfxml", "--include", "data")
+    assert result.exit_code == 0, result.output
+    expected = Graph().parse(root / "data" / "LIT-903.ttl", format="turtle")
+    assert isomorphic(Graph().parse(data=result.stdout, format="xml"), expected)
+
+
+@pytest.mark.parametrize("include", ["data", ["shapez"], ("data", "everything")])
+def test_build_export_refuses_what_is_no_sequence_of_parts(include):
+    """A plain string was read as its letters and "shapez" as the shapes: the export of
+    the wrong part, silently."""
+    with pytest.raises(ValueError, match="include is a sequence of parts"):
+        build_export(FolderSource(), include)
