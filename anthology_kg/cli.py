@@ -771,7 +771,9 @@ _format_option = click.option(
     type=click.Choice(RESULT_FORMATS),
     default="table",
     show_default=True,
-    help="table for people; csv, tsv, json, xml: the W3C SPARQL 1.1 result formats.",
+    help="table for people; csv, tsv, json, xml: the W3C SPARQL 1.1 result formats "
+    "(CSV and TSV are defined for SELECT: an ASK answer there is a bare true or false, "
+    "as Oxigraph writes it).",
 )
 
 _endpoint_option = _options(
@@ -885,7 +887,8 @@ def query(settings, name, params, fmt, endpoint, graphs, method, engine, inferen
 def sparql(settings, file, fmt, endpoint, graphs, method, engine, inference) -> None:
     """Run an ad-hoc SPARQL query from FILE (or - for standard input).
 
-    SELECT and ASK print in --format; CONSTRUCT and DESCRIBE print Turtle.
+    SELECT and ASK print in --format; CONSTRUCT and DESCRIBE print the
+    canonical Turtle `export` writes (the same bytes for the same graph).
     """
     from .guards import timeouts_named
     from .sources import decode_utf8
