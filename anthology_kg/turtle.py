@@ -24,7 +24,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from itertools import chain, groupby, islice
 from operator import attrgetter, eq, itemgetter, methodcaller
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pyoxigraph as ox
 
@@ -38,11 +38,15 @@ if TYPE_CHECKING:
     from rdflib import Graph
 
 INDENT = "    "
+_NEXT_PREDICATE = " ;\n" + INDENT
 #: A triple as the N-Triples text of its subject, predicate and object.
 Statement = tuple[str, str, str]
 SortKey = tuple[Any, ...]
+Row = TypeVar("Row", bound=Sequence[str])  # a statement's terms, as a tuple or a list
 
-_LOCAL = re.compile(r"^[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_-])?$")
+#: Whether ``text[start:end]`` is a local name the writer writes after a prefix
+#: (``_LOCAL_NAME(text, start, end)``).
+_LOCAL_NAME = re.compile(r"[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_-])?").fullmatch
 _RDF, _XSD = PREFIXES["rdf"], PREFIXES["xsd"]
 _SHORTHAND = {
     _XSD + "integer": re.compile(r"^[+-]?[0-9]+$"),
@@ -64,6 +68,7 @@ _GROUP = "urn:anthology-kg:statements:"
 _CHUNK = 1 << 8
 _NT = ox.RdfFormat.N_TRIPLES
 _first = itemgetter(0)
+_split_row = methodcaller("split", " ", 2)
 _as_triple = attrgetter("triple")
 _second = itemgetter(1)
 _third = itemgetter(2)
@@ -290,7 +295,7 @@ def _blank_terms(lines: list[str]) -> set[str]:
     return {t for row in _blank_rows(lines) for t in (row[0], row[2]) if t[0] == "_"}
 
 
-def _in_iri_order(rows: list[Statement]) -> list[Statement]:
+def _in_iri_order(rows: list[Row]) -> list[Row]:
     """``rows`` sorted as text, in predicate IRI order: the same unless a predicate IRI
     is another's beginning followed by a character before ">" (``ex:p`` and ``ex:p2``)."""
     predicates = sorted(set(map(_second, rows)))
@@ -307,9 +312,10 @@ def _longest_first(base: str) -> list[tuple[str, str]]:
 
 
 @functools.lru_cache(maxsize=1 << 10)
-def _fitting(stem: str, base: str) -> list[tuple[str, str]]:
-    """The prefixes whose namespace may hold a local name after ``stem``."""
-    return [(prefix, ns) for prefix, ns in _longest_first(base) if ns.startswith(stem)]
+def _fitting(stem: str, base: str) -> list[tuple[str, str, int]]:
+    """The prefixes whose namespace may hold a local name after ``stem``, each with
+    where that local name starts in an IRI token (after ``<`` and the namespace)."""
+    return [(p, ns, len(ns) + 1) for p, ns in _longest_first(base) if ns.startswith(stem)]
 
 
 # 1,024 names: the vocabulary's stay, an entry's own IRIs pass through (16,384 held
@@ -319,13 +325,14 @@ def _prefixed_name(token: str, base: str) -> tuple[str, str]:
     """An IRI (``<...>``) as (prefixed name, its prefix) where one of the tool's prefixes
     fits (the longest; ``id:`` is ``base``), else as (``token``, ""). Cached across
     writers: fmt writes thousands of small graphs naming the same IRIs."""
-    text = token[1:-1]
     # A local name has no "/" nor "#": a namespace that fits starts with the IRI's text
-    # up to its last one (its stem), so only those are tried.
-    stem = text[: max(text.rfind("/"), text.rfind("#")) + 1]
-    for prefix, namespace in _fitting(stem, base):
-        if text.startswith(namespace) and _LOCAL.match(text[len(namespace) :]):
-            return f"{prefix}:{text[len(namespace) :]}", prefix
+    # up to its last one (its stem), so only those are tried. The token is read in
+    # place (offsets, not slices of its text).
+    stem = token[1 : max(token.rfind("/"), token.rfind("#")) + 1]
+    end = len(token) - 1  # the closing ">"
+    for prefix, namespace, start in _fitting(stem, base):
+        if token.startswith(namespace, 1) and _LOCAL_NAME(token, start, end):
+            return f"{prefix}:{token[start:end]}", prefix
     return token, ""
 
 
@@ -342,12 +349,13 @@ class _Writer:
         self.base = base
         first_blank = bisect_left(lines, "_")  # "<" sorts before "_"
         self.named_lines = lines[:first_blank]
-        blank_subjects = _in_iri_order(split_lines(lines[first_blank:]))
-        self.edges: dict[str, list[Statement]] = {
+        # Split as lists, not made tuples: rows the writer only reads.
+        blank_subjects = _in_iri_order(list(map(_split_row, lines[first_blank:])))
+        self.edges: dict[str, list[list[str]]] = {
             subject: list(group) for subject, group in groupby(blank_subjects, _first)
         }
         # An IRI subject's lines: those whose object is a blank node.
-        maybe = split_lines(filter(_HAS_BLANK, self.named_lines))
+        maybe = map(_split_row, filter(_HAS_BLANK, self.named_lines))
         blank_rows = [row for row in maybe if row[2][0] == "_"]
         blank_rows += [row for row in blank_subjects if row[2][0] == "_"]
         inbound = Counter(map(_third, blank_rows))
@@ -532,7 +540,7 @@ class _Writer:
     def statement(self, subject: str, edges: Sequence[Sequence[str]]) -> str:
         """The Turtle statement of ``subject`` and its ``edges`` (sorted)."""
         head = self.iri(subject) if subject[0] == "<" else subject
-        return head + " " + f" ;\n{INDENT}".join(self.predicate_lines(edges, 0)) + " .\n"
+        return head + " " + _NEXT_PREDICATE.join(self.predicate_lines(edges, 0)) + " .\n"
 
     def _see(self, predicate: str) -> None:
         """Note a predicate of an IRI subject, and whether it or another seen is the
@@ -590,15 +598,14 @@ class _Writer:
         """Every statement, IRI subjects sorted, then the blank nodes that could not be
         nested (shared or cyclic), each after its comment lines."""
         named = self._named_statements()
-        ordered = [named[subject] for subject in sorted(named, key=_bare)]
+        subjects = sorted(named, key=_bare)
+        ordered = list(map(named.__getitem__, subjects))
         ordered += [
             self.statement(subject, self.edges[subject])
-            for subject in sorted(self.edges)
-            if subject not in self.nestable
+            for subject in sorted(self.edges.keys() - self.nestable)
         ]
         if not comments:
             return ordered
-        subjects = sorted(named, key=_bare)
         notes = [comments.get(subject[1:-1], "") for subject in subjects]
         notes += [""] * (len(ordered) - len(notes))
         return [
@@ -663,8 +670,11 @@ def turtle_section_pieces(
     used = set().union(*(writer.used for writer in written))
     prefix_lines = "".join(f"@prefix {p}: <{prefixes[p]}> .\n" for p in sorted(used))
     parts = [header.rstrip("\n") + "\n\n" if header else "", prefix_lines]
-    for index, block in enumerate(body):  # each after an empty line (the header ends in one)
-        parts += ("\n" if index or prefix_lines else "", block)
+    # Each block after an empty line (the header ends in one), paired in C.
+    empty_lines = ["\n"] * len(body)
+    if body and not prefix_lines:
+        empty_lines[0] = ""
+    parts += chain.from_iterable(zip(empty_lines, body, strict=True))
     return parts
 
 
