@@ -925,17 +925,17 @@ def sparql(settings, file, fmt, endpoint, graphs, method, engine, inference) -> 
 @click.option(
     "--replace",
     is_flag=True,
-    help="For a folder: replace FOLDER/ID.ttl files that exist (without it, import refuses "
-    "them, naming each, exit 2, and writes nothing).",
+    help="Replace the -o FILE of a record, or a folder's FOLDER/ID.ttl files, that exist "
+    "(without it, import refuses them, naming each, exit 2, and writes nothing).",
 )
 @click.pass_obj
 def import_record(settings, record, output, check, replace) -> None:
     """Turn a printed entry (RECORD.txt), or every *.txt record of a folder, into Turtle.
 
     Without -o the Turtle is printed (a folder needs -o FOLDER: each record is written
-    to FOLDER/ID.ttl, all or none; an ID.ttl there already is refused, exit 2, unless
-    --replace). A malformed record is reported as file:line, exit 2, and nothing is
-    written, for a folder too.
+    to FOLDER/ID.ttl, all or none). A file there already, -o FILE or an ID.ttl, is refused,
+    exit 2, unless --replace. A malformed record is reported as file:line, exit 2, and
+    nothing is written, for a folder too.
     """
     from .records import (
         anthology_categories,
@@ -943,6 +943,7 @@ def import_record(settings, record, output, check, replace) -> None:
         record_files,
         render_record,
         unified_diff,
+        write_record,
         write_records,
     )
     from .turtle import canonical_turtle
@@ -976,7 +977,10 @@ def import_record(settings, record, output, check, replace) -> None:
             click.echo(f"wrote {display_path(path)}")
         click.echo(f"{len(written)} record(s) imported")
         return
-    _emit(canonical_turtle(records[0].graph, base=settings.base), output)
+    if output is None:
+        _emit(canonical_turtle(records[0].graph, base=settings.base))
+    else:
+        write_record(records[0], output, settings.base, replace)
 
 
 @main.command()

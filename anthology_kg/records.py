@@ -30,7 +30,7 @@ from rdflib.term import Node
 
 from . import formatting
 from .errors import AnthologyError
-from .files import write_error
+from .files import write_atomic, write_error
 from .loader import TurtleFiles, parse_turtle
 from .namespaces import AK, DEFAULT_BASE, bind_prefixes
 from .resources import find_root, ontology_file
@@ -365,13 +365,39 @@ def write_records(
     if not folder.is_dir():
         raise AnthologyError("not a folder to write into", folder)
     targets = [folder / f"{record.identifier}.ttl" for record in records]
-    if not replace:
-        _refuse_existing(targets)
+    texts = [canonical_turtle(record.graph, base=base) for record in records]
+    _write_all(targets, texts, folder, replace)
+    return targets
+
+
+def write_record(
+    record: Record, target: Path, base: str = DEFAULT_BASE, replace: bool = False
+) -> None:
+    """Write one record's Turtle to ``target``, a file of any name, by the rule of
+    ``write_records``: unless ``replace``, a file (or link) there already is refused with
+    an AnthologyError and nothing is written; with it, the file is replaced atomically
+    (files.write_atomic: a symbolic link is written through, as ``-o`` does elsewhere)."""
+    text = canonical_turtle(record.graph, base=base)
+    if replace:
+        write_atomic(target, text)
+        return
+    if not target.parent.is_dir():
+        raise AnthologyError("cannot write: no such folder", target.parent)
+    _write_all([target], [text], target, replace=False)
+
+
+def _write_all(targets: list[Path], texts: list[str], where: Path, replace: bool) -> None:
+    """Write ``texts`` to ``targets`` all or none (``write_records``' contract): each is
+    written under a temporary name, then (unless ``replace``) a target that exists is
+    refused, then all are moved into place. ``where`` is named by a failure to write
+    before any target is reached."""
     staged: list[tuple[Path, int]] = []
     placed: list[_Placed] = []
     try:
-        for record, target in zip(records, targets, strict=True):
-            _stage(target, canonical_turtle(record.graph, base=base), staged)
+        for text, target in zip(texts, targets, strict=True):
+            _stage(target, text, staged)
+        if not replace:
+            _refuse_existing(targets)
         for (temporary, inode), target in zip(staged, targets, strict=True):
             # Listed before it is moved, so that Ctrl-C at any point finds it to undo.
             placed.append(_Placed(target, inode))
@@ -379,7 +405,7 @@ def write_records(
     except BaseException as error:
         with _ctrl_c_held():
             _undo(placed)
-        where = placed[-1].target if placed else folder
+        where = placed[-1].target if placed else where
         if isinstance(error, FileExistsError):
             raise AnthologyError(
                 "written meanwhile by another process; nothing written", where
@@ -394,7 +420,6 @@ def write_records(
             for done in placed:
                 if done.backup is not None:
                     done.backup.unlink(missing_ok=True)
-    return targets
 
 
 @contextlib.contextmanager
