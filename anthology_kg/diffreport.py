@@ -26,13 +26,14 @@ first plus the second is the new graph. Blank nodes are labelled from their cont
 
 from __future__ import annotations
 
-import html
 import json
+import re
 from collections.abc import Callable
 
 import pyoxigraph as ox
 
 from .diff import AnthologyDiff, Blank, EntryChange, FactChange, Term
+from .layout import printable
 from .querydiff import QueryDiff
 
 JSON_SCHEMA_ID = "anthology-kg/diff/1"
@@ -72,16 +73,22 @@ def summary_line(diff: AnthologyDiff) -> str:
     """One line: the two states and the count of each kind of change."""
     if diff.equal:
         return f"no change to the graph from {diff.old} to {diff.new}"
+    return f"{diff.old} → {diff.new}: {_counts(diff)}"
+
+
+def _counts(diff: AnthologyDiff) -> str:
     c = diff.counts()
     return (
-        f"{diff.old} → {diff.new}: {c['changed']} changed, {c['added']} added, "
+        f"{c['changed']} changed, {c['added']} added, "
         f"{c['removed']} removed, {c['renamed']} renamed entries; "
         f"{c['factsAdded']} fact(s) added, {c['factsRemoved']} removed"
     )
 
 
 def text_diff(diff: AnthologyDiff) -> str:
-    """One heading line per entry, then ``+ fact  file:line`` and ``- fact`` lines."""
+    """One heading line per entry, then ``+ fact  file:line`` and ``- fact`` lines; data
+    text shown escaped, one line each, as the validation text report shows it
+    (layout.printable: ``\\n``, ``\\x1b``)."""
     lines = []
     for entry in diff.entries:
         where = _where(entry.file, entry.line)
@@ -93,28 +100,57 @@ def text_diff(diff: AnthologyDiff) -> str:
             lines.append(f"  + {_fact_text(diff, entry, change)}" + (f"  {where}" if where else ""))
     lines += [f"{status} {path} (not in the graph)" for path, status in diff.rule_files]
     lines.append(summary_line(diff))
-    return "\n".join(lines) + "\n"
+    return "\n".join(map(printable, lines)) + "\n"
 
 
 def _rule_files_markdown(diff: AnthologyDiff) -> list[str]:
     if not diff.rule_files:
         return []
-    listed = ", ".join(f"`{_md(path)}` ({status})" for path, status in diff.rule_files)
+    listed = ", ".join(f"{_code(path)} ({status})" for path, status in diff.rule_files)
     return ["", f"Rules and queries of the anthology, not in the graph: {listed}."]
 
 
+#: What data text never holds in Markdown output, as a character reference: HTML
+#: (``<``, ``>``, ``&``), a table's cell separator, a code span's backtick, the backslash
+#: that would escape the next character, emphasis and strikethrough (``*``, ``_``, ``~``),
+#: and the ``(`` that would make ``[text](url)`` a link or ``![text](url)`` an image.
+_MARKDOWN = re.compile(r"[<>&|`\\*_~]|(?<=\])\(")
+
+
 def _md(text: str) -> str:
-    """Text safe in a Markdown table cell or an HTML block: no markup, no pipes."""
-    return html.escape(text, quote=False).replace("|", "&#124;").replace("\n", " ")
+    """``text`` as Markdown shows it literally, in a table cell, a list item, or the HTML of
+    a ``<summary>``: control characters and line breaks escaped as the text report shows
+    them (layout.printable), then each character of ``_MARKDOWN`` as ``&#N;``: data can
+    neither break the table nor the comment, nor inject markup, links or images."""
+    return _MARKDOWN.sub(_reference, printable(text))
+
+
+def _reference(match: re.Match[str]) -> str:
+    char = match.group()
+    return _NAMED.get(char) or f"&#{ord(char)};"
+
+
+_NAMED = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}  # (as html.escape writes them)
+
+
+def _code(text: str) -> str:
+    """``text`` as a Markdown code span, which shows its content literally: control
+    characters escaped (layout.printable), fenced by more backticks than it holds in a
+    row, so that none of them ends the span."""
+    text = printable(text)
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    pad = " " if text[:1] in ("`", " ") or text[-1:] in ("`", " ") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def markdown_diff(diff: AnthologyDiff) -> str:
     """A summary table and a collapsible ``<details>`` section per entry (GitHub Markdown:
-    a pull-request comment or ``$GITHUB_STEP_SUMMARY``)."""
-    title = f"### Anthology graph: `{_md(diff.old)}` → `{_md(diff.new)}`"
+    a pull-request comment or ``$GITHUB_STEP_SUMMARY``); data text as ``_md`` and ``_code``
+    write it, so that it shows as it is and changes nothing of the comment around it."""
+    title = f"### Anthology graph: {_code(diff.old)} → {_code(diff.new)}"
     if diff.equal:
         return "\n".join([title, "", "No change to the graph.", *_rule_files_markdown(diff)]) + "\n"
-    out = [title, "", summary_line(diff).split(": ", 1)[1].capitalize(), ""]
+    out = [title, "", _counts(diff).capitalize(), ""]
     out += ["| entry | change | facts added | facts removed | where |", "|---|---|---|---|---|"]
     for entry in diff.entries:
         out.append(
@@ -132,7 +168,7 @@ def markdown_diff(diff: AnthologyDiff) -> str:
             out.append(f"- ➖ {_md(_fact_text(diff, entry, fact))}")
         for fact in entry.added:
             where = _where(fact.file, fact.line)
-            shown = f" — `{_md(where)}`" if where else ""
+            shown = f" — {_code(where)}" if where else ""
             out.append(f"- ➕ {_md(_fact_text(diff, entry, fact))}{shown}")
         out += ["", "</details>"]
     out += _rule_files_markdown(diff)
@@ -209,10 +245,11 @@ QUERY_JSON_SCHEMA_ID = "anthology-kg/query-diff/1"
 
 
 def _query_summary(diff: QueryDiff) -> str:
-    return (
-        f"query {diff.name}, {diff.old} → {diff.new}: {len(diff.appeared)} row(s) appeared, "
-        f"{len(diff.disappeared)} disappeared"
-    )
+    return f"query {diff.name}, {diff.old} → {diff.new}: {_query_counts(diff)}"
+
+
+def _query_counts(diff: QueryDiff) -> str:
+    return f"{len(diff.appeared)} row(s) appeared, {len(diff.disappeared)} disappeared"
 
 
 def query_text_diff(diff: QueryDiff) -> str:
@@ -228,16 +265,16 @@ def query_text_diff(diff: QueryDiff) -> str:
         for sign, row in body:
             text = "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))
             lines.append(f"{sign} {text}".rstrip())
-    lines.append(_query_summary(diff))
+    lines.append(printable(_query_summary(diff)))  # (the rows are escaped: querydiff.answer)
     return "\n".join(lines) + "\n"
 
 
 def query_markdown_diff(diff: QueryDiff) -> str:
     """A table of the rows that appeared (➕) and disappeared (➖)."""
-    title = f"### Query `{_md(diff.name)}`: `{_md(diff.old)}` → `{_md(diff.new)}`"
+    title = f"### Query {_code(diff.name)}: {_code(diff.old)} → {_code(diff.new)}"
     if diff.equal:
         return f"{title}\n\nNo change to the answer.\n"
-    out = [title, "", _md(_query_summary(diff).split(": ", 1)[1].capitalize()), ""]
+    out = [title, "", _query_counts(diff).capitalize(), ""]
     out.append("| | " + " | ".join(_md(v) for v in diff.variables) + " |")
     out.append("|---|" + "---|" * len(diff.variables))
     for sign, rows in (("➕", diff.appeared), ("➖", diff.disappeared)):

@@ -155,7 +155,10 @@ def json_report(report: Report) -> str:
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Text of a workflow command: ``%``, CR and LF percent-encoded (GitHub decodes them
+    into the annotation), every other control character escaped as the text report shows
+    it (``\\x1b``: layout.printable), so that no escape sequence reaches the CI log."""
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _escape_property(text: str) -> str:
@@ -163,7 +166,8 @@ def _escape_property(text: str) -> str:
 
 
 def github_report(report: Report) -> str:
-    """GitHub Actions workflow commands: ``::error file=…,line=…,title=…::message``."""
+    """GitHub Actions workflow commands: ``::error file=…,line=…,title=…::message``, data
+    text escaped as ``_escape_data`` says."""
     lines = []
     for r in report.counted:
         command = {"Violation": "error", "Warning": "warning"}.get(r.severity, "notice")
