@@ -1309,7 +1309,13 @@ def site(settings, output, engine) -> None:
 
 @main.command()
 @click.option(
-    "--entries", "count", type=click.IntRange(min=20), required=True, help="About N entries."
+    "--entries",
+    "count",
+    # The upper bound is generate.MAX_ENTRIES (importing it here would load the RDF
+    # libraries for --help); tests/test_fixes3_generate_bound.py holds the two equal.
+    type=click.IntRange(min=20, max=10_000_000),
+    required=True,
+    help="About N entries.",
 )
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="The same seed, the same files."

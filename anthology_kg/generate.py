@@ -58,6 +58,12 @@ def _q(text: str) -> str:
 
 
 DANGLING = "dangling-reference"
+#: The most entries ``generate`` writes. Ten million files are some 40 GB and hours of
+#: writing: a larger count is likelier a typo than a wish, and far enough above it the
+#: generator would break its own contract (references numbered past ARXIV-9999.99999
+#: leave their identifier's form; the violations to plant, one list item each, exhaust
+#: memory: a traceback before this bound).
+MAX_ENTRIES = 10_000_000
 
 
 class _Writer:
@@ -85,18 +91,24 @@ class _Writer:
             return self.plants.pop()
         if len(self.plants) < left:
             return None
-        for index in range(len(self.plants) - 1, -1, -1):
-            if self.plants[index] in hostable:
-                return self.plants.pop(index)
+        if hostable:  # (no scan for an entry that hosts nothing: it made --violations N quadratic)
+            for index in range(len(self.plants) - 1, -1, -1):
+                if self.plants[index] in hostable:
+                    return self.plants.pop(index)
         self.plants.pop()
         return DANGLING
 
 
 def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
-    """Write a synthetic anthology of about ``entries`` entries into ``out``; return a
-    summary. Nothing is left in ``out`` unless the whole anthology was written."""
+    """Write a synthetic anthology of about ``entries`` entries (20 to ``MAX_ENTRIES``)
+    into ``out``; return a summary. Nothing is left in ``out`` unless the whole anthology
+    was written."""
     if entries < 20:
         raise AnthologyError("--entries must be at least 20")
+    if entries > MAX_ENTRIES:
+        raise AnthologyError(
+            f"--entries {entries} is more than {MAX_ENTRIES:,}, the most it writes"
+        )
     if violations > entries:
         raise AnthologyError(
             f"--violations {violations} is more than --entries {entries}: "
