@@ -33,7 +33,7 @@ from .choices import (
 )
 from .completion import complete_entries, complete_params, complete_queries
 from .config import FAIL_ON, find_config, format_from_output
-from .errors import AnthologyError, display_path
+from .errors import AnthologyError, display_path, printable, printable_lines
 
 # Each command imports the library modules it uses when it runs, not here: `--version`,
 # `--help` and `check` then load no more than they need (no pySHACL, owlrl, Jinja2 or
@@ -166,7 +166,7 @@ class Settings:
             data_graph=data_graph,
             graphs=graphs,
             connection=connection,
-            warn=lambda message: click.echo(f"anthology-kg: {message}", err=True),
+            warn=lambda message: click.echo(f"anthology-kg: {printable_lines(message)}", err=True),
             layout=layout,
             keep_sources=keep_sources,
         )
@@ -470,13 +470,14 @@ def main(
     if verbose:
         config = find_config(Path.cwd())
         if config.path is not None:
-            click.echo(f"anthology-kg: configuration from {display_path(config.path)}", err=True)
+            shown = printable(display_path(config.path))
+            click.echo(f"anthology-kg: configuration from {shown}", err=True)
 
 
 def _note(settings: Settings, message: str, level: int = 0) -> None:
     """A message for people on stderr, shown at verbosity ``level`` and above."""
     if settings.verbosity >= level:
-        click.echo(f"anthology-kg: {message}", err=True)
+        click.echo(f"anthology-kg: {printable_lines(message)}", err=True)
 
 
 def _summary(settings: Settings, message: str) -> None:
@@ -955,14 +956,14 @@ def import_record(settings, record, output, check, replace) -> None:
     records = read_records(paths, settings.base, categories)
     for parsed in records:
         for note in parsed.notes:
-            click.echo(f"note: {note}", err=True)
+            click.echo(f"note: {printable_lines(note)}", err=True)
     if check:
         differ = False
         for parsed in records:
             text = (parsed.path or record).read_bytes().decode("utf-8")
             printed = render_record(parsed.graph, parsed.iri, parsed.layout)
             if printed == text:
-                click.echo(f"{parsed.path}: round trip is byte-identical")
+                click.echo(f"{printable(str(parsed.path))}: round trip is byte-identical")
             else:
                 differ = True
                 click.echo(unified_diff(text, printed, str(parsed.path)), nl=False)
@@ -974,7 +975,7 @@ def import_record(settings, record, output, check, replace) -> None:
             raise AnthologyError("importing a folder needs -o FOLDER to write ID.ttl files into")
         written = write_records(records, output, settings.base, replace)
         for path in written:
-            click.echo(f"wrote {display_path(path)}")
+            click.echo(f"wrote {printable(display_path(path))}")
         click.echo(f"{len(written)} record(s) imported")
         return
     if output is None:
@@ -1072,13 +1073,13 @@ def fmt_command(settings, check, show_diff) -> None:
     for item in changed:
         if not show_diff:
             verb = "would reformat" if check else "reformatted"
-            click.echo(f"{verb} {display_path(item.path)}")
+            click.echo(f"{verb} {printable(display_path(item.path))}")
         if check:
             labels = diff_labels(display_path(item.path))
             diff = unified_diff(item.original, item.canonical, *labels)
             click.echo(diff, nl=False)
     for path in run.changed_meanwhile:
-        click.echo(f"changed while formatting: {display_path(path)}", err=True)
+        click.echo(f"changed while formatting: {printable(display_path(path))}", err=True)
     for warning in run.layout_warnings(settings.base):
         click.echo(str(warning), err=True)
     _summary(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 
@@ -20,12 +21,16 @@ class AnthologyError(Exception):
         self.line = line
 
     def __str__(self) -> str:
+        """``path:line: message``, the path and each line of the message shown as
+        ``printable`` shows data: a file name or a value quoted in the message that holds
+        ESC or a line break can neither restyle the terminal nor forge a line."""
+        message = printable_lines(self.message)
         if self.path is None:
-            return self.message
-        where = display_path(self.path)
+            return message
+        where = printable(display_path(self.path))
         if self.line is not None:
             where = f"{where}:{self.line}"
-        return f"{where}: {self.message}"
+        return f"{where}: {message}"
 
 
 def display_path(path: Path | str) -> str:
@@ -37,6 +42,29 @@ def display_path(path: Path | str) -> str:
         return Path(os.path.abspath(p)).relative_to(os.getcwd()).as_posix()
     except (ValueError, OSError):
         return p.as_posix()
+
+
+#: What data text is never printed as: C0 and C1 controls and DEL (a line end starts a
+#: line a CI runner reads as a workflow command, ESC a terminal's escape sequence), the
+#: line and paragraph separators (``str.splitlines`` breaks lines there), and the
+#: surrogates, U+FFFE and U+FFFF (which XML 1.0 cannot carry either).
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+
+
+def printable(text: str) -> str:
+    """``text`` with each character of ``_UNPRINTABLE`` written as its Python escape
+    (``\\n``, ``\\x1b``, ``\\u2028``): how reports and warnings show data, on one line."""
+    if text.isprintable():  # (in C: none of _UNPRINTABLE, the common case)
+        return text
+    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def printable_lines(text: str) -> str:
+    """Each line of ``text`` (a message of several lines) as ``printable`` shows it; the
+    line breaks between them are the message's own."""
+    if text.isprintable():
+        return text
+    return "\n".join(map(printable, text.split("\n")))
 
 
 class InferenceUnsupported(AnthologyError):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from .errors import AnthologyError, display_path
+from .errors import AnthologyError, display_path, printable
 from .sources import TurtleFiles, parse_quads, read_source, read_text
 
 IDENTIFIER = "http://purl.org/dc/terms/identifier"
@@ -35,21 +35,6 @@ def written_identifiers(text: str) -> set[str]:
     or as a full IRI), found by a text search."""
     pattern = _IDENTIFIER_TEXT if _FULL_IRI in text else _PREFIXED_TEXT
     return set(pattern.findall(text))
-
-
-#: What data text is never printed as: C0 and C1 controls and DEL (a line end starts a
-#: line a CI runner reads as a workflow command, ESC a terminal's escape sequence), the
-#: line and paragraph separators (``str.splitlines`` breaks lines there), and the
-#: surrogates, U+FFFE and U+FFFF (which XML 1.0 cannot carry either).
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
-
-
-def printable(text: str) -> str:
-    """``text`` with each character of ``_UNPRINTABLE`` written as its Python escape
-    (``\\n``, ``\\x1b``, ``\\u2028``): how reports and warnings show data, on one line."""
-    if text.isprintable():  # (in C: none of _UNPRINTABLE, the common case)
-        return text
-    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 @dataclass(frozen=True)

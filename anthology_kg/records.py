@@ -29,7 +29,7 @@ from rdflib.namespace import DCTERMS, XSD
 from rdflib.term import Node
 
 from . import formatting
-from .errors import AnthologyError
+from .errors import AnthologyError, printable
 from .files import write_atomic, write_error
 from .loader import TurtleFiles, parse_turtle
 from .namespaces import AK, DEFAULT_BASE, bind_prefixes
@@ -344,7 +344,10 @@ def read_records(
         record = read_record(path, base, categories)
         if record.identifier in seen:
             raise AnthologyError(
-                f"{record.identifier} is printed in {seen[record.identifier].name} as well", path, 1
+                f"{record.identifier} is printed in {printable(seen[record.identifier].name)} "
+                "as well",
+                path,
+                1,
             )
         seen[record.identifier] = path
         records.append(record)
