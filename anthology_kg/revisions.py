@@ -3,7 +3,10 @@
 ``resolve_states(root, old, new)`` turns what a user types (a revision such as ``HEAD`` or
 ``origin/main``, a range ``A...B`` or ``A..B``, a folder, or nothing for the working tree)
 into two ``State`` objects. A revision is read with ``git ls-tree`` and one
-``git cat-file --batch`` process: no work tree is checked out. ``materialized(state)``
+``git cat-file --batch`` process: no work tree is checked out. A file that is a symbolic
+link is what it points at, in a revision as on disk (where loading follows it): git
+follows it within the revision's tree; one pointing out of the repository is refused,
+since git does not record what is there. ``materialized(state)``
 gives a folder holding the state's files, for the commands that load an anthology from
 disk (validation, stored queries); for a revision it is a temporary folder removed on
 every exit path.
@@ -20,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from .errors import AnthologyError, display_path
-from .sources import listed_name
+from .sources import listed_name, read_source
 
 #: What a state holds, relative to the anthology's folder: what the loader reads.
 DATA_DIR = "data"
@@ -75,18 +78,11 @@ def read_folder(root: Path, name: str | None = None) -> State:
         if directory.is_dir():
             for path in sorted(directory.glob(f"*{suffix}")):
                 if listed_name(path.name, suffix):
-                    files[f"{folder}/{path.name}"] = _read_bytes(path)
+                    files[f"{folder}/{path.name}"] = read_source(path, keep_mark=True)
     for name_ in STATE_FILES:
         if (root / name_).is_file():
-            files[name_] = _read_bytes(root / name_)
+            files[name_] = read_source(root / name_, keep_mark=True)
     return State(name=name or display_path(root), root=root, files=files)
-
-
-def _read_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise AnthologyError(f"cannot read file: {exc.strerror}", path) from None
 
 
 # -- git ------------------------------------------------------------------------------------
@@ -168,43 +164,98 @@ class Repository:
         listing = _git(
             self.top, "ls-tree", "-r", "-z", "--full-tree", commit, "--", *self._pathspecs()
         )
-        wanted: dict[str, str] = {}  # relative path -> blob id
+        # relative path -> what cat-file is asked: a blob id, or COMMIT:PATH for a link
+        wanted: dict[str, str] = {}
         for record in listing.split(b"\0"):
             if not record:
                 continue
             meta, _, path = record.decode("utf-8", "surrogateescape").partition("\t")
             mode, kind, blob = meta.split()
             relative = path[len(self.prefix) :]
-            if kind == "blob" and mode != "120000" and _wanted(relative):
+            if kind != "blob" or not _wanted(relative):
+                continue
+            if mode != _LINK:
                 wanted[relative] = blob
+            elif "\n" in path:  # (cat-file reads its requests a line each)
+                raise AnthologyError(
+                    "cannot read: a symbolic link whose name holds a line break",
+                    f"{name or revision}:{relative}",
+                )
+            else:
+                wanted[relative] = f"{commit}:{path}"
         if not any(p.startswith(DATA_DIR + "/") for p in wanted):
             raise AnthologyError(
                 f"{revision}: no {self.prefix}{DATA_DIR}/*.ttl in this revision: not an anthology"
             )
         contents = self._blobs(list(wanted.values()))
-        files = {path: contents[blob] for path, blob in sorted(wanted.items())}
+        files = {}
+        for relative, request in sorted(wanted.items()):
+            content = contents[request]
+            if isinstance(content, _Unread):
+                raise AnthologyError(f"cannot read: {content}", f"{name or revision}:{relative}")
+            files[relative] = content
         return State(name=name or revision, root=root, files=files, revision=commit)
 
     def _pathspecs(self) -> list[str]:
         return [f"{self.prefix}{d}/" for d in STATE_DIRS] + [self.prefix + f for f in STATE_FILES]
 
-    def _blobs(self, ids: list[str]) -> dict[str, bytes]:
-        """The contents of blobs, all read through one ``git cat-file --batch``."""
-        if not ids:
+    def _blobs(self, requests: list[str]) -> dict[str, bytes | _Unread]:
+        """The contents of blobs, each named by its id or as ``COMMIT:PATH`` (a symbolic
+        link, followed within the commit's tree), all read through one ``git cat-file
+        --batch``; what cannot be read is an ``_Unread`` saying why."""
+        if not requests:
             return {}
-        unique = sorted(set(ids))
+        unique = sorted(set(requests))
         output = _git(
-            self.top, "cat-file", "--batch", input="".join(f"{i}\n" for i in unique).encode()
+            self.top,
+            "cat-file",
+            "--batch",
+            "--follow-symlinks",
+            input="".join(f"{r}\n" for r in unique).encode(),
         )
-        contents: dict[str, bytes] = {}
+        contents: dict[str, bytes | _Unread] = {}
         at = 0
-        for blob in unique:
+        for request in unique:
             end = output.index(b"\n", at)
-            header = output[at:end].split()
-            size = int(header[2])
-            contents[blob] = output[end + 1 : end + 1 + size]
+            header = output[at:end].decode("utf-8", "surrogateescape").split()
+            if header[-1] == "missing":  # (no content follows)
+                contents[request], at = _Unread("no such file (a dangling symlink?)"), end + 1
+                continue
+            size = int(header[-1])
+            content = output[end + 1 : end + 1 + size]
             at = end + 1 + size + 1  # the content is followed by a newline
+            if len(header) == 3 and header[1] == "blob":
+                contents[request] = content
+            elif len(header) == 3:  # a link to a folder
+                contents[request] = _Unread("a folder, not a file")
+            elif header[0] == "symlink":  # out of the tree: the content is where it led
+                target = content.decode("utf-8", "surrogateescape")
+                contents[request] = _Unread(_LINK_PROBLEMS["symlink"], target)
+            else:  # dangling, loop, notdir: the content is the request
+                contents[request] = _Unread(_LINK_PROBLEMS.get(header[0], header[0]))
         return contents
+
+
+#: The mode ``git ls-tree`` gives a symbolic link.
+_LINK = "120000"
+#: What ``git cat-file --follow-symlinks`` says of a link it cannot follow, in words.
+_LINK_PROBLEMS = {
+    "symlink": "a symbolic link out of the repository, whose target git does not record",
+    "dangling": "no such file (a dangling symlink?)",
+    "notdir": "no such file (a dangling symlink?)",
+    "loop": "a symlink loop",
+}
+
+
+@dataclass(frozen=True)
+class _Unread:
+    """Why a file of a revision cannot be read (``target``: where its link led, if known)."""
+
+    reason: str
+    target: str | None = None
+
+    def __str__(self) -> str:
+        return self.reason + (f" (to {self.target})" if self.target else "")
 
 
 # -- what the user typed ----------------------------------------------------------------
