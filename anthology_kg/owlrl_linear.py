@@ -6,18 +6,70 @@ owlrl 7.6 as it stands cannot compute these closures at 100,000 entries: its RDF
 ``one_time_rules`` tests every pair of literals for an equal value (390 of the ~400 CPU s
 of an RDFS export at 10,000 entries), and OWL-RL's first cycle tests each term of every
 triple against a Python list of the blank nodes seen so far (a 100,000-entry closure was
-still there after 30 CPU minutes). Both are overridden here, nothing else.
+still there after 30 CPU minutes). Both are overridden here, nothing else; and owlrl's
+rules read the vocabulary's terms through ``terms_looked_up_once`` (``_Terms``).
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
-from owlrl import OWLRL_Semantics, RDFS_Semantics
+from owlrl import OWLRL, Closure, OWLRL_Semantics, RDFS_Semantics, RDFSClosure
+
+
+class _Terms:
+    """One of rdflib's vocabularies (``OWL``, ``RDF``, ``RDFS``) whose terms are looked up
+    once each: the same URIRefs, indexing and ``in`` as the vocabulary's own. rdflib makes
+    a new URIRef on every attribute read of a vocabulary (its metaclass's ``__getattr__``,
+    ~1 us), and owlrl's rules read a dozen for every triple of every cycle: about 40% of
+    the CPU of a closure of a small anthology."""
+
+    def __init__(self, vocabulary: Any) -> None:
+        self.__vocabulary = vocabulary
+
+    @property
+    def vocabulary(self) -> Any:
+        """The rdflib vocabulary the terms are read from."""
+        return self.__vocabulary
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # (no term; and none while the object is half made)
+            raise AttributeError(name)
+        term = getattr(self.__vocabulary, name)
+        setattr(self, name, term)
+        return term
+
+    def __getitem__(self, name: str) -> Any:
+        return self.__vocabulary[name]
+
+    def __contains__(self, item: object) -> bool:
+        return item in self.__vocabulary
+
+
+#: The modules of owlrl whose rules run on every triple, and the vocabularies they read.
+_RULE_MODULES = {OWLRL: ("OWL", "RDF", "RDFS"), RDFSClosure: ("RDF", "RDFS"), Closure: ("RDF",)}
+_swapping = threading.Lock()
+
+
+def terms_looked_up_once() -> None:
+    """Make owlrl's rule modules read their vocabularies through ``_Terms`` (for every
+    closure of the process after this, owlrl's own classes and pySHACL's included: the
+    same terms, so the same triples). Done once; calling it again does nothing."""
+    with _swapping:
+        for module, names in _RULE_MODULES.items():
+            for name in names:
+                vocabulary = getattr(module, name)
+                if not isinstance(vocabulary, _Terms):
+                    setattr(module, name, _Terms(vocabulary))
 
 
 class RDFSSemantics(RDFS_Semantics):
     """owlrl's ``RDFS_Semantics``, its literal pairs found by grouping on the value."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        terms_looked_up_once()
+        super().__init__(*args, **kwargs)
 
     def one_time_rules(self) -> None:
         """Copy each triple whose object is a literal to every literal of the same value.
@@ -74,5 +126,6 @@ class OWLRLSemantics(OWLRL_Semantics):
     the order first seen for ``post_process``) tested by a set lookup."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        terms_looked_up_once()
         super().__init__(*args, **kwargs)
         self.bnodes = _AppendOnlyList()

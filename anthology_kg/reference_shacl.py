@@ -74,6 +74,10 @@ def shacl_report(
     """
     if inference not in INFERENCE_CHOICES:
         raise AnthologyError(f"unknown inference {inference!r}: use one of none, rdfs, owlrl")
+    if inference != "none":  # pySHACL's closure runs owlrl's rules
+        from .owlrl_linear import terms_looked_up_once
+
+        terms_looked_up_once()
     # pySHACL sets rdflib's global NORMALIZE_LITERALS itself; the block puts it back.
     with literals_as_written(), _parsed_queries_cached():
         try:
