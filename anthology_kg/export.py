@@ -146,6 +146,41 @@ def _parsed_files(files: Iterable[tuple[str, bool]], base: str) -> Iterator[list
         yield quads
 
 
+#: Files whose N-Triples text is decoded and split at a time (``_file_lines``): a few
+#: hundred kB, not the whole graph's text held three times over.
+_FILES_AT_A_TIME = 64
+
+
+def _file_lines(files: Iterable[tuple[str, bool]], base: str) -> list[str]:
+    """``statement_lines`` of the triples of the Turtle ``files`` (as ``_parsed_files``
+    reads them, with the same checks and messages), each file serialized as N-Triples
+    by pyoxigraph straight from its parser: no list of quads is made, and a parse error
+    is raised at its file."""
+    lines: list[str] = []
+    texts: list[bytes] = []
+    for path, listed_regular in files:
+        data = read_source(path, listed_regular=listed_regular)
+        decode_utf8(data, path)
+        try:
+            parsed = ox.parse(data, format=_TURTLE, base_iri=base, rename_blank_nodes=True)
+            texts.append(ox.serialize(parsed, format=ox.RdfFormat.N_TRIPLES) or b"")
+        except (SyntaxError, ValueError, MemoryError):
+            with turtle_errors(path, base):
+                raise
+        if len(texts) == _FILES_AT_A_TIME:
+            lines += _split_statements(texts)
+            texts = []
+    lines += _split_statements(texts)
+    return lines
+
+
+def _split_statements(texts: list[bytes]) -> list[str]:
+    """The statements of N-Triples ``texts``, one string each without its `` .``."""
+    lines = b"".join(texts).decode("utf-8").split(" .\n")
+    lines.pop()  # after the last statement (or the empty text)
+    return lines
+
+
 class FolderSource:
     """An export's source read straight from an anthology folder (no engine): data files
     parsed by pyoxigraph (every literal as written), the rules' graphs as loaded, and,
@@ -175,6 +210,19 @@ class FolderSource:
                 yield graph_quads(load_rules(self.root, self.base).shapes)
             else:
                 raise ValueError(f"unknown part {part!r}: one of {', '.join(PARTS)}")
+
+    def statement_lines(self, parts: Sequence[str]) -> list[str]:
+        """``turtle.statement_lines`` of ``quads(parts)``, the files' triples
+        serialized as they are parsed (``_file_lines``)."""
+        lines: list[str] = []
+        for part in parts:
+            if part == "data":
+                lines += _file_lines(_turtle_files(self.root / "data"), self.base)
+            elif part == "ontology":
+                lines += _file_lines([(str(resources.ontology_file()), False)], self.base)
+            else:
+                lines += statement_lines(self.quads((part,)))
+        return lines
 
     def graph(self, part: str) -> Graph:
         if self._anthology is None:
@@ -286,7 +334,11 @@ def build_export(
         raise ValueError(f"include is a sequence of parts ({', '.join(PARTS)}): {include!r}")
     if inference == "none":
         with _collector_paused():
-            return Export(statement_lines(source.quads(include)), [], source.base, inference)
+            if isinstance(source, FolderSource):
+                lines = source.statement_lines(include)
+            else:
+                lines = statement_lines(source.quads(include))
+            return Export(lines, [], source.base, inference)
     from .inference import InferenceUnsupported, inferred_triples
 
     parts = {part: list(source.quads((part,))) for part in {*include, "data", "ontology"}}
