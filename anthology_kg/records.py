@@ -393,7 +393,10 @@ def _write_all(targets: list[Path], texts: list[str], where: Path, replace: bool
     """Write ``texts`` to ``targets`` all or none (``write_records``' contract): each is
     written under a temporary name, then (unless ``replace``) a target that exists is
     refused, then all are moved into place. ``where`` is named by a failure to write
-    before any target is reached."""
+    before any target is reached. A target replaced keeps its mode, and one that is a
+    symbolic link is written through, as files.write_atomic writes any other output."""
+    if replace:
+        targets = [Path(os.path.realpath(t)) if t.is_symlink() else t for t in targets]
     staged: list[tuple[Path, int]] = []
     placed: list[_Placed] = []
     try:
@@ -505,6 +508,8 @@ def _place(temporary: Path, placed: _Placed, replace: bool) -> None:
             shutil.copy2(target, backup, follow_symlinks=False)
         else:
             placed.backup = None
+    if placed.backup is not None:  # the file replaced keeps its mode, as write_atomic's do
+        os.chmod(temporary, os.stat(placed.backup).st_mode & 0o777)
     os.replace(temporary, target)
 
 

@@ -77,3 +77,25 @@ def test_printing_is_unchanged(tmp_path):
     result = run_cli("import", str(tmp_path / "LIT-201.txt"))
     assert result.exit_code == 0
     assert result.stdout.startswith("@prefix")
+
+
+def test_a_folder_replaced_through_a_link_keeps_the_link_and_the_mode(tmp_path):
+    """--replace for a folder follows the rule of every other output (write_atomic): a
+    linked ID.ttl is written through, and a file replaced keeps its mode; it replaced the
+    link by a copy and made the file 0644."""
+    want = expected_turtle(tmp_path)
+    records = tmp_path / "records"
+    records.mkdir()
+    shutil.copy(RECORD, records / RECORD.name)
+    out, kept = tmp_path / "out", tmp_path / "kept"
+    out.mkdir()
+    kept.mkdir()
+    (kept / "LIT-201.ttl").write_text("# mine\n", encoding="utf-8")
+    os.chmod(kept / "LIT-201.ttl", 0o600)
+    os.symlink(kept / "LIT-201.ttl", out / "LIT-201.ttl")
+    result = run_cli("import", "--replace", str(records), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert (out / "LIT-201.ttl").is_symlink()
+    assert (kept / "LIT-201.ttl").read_bytes() == want
+    assert oct((kept / "LIT-201.ttl").stat().st_mode & 0o777) == oct(0o600)
+    assert sorted(p.name for p in kept.iterdir()) == ["LIT-201.ttl"]  # no backup left
