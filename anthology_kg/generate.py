@@ -118,12 +118,15 @@ def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
     try:
         if data.exists() and (not data.is_dir() or any(data.iterdir())):
             raise AnthologyError("the folder already holds data/; choose an empty one", out)
-        created = not out.exists()
-        out.mkdir(parents=True, exist_ok=True)
-        work = Path(tempfile.mkdtemp(prefix=".generate-", dir=out))
     except OSError as exc:
         raise AnthologyError(f"cannot write: {exc.strerror or exc}", out) from None
+    created = not out.exists()
+    work: Path | None = None
+    # One try from the first folder made on: a stop signal (Ctrl-C, SIGTERM) as soon as
+    # ``out`` exists removes it (one between its mkdir and a second try left it behind).
     try:
+        out.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=".generate-", dir=out))
         (work / "data").mkdir()
         summary, expected = _write_anthology(entries, seed, work, violations)
         (work / "expected-violations.json").write_text(
@@ -139,7 +142,8 @@ def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
     except OSError as exc:
         raise AnthologyError(f"cannot write: {exc.strerror or exc}", out) from None
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if work is not None:
+            shutil.rmtree(work, ignore_errors=True)
         if created and not data.exists():
             shutil.rmtree(out, ignore_errors=True)
     return summary

@@ -65,3 +65,17 @@ def test_an_entry_that_hosts_nothing_does_not_scan_the_plants(tmp_path):
     assert writer.take(set(), 1000) == "dangling-reference"
     assert Counted.reads <= 1
     assert len(writer.plants) == 999
+
+
+def test_a_stop_right_after_the_folder_is_made_removes_it(tmp_path, monkeypatch):
+    """A stop signal (Ctrl-C; SIGTERM raises the same) arriving once ``out`` exists but
+    before the work folder does left ``out`` behind (tests/test_sigterm.py, now and then
+    under load)."""
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("anthology_kg.generate.tempfile.mkdtemp", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        generate(20, 0, tmp_path / "out")
+    assert list(tmp_path.iterdir()) == []
