@@ -526,12 +526,10 @@ def test_hover_links_runs_the_handlers_a_hover_runs(browser):
 
 
 @needs_chromium
-def test_in_a_real_browser(tmp_path, browser):
-    out = tmp_path / "site"
-    run_cli("site", "-o", str(out))
+def test_in_a_real_browser(bundled_site, browser):
     dialogs, requests = [], []
     page = watched_page(browser, dialogs, requests)
-    page.goto((out / "index.html").as_uri())
+    page.goto((bundled_site / "index.html").as_uri())
     page.click("text=ARXIV-2409.19256")
     assert page.url.endswith("entries/ARXIV-2409.19256.html")
     takeaways = page.locator("ol.takeaways li").all_inner_texts()
