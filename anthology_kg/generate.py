@@ -21,6 +21,7 @@ import os
 import random
 import shutil
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from .errors import AnthologyError
@@ -66,12 +67,43 @@ DANGLING = "dangling-reference"
 MAX_ENTRIES = 10_000_000
 
 
+class _Plants:
+    """The violations left to plant, in the order they are due (the last first), held as
+    each kind's positions in that order: the one due, and the last one of some kinds, are
+    found in a step per kind (nine), where a scan of the list made --violations N
+    quadratic in N (the kinds few entries host gather at its end)."""
+
+    def __init__(self, order: Iterable[str]) -> None:
+        self._at: dict[str, list[int]] = {}
+        self._left = 0
+        for position, kind in enumerate(order):
+            self._at.setdefault(kind, []).append(position)
+            self._left += 1
+
+    def __len__(self) -> int:
+        return self._left
+
+    def last(self, kinds: set[str] | None = None) -> str | None:
+        """The kind of the last violation left (of ``kinds`` only, when given)."""
+        found, at = None, -1
+        for kind, positions in self._at.items():
+            if positions and positions[-1] > at and (kinds is None or kind in kinds):
+                found, at = kind, positions[-1]
+        return found
+
+    def pop(self, kind: str) -> str:
+        """Take the last violation of ``kind`` left; return ``kind``."""
+        self._at[kind].pop()
+        self._left -= 1
+        return kind
+
+
 class _Writer:
-    def __init__(self, out: Path, seed: int, plants: list[str]):
+    def __init__(self, out: Path, seed: int, plants: Iterable[str] = ()):
         self.data = out / "data"
         self.random = random.Random(seed)
         self.files = 0
-        self.plants = plants
+        self.plants = _Plants(plants)
 
     def write(self, identifier: str, body: str) -> None:
         """Write ``data/IDENTIFIER.ttl`` in the canonical style (what ``fmt`` writes)."""
@@ -85,17 +117,17 @@ class _Writer:
         when no more entries than violations are ``left``, one it can host (the due
         one, another of those to plant, else a dangling reference), so every violation
         asked for is planted."""
-        if not self.plants:
+        due = self.plants.last()
+        if due is None:
             return None
-        if self.plants[-1] in hostable:
-            return self.plants.pop()
+        if due in hostable:
+            return self.plants.pop(due)
         if len(self.plants) < left:
             return None
-        if hostable:  # (no scan for an entry that hosts nothing: it made --violations N quadratic)
-            for index in range(len(self.plants) - 1, -1, -1):
-                if self.plants[index] in hostable:
-                    return self.plants.pop(index)
-        self.plants.pop()
+        other = self.plants.last(hostable)
+        if other is not None:
+            return self.plants.pop(other)
+        self.plants.pop(due)
         return DANGLING
 
 
@@ -156,10 +188,11 @@ def _dangling(node: str) -> str:
 def _write_anthology(
     entries: int, seed: int, out: Path, violations: int
 ) -> tuple[dict, list[dict]]:
-    plants = [PLANTS[i % len(PLANTS)][0] for i in range(violations)]
-    w = _Writer(out, seed, plants)
+    w = _Writer(out, seed)
     rnd = w.random
+    plants = [PLANTS[i % len(PLANTS)][0] for i in range(violations)]
     rnd.shuffle(plants)
+    w.plants = _Plants(plants)
     expected: list[dict] = []
     shapes = dict(PLANTS)
 
@@ -383,7 +416,7 @@ def _write_anthology(
                 budget,
             )
             budget -= 1
-    if plants:
-        raise AnthologyError(f"could not plant {len(plants)} violation(s): add entries")
+    if w.plants:
+        raise AnthologyError(f"could not plant {len(w.plants)} violation(s): add entries")
     expected.sort(key=lambda e: (e["focus"], e["shape"]))
     return {"files": w.files, "violations": len(expected)}, expected

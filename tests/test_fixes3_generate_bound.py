@@ -79,3 +79,37 @@ def test_a_stop_right_after_the_folder_is_made_removes_it(tmp_path, monkeypatch)
     with pytest.raises(KeyboardInterrupt):
         generate(20, 0, tmp_path / "out")
     assert list(tmp_path.iterdir()) == []
+
+
+def _take_by_scan(plants: list[str], hostable: set[str], left: int) -> str | None:
+    """_Writer.take as it was written first, on a list: the reference."""
+    if not plants:
+        return None
+    if plants[-1] in hostable:
+        return plants.pop()
+    if len(plants) < left:
+        return None
+    for index in range(len(plants) - 1, -1, -1):
+        if plants[index] in hostable:
+            return plants.pop(index)
+    plants.pop()
+    return "dangling-reference"
+
+
+def test_take_chooses_as_the_scan_of_the_list_did(tmp_path):
+    """The violations left are held by kind (_Plants), not scanned: the same choices,
+    call for call, on random orders and requests (pressure included)."""
+    import random
+
+    from anthology_kg.generate import DANGLING, PLANTS
+
+    kinds = [kind for kind, _ in PLANTS]
+    for seed in range(200):
+        rnd = random.Random(seed)
+        order = [rnd.choice(kinds) for _ in range(rnd.randint(0, 60))]
+        reference, writer = list(order), _Writer(tmp_path, 0, order)
+        for _ in range(80):
+            hostable = set(rnd.sample([*kinds, DANGLING], rnd.randint(0, 4)))
+            left = rnd.randint(0, 70)
+            assert writer.take(hostable, left) == _take_by_scan(reference, hostable, left)
+            assert len(writer.plants) == len(reference)
