@@ -211,7 +211,7 @@ class Repository:
             "cat-file",
             "--batch",
             "--follow-symlinks",
-            input="".join(f"{r}\n" for r in unique).encode(),
+            input="".join(f"{r}\n" for r in unique).encode("utf-8", "surrogateescape"),
         )
         contents: dict[str, bytes | _Unread] = {}
         at = 0

@@ -96,3 +96,13 @@ def test_a_fifo_in_the_working_tree_is_refused_not_waited_on(repo):
     assert done.stderr == (
         "data/X-1.ttl: cannot read: not a regular file (a FIFO, socket or device)\n"
     )
+
+
+def test_a_link_named_in_bytes_that_are_not_utf8_is_followed(repo):
+    """git lists names as bytes: a link's name is given back to cat-file as it came."""
+    link_to_shared(repo)
+    os.rename(repo / LIT, os.fsencode(repo / "data") + b"/LIT-168-\xff.ttl")
+    test_diff.commit_all(repo, "a link named in Latin-1")
+    result = run_cli("diff")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "no change to the graph from HEAD to working tree\n"
