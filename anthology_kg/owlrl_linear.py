@@ -6,8 +6,9 @@ owlrl 7.6 as it stands cannot compute these closures at 100,000 entries: its RDF
 ``one_time_rules`` tests every pair of literals for an equal value (390 of the ~400 CPU s
 of an RDFS export at 10,000 entries), and OWL-RL's first cycle tests each term of every
 triple against a Python list of the blank nodes seen so far (a 100,000-entry closure was
-still there after 30 CPU minutes). Both are overridden here, nothing else; and owlrl's
-rules read the vocabulary's terms through ``terms_looked_up_once`` (``_Terms``).
+still there after 30 CPU minutes). Both are overridden here; and owlrl's rules read the
+vocabulary's terms through ``terms_looked_up_once`` (``_Terms``), and the triples they
+find already in the graph are remembered (``_PresentRemembered``).
 """
 
 from __future__ import annotations
@@ -64,7 +65,42 @@ def terms_looked_up_once() -> None:
                     setattr(module, name, _Terms(vocabulary))
 
 
-class RDFSSemantics(RDFS_Semantics):
+#: The most triples ``_PresentRemembered`` keeps (about 100 bytes each): past it, a
+#: triple is looked up in the graph as owlrl does.
+PRESENT_KEPT = 500_000
+
+
+class _PresentRemembered:
+    """owlrl's ``store_triple`` with the triples it found in the graph remembered.
+
+    The rules ask to store the same triples again and again (``x owl:sameAs x`` for every
+    triple naming x, in every cycle), and owlrl looks each up in the graph (an rdflib
+    lookup, ~3 us) to leave out one already there. Nothing is removed from the graph
+    while the rules run (only ``post_process`` removes, and the set is emptied there),
+    so a triple once found stays there: the same triples are stored."""
+
+    destination: Any
+    graph: Any
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._present: set[tuple[Any, Any, Any]] = set()
+        super().__init__(*args, **kwargs)
+
+    def store_triple(self, t: tuple[Any, Any, Any]) -> None:
+        present = self._present
+        if t in present:
+            return
+        if len(present) < PRESENT_KEPT and (t in self.destination or t in self.graph):
+            present.add(t)
+            return
+        super().store_triple(t)  # type: ignore[misc]
+
+    def post_process(self) -> None:
+        self._present = set()
+        super().post_process()  # type: ignore[misc]
+
+
+class RDFSSemantics(_PresentRemembered, RDFS_Semantics):
     """owlrl's ``RDFS_Semantics``, its literal pairs found by grouping on the value."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -121,7 +157,7 @@ class _AppendOnlyList(list[object]):
         return item in self._members
 
 
-class OWLRLSemantics(OWLRL_Semantics):
+class OWLRLSemantics(_PresentRemembered, OWLRL_Semantics):
     """owlrl's ``OWLRL_Semantics``, its list of the blank nodes seen (``bnodes``, kept in
     the order first seen for ``post_process``) tested by a set lookup."""
 

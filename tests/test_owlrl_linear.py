@@ -13,6 +13,7 @@ from owlrl.RDFSClosure import RDFS_Semantics
 from rdflib import XSD, Graph, Literal, Namespace
 from rdflib.compare import isomorphic
 
+from anthology_kg import owlrl_linear
 from anthology_kg.owlrl_linear import _RULE_MODULES, OWLRLSemantics, RDFSSemantics, _Terms
 
 OWLRL = {"rdfs": RDFS_Semantics, "owlrl": OWLRL_Semantics}
@@ -103,3 +104,14 @@ def test_the_terms_looked_up_once_are_the_vocabularys():
         terms.notAnOwlTerm  # noqa: B018
     with pytest.raises(AttributeError):
         terms.__wrapped__  # noqa: B018
+
+
+@pytest.mark.parametrize("profile", sorted(OWLRL))
+def test_the_same_closure_once_the_triples_remembered_reach_their_bound(profile, monkeypatch):
+    """Past PRESENT_KEPT triples remembered, the rest are looked up in the graph as owlrl
+    does: the closure is the same."""
+    asserted = Graph().parse(data=TRICKY, format="turtle")
+    theirs = _owlrls_own(asserted, profile, monkeypatch)
+    monkeypatch.setattr(owlrl_linear, "PRESENT_KEPT", 5)
+    ours = _closure(asserted, LINEAR[profile])
+    assert len(ours) == len(theirs) and isomorphic(ours, theirs)
