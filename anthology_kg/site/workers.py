@@ -21,7 +21,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Collection, Iterator, Sequence
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -56,20 +56,24 @@ def in_processes(
     try:
         for task in tasks[1:]:
             read, write = os.pipe()
-            pid = _fork()
+            pid = _fork(read, write, lambda pid, read: children.append((pid, read)))
             if pid == 0:  # pragma: no cover - the child; its work is checked by its files
                 os.close(read)
                 _run_child(task, write)
-            os.close(write)
-            children.append((pid, read))
         tasks[0]()
     except BaseException:
         for pid, read in children:
             _stop(pid, read)
         raise
     failure: BaseException | None = None
-    for pid, read in children:
-        error, _ = _wait(pid, read)
+    for index, (pid, read) in enumerate(children):
+        try:
+            error, _ = _wait(pid, read)
+        except BaseException:  # Ctrl-C or SIGTERM while waiting: stop those not reaped
+            _end(pid)  # (its pipe is closed already)
+            for later, pipe in children[index + 1 :]:
+                _stop(later, pipe)
+            raise
         failure = failure or error
     if failure is not None:
         raise failure
@@ -117,16 +121,50 @@ class Beside(Generic[T]):
 _STOPPING = {signal.SIGINT, signal.SIGTERM}
 
 
-def _fork() -> int:
-    """``os.fork``, Ctrl-C and SIGTERM held until it has returned, in both processes: the
-    KeyboardInterrupt a handler raises within the interpreter's at-fork callbacks is
-    ignored (the signal lost: the build went on, exit 0); held, it comes just after,
-    where it stops the command. (A child has no pending signal of its parent's.)"""
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+def _fork(read: int, write: int, started: Callable[[int, int], None]) -> int:
+    """``os.fork`` of a child that will write into the pipe ``read``/``write``; in this
+    process, ``started(pid, read)`` records the child and the writing end is closed.
+
+    A Ctrl-C or SIGTERM arriving meanwhile is acted on once the child is recorded, so
+    that the caller's cleanup stops it. Acted on where it arrived, its KeyboardInterrupt
+    was either ignored (within the interpreter's at-fork callbacks: the build went on,
+    exit 0) or raised before the child's pid was known (the parent ended, the child
+    built on). So the signals are blocked in this thread (and so in the child, whose
+    only thread this is) until the handlers are back; and since another thread of this
+    process may take one, whose handler this thread would then run at once, the
+    handlers only note it meanwhile."""
+    held: list[tuple[int, int]] = []  # (the process that took it, the signal)
+    handlers: dict[int, Any] = {}
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
     try:
-        return os.fork()
+        if threading.current_thread() is threading.main_thread():  # else no handler runs here
+            for stopping in _STOPPING:
+                handlers[stopping.value] = signal.signal(
+                    stopping, lambda got, _: held.append((os.getpid(), got))
+                )
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(read)
+            os.close(write)
+            raise
+        if pid:
+            os.close(write)
+            started(pid, read)
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # what came for this thread: now
+    # What another thread took meanwhile, each process its own (the child's copy of
+    # ``held`` holds what its parent took before the fork).
+    mine = [number for taker, number in held if taker == os.getpid()]
+    if mine:
+        handler = handlers[mine[0]]
+        if callable(handler):
+            handler(mine[0], None)  # Ctrl-C's KeyboardInterrupt, or the CLI's SIGTERM
+        elif handler == signal.SIG_DFL:
+            signal.raise_signal(mine[0])
+    return pid
 
 
 def beside(task: Callable[[], T]) -> Beside[T]:
@@ -134,12 +172,17 @@ def beside(task: Callable[[], T]) -> Beside[T]:
     result (which must pickle) comes back through a pipe when asked for (``result``).
     As for ``in_processes``, no thread but the caller's own may run now."""
     read, write = os.pipe()
-    pid = _fork()
+    started: list[Beside[T]] = []
+    try:
+        pid = _fork(read, write, lambda pid, read: started.append(Beside(pid, read)))
+    except BaseException:
+        for child in started:
+            child.cancel()
+        raise
     if pid == 0:  # pragma: no cover - the child; its work is checked by its result
         os.close(read)
         _run_child(lambda: pickle.dumps(_in_a_new_thread(task)), write)
-    os.close(write)
-    return Beside(pid, read)
+    return started[0]
 
 
 def _in_a_new_thread(task: Callable[[], T]) -> T:

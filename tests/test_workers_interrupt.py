@@ -1,0 +1,74 @@
+"""Ctrl-C while the site's build waits for its forked workers stops and reaps them all."""
+
+import os
+import signal
+import sys
+import time
+
+import pytest
+
+from anthology_kg.site import workers
+from anthology_kg.site.workers import in_processes
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork: Linux")
+
+
+def test_an_interrupt_while_waiting_for_the_workers_stops_every_one(tmp_path):
+    """The parent's own task is done and it waits for two slow workers: an interrupt
+    then (here SIGALRM raising KeyboardInterrupt) leaves no worker running or unreaped.
+    Before, the wait loop raised at once and the workers built on beside the exit."""
+
+    def slow(name: str):
+        def task() -> None:
+            (tmp_path / name).write_text(str(os.getpid()))
+            time.sleep(30)
+
+        return task
+
+    def interrupt(number, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 1.0)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            in_processes([lambda: None, slow("a"), slow("b")], callers=set())
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    pids = [int((tmp_path / name).read_text()) for name in ("a", "b")]
+    for pid in pids:
+        with pytest.raises(ChildProcessError):  # reaped: no longer this process's child
+            os.waitpid(pid, os.WNOHANG)
+        assert not os.path.exists(f"/proc/{pid}")
+
+
+@pytest.mark.parametrize("start", ["in_processes", "beside"])
+def test_an_interrupt_as_a_child_is_forked_stops_that_child(monkeypatch, start):
+    """Ctrl-C arriving while ``fork`` runs is held until the child is known to its parent,
+    then stops it. Before, the KeyboardInterrupt was raised before ``fork`` returned the
+    child's pid: the parent exited and the child built on (seen by test_sigterm under
+    load: a worker alive after exit 143)."""
+    real_fork, forked = os.fork, []
+
+    def fork_then_interrupt() -> int:
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+            os.kill(os.getpid(), signal.SIGINT)  # held: _fork blocks it for now
+        return pid
+
+    def slow() -> None:
+        time.sleep(30)
+
+    monkeypatch.setattr(os, "fork", fork_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        if start == "beside":
+            workers.beside(slow)
+        else:
+            workers.in_processes([lambda: None, slow], callers=set())
+    monkeypatch.undo()
+    (pid,) = forked
+    with pytest.raises(ChildProcessError):  # reaped: no longer this process's child
+        os.waitpid(pid, os.WNOHANG)
+    assert not os.path.exists(f"/proc/{pid}")
