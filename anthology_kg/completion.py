@@ -19,11 +19,11 @@ from .errors import AnthologyError
 
 
 def _anthology(ctx: click.Context):
-    from .fast import load_fast
+    from .engine import open_engine
 
     params = ctx.find_root().params
     root = params.get("root")
-    return load_fast(Path(root) if root else None, base=params.get("base") or DEFAULT_BASE)
+    return open_engine(root=Path(root) if root else None, base=params.get("base") or DEFAULT_BASE)
 
 
 def complete_queries(ctx: click.Context, param, incomplete: str) -> list[CompletionItem]:

@@ -55,7 +55,7 @@ class QueryDiff:
 
 def answer(folder: Path, name: str, params: dict[str, str], base: str = DEFAULT_BASE) -> Answer:
     """Run stored query ``name`` on the anthology in ``folder`` (SELECT or ASK)."""
-    anthology = open_engine("fast", root=folder, base=base)
+    anthology = open_engine(root=folder, base=base)
     stored = find_query(anthology, name)
     bindings = bind_params(anthology, stored, params)
     result = run_local(anthology, stored.text, bindings, stored.path)
