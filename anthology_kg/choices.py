@@ -43,3 +43,8 @@ DIFF_FORMATS = ("text", "markdown", "json", "nquads")
 QUERY_DIFF_FORMATS = ("text", "markdown", "json")
 #: ``new KIND`` (authoring.KINDS).
 ENTRY_KINDS = ("reference", "lit", "adr", "sota", "note")
+#: ``generate --entries``: the fewest and the most entries it writes. Ten million files
+#: are some 40 GB and hours of writing: a larger count is likelier a typo than a wish,
+#: and far enough above it the generator would break its own contract (references
+#: numbered past ARXIV-9999.99999 leave their identifier's form).
+MIN_ENTRIES, MAX_ENTRIES = 20, 10_000_000

@@ -25,7 +25,9 @@ from .choices import (
     EXPORT_FORMATS,
     HTTP_TIMEOUT,
     INFERENCE_CHOICES,
+    MAX_ENTRIES,
     METHODS,
+    MIN_ENTRIES,
     QUERY_TIMEOUT,
     REPORT_FORMATS,
     RESULT_FORMATS,
@@ -1312,9 +1314,7 @@ def site(settings, output, engine) -> None:
 @click.option(
     "--entries",
     "count",
-    # The upper bound is generate.MAX_ENTRIES (importing it here would load the RDF
-    # libraries for --help); tests/test_fixes3_generate_bound.py holds the two equal.
-    type=click.IntRange(min=20, max=10_000_000),
+    type=click.IntRange(min=MIN_ENTRIES, max=MAX_ENTRIES),
     required=True,
     help="About N entries.",
 )

@@ -24,6 +24,8 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from .choices import MAX_ENTRIES as MAX_ENTRIES
+from .choices import MIN_ENTRIES
 from .errors import AnthologyError
 from .files import write_atomic
 from .namespaces import DEFAULT_BASE
@@ -59,12 +61,6 @@ def _q(text: str) -> str:
 
 
 DANGLING = "dangling-reference"
-#: The most entries ``generate`` writes. Ten million files are some 40 GB and hours of
-#: writing: a larger count is likelier a typo than a wish, and far enough above it the
-#: generator would break its own contract (references numbered past ARXIV-9999.99999
-#: leave their identifier's form; the violations to plant, one list item each, exhaust
-#: memory: a traceback before this bound).
-MAX_ENTRIES = 10_000_000
 
 
 class _Plants:
@@ -135,8 +131,8 @@ def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
     """Write a synthetic anthology of about ``entries`` entries (20 to ``MAX_ENTRIES``)
     into ``out``; return a summary. Nothing is left in ``out`` unless the whole anthology
     was written."""
-    if entries < 20:
-        raise AnthologyError("--entries must be at least 20")
+    if entries < MIN_ENTRIES:
+        raise AnthologyError(f"--entries must be at least {MIN_ENTRIES}")
     if entries > MAX_ENTRIES:
         raise AnthologyError(
             f"--entries {entries} is more than {MAX_ENTRIES:,}, the most it writes"
