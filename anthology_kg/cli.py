@@ -733,11 +733,9 @@ def rules(settings, fmt) -> None:
             ]
         )
         return
-    for rule in rule_catalog(settings.engine()):
-        click.echo(
-            f"{rule.name}\trule {rule.number}\t{rule.source}\t{rule.severity}\t{rule.code}"
-            f"\t{rule.label}"
-        )
+    for rule in rule_catalog(settings.engine()):  # shapes' text escaped: one line each
+        fields = (rule.name, f"rule {rule.number}", rule.source, rule.severity, rule.code)
+        click.echo("\t".join(printable(str(field)) for field in (*fields, rule.label)))
 
 
 @main.command("queries")
@@ -763,9 +761,10 @@ def list_queries(settings, fmt) -> None:
             ]
         )
         return
-    for query in catalog(settings.engine()).values():
+    for query in catalog(settings.engine()).values():  # the files' text escaped: one line each
         params = " ".join(f"{p.name}=<{p.type}>" for p in query.params)
-        click.echo(f"{query.name}\t{query.summary}" + (f"\t{params}" if params else ""))
+        fields = (query.name, query.summary, *([params] if params else []))
+        click.echo("\t".join(map(printable, fields)))
 
 
 _format_option = click.option(
