@@ -372,8 +372,8 @@ def owlrl_export(
 
 def _inferred_header(export: Export) -> str:
     return (
-        f"# Inferred ({export.inference} closure with owlrl): entailed by the ontology, "
-        "not asserted in data/."
+        f"# Inferred ({export.inference} closure, as owlrl computes it): entailed by the "
+        "ontology, not asserted in data/."
     )
 
 
