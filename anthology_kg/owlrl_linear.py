@@ -7,13 +7,15 @@ owlrl 7.6 as it stands cannot compute these closures at 100,000 entries: its RDF
 of an RDFS export at 10,000 entries), and OWL-RL's first cycle tests each term of every
 triple against a Python list of the blank nodes seen so far (a 100,000-entry closure was
 still there after 30 CPU minutes). Both are overridden here; and owlrl's rules read the
-vocabulary's terms through ``terms_looked_up_once`` (``_Terms``), and the triples they
+vocabulary's terms through ``vocabularies_read_once`` (``_Terms``), and the triples they
 find already in the graph are remembered (``_PresentRemembered``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 from owlrl import OWLRL, Closure, OWLRL_Semantics, RDFS_Semantics, RDFSClosure
@@ -51,18 +53,36 @@ class _Terms:
 #: The modules of owlrl whose rules run on every triple, and the vocabularies they read.
 _RULE_MODULES = {OWLRL: ("OWL", "RDF", "RDFS"), RDFSClosure: ("RDF", "RDFS"), Closure: ("RDF",)}
 _swapping = threading.Lock()
+#: How many blocks are within ``vocabularies_read_once`` now (closures may run in several
+#: threads), and the vocabularies the rule modules held before the first of them.
+_depth = 0
+_saved: dict[tuple[Any, str], Any] = {}
 
 
-def terms_looked_up_once() -> None:
-    """Make owlrl's rule modules read their vocabularies through ``_Terms`` (for every
-    closure of the process after this, owlrl's own classes and pySHACL's included: the
-    same terms, so the same triples). Done once; calling it again does nothing."""
+@contextlib.contextmanager
+def vocabularies_read_once() -> Iterator[None]:
+    """Within the block, owlrl's rule modules read their vocabularies through ``_Terms``
+    (owlrl's own classes and pySHACL's closure included: the same terms, so the same
+    triples); when the last open block ends, they hold rdflib's vocabularies again, so
+    that owlrl is left as it was for every other user of the process."""
+    global _depth
     with _swapping:
-        for module, names in _RULE_MODULES.items():
-            for name in names:
-                vocabulary = getattr(module, name)
-                if not isinstance(vocabulary, _Terms):
+        if _depth == 0:
+            for module, names in _RULE_MODULES.items():
+                for name in names:
+                    vocabulary = getattr(module, name)
+                    _saved[(module, name)] = vocabulary
                     setattr(module, name, _Terms(vocabulary))
+        _depth += 1
+    try:
+        yield
+    finally:
+        with _swapping:
+            _depth -= 1
+            if _depth == 0:
+                for (module, name), vocabulary in _saved.items():
+                    setattr(module, name, vocabulary)
+                _saved.clear()
 
 
 #: The most triples ``_PresentRemembered`` keeps (about 100 bytes each): past it, a
@@ -84,7 +104,12 @@ class _PresentRemembered:
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._present: set[tuple[Any, Any, Any]] = set()
-        super().__init__(*args, **kwargs)
+        with vocabularies_read_once():  # (the axioms are added here)
+            super().__init__(*args, **kwargs)
+
+    def closure(self) -> None:
+        with vocabularies_read_once():
+            super().closure()  # type: ignore[misc]
 
     def store_triple(self, t: tuple[Any, Any, Any]) -> None:
         present = self._present
@@ -102,10 +127,6 @@ class _PresentRemembered:
 
 class RDFSSemantics(_PresentRemembered, RDFS_Semantics):
     """owlrl's ``RDFS_Semantics``, its literal pairs found by grouping on the value."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        terms_looked_up_once()
-        super().__init__(*args, **kwargs)
 
     def one_time_rules(self) -> None:
         """Copy each triple whose object is a literal to every literal of the same value.
@@ -162,6 +183,5 @@ class OWLRLSemantics(_PresentRemembered, OWLRL_Semantics):
     the order first seen for ``post_process``) tested by a set lookup."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        terms_looked_up_once()
         super().__init__(*args, **kwargs)
         self.bnodes = _AppendOnlyList()

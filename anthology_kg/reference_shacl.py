@@ -19,6 +19,7 @@ from rdflib.term import Node
 from .choices import INFERENCE_CHOICES as INFERENCE_CHOICES
 from .errors import AnthologyError
 from .literals import literals_as_written
+from .owlrl_linear import vocabularies_read_once
 from .shacl import ResultRow
 
 
@@ -126,12 +127,14 @@ def shacl_report(
     """
     if inference not in INFERENCE_CHOICES:
         raise AnthologyError(f"unknown inference {inference!r}: use one of none, rdfs, owlrl")
-    if inference != "none":  # pySHACL's closure runs owlrl's rules
-        from .owlrl_linear import terms_looked_up_once
-
-        terms_looked_up_once()
-    # pySHACL sets rdflib's global NORMALIZE_LITERALS itself; the block puts it back.
-    with literals_as_written(), _parsed_queries_cached(), _constraint_texts_prepared():
+    # pySHACL sets rdflib's global NORMALIZE_LITERALS itself; the block puts it back. Its
+    # closure (with inference) runs owlrl's rules, here reading their terms once.
+    with (
+        literals_as_written(),
+        _parsed_queries_cached(),
+        _constraint_texts_prepared(),
+        vocabularies_read_once(),
+    ):
         try:
             conforms, report_graph, _ = pyshacl.validate(
                 data,

@@ -14,7 +14,13 @@ from rdflib import XSD, Graph, Literal, Namespace
 from rdflib.compare import isomorphic
 
 from anthology_kg import owlrl_linear
-from anthology_kg.owlrl_linear import _RULE_MODULES, OWLRLSemantics, RDFSSemantics, _Terms
+from anthology_kg.owlrl_linear import (
+    _RULE_MODULES,
+    OWLRLSemantics,
+    RDFSSemantics,
+    _Terms,
+    vocabularies_read_once,
+)
 
 OWLRL = {"rdfs": RDFS_Semantics, "owlrl": OWLRL_Semantics}
 LINEAR = {"rdfs": RDFSSemantics, "owlrl": OWLRLSemantics}
@@ -72,11 +78,7 @@ def test_linear_semantics_give_owlrls_own_closure(source, profile, monkeypatch):
     asserted = Graph().parse(data=text, format="turtle")
     theirs = _owlrls_own(asserted, profile, monkeypatch)
     ours = _closure(asserted, LINEAR[profile])
-    assert all(
-        isinstance(getattr(module, name), _Terms)
-        for module, names in _RULE_MODULES.items()
-        for name in names
-    )
+    assert_owlrl_as_it_was()
     if profile == "owlrl" and source == "tricky":
         # Isomorphic, not equal: OWL-RL reports an ill-typed literal on a fresh blank node.
         assert len(ours) == len(theirs) and isomorphic(ours, theirs)
@@ -87,6 +89,39 @@ def test_linear_semantics_give_owlrls_own_closure(source, profile, monkeypatch):
         ex = Namespace("http://example.org/")
         assert (ex.c, ex.p, Literal("true", datatype=XSD.boolean)) in theirs
         assert (ex.c, ex.p, Literal("2", datatype=XSD.int)) not in theirs
+
+
+def assert_owlrl_as_it_was() -> None:
+    """owlrl's rule modules hold rdflib's own vocabularies (no ``_Terms`` left behind)."""
+    import rdflib.namespace
+
+    for module, names in _RULE_MODULES.items():
+        for name in names:
+            assert getattr(module, name) is getattr(rdflib.namespace, name), (module, name)
+
+
+def test_the_rule_modules_read_terms_once_only_within_the_block():
+    """Within ``vocabularies_read_once`` (nested too) the rules read ``_Terms``; when the
+    last block ends, owlrl is as it was for the rest of the process, also after pySHACL's
+    closure and after an exception."""
+    from anthology_kg.reference_shacl import shacl_report
+
+    assert_owlrl_as_it_was()
+    with vocabularies_read_once():
+        with vocabularies_read_once():
+            pass
+        assert all(
+            isinstance(getattr(module, name), _Terms)
+            for module, names in _RULE_MODULES.items()
+            for name in names
+        )
+    assert_owlrl_as_it_was()
+    with pytest.raises(ZeroDivisionError), vocabularies_read_once():
+        1 / 0  # noqa: B018
+    assert_owlrl_as_it_was()
+    data = Graph().parse(data=TRICKY, format="turtle")
+    shacl_report(data, Graph(), Graph(), inference="rdfs")
+    assert_owlrl_as_it_was()
 
 
 def test_the_terms_looked_up_once_are_the_vocabularys():
