@@ -364,14 +364,58 @@ def _parsed_rule_triples(
 
 
 def _copy(graph: Graph) -> Graph:
-    """A new graph with the triples and the prefix bindings of ``graph``."""
+    """A new graph with the triples and the prefix bindings of ``graph``, sharing no
+    mutable state with it (a caller may add to either)."""
     from rdflib import Graph
 
     out = Graph(bind_namespaces="none")
     for prefix, namespace in graph.namespaces():
         out.namespace_manager.bind(prefix, namespace, override=True, replace=True)
-    out += graph
+    if not _copy_memory_store(graph, out):
+        out += graph
     return out
+
+
+def _copy_memory_store(graph: Graph, out: Graph) -> bool:
+    """Fill ``out``, a new empty graph, with the triples of ``graph`` by copying the
+    indexes of rdflib's Memory store, when both are held in one (rdflib's default) and
+    ``graph``'s store holds its own triples only; return whether it did.
+
+    ``out += graph`` adds triple by triple (~8 us each: an event, three index lookups,
+    the context bookkeeping); copying the indexes' dicts is ~6 times faster, and every
+    reference-engine load copies the cached ontology and shapes."""
+    from rdflib.plugins.stores.memory import Memory
+
+    source, target = graph.store, out.store
+    if type(source) is not Memory or type(target) is not Memory or len(out):
+        return False
+    state, fresh = vars(source), vars(target)
+    own = source._Memory__ctx_to_str(graph)  # type: ignore[attr-defined]
+    # Every triple in the default context and in ``graph``'s, none quoted: the state a
+    # graph holds that was only ever added to (``Memory.__add_triple_context``).
+    if (
+        state.get("_Memory__tripleContexts") != {}
+        or state.get("_Memory__defaultContexts") not in ({own: False, None: False}, None)
+        or set(state.get("_Memory__contextTriples", ())) - {None, own}
+        or not all(name in fresh for name in _MEMORY_INDEXES)
+    ):
+        return False
+    for name in _MEMORY_INDEXES:
+        fresh[name] = {
+            first: {second: dict(third) for second, third in rest.items()}
+            for first, rest in state[name].items()
+        }
+    triples = state["_Memory__contextTriples"].get(own, set())
+    if triples:
+        mine = target._Memory__ctx_to_str(out)  # type: ignore[attr-defined]
+        fresh["_Memory__contextTriples"] = {None: set(triples), mine: set(triples)}
+        fresh["_Memory__defaultContexts"] = {mine: False, None: False}
+        fresh["_Memory__all_contexts"].add(out)
+    return True
+
+
+#: The triple indexes of rdflib's Memory store (its name-mangled attributes).
+_MEMORY_INDEXES = ("_Memory__spo", "_Memory__pos", "_Memory__osp")
 
 
 def _distinct_dirs(*folders: Path) -> list[Path]:

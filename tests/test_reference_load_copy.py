@@ -1,0 +1,123 @@
+"""The reference engine's ontology and shapes: parsed once per process, each load given
+its own copy (ruleset._copy), filled by copying rdflib's Memory store indexes when it can
+and triple by triple otherwise. Either way the copy holds the same triples and prefixes,
+answers every lookup as a graph filled by ``add`` does, and shares nothing mutable."""
+
+from __future__ import annotations
+
+import pytest
+from rdflib import RDF, RDFS, BNode, Dataset, Graph, Literal, URIRef
+
+from anthology_kg.loader import load_anthology
+from anthology_kg.resources import bundled_dir
+from anthology_kg.ruleset import _copy, _copy_memory_store, _rule_graphs, load_rules
+
+NEW = (URIRef("urn:test:new"), RDFS.label, Literal("added"))
+
+
+def _cached(which: int) -> Graph:
+    """The process's cached rule graph (ontology 0, shapes 1) the copies are made of."""
+    from anthology_kg.ruleset import _cached_rule_graphs, _digests
+
+    rules = load_rules(bundled_dir())
+    files = [rules.ontology_file, *rules.shape_files]
+    digests = _digests(files)
+    assert digests is not None
+    return _cached_rule_graphs(rules.ontology_file, tuple(rules.shape_files), rules.base, digests)[
+        which
+    ]
+
+
+def _added_one_by_one(graph: Graph) -> Graph:
+    out = Graph(bind_namespaces="none")
+    for prefix, namespace in graph.namespaces():
+        out.namespace_manager.bind(prefix, namespace, override=True, replace=True)
+    for triple in graph:
+        out.add(triple)
+    return out
+
+
+def _lookups(graph: Graph) -> dict:
+    """Every single-term lookup of ``graph`` (by subject, predicate, object), as sets."""
+    terms = {term for triple in graph for term in triple}
+    return {
+        (position, term): set(
+            graph.triples(tuple(term if i == position else None for i in range(3)))  # type: ignore[arg-type]
+        )
+        for position in range(3)
+        for term in terms
+    }
+
+
+@pytest.mark.parametrize("which", [0, 1], ids=["ontology", "shapes"])
+def test_the_rule_graphs_are_copied_through_the_store_indexes(which):
+    source = _cached(which)
+    assert _copy_memory_store(source, Graph())
+    copy, expected = _copy(source), _added_one_by_one(source)
+    assert len(copy) == len(expected) == len(source) > 0
+    assert set(copy) == set(expected)
+    assert sorted(copy.namespaces()) == sorted(expected.namespaces())
+    assert _lookups(copy) == _lookups(expected)
+    assert set(copy.store.contexts()) == {copy}
+    assert {c for t in copy for c in copy.store.contexts(t)} == {copy}
+    assert copy.serialize(format="turtle") == expected.serialize(format="turtle")
+    query = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+    assert list(copy.query(query)) == list(expected.query(query))
+
+
+@pytest.mark.parametrize("which", [0, 1], ids=["ontology", "shapes"])
+def test_a_copy_and_its_source_change_apart(which):
+    source = _cached(which)
+    before = set(source)
+    copy, other = _copy(source), _copy(source)
+    victim = next(iter(copy))
+    copy.add(NEW)
+    copy.remove(victim)
+    assert set(source) == before and set(other) == before
+    assert set(copy) == (before - {victim}) | {NEW}
+    assert set(copy.triples((NEW[0], None, None))) == {NEW}
+    assert victim not in set(copy.triples((None, victim[1], None)))
+    assert victim not in set(copy.triples((None, None, victim[2])))
+    assert NEW not in source and NEW not in other and victim in other
+    copy.remove((None, None, None))
+    assert len(copy) == 0 and set(source) == before
+    copy.add(victim)
+    assert set(copy) == {victim}
+
+
+def test_each_reference_load_has_its_own_ontology_and_shapes():
+    first, second = load_anthology(bundled_dir()), load_anthology(bundled_dir())
+    first.ontology.add(NEW)
+    first.shapes.add(NEW)
+    assert NEW not in second.ontology and NEW not in second.shapes
+    assert set(second.ontology) == set(_cached(0)) and set(second.shapes) == set(_cached(1))
+    again = _rule_graphs(first.rules.ontology_file, first.rules.shape_files, first.rules.base)
+    assert NEW not in again[0] and NEW not in again[1]
+
+
+def test_a_graph_sharing_its_store_is_copied_triple_by_triple():
+    dataset = Dataset()
+    mine = dataset.graph(URIRef("urn:test:mine"))
+    mine.add(NEW)
+    dataset.graph(URIRef("urn:test:theirs")).add((BNode(), RDF.type, RDFS.Class))
+    assert not _copy_memory_store(mine, Graph())
+    copy = _copy(mine)
+    assert set(copy) == {NEW}
+    copy.add((NEW[0], RDF.type, RDFS.Resource))
+    assert set(mine) == {NEW}
+
+
+def test_a_graph_in_another_store_is_copied_triple_by_triple():
+    other = Graph(store="SimpleMemory")
+    other.add(NEW)
+    assert not _copy_memory_store(other, Graph())
+    assert set(_copy(other)) == {NEW}
+
+
+def test_an_empty_graph_copies_empty():
+    empty = Graph()
+    assert _copy_memory_store(empty, Graph())
+    copy = _copy(empty)
+    assert len(copy) == 0
+    copy.add(NEW)
+    assert set(copy) == {NEW} and len(empty) == 0
