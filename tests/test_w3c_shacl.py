@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pyoxigraph as ox
 import pytest
 from rdflib import RDF, BNode, Graph, Literal, Namespace, URIRef
 from rdflib.compare import isomorphic
@@ -45,21 +46,38 @@ def _parse(path: Path, cache: dict[Path, Graph]) -> Graph:
     return cache[path]
 
 
-def collect(manifest: Path, cache: dict[Path, Graph]) -> list[tuple[str, dict]]:
-    """Every Validate test under ``manifest``: (name relative to the suite, details)."""
-    graph = _parse(manifest, cache)
+def collect(manifest: Path) -> list[tuple[str, dict]]:
+    """Every Validate test under ``manifest``: (name relative to the suite, details).
+
+    The manifests are read with pyoxigraph, which parses them ~10 times faster than
+    rdflib: every test process collects all of them, while a test's own files are parsed
+    with rdflib (``_parse``) only by the process that runs it."""
+    store = ox.Store()
+    store.bulk_load(path=manifest, format=ox.RdfFormat.TURTLE, base_iri=manifest.as_uri())
+
+    def objects(subject, predicate: URIRef) -> list:
+        return [q.object for q in store.quads_for_pattern(subject, ox.NamedNode(predicate), None)]
+
+    def path(action, predicate: URIRef) -> Path:
+        (node,) = objects(action, predicate)
+        return Path(node.value.removeprefix("file://"))
+
     tests = []
-    for include in sorted(graph.objects(None, MF.include), key=str):
-        tests += collect(Path(include.removeprefix("file://")), cache)
-    for entries in graph.objects(None, MF.entries):
-        for test in graph.collection(entries):
-            if (test, RDF.type, SHT.Validate) not in graph:
+    for include in sorted(objects(None, MF.include), key=lambda node: node.value):
+        tests += collect(Path(include.value.removeprefix("file://")))
+    for entries in objects(None, MF.entries):
+        while entries != ox.NamedNode(RDF.nil):
+            (test,) = objects(entries, RDF.first)
+            (entries,) = objects(entries, RDF.rest)
+            if ox.NamedNode(SHT.Validate) not in objects(test, RDF.type):
                 continue
-            action = graph.value(test, MF.action)
-            data = Path(str(graph.value(action, SHT.dataGraph)).removeprefix("file://"))
-            shapes = Path(str(graph.value(action, SHT.shapesGraph)).removeprefix("file://"))
-            name = f"{manifest.parent.relative_to(SUITE).as_posix()}/{str(test).rsplit('/', 1)[-1]}"
-            tests.append((name, {"file": manifest, "test": test, "data": data, "shapes": shapes}))
+            (action,) = objects(test, MF.action)
+            data, shapes = path(action, SHT.dataGraph), path(action, SHT.shapesGraph)
+            name = (
+                f"{manifest.parent.relative_to(SUITE).as_posix()}/{test.value.rsplit('/', 1)[-1]}"
+            )
+            details = {"file": manifest, "test": URIRef(test.value), "data": data, "shapes": shapes}
+            tests.append((name, details))
     return tests
 
 
@@ -116,9 +134,7 @@ def _expected_failures() -> dict[tuple[str, str], str]:
 
 
 CACHE: dict[Path, Graph] = {}
-TESTS = collect(SUITE / "core" / "manifest.ttl", CACHE) + collect(
-    SUITE / "sparql" / "manifest.ttl", CACHE
-)
+TESTS = collect(SUITE / "core" / "manifest.ttl") + collect(SUITE / "sparql" / "manifest.ttl")
 LISTED = _expected_failures()
 
 
