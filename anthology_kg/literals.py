@@ -10,18 +10,14 @@ changes nothing for other libraries.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 
 import rdflib
 
+from .swaps import swapped
 
-@contextlib.contextmanager
-def literals_as_written() -> Iterator[None]:
-    """Within the block, rdflib keeps literals' lexical forms; the old setting is put
-    back at the end, whatever it was and whatever the block did to it."""
-    saved = rdflib.NORMALIZE_LITERALS
-    rdflib.NORMALIZE_LITERALS = False
-    try:
-        yield
-    finally:
-        rdflib.NORMALIZE_LITERALS = saved
+
+def literals_as_written() -> contextlib.AbstractContextManager[None]:
+    """Within the block, rdflib keeps literals' lexical forms; the setting of before is
+    put back when the last such block ends (``swaps.swapped``: blocks in other threads
+    and nested ones count), whatever a block did to it meanwhile (pySHACL sets it)."""
+    return swapped(rdflib, "NORMALIZE_LITERALS", False)

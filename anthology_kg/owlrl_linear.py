@@ -14,11 +14,12 @@ find already in the graph are remembered (``_PresentRemembered``).
 from __future__ import annotations
 
 import contextlib
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 from owlrl import OWLRL, Closure, OWLRL_Semantics, RDFS_Semantics, RDFSClosure
+
+from .swaps import swapped
 
 
 class _Terms:
@@ -52,37 +53,22 @@ class _Terms:
 
 #: The modules of owlrl whose rules run on every triple, and the vocabularies they read.
 _RULE_MODULES = {OWLRL: ("OWL", "RDF", "RDFS"), RDFSClosure: ("RDF", "RDFS"), Closure: ("RDF",)}
-_swapping = threading.Lock()
-#: How many blocks are within ``vocabularies_read_once`` now (closures may run in several
-#: threads), and the vocabularies the rule modules held before the first of them.
-_depth = 0
-_saved: dict[tuple[Any, str], Any] = {}
 
 
 @contextlib.contextmanager
 def vocabularies_read_once() -> Iterator[None]:
     """Within the block, owlrl's rule modules read their vocabularies through ``_Terms``
     (owlrl's own classes and pySHACL's closure included: the same terms, so the same
-    triples); when the last open block ends, they hold rdflib's vocabularies again, so
-    that owlrl is left as it was for every other user of the process."""
-    global _depth
-    with _swapping:
-        if _depth == 0:
-            for module, names in _RULE_MODULES.items():
-                for name in names:
-                    vocabulary = getattr(module, name)
-                    _saved[(module, name)] = vocabulary
-                    setattr(module, name, _Terms(vocabulary))
-        _depth += 1
-    try:
+    triples); when the last open block ends, they hold rdflib's vocabularies again
+    (``swaps.swapped``), so that owlrl is left as it was for every other user."""
+    with contextlib.ExitStack() as stack:
+        for module, names in _RULE_MODULES.items():
+            for name in names:
+                vocabulary = getattr(module, name)
+                if not isinstance(vocabulary, _Terms):  # (else a block is open: its terms)
+                    vocabulary = _Terms(vocabulary)
+                stack.enter_context(swapped(module, name, vocabulary))
         yield
-    finally:
-        with _swapping:
-            _depth -= 1
-            if _depth == 0:
-                for (module, name), vocabulary in _saved.items():
-                    setattr(module, name, vocabulary)
-                _saved.clear()
 
 
 #: The most triples ``_PresentRemembered`` keeps (about 100 bytes each): past it, a

@@ -11,6 +11,7 @@ from typing import Any
 import pyshacl
 from pyparsing import ParseException
 from pyshacl.errors import ReportableRuntimeError
+from pyshacl.helper.sparql_query_helper import SPARQLQueryHelper
 from rdflib import RDF, Graph, Literal, URIRef
 from rdflib.namespace import SH
 from rdflib.plugins.sparql import processor as sparql_processor
@@ -21,6 +22,7 @@ from .errors import AnthologyError
 from .literals import literals_as_written
 from .owlrl_linear import vocabularies_read_once
 from .shacl import ResultRow
+from .swaps import swapped
 
 
 @functools.lru_cache(maxsize=1024)
@@ -31,35 +33,33 @@ def _prepare(text: str, base: str | None, namespaces: tuple[tuple[str, str], ...
     return sparql_processor.translateQuery(parsed, base, dict(namespaces))
 
 
-@contextlib.contextmanager
-def _parsed_queries_cached() -> Iterator[None]:
-    """Parse each SPARQL text once while pySHACL runs.
+_SPARQL_QUERY = sparql_processor.SPARQLProcessor.query
+
+
+def _query_parsed_once(
+    self,
+    strOrQuery,
+    initBindings=None,
+    initNs=None,
+    base=None,
+    DEBUG=False,  # noqa: N803
+):
+    """rdflib's ``SPARQLProcessor.query`` with a text's translation kept (``_prepare``)."""
+    if isinstance(strOrQuery, str):
+        namespaces = tuple(sorted((str(k), str(v)) for k, v in (initNs or {}).items()))
+        strOrQuery = _prepare(strOrQuery, base, namespaces)
+    return _SPARQL_QUERY(self, strOrQuery, initBindings, initNs, base, DEBUG)
+
+
+def _parsed_queries_cached() -> contextlib.AbstractContextManager[None]:
+    """Parse each SPARQL text once while pySHACL runs (``swaps.swapped``: rdflib is as
+    it was once the last such block ends).
 
     pySHACL sends the same query text for every focus node (with the focus as an
     initial binding), and rdflib parses it anew each time, which dominates the run.
     A translated query is reusable with other bindings, so caching it is safe.
     """
-    original = sparql_processor.SPARQLProcessor.query
-    prepare = _prepare
-
-    def query(
-        self,
-        strOrQuery,
-        initBindings=None,
-        initNs=None,
-        base=None,
-        DEBUG=False,  # noqa: N803
-    ):
-        if isinstance(strOrQuery, str):
-            namespaces = tuple(sorted((str(k), str(v)) for k, v in (initNs or {}).items()))
-            strOrQuery = prepare(strOrQuery, base, namespaces)
-        return original(self, strOrQuery, initBindings, initNs, base, DEBUG)
-
-    sparql_processor.SPARQLProcessor.query = query  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        sparql_processor.SPARQLProcessor.query = original  # type: ignore[method-assign]
+    return swapped(sparql_processor.SPARQLProcessor, "query", _query_parsed_once)
 
 
 #: Stand-ins for the focus node and the value node while pySHACL's bindings of a query are
@@ -68,9 +68,38 @@ _FOCUS = URIRef("urn:x-anthology-kg:focus")
 _VALUE = URIRef("urn:x-anthology-kg:value")
 
 
+def _pre_bind_once(self, thisnode, valuenode=None, extravars=None):
+    """pySHACL's ``SPARQLQueryHelper.pre_bind_variables`` worked out once per helper and
+    kind of call, the focus and value put in after."""
+    # pySHACL checks the text with the value node if it is not None, and binds it if it
+    # is true: a false one (the literal 0) is given as it is, never bound.
+    key = (valuenode is not None, bool(valuenode), tuple(sorted(extravars or ())))
+    done = self.__dict__.setdefault("_anthology_kg_bindings", {})
+    if key not in done:
+        done[key] = _PRE_BIND(self, _FOCUS, _VALUE if valuenode else valuenode, extravars)
+    bindings, text = done[key]
+    return {
+        name: thisnode if node is _FOCUS else valuenode if node is _VALUE else node
+        for name, node in bindings.items()
+    }, text
+
+
+def _prefixed_once(self, sparql):
+    """pySHACL's ``SPARQLQueryHelper.apply_prefixes``, once per helper and text."""
+    done = self.__dict__.setdefault("_anthology_kg_prefixed", {})
+    if sparql not in done:
+        done[sparql] = _APPLY_PREFIXES(self, sparql)
+    return done[sparql]
+
+
+_PRE_BIND = SPARQLQueryHelper.pre_bind_variables
+_APPLY_PREFIXES = SPARQLQueryHelper.apply_prefixes
+
+
 @contextlib.contextmanager
 def _constraint_texts_prepared() -> Iterator[None]:
-    """Work out each SPARQL constraint's query text and bindings once while pySHACL runs.
+    """Work out each SPARQL constraint's query text and bindings once while pySHACL runs
+    (``swaps.swapped``: pySHACL is as it was once the last such block ends).
 
     For every focus node (and value node) pySHACL's ``SPARQLQueryHelper`` searches the
     constraint's text with nine regular expressions, substitutes ``$PATH`` and writes the
@@ -79,39 +108,11 @@ def _constraint_texts_prepared() -> Iterator[None]:
     is a value node, the extra variables), with stand-in nodes later replaced by the
     focus and the value; a text pySHACL refuses raises again on every call.
     """
-    from pyshacl.helper.sparql_query_helper import SPARQLQueryHelper
-
-    pre_bind, apply_prefixes = (
-        SPARQLQueryHelper.pre_bind_variables,
-        SPARQLQueryHelper.apply_prefixes,
-    )
-
-    def pre_bind_variables(self, thisnode, valuenode=None, extravars=None):
-        # pySHACL checks the text with the value node if it is not None, and binds it if
-        # it is true: a false one (the literal 0) is given as it is, never bound.
-        key = (valuenode is not None, bool(valuenode), tuple(sorted(extravars or ())))
-        done = self.__dict__.setdefault("_anthology_kg_bindings", {})
-        if key not in done:
-            done[key] = pre_bind(self, _FOCUS, _VALUE if valuenode else valuenode, extravars)
-        bindings, text = done[key]
-        return {
-            name: thisnode if node is _FOCUS else valuenode if node is _VALUE else node
-            for name, node in bindings.items()
-        }, text
-
-    def prefixed(self, sparql):
-        done = self.__dict__.setdefault("_anthology_kg_prefixed", {})
-        if sparql not in done:
-            done[sparql] = apply_prefixes(self, sparql)
-        return done[sparql]
-
-    SPARQLQueryHelper.pre_bind_variables = pre_bind_variables  # type: ignore[method-assign]
-    SPARQLQueryHelper.apply_prefixes = prefixed  # type: ignore[method-assign]
-    try:
+    with (
+        swapped(SPARQLQueryHelper, "pre_bind_variables", _pre_bind_once),
+        swapped(SPARQLQueryHelper, "apply_prefixes", _prefixed_once),
+    ):
         yield
-    finally:
-        SPARQLQueryHelper.pre_bind_variables = pre_bind  # type: ignore[method-assign]
-        SPARQLQueryHelper.apply_prefixes = apply_prefixes  # type: ignore[method-assign]
 
 
 def shacl_report(

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import threading
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
@@ -21,6 +19,7 @@ from rdflib.term import Node
 
 from .parts import GRAPHS as GRAPHS
 from .parts import PARTS as PARTS
+from .swaps import swapped
 
 if TYPE_CHECKING:
     from .kinds import Term
@@ -117,31 +116,9 @@ def exact_literal(lexical: str, datatype: URIRef) -> Literal:
     return exact
 
 
-_QUIET = threading.Lock()
-#: How many blocks are within ``quiet_ill_typed`` now (several threads convert terms at
-#: once: validation runs its queries on a store's threads), and the logger's own
-#: setting from before the first of them.
-_quiet_depth = 0
-_logger_was_disabled = False
-
-
-@contextlib.contextmanager
-def quiet_ill_typed() -> Iterator[None]:
+def quiet_ill_typed() -> contextlib.AbstractContextManager[None]:
     """Within the block, rdflib logs no traceback for an ill-typed literal
     (``"abc"^^xsd:integer``): such a literal is data, which ``sh:datatype`` reports, not
     a program error. The logger is put back as it was when the last open block ends,
-    whichever thread opened it."""
-    global _quiet_depth, _logger_was_disabled
-    logger = logging.getLogger("rdflib.term")
-    with _QUIET:
-        if _quiet_depth == 0:
-            _logger_was_disabled = logger.disabled
-            logger.disabled = True
-        _quiet_depth += 1
-    try:
-        yield
-    finally:
-        with _QUIET:
-            _quiet_depth -= 1
-            if _quiet_depth == 0:
-                logger.disabled = _logger_was_disabled
+    whichever thread opened it (``swaps.swapped``)."""
+    return swapped(logging.getLogger("rdflib.term"), "disabled", True)
