@@ -247,8 +247,7 @@ def load_anthology(
     data_files = TurtleFiles.of(data_dir)
     scan = LayoutScan(data_files) if layout else None
     for index, path in enumerate(track(data_files, "loading")):
-        graph, text = parse_turtle(path, base)
-        data += graph
+        _, text = parse_turtle(path, base, data)
         for subject, line in subject_lines(text, base).items():
             locations.setdefault(subject, Location(path, line))
         if scan is not None:

@@ -140,8 +140,12 @@ class Rules:
         return "_rule_graphs" in self.__dict__ or "_rule_triples" in self.__dict__
 
 
-def parse_turtle(path: Path, base: str = DEFAULT_BASE) -> tuple[Graph, str]:
+def parse_turtle(
+    path: Path, base: str = DEFAULT_BASE, into: Graph | None = None
+) -> tuple[Graph, str]:
     """Parse one Turtle file, relative IRIs against ``base``; return the graph and text.
+    With ``into``, the triples are added to that graph (returned), not to a new one; on
+    an error it may hold some of them.
 
     Raises AnthologyError with the file and line for unreadable or invalid Turtle. The
     strict parser (pyoxigraph, as the fast engine) decides what is valid, so both
@@ -152,7 +156,7 @@ def parse_turtle(path: Path, base: str = DEFAULT_BASE) -> tuple[Graph, str]:
 
     quads, text, _ = parse_turtle_file(path, base)
     try:
-        return to_graph(quads), text
+        return to_graph(quads, into), text
     except AnthologyError as exc:  # an RDF 1.2 triple term, which rdflib's graph refuses
         if exc.path is not None:
             raise
@@ -308,7 +312,7 @@ def _parsed_rule_graphs(
     ontology, _ = parse_turtle(ontology_file, base)
     shapes = bind_prefixes(Graph(), base)
     for path in shape_files:
-        shapes += parse_turtle(path, base)[0]
+        parse_turtle(path, base, shapes)
     return bind_prefixes(relabel(ontology), base), relabel(shapes)
 
 

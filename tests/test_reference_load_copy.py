@@ -1,16 +1,19 @@
 """The reference engine's ontology and shapes: parsed once per process, each load given
 its own copy (ruleset._copy), filled by copying rdflib's Memory store indexes when it can
 and triple by triple otherwise. Either way the copy holds the same triples and prefixes,
-answers every lookup as a graph filled by ``add`` does, and shares nothing mutable."""
+answers every lookup as a graph filled by ``add`` does, and shares nothing mutable.
+The data files are parsed into one graph (``parse_turtle(..., into=)``), not each into
+its own and then merged."""
 
 from __future__ import annotations
 
 import pytest
 from rdflib import RDF, RDFS, BNode, Dataset, Graph, Literal, URIRef
 
+from anthology_kg.errors import AnthologyError
 from anthology_kg.loader import load_anthology
 from anthology_kg.resources import bundled_dir
-from anthology_kg.ruleset import _copy, _copy_memory_store, _rule_graphs, load_rules
+from anthology_kg.ruleset import _copy, _copy_memory_store, _rule_graphs, load_rules, parse_turtle
 
 NEW = (URIRef("urn:test:new"), RDFS.label, Literal("added"))
 
@@ -121,3 +124,26 @@ def test_an_empty_graph_copies_empty():
     assert len(copy) == 0
     copy.add(NEW)
     assert set(copy) == {NEW} and len(empty) == 0
+
+
+def test_parse_turtle_adds_to_the_graph_it_is_given(tmp_path):
+    first, second = tmp_path / "a.ttl", tmp_path / "b.ttl"
+    first.write_text('<urn:a> <urn:p> "1" , <urn:b> .\n', encoding="utf-8")
+    second.write_text("<urn:b> <urn:p> <urn:a> .\n<urn:a> <urn:p> <urn:b> .\n", encoding="utf-8")
+    graph = Graph()
+    graph.add(NEW)
+    returned, text = parse_turtle(first, into=graph)
+    assert returned is graph and text == first.read_text(encoding="utf-8")
+    parse_turtle(second, into=graph)
+    assert set(graph) == {NEW} | set(parse_turtle(first)[0]) | set(parse_turtle(second)[0])
+    assert len(graph) == 4
+
+
+def test_a_data_file_with_a_triple_term_is_refused_where_it_is_written(tmp_path):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "a.ttl").write_text("<urn:a> <urn:p> <urn:b> .\n", encoding="utf-8")
+    bad = tmp_path / "data" / "b.ttl"
+    bad.write_text("<urn:a> <urn:p> <urn:b> .\n<urn:c> <urn:p> <<( <urn:a> <urn:p> <urn:b> )>> .\n")
+    with pytest.raises(AnthologyError) as raised:
+        load_anthology(tmp_path)
+    assert raised.value.path == bad and raised.value.line == 2
