@@ -72,3 +72,24 @@ def test_an_interrupt_as_a_child_is_forked_stops_that_child(monkeypatch, start):
     with pytest.raises(ChildProcessError):  # reaped: no longer this process's child
         os.waitpid(pid, os.WNOHANG)
     assert not os.path.exists(f"/proc/{pid}")
+
+
+def test_a_handler_set_outside_python_is_left_alone(monkeypatch, tmp_path):
+    """``signal.getsignal`` gives None for a handler a C library or an embedding program
+    set: it cannot be put back from Python (``signal.signal(n, None)`` is a TypeError), so
+    the fork leaves that signal's handler alone and still runs the workers."""
+    real_getsignal, touched = signal.getsignal, []
+    real_signal = signal.signal
+
+    def record_signal(number, handler):
+        touched.append(number)
+        return real_signal(number, handler)
+
+    monkeypatch.setattr(
+        signal, "getsignal", lambda n: None if n == signal.SIGTERM else real_getsignal(n)
+    )
+    monkeypatch.setattr(signal, "signal", record_signal)
+    in_processes([lambda: None, lambda: (tmp_path / "done").write_text("yes")], callers=set())
+    monkeypatch.undo()
+    assert (tmp_path / "done").read_text() == "yes"
+    assert signal.SIGTERM not in touched and signal.SIGINT in touched

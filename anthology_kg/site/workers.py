@@ -139,6 +139,8 @@ def _fork(read: int, write: int, started: Callable[[int, int], None]) -> int:
     try:
         if threading.current_thread() is threading.main_thread():  # else no handler runs here
             for stopping in _STOPPING:
+                if signal.getsignal(stopping) is None:  # set outside Python: left as it is
+                    continue
                 handlers[stopping.value] = signal.signal(
                     stopping, lambda got, _: held.append((os.getpid(), got))
                 )
