@@ -129,7 +129,7 @@ def anthology_categories(root: Path | None = None, base: str = DEFAULT_BASE) -> 
     graph = parse_turtle(ontology_file(), base)[0]
     for path in TurtleFiles.of(data_dir):
         if _MAY_NAME_CATEGORY.search(read_source(path)):
-            graph += parse_turtle(path, base)[0]
+            parse_turtle(path, base, into=graph)
     return known_categories(graph)
 
 
