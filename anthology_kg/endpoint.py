@@ -28,13 +28,13 @@ from http.cookiejar import CookieJar, DefaultCookiePolicy
 
 import httpx
 import pyoxigraph as ox
-from rdflib import BNode, Graph, URIRef
+from rdflib import BNode, URIRef
 from rdflib.term import Node
 
 from .choices import HTTP_TIMEOUT as DEFAULT_TIMEOUT
 from .choices import METHODS as METHODS
 from .errors import AnthologyError, TimedOut
-from .queries import QueryResult, query_kind
+from .queries import QueryResult, graph_from_ox, query_kind
 from .terms import from_ox
 
 # DEFAULT_TIMEOUT: seconds a request may take in all, from connecting to the last byte of
@@ -504,12 +504,8 @@ def run_remote(
         try:
             answer.body.decode("utf-8")
             triples = ox.parse(answer.body, format=ox.RdfFormat.TURTLE)
-            graph = Graph()
-            for triple in triples:  # each term as a local run gives it (terms.from_ox)
-                graph.add(
-                    (from_ox(triple.subject), from_ox(triple.predicate), from_ox(triple.object))
-                )
-            return QueryResult(kind="graph", graph=graph)
+            # (each term as a local run gives it)
+            return QueryResult(kind="graph", graph=graph_from_ox(triples))
         except UnicodeDecodeError:
             raise AnthologyError(f"{where}: the Turtle answer is not UTF-8 text") from None
         except (SyntaxError, ValueError) as exc:

@@ -517,18 +517,12 @@ def converted(answer: Answered, convert: Callable[[Answered], T], source: str | 
 
 def as_query_result(result: ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples) -> QueryResult:
     """The store's answer as a QueryResult of rdflib terms."""
-    from rdflib import Graph
-
-    from .queries import QueryResult, rows_from_ox
-    from .terms import from_ox
+    from .queries import QueryResult, graph_from_ox, rows_from_ox
 
     if isinstance(result, ox.QueryBoolean):
         return QueryResult(kind="ask", boolean=bool(result))
     if isinstance(result, ox.QueryTriples):
-        graph = Graph()
-        for triple in result:
-            graph.add((from_ox(triple.subject), from_ox(triple.predicate), from_ox(triple.object)))
-        return QueryResult(kind="graph", graph=graph)
+        return QueryResult(kind="graph", graph=graph_from_ox(result))
     variables = [v.value for v in result.variables]
     # A solution iterates its values in the order of the variables, None where unbound.
     return QueryResult(kind="select", variables=variables, rows=rows_from_ox(result))

@@ -30,6 +30,7 @@ from .sparql_text import with_values as with_values
 from .terms import is_iri
 
 if TYPE_CHECKING:
+    import pyoxigraph as ox
     from rdflib.plugins.sparql.sparql import Query
     from rdflib.query import Result
 
@@ -124,6 +125,17 @@ def rows_from_ox(answered: Iterable[Iterable[OxTerm | None]]) -> list[tuple[Node
     converted[None] = None
     get = converted.__getitem__
     return [tuple(map(get, row)) for row in rows]
+
+
+def graph_from_ox(triples: Iterable[ox.Triple]) -> Graph:
+    """An rdflib graph of pyoxigraph triples (a CONSTRUCT's answer, from the store or a
+    remote one), each term as ``terms.from_ox`` gives it."""
+    from .terms import from_ox
+
+    graph = Graph()
+    for triple in triples:
+        graph.add((from_ox(triple.subject), from_ox(triple.predicate), from_ox(triple.object)))
+    return graph
 
 
 def read_query(path: Path) -> StoredQuery:
