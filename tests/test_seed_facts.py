@@ -78,6 +78,23 @@ class Fact:
 
 E = "id:ARXIV-2409.19256"
 
+
+def pair_gap(quote: str, stated_as: str, unknown: str, other: str) -> Fact:
+    """The stated unknown of one side (``unknown``: algorithm or baseline) of the pairs
+    behind the throughput range, in the record's words for it; the figure gives no
+    value for it, and the gap is about that side alone (not ``other``)."""
+    return Fact(
+        quote,
+        f"""{E} ak:makesClaim ?c . ?c ak:figure ?f . ?f ak:notStated ?gap .
+        ?gap a ak:StatedUnknown ; ak:statedAs "{stated_as}" ;
+            rdfs:label "the algorithm-and-baseline pair" ;
+            rdfs:comment "{PAIR_GAP}" ;
+            ak:unknownProperty ak:{unknown} ; ak:lookedIn {E} .""",
+        f"""FILTER NOT EXISTS {{ ?f ak:{unknown} ?any }}
+        FILTER NOT EXISTS {{ ?gap ak:unknownProperty ak:{other} }}""",
+    )
+
+
 FACTS: dict[str, Fact] = {
     # The heading.
     "a reference with its identifier": Fact(
@@ -114,25 +131,14 @@ FACTS: dict[str, Fact] = {
         ?f a ak:Figure ; ak:minValue 1.53 ; ak:maxValue 20.57 ; ak:unit "×" ;
             ak:measures "throughput" .""",
     ),
-    "the pairs behind the range: several algorithms, none given": Fact(
-        "across several RLHF algorithms",
-        f"""{E} ak:makesClaim ?c . ?c ak:figure ?f . ?f ak:notStated ?gap .
-        ?gap a ak:StatedUnknown ; ak:statedAs "several" ;
-            rdfs:label "the algorithm-and-baseline pair" ;
-            rdfs:comment "{PAIR_GAP}" ;
-            ak:unknownProperty ak:algorithm ; ak:lookedIn {E} .""",
-        """FILTER NOT EXISTS { ?f ak:algorithm ?any }
-        FILTER NOT EXISTS { ?gap ak:unknownProperty ak:baseline }""",
+    "the pairs behind the range: several algorithms, none given": pair_gap(
+        "across several RLHF algorithms", "several", "algorithm", "baseline"
     ),
-    "the pairs behind the range: the baselines of the day, none given": Fact(
+    "the pairs behind the range: the baselines of the day, none given": pair_gap(
         "over the systems baselines of the day",
-        f"""{E} ak:makesClaim ?c . ?c ak:figure ?f . ?f ak:notStated ?gap .
-        ?gap a ak:StatedUnknown ; ak:statedAs "the systems baselines of the day" ;
-            rdfs:label "the algorithm-and-baseline pair" ;
-            rdfs:comment "{PAIR_GAP}" ;
-            ak:unknownProperty ak:baseline ; ak:lookedIn {E} .""",
-        """FILTER NOT EXISTS { ?f ak:baseline ?any }
-        FILTER NOT EXISTS { ?gap ak:unknownProperty ak:algorithm }""",
+        "the systems baselines of the day",
+        "baseline",
+        "algorithm",
     ),
     # Standing in the anthology.
     "the standing prose verbatim": Fact(
