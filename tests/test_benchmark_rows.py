@@ -55,3 +55,27 @@ def test_a_row_runs_on_its_anthology_with_the_engine_asked():
     assert bench.command_line(_context(), rows["diff (two git revisions)"], "fast")[:2] == [
         "--root", "/g",
     ]  # fmt: skip
+
+
+def test_the_last_site_is_written_again_beside_it_and_printed_beside_the_site_goal(tmp_path):
+    bench = _bench_scale()
+    aside = tmp_path / "set-aside"
+    for number, text in ((3, "older"), (12, "last")):
+        (aside / f"site-{number}" / "entries").mkdir(parents=True)
+        (aside / f"site-{number}" / "index.html").write_text(text)
+        (aside / f"site-{number}" / "entries" / "A.html").write_text(text * 2)
+    rewritten = bench.files_written_bare(tmp_path, "cpu", 2)
+    assert rewritten["files"] == 2 and rewritten["bytes"] == len("last") * 3
+    copies = sorted(aside.glob("rewritten-*"))
+    assert len(copies) == 2
+    for copy in copies:
+        assert (copy / "index.html").read_text() == "last"
+        assert (copy / "entries" / "A.html").read_text() == "lastlast"
+    figures = {
+        ("library", "files written bare", "site"): {**rewritten, "seconds": 3.0},
+        ("library", "bare", "site"): {"seconds": 0.5},
+    }
+    (line,) = bench.goals(figures, 10000, ["library"])
+    assert line.startswith("- library, the site's 2 files (0 MiB) written again")
+    assert "3.00 s, 6.00× bare load" in line
+    assert bench.files_written_bare(tmp_path / "none", "cpu", 1) is None
