@@ -33,6 +33,7 @@ from .choices import INFERENCE_CHOICES as INFERENCE
 from .errors import AnthologyError
 from .layout import printable
 from .prefixes import PREFIXES
+from .sourcemap import refuse_triple_terms
 from .sources import decode_utf8, listed_name, read_source, turtle_errors
 from .turtle import (
     Statement,
@@ -143,6 +144,7 @@ def _parsed_files(files: Iterable[tuple[str, bool]], base: str) -> Iterator[list
         except (SyntaxError, ValueError, MemoryError):
             with turtle_errors(path, base):
                 raise
+        refuse_triple_terms(data, path, base, quads)
         yield quads
 
 
@@ -161,6 +163,7 @@ def _file_lines(files: Iterable[tuple[str, bool]], base: str) -> list[str]:
     for path, listed_regular in files:
         data = read_source(path, listed_regular=listed_regular)
         decode_utf8(data, path)
+        refuse_triple_terms(data, path, base)
         try:
             parsed = ox.parse(data, format=_TURTLE, base_iri=base, rename_blank_nodes=True)
             texts.append(ox.serialize(parsed, format=ox.RdfFormat.N_TRIPLES) or b"")

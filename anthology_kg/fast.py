@@ -26,6 +26,7 @@ from .parts import GRAPHS, PARTS, OxTerm
 from .prefixes import prefixed_name
 from .progress import track
 from .ruleset import Rules, load_rules
+from .sourcemap import refuse_triple_terms
 from .sources import TurtleFiles, load_into, parse_quads, read_source, read_text, sparql_error
 
 # rdflib loads only where a caller asks for rdflib terms or graphs (a lookup, a query's
@@ -464,6 +465,7 @@ def load_fast(
             # The strict parser's verdict and messages, as the reference engine's loader.
             data = read_source(path, listed_regular=data_files.listed_regular(name))
             text = load_into(store, data, path, base, DATA)
+            refuse_triple_terms(data, path, base)  # as the reference engine does
         except AnthologyError as exc:
             exc.path = data_files[index]  # the file as a Path, as every loader names it
             raise

@@ -16,13 +16,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pyoxigraph as ox
-
 from .choices import DEFAULT_BASE
 from .errors import AnthologyError
 from .files import write_atomic
 from .layout import FileEntries, LayoutWarning, entries_of, layout_warnings
-from .sourcemap import first_triple_term, scan, string_end
+from .sourcemap import refuse_triple_terms, scan, string_end
 from .sources import TurtleFiles, decode_utf8, parse_quads, read_source
 from .sparql_text import IRI
 from .turtle import canonical_line_groups, statement_lines, turtle_sections
@@ -138,16 +136,6 @@ def _tags_as_written(canonical: str, original: str) -> str:
     return "".join(parts) + canonical[last:] if parts else canonical
 
 
-def _refuse_triple_terms(quads: list[ox.Quad], path: Path, lines: dict[str, int]) -> None:
-    """An AnthologyError at the first quad holding an RDF 1.2 triple term, which the
-    tool does not support (as ``sources.term`` says), at its file and subject's line (or,
-    for a reifier or an annotation, the line of the triple it names)."""
-    found = first_triple_term(quads, lines)
-    if found is not None:
-        node, line = found
-        raise AnthologyError(f"RDF-star triple terms are not supported: {node}", path, line)
-
-
 def _check_same_graph(
     statements: list[str], canonical: str, path: Path, base: str, lines: dict[str, int]
 ) -> None:
@@ -178,7 +166,7 @@ def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
     text = decode_utf8(data, path)
     quads = parse_quads(data, path, base)
     found = scan(text, base)
-    _refuse_triple_terms(quads, path, found.lines)  # also written as `~ r` or `{| ... |}`
+    refuse_triple_terms(data, path, base, quads)
     statements = statement_lines(quads)
     canonical = turtle_sections(
         [("", statements)], base=base, comments=found.comments, header=found.header

@@ -152,18 +152,12 @@ def parse_turtle(
     engines accept and refuse the same files with the same message; literals keep
     their lexical form as written.
     """
+    from .sourcemap import refuse_triple_terms
     from .sources import parse_turtle_file, to_graph
 
-    quads, text, _ = parse_turtle_file(path, base)
-    try:
-        return to_graph(quads, into), text
-    except AnthologyError as exc:  # an RDF 1.2 triple term, which rdflib's graph refuses
-        if exc.path is not None:
-            raise
-        from .sourcemap import first_triple_term, subject_iris
-
-        found = first_triple_term(quads, subject_iris(text, base))
-        raise AnthologyError(exc.message, path, found[1] if found else None) from None
+    quads, text, data = parse_turtle_file(path, base)
+    refuse_triple_terms(data, path, base, quads)  # which rdflib's graphs cannot hold
+    return to_graph(quads, into), text
 
 
 def check_shape_syntax(shape_files: Sequence[Path], shapes: Sequence[Triple], base: str) -> None:

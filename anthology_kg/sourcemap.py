@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
 from .errors import AnthologyError
-from .sources import read_text
+from .sources import decode_utf8, parse_quads, read_text
 
 # rdflib's IRIs only for callers that ask for them (``subject_lines``, the positions of
 # triples): ``scan`` and ``subject_iris`` give plain strings.
@@ -467,6 +467,30 @@ def first_triple_term(quads: Iterable[Any], lines: dict[str, int]) -> tuple[Any,
                 )
                 return node, line
     return None
+
+
+#: Turtle writes no RDF 1.2 triple term without one of these: ``<<`` (a triple term or a
+#: reified triple), ``{|`` (an annotation) or ``~`` (a reifier).
+_TRIPLE_TERM_MARKS = (b"<<", b"{|", b"~")
+
+
+def refuse_triple_terms(
+    data: bytes, path: Path | str | None, base: str, quads: Iterable[Any] | None = None
+) -> None:
+    """Raise AnthologyError at the file and line of the first RDF 1.2 triple term of
+    Turtle ``data`` (read from ``path``; ``quads``, its parse, when the caller has it),
+    which no engine of the tool supports: rdflib's graphs cannot hold one, so the
+    Oxigraph engine refuses the files the reference engine refuses, with its message.
+    Data without a mark of one (``_TRIPLE_TERM_MARKS``) is not parsed again."""
+    if not any(mark in data for mark in _TRIPLE_TERM_MARKS):
+        return
+    found = first_triple_term(
+        parse_quads(data, path, base) if quads is None else quads,
+        subject_iris(decode_utf8(data, path), base),
+    )
+    if found is not None:
+        node, line = found
+        raise AnthologyError(f"RDF-star triple terms are not supported: {node}", path, line)
 
 
 def _matches(written: object, value: object) -> bool:

@@ -369,20 +369,39 @@ def test_export_keeps_every_literal_as_written(fmt, tmp_path):
     assert '"7"' not in text and ">7<" not in text and " 7 " not in text
 
 
-def test_a_blank_node_in_a_triple_term_gets_its_canonical_label(tmp_path):
+class QuadsSource:
+    """An export's source holding given quads as its data (a library caller's own
+    ``Source``): the one way a triple term (RDF 1.2) reaches the writers, since every
+    command refuses a file holding one (tests/test_triple_terms_reference.py)."""
+
+    base = DEFAULT_BASE
+
+    def __init__(self, turtle: str):
+        import pyoxigraph as ox
+
+        self.data = list(ox.parse(turtle, format=ox.RdfFormat.TURTLE))
+
+    def quads(self, parts):
+        return iter(self.data if "data" in parts else [])
+
+    def graph(self, part):
+        raise NotImplementedError("no inference here")
+
+
+def test_a_blank_node_in_a_triple_term_gets_its_canonical_label():
     """A triple term (RDF 1.2) naming a blank node names it by the label its own
     statements get, so that reading the export back joins them."""
-    (tmp_path / "data").mkdir()
-    (tmp_path / "data" / "A.ttl").write_text(
-        "<http://e.org/a> <http://e.org/b> <<( _:x <http://e.org/c> <http://e.org/d> )>> .\n"
-        "_:x <http://e.org/c> <http://e.org/d> .\n",
-        encoding="utf-8",
+    export = build_export(
+        QuadsSource(
+            "<http://e.org/a> <http://e.org/b> <<( _:x <http://e.org/c> <http://e.org/d> )>> .\n"
+            "_:x <http://e.org/c> <http://e.org/d> .\n"
+        ),
+        include=("data",),
     )
     for fmt in ("turtle", "ntriples"):
-        result = run_cli("--root", str(tmp_path), "export", "--format", fmt, "--include", "data")
-        assert result.exit_code == 0, result.stderr
-        assert "<<( _:c14n0 <http://e.org/c> <http://e.org/d> )>>" in result.stdout
-        assert "\n_:c14n0 <http://e.org/c> <http://e.org/d> .\n" in result.stdout
+        text = WRITERS[fmt](export)
+        assert "<<( _:c14n0 <http://e.org/c> <http://e.org/d> )>>" in text
+        assert "\n_:c14n0 <http://e.org/c> <http://e.org/d> .\n" in text
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
@@ -489,20 +508,19 @@ def test_jsonld_types_that_are_blank_nodes_or_literals_read_back_as_written(tmp_
 
 
 @pytest.mark.parametrize("fmt", ["jsonld", "rdfxml"])
-def test_a_triple_term_is_an_input_error_where_the_format_has_none(fmt, tmp_path):
-    """JSON-LD and RDF/XML cannot state a triple term (RDF 1.2): exit 2 naming it, no
-    traceback, nothing written."""
-    (tmp_path / "data").mkdir()
-    (tmp_path / "data" / "A.ttl").write_text(
-        "<http://e.org/a> <http://e.org/b> <<( <http://e.org/x> <http://e.org/c> 1 )>> .\n",
-        encoding="utf-8",
+def test_a_triple_term_is_an_input_error_where_the_format_has_none(fmt):
+    """JSON-LD and RDF/XML cannot state a triple term (RDF 1.2), which a library
+    caller's source may hold: an AnthologyError (exit 2) naming it."""
+    export = build_export(
+        QuadsSource(
+            "<http://e.org/a> <http://e.org/b> <<( <http://e.org/x> <http://e.org/c> 1 )>> ."
+        ),
+        include=("data",),
     )
-    target = tmp_path / "out"
-    args = ("--root", str(tmp_path), "export", "--format", fmt, "--include", "data")
-    result = run_cli(*args, "-o", str(target))
-    assert result.exit_code == 2, result.output
-    assert "cannot write the triple term <<( <http://e.org/x>" in result.stderr
-    assert not target.exists()
+    with pytest.raises(
+        AnthologyError, match=r"cannot write the triple term <<\( <http://e\.org/x>"
+    ):
+        WRITERS[fmt](export)
 
 
 def test_the_collector_is_as_it_was_after_an_export():
