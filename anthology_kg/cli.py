@@ -870,7 +870,7 @@ def query(settings, name, params, fmt, endpoint, graphs, method, engine, inferen
             inference=_local_inference(inference, endpoint),
             endpoint=endpoint,
             graphs=graphs,
-            connection=_connection(settings, method),
+            connection=_connection(settings, method) if endpoint else None,
         )
         stored = find_query(anthology, name)
         bindings = bind_params(anthology, stored, parse_param_options(params))
@@ -905,7 +905,7 @@ def sparql(settings, file, fmt, endpoint, graphs, method, engine, inference) -> 
             inference=_local_inference(inference, endpoint),
             endpoint=endpoint,
             graphs=graphs,
-            connection=_connection(settings, method),
+            connection=_connection(settings, method) if endpoint else None,
         )
     result = _run(settings, anthology, text, endpoint, what, source=source)
     _print_result(anthology, result, fmt)
