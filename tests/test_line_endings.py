@@ -42,7 +42,18 @@ def test_every_turtle_query_and_record_file_is_lf_and_the_w3c_suites_as_publishe
 def test_a_checkout_with_autocrlf_reads_the_same_bytes(tmp_path):
     clone = tmp_path / "clone"
     _git("-c", "core.autocrlf=true", "clone", "-q", "--no-checkout", str(REPO), str(clone))
-    _git("-c", "core.autocrlf=true", "checkout", "-q", "HEAD", "--", "data", "queries", cwd=clone)
+    _git(
+        "-c",
+        "core.autocrlf=true",
+        "checkout",
+        "-q",
+        "HEAD",
+        "--",
+        ".gitattributes",
+        "data",
+        "queries",
+        cwd=clone,
+    )
     files = sorted((clone / "data").glob("*.ttl")) + sorted((clone / "queries").glob("*.rq"))
     assert files
     for path in files:
