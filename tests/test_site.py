@@ -474,13 +474,52 @@ def browser():
         launched.close()
 
 
-def watched_page(browser, dialogs: list, requests: list):
-    """A page that records every dialog (and dismisses it) and every request that is not
-    a file of the site."""
+@pytest.fixture(scope="module")
+def module_tab(browser):
+    """One browser tab for the module's visits: a new tab starts a renderer process of its
+    own, about 0.2 s of CPU each. The site's pages keep nothing in the browser between
+    visits (no storage, no cookies), and each test opens a page of its own first."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.on("request", lambda r: None if r.url.startswith("file:") else requests.append(r.url))
-    return page
+    yield page
+    page.close()
+
+
+class Tab:
+    """The module's tab lent to one test: a Playwright page whose listeners added with
+    ``on`` are removed by ``leave``, which first goes to about:blank, so that what the
+    test's last page does as it unloads is still heard (as closing the page did)."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.listening: list = []
+
+    def __getattr__(self, name: str):
+        return getattr(self.page, name)
+
+    def on(self, event: str, handler) -> None:
+        self.page.on(event, handler)
+        self.listening.append((event, handler))
+
+    def leave(self) -> None:
+        if self.listening:
+            self.page.goto("about:blank")
+        while self.listening:
+            self.page.remove_listener(*self.listening.pop())
+
+
+@pytest.fixture
+def tab(module_tab):
+    lent = Tab(module_tab)
+    yield lent
+    lent.leave()
+
+
+def watched_page(tab: Tab, dialogs: list, requests: list) -> Tab:
+    """The tab, recording every dialog (and dismissing it) and every request that is not
+    a file of the site."""
+    tab.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    tab.on("request", lambda r: None if r.url.startswith("file:") else requests.append(r.url))
+    return tab
 
 
 # The events a pointer moved onto an element sends it, in their order (mouseover and
@@ -508,34 +547,34 @@ def hover_links(page, limit: int = 60) -> None:
 
 
 @needs_chromium
-def test_hover_links_runs_the_handlers_a_hover_runs(browser):
+def test_hover_links_runs_the_handlers_a_hover_runs(tab):
     """What the hostile-site test relies on: a handler on a link, inside one, or reached
     by bubbling, runs, as it does when the pointer moves there (Playwright's hover of
     each link gives 1, 2, 3, 4; the outer handler 2 runs here once more, as an event
     is sent to the link and to its content)."""
     dialogs, requests = [], []
-    page = watched_page(browser, dialogs, requests)
+    page = watched_page(tab, dialogs, requests)
     page.set_content(
         '<a href="#" onmouseover="alert(1)">one</a><p style="height: 3000px"></p>'
         '<p onmouseover="alert(2)"><a href="#"><b onmouseenter="alert(3)">two</b></a></p>'
         '<a href="#" onpointermove="alert(4)">three</a><a onmouseover="alert(5)">four</a>'
     )
     hover_links(page, limit=3)
-    page.close()
+    page.leave()
     assert list(dict.fromkeys(dialogs)) == ["1", "2", "3", "4"]
 
 
 @needs_chromium
-def test_in_a_real_browser(bundled_site, browser):
+def test_in_a_real_browser(bundled_site, tab):
     dialogs, requests = [], []
-    page = watched_page(browser, dialogs, requests)
+    page = watched_page(tab, dialogs, requests)
     page.goto((bundled_site / "index.html").as_uri())
     page.click("text=ARXIV-2409.19256")
     assert page.url.endswith("entries/ARXIV-2409.19256.html")
     takeaways = page.locator("ol.takeaways li").all_inner_texts()
     assert len(takeaways) == 3 and takeaways[0].startswith("RLHF is a dataflow")
     assert "QUESTION-baselines-on-verl" in page.locator("ul.questions").inner_text()
-    page.close()
+    page.leave()
     assert dialogs == [] and requests == []
 
 
@@ -569,12 +608,12 @@ def digests(out: Path, names) -> dict[str, str | None]:
 
 @needs_chromium
 @pytest.mark.parametrize("layout", ["dot", "python"], indirect=True)
-def test_no_script_runs_in_the_hostile_site(tmp_path, hostile, browser, layout):
+def test_no_script_runs_in_the_hostile_site(tmp_path, hostile, tab, layout):
     out = tmp_path / "out"
     before = files_under(tmp_path)
     pages = check_site(["--root", str(hostile)], out)
     dialogs, requests, errors, read = [], [], [], []
-    page = watched_page(browser, dialogs, requests)
+    page = watched_page(tab, dialogs, requests)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("request", lambda r: read.append(r.url) if r.url.startswith("file:") else None)
     for html in pages:
@@ -596,7 +635,7 @@ def test_no_script_runs_in_the_hostile_site(tmp_path, hostile, browser, layout):
         harmless = len(dialogs) + len(requests) + len(errors) == harm
         if names is not None and name in names and harmless:
             HARMLESS_VISITS[name] = digests(out, names)
-    page.close()
+    page.leave()
     assert dialogs == [], dialogs
     assert requests == [], requests
     assert errors == [], errors
@@ -765,9 +804,9 @@ def test_validation_results_show_the_offending_lines(tmp_path):
 
 
 @needs_chromium
-def test_search_finds_verl_from_file_urls(bundled_site, browser):
+def test_search_finds_verl_from_file_urls(bundled_site, tab):
     dialogs, requests = [], []
-    page = watched_page(browser, dialogs, requests)
+    page = watched_page(tab, dialogs, requests)
     for start in ("index.html", "search.html"):
         page.goto((bundled_site / start).as_uri())
         page.fill("#q", "verl")
@@ -775,7 +814,7 @@ def test_search_finds_verl_from_file_urls(bundled_site, browser):
         assert {"CODEBASE-verl", "LIT-168", "ARXIV-2409.19256"} <= set(found), found
     page.fill("#q", "Sheng hybridflow")
     assert page.locator("#search-results li a").all_inner_texts() == ["ARXIV-2409.19256"]
-    page.close()
+    page.leave()
     assert dialogs == [] and requests == []
 
 
@@ -828,10 +867,10 @@ def test_many_neighbourhoods_are_drawn_by_the_layered_layout_and_say_so(tmp_path
 
 @needs_chromium
 @pytest.mark.parametrize("layout", ["dot", "python"], indirect=True)
-def test_pictures_are_legible_at_page_width(tmp_path, browser, layout):
+def test_pictures_are_legible_at_page_width(tmp_path, tab, layout):
     out = tmp_path / "site"
     check_site([], out)
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page = tab
     for relative in ("graph.html", "entries/ARXIV-2409.19256.html", "entries/CODEBASE-verl.html"):
         page.goto((out / relative).as_uri())
         seen = page.evaluate(MEASURE)
@@ -848,7 +887,7 @@ def test_pictures_are_legible_at_page_width(tmp_path, browser, layout):
             for box in boxes:
                 if box not in ends:
                     assert not any(inside(p, box) for p in points), (relative, box)
-    page.close()
+    page.leave()
 
 
 def run_in_browser(page, url: str, params: dict[str, str]) -> tuple[list[str], set[tuple]]:
@@ -867,9 +906,9 @@ def run_in_browser(page, url: str, params: dict[str, str]) -> tuple[list[str], s
 
 
 @needs_chromium
-def test_stored_queries_run_in_the_browser_with_the_cli_answers(bundled_site, browser):
+def test_stored_queries_run_in_the_browser_with_the_cli_answers(bundled_site, tab):
     dialogs, requests = [], []
-    page = watched_page(browser, dialogs, requests)
+    page = watched_page(tab, dialogs, requests)
     url = (bundled_site / "queries" / "confounders.html").as_uri()
     names, rows = run_in_browser(page, url, {})
     assert (names, rows) == cli_rows("confounders") and rows
@@ -878,7 +917,7 @@ def test_stored_queries_run_in_the_browser_with_the_cli_answers(bundled_site, br
         names, rows = run_in_browser(page, url, {"entry": entry})
         assert (names, rows) == cli_rows("depends-on", "--param", f"entry={entry}"), entry
         assert rows, entry
-    page.close()
+    page.leave()
     assert dialogs == [] and requests == []
 
 
@@ -931,9 +970,9 @@ def type_query(page, text: str) -> None:
 
 
 @needs_chromium
-def test_the_query_editor_highlights_sparql_under_the_policy(bundled_site, browser):
+def test_the_query_editor_highlights_sparql_under_the_policy(bundled_site, tab):
     dialogs, requests, refused = [], [], []
-    page = watched_page(browser, dialogs, requests)
+    page = watched_page(tab, dialogs, requests)
     page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
     page.goto((bundled_site / "queries" / "sparql.html").as_uri())
     assert page.locator(".CodeMirror .cm-keyword").count() >= 3  # PREFIX, SELECT, WHERE...
@@ -946,14 +985,14 @@ def test_the_query_editor_highlights_sparql_under_the_policy(bundled_site, brows
     page.wait_for_selector("#live[data-done]", timeout=120_000)
     assert page.get_attribute("#live", "data-done") == "yes", page.inner_text("#live-status")
     assert page.locator("#live-result td").all_inner_texts() == ["9"]
-    page.close()
+    page.leave()
     assert dialogs == [] and requests == [] and refused == []
 
 
 @needs_chromium
-def test_the_browser_refuses_service(bundled_site, browser):
+def test_the_browser_refuses_service(bundled_site, tab):
     dialogs, requests = [], []
-    page = watched_page(browser, dialogs, requests)
+    page = watched_page(tab, dialogs, requests)
     page.goto((bundled_site / "queries" / "sparql.html").as_uri())
     type_query(page, "SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }")
     page.click("#run")
@@ -966,7 +1005,7 @@ def test_the_browser_refuses_service(bundled_site, browser):
     # predicate needs, which made this wait fail whenever it had to poll.
     page.wait_for_selector("#live-status:has-text('row')", timeout=120_000)
     assert page.inner_text("#live-result") == "yes"
-    page.close()
+    page.leave()
     assert dialogs == [] and requests == []
 
 
@@ -997,7 +1036,7 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 @needs_chromium
 def test_screenshots_show_labels_authors_paragraphs_and_a_legible_picture(
-    bundled_site, browser, tmp_path
+    bundled_site, tab, tmp_path
 ):
     """Full-page screenshots of the index, the ARXIV-2409.19256 page, the comparison and
     the confounders query, taken in headless Chromium from file:// URLs, and what each
@@ -1006,7 +1045,7 @@ def test_screenshots_show_labels_authors_paragraphs_and_a_legible_picture(
     folder = Path(os.environ.get("ANTHOLOGY_KG_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     dialogs, requests = [], []
-    page = watched_page(browser, dialogs, requests)
+    page = watched_page(tab, dialogs, requests)
     seen = {}
     for name, relative in SCREENSHOTS.items():
         page.goto((bundled_site / relative).as_uri())
@@ -1020,7 +1059,7 @@ def test_screenshots_show_labels_authors_paragraphs_and_a_legible_picture(
         if name == "confounders":
             query = page.locator("pre.sparql").inner_text()
             answer_rows = page.locator("table.answer tr").count()
-    page.close()
+    page.leave()
     assert dialogs == [] and requests == []
     # Labels, authors and years; no group headed by a CURIE.
     index = seen["index"]
@@ -1040,7 +1079,7 @@ def test_screenshots_show_labels_authors_paragraphs_and_a_legible_picture(
     assert answer_rows == len(rows) + 1
 
 
-def test_the_browser_gets_the_data_files_as_few_documents_with_the_same_graph(tmp_path):
+def test_the_tab_gets_the_data_files_as_few_documents_with_the_same_graph(tmp_path):
     """Files that name blank nodes or set a base travel alone; the rest are joined, and
     the documents load the graph the files load."""
     import pyoxigraph as ox
