@@ -1,20 +1,26 @@
-"""The reference engine's validator: pySHACL, with each SPARQL text parsed once."""
+"""The reference engine's validator: pySHACL, with each SPARQL text parsed once and its
+``&&`` evaluated operand by operand (rdflib's values)."""
 
 from __future__ import annotations
 
 import contextlib
 import functools
 import re
+from collections import OrderedDict
 from collections.abc import Iterator
+from types import MethodType
 from typing import Any
 
 import pyshacl
-from pyparsing import ParseException
+from pyparsing import ParseException, ParseResults
 from pyshacl.errors import ReportableRuntimeError
 from pyshacl.helper.sparql_query_helper import SPARQLQueryHelper
-from rdflib import RDF, Graph, Literal, URIRef
+from rdflib import RDF, BNode, Graph, Literal, URIRef, Variable
 from rdflib.namespace import SH
 from rdflib.plugins.sparql import processor as sparql_processor
+from rdflib.plugins.sparql.operators import EBV
+from rdflib.plugins.sparql.parserutils import Expr
+from rdflib.plugins.sparql.parserutils import value as sparql_value
 from rdflib.term import Node
 
 from .choices import INFERENCE_CHOICES as INFERENCE_CHOICES
@@ -27,10 +33,54 @@ from .swaps import swapped
 
 @functools.lru_cache(maxsize=1024)
 def _prepare(text: str, base: str | None, namespaces: tuple[tuple[str, str], ...]) -> Any:
-    """A SPARQL text parsed and translated; kept for the process, since the same shapes
-    send the same texts on every validation (a translated query holds no graph)."""
+    """A SPARQL text parsed and translated, its conjunctions evaluated in order
+    (``_conjunctions_in_order``); kept for the process, since the same shapes send the
+    same texts on every validation (a translated query holds no graph)."""
     parsed = sparql_processor.parseQuery(text)
-    return sparql_processor.translateQuery(parsed, base, dict(namespaces))
+    query = sparql_processor.translateQuery(parsed, base, dict(namespaces))
+    _conjunctions_in_order(query.algebra)
+    return query
+
+
+def _and_in_order(self: Expr, ctx: Any) -> Literal:
+    """rdflib's ``ConditionalAndExpression`` with each operand evaluated only while those
+    before it are true: the same value or error.
+
+    rdflib reads every operand before it tests the first (``e.expr``, ``e.other``
+    evaluate them), so ``FILTER (isIRI(?v) && NOT EXISTS { ... })`` (the shapes' rule 9,
+    its filters merged into one ``&&``) runs the EXISTS for every solution. Reading the
+    operands raises only for a variable (unbound, or bound to an error: an Expr's error
+    is its value), so the variables are read first, raising as rdflib would; then the
+    first false operand gives false and the first error raises, as rdflib's
+    ``all(EBV(x) ...)`` over the values does."""
+    other = OrderedDict.get(self, "other")
+    if other is None:
+        return self.expr
+    operands = [OrderedDict.__getitem__(self, "expr"), *other]
+    for operand in operands:
+        if isinstance(operand, (BNode, Variable)):
+            sparql_value(ctx, operand)
+    for operand in operands:
+        if not EBV(sparql_value(ctx, operand)):
+            return Literal(False)
+    return Literal(True)
+
+
+def _conjunctions_in_order(algebra: Any) -> None:
+    """Give every ``&&`` of a translated query (its filters, binds, projections and the
+    patterns of its EXISTS) the evaluation of ``_and_in_order``."""
+    todo, seen = [algebra], set()
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, Expr) and node.name == "ConditionalAndExpression":
+            node._evalfn = MethodType(_and_in_order, node)
+        if isinstance(node, dict):
+            todo.extend(node.values())
+        elif isinstance(node, (list, tuple, ParseResults)):
+            todo.extend(node)
 
 
 _SPARQL_QUERY = sparql_processor.SPARQLProcessor.query
@@ -52,8 +102,8 @@ def _query_parsed_once(
 
 
 def _parsed_queries_cached() -> contextlib.AbstractContextManager[None]:
-    """Parse each SPARQL text once while pySHACL runs (``swaps.swapped``: rdflib is as
-    it was once the last such block ends).
+    """Parse each SPARQL text once while pySHACL runs, its ``&&`` evaluated in order
+    (``_prepare``; ``swaps.swapped``: rdflib is as it was once the last such block ends).
 
     pySHACL sends the same query text for every focus node (with the focus as an
     initial binding), and rdflib parses it anew each time, which dominates the run.

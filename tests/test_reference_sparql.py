@@ -1,0 +1,80 @@
+"""The reference engine's SPARQL for pySHACL (anthology_kg.reference_shacl): a ``&&``
+evaluated operand by operand gives rdflib's own values and errors, and stops at the
+first false operand."""
+
+from __future__ import annotations
+
+import pytest
+from rdflib import Graph, Literal, URIRef
+from rdflib.plugins.sparql.operators import register_custom_function, unregister_custom_function
+
+from anthology_kg.reference_shacl import _parsed_queries_cached
+
+#: Pairs of operands: true, false, unbound (UNDEF) and an error ("x" is no integer).
+PAIRS = """VALUES (?a ?b) {
+    (true true) (true false) (false true) (false false)
+    (UNDEF true) (true UNDEF) (false UNDEF) (UNDEF false) (UNDEF UNDEF)
+    ("x"^^<http://www.w3.org/2001/XMLSchema#integer> true)
+    (true "x"^^<http://www.w3.org/2001/XMLSchema#integer>)
+    (false "x"^^<http://www.w3.org/2001/XMLSchema#integer>)
+    ("x"^^<http://www.w3.org/2001/XMLSchema#integer> false)
+    (<urn:x-test:s> true) ("" true) (0 true) (1 <urn:x-test:s>)
+}"""
+QUERIES = [
+    f"SELECT ?a ?b (?a && ?b AS ?r) WHERE {{ {PAIRS} }}",
+    f"SELECT ?a ?b (!(?a && ?b) AS ?r) WHERE {{ {PAIRS} }}",
+    f"SELECT ?a ?b (COALESCE(?a && ?b && ?a, 'error') AS ?r) WHERE {{ {PAIRS} }}",
+    f"SELECT ?a ?b ?r WHERE {{ {PAIRS} BIND ((?b && ?a) AS ?r) }}",
+    f"SELECT ?a ?b WHERE {{ {PAIRS} FILTER (?a && ?b) }}",
+    f"SELECT ?a ?b WHERE {{ {PAIRS} FILTER (!(?a && ?b)) }}",
+    f"SELECT ?a ?b WHERE {{ {PAIRS} FILTER (?a) FILTER (?b) }}",  # merged: one &&
+    f"SELECT ?a ?b WHERE {{ {PAIRS} FILTER (?a || (?b && ?a)) }}",
+    f"SELECT ?a ?b (!(?a && ?undefined) AS ?r) WHERE {{ {PAIRS} }}",
+    f"SELECT ?a ?b WHERE {{ {PAIRS} FILTER (?a && NOT EXISTS {{ <urn:x-test:s> ?p ?b }}) }}",
+    f"SELECT ?a ?b WHERE {{ {PAIRS} FILTER EXISTS {{ ?s ?p ?o FILTER (?o && ?a) }} }}",
+]
+
+
+def _graph() -> Graph:
+    graph = Graph()
+    graph.add((URIRef("urn:x-test:s"), URIRef("urn:x-test:p"), Literal(True)))
+    return graph
+
+
+def _rows(graph: Graph, text: str) -> list[tuple[str, ...]]:
+    return sorted(tuple(repr(value) for value in row) for row in graph.query(text))
+
+
+@pytest.mark.parametrize("text", QUERIES, ids=range(len(QUERIES)))
+def test_a_conjunction_gives_rdflibs_own_values_and_errors(text):
+    graph = _graph()
+    theirs = _rows(graph, text)
+    with _parsed_queries_cached():
+        ours = _rows(graph, text)
+    assert ours == theirs
+    assert theirs  # (every query answers some rows)
+
+
+def test_the_operands_after_a_false_one_are_not_evaluated():
+    """``FILTER (?x > LIMIT && count(?x))``: rdflib's own ``&&`` calls the function on
+    every row, ours only where ``?x > LIMIT`` holds; the same rows either way."""
+    calls: list[object] = []
+    function = URIRef("urn:x-test:count")
+
+    def count(value: Literal) -> Literal:
+        calls.append(value)
+        return Literal(True)
+
+    register_custom_function(function, count)
+    try:
+        graph = _graph()
+        text = f"SELECT ?x WHERE {{ VALUES ?x {{ 1 2 3 4 }} FILTER (?x > 2 && <{function}>(?x)) }}"
+        theirs = _rows(graph, text)
+        assert len(calls) == 4
+        calls.clear()
+        with _parsed_queries_cached():
+            ours = _rows(graph, text)
+        assert ours == theirs and len(ours) == 2
+        assert sorted(int(value) for value in calls) == [3, 4]
+    finally:
+        unregister_custom_function(function, count)
