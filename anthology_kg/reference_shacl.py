@@ -17,10 +17,12 @@ from pyshacl.errors import ReportableRuntimeError
 from pyshacl.helper.sparql_query_helper import SPARQLQueryHelper
 from rdflib import RDF, BNode, Graph, Literal, URIRef, Variable
 from rdflib.namespace import SH
+from rdflib.plugins.sparql import evaluate as sparql_evaluate
 from rdflib.plugins.sparql import processor as sparql_processor
 from rdflib.plugins.sparql.operators import EBV
 from rdflib.plugins.sparql.parserutils import Expr
 from rdflib.plugins.sparql.parserutils import value as sparql_value
+from rdflib.plugins.sparql.sparql import SPARQLError
 from rdflib.term import Node
 
 from .choices import INFERENCE_CHOICES as INFERENCE_CHOICES
@@ -83,6 +85,20 @@ def _conjunctions_in_order(algebra: Any) -> None:
             todo.extend(node)
 
 
+def _ebv_of_an_expression(expr: Any, ctx: Any) -> bool:
+    """rdflib's ``evalutils._ebv`` (a filter's effective boolean value, an error false)
+    with an expression evaluated at once: rdflib first asks ``EBV`` of the expression
+    itself, which only a literal has, and so writes the whole expression tree into the
+    message of an error it then drops, for every solution the filter tests."""
+    if isinstance(expr, Expr):
+        try:
+            return EBV(expr.eval(ctx))
+        except SPARQLError:
+            return False
+    return _EBV(expr, ctx)
+
+
+_EBV = sparql_evaluate._ebv
 _SPARQL_QUERY = sparql_processor.SPARQLProcessor.query
 
 
@@ -101,15 +117,21 @@ def _query_parsed_once(
     return _SPARQL_QUERY(self, strOrQuery, initBindings, initNs, base, DEBUG)
 
 
-def _parsed_queries_cached() -> contextlib.AbstractContextManager[None]:
+@contextlib.contextmanager
+def _parsed_queries_cached() -> Iterator[None]:
     """Parse each SPARQL text once while pySHACL runs, its ``&&`` evaluated in order
-    (``_prepare``; ``swaps.swapped``: rdflib is as it was once the last such block ends).
+    (``_prepare``) and its filters' expressions evaluated at once (``_ebv_of_an_expression``;
+    ``swaps.swapped``: rdflib is as it was once the last such block ends).
 
     pySHACL sends the same query text for every focus node (with the focus as an
     initial binding), and rdflib parses it anew each time, which dominates the run.
     A translated query is reusable with other bindings, so caching it is safe.
     """
-    return swapped(sparql_processor.SPARQLProcessor, "query", _query_parsed_once)
+    with (
+        swapped(sparql_processor.SPARQLProcessor, "query", _query_parsed_once),
+        swapped(sparql_evaluate, "_ebv", _ebv_of_an_expression),
+    ):
+        yield
 
 
 #: Stand-ins for the focus node and the value node while pySHACL's bindings of a query are

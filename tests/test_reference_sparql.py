@@ -78,3 +78,28 @@ def test_the_operands_after_a_false_one_are_not_evaluated():
         assert sorted(int(value) for value in calls) == [3, 4]
     finally:
         unregister_custom_function(function, count)
+
+
+def test_a_filter_evaluates_its_expression_without_writing_it_out(monkeypatch):
+    """rdflib's filter first asks the effective boolean value of the expression itself
+    (which only a literal has) and writes the whole expression into the error it drops:
+    a ``repr`` of the tree for every solution. Within the block, none; the same rows."""
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    written: list[str] = []
+    own_repr = CompValue.__repr__
+
+    def counted(self: CompValue) -> str:
+        written.append(self.name)
+        return own_repr(self)
+
+    graph = _graph()
+    text = f"SELECT ?a ?b WHERE {{ {PAIRS} FILTER (isLiteral(?a) && ?b) }}"
+    monkeypatch.setattr(CompValue, "__repr__", counted)
+    theirs = _rows(graph, text)
+    assert written
+    written.clear()
+    with _parsed_queries_cached():
+        ours = _rows(graph, text)
+    assert ours == theirs and ours
+    assert written == []
