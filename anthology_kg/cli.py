@@ -359,6 +359,15 @@ def _seconds(ctx: click.Context, param: click.Parameter, value: float | None):
     return _remember(ctx, param, value) if not param.expose_value else value
 
 
+#: --allow-service, kept on the Settings (see guards.py).
+_allow_service_option = click.option(
+    "--allow-service",
+    is_flag=True,
+    expose_value=False,
+    callback=_remember,
+    help="Let a query or a shape's SPARQL call a remote endpoint (SERVICE); refused "
+    "by default: a local query runs on the anthology alone.",
+)
 #: --timeout and --allow-service, kept on the Settings (see guards.py).
 _limit_options = _options(
     click.option(
@@ -371,14 +380,7 @@ _limit_options = _options(
         callback=_seconds,
         help="Give up after SECONDS (exit 2); 0: no limit. Ctrl-C stops at once (exit 130).",
     ),
-    click.option(
-        "--allow-service",
-        is_flag=True,
-        expose_value=False,
-        callback=_remember,
-        help="Let a query or a shape's SPARQL call a remote endpoint (SERVICE); refused "
-        "by default: a local query runs on the anthology alone.",
-    ),
+    _allow_service_option,
 )
 
 
@@ -829,13 +831,17 @@ def _run(settings, anthology, text, endpoint, what, bindings=None, source=None):
     """Run ``text`` (``what``: ``query NAME``, as a time-out names it) on ``anthology``;
     a local query within --timeout and without SERVICE unless allowed (each request to
     a remote store is bounded by --timeout, and the store applies its own limits)."""
-    from .guards import bounded, refuse_service, timeouts_named
+    from .guards import bounded, timeouts_named
+    from .queries import run_local
 
     if endpoint:
         with timeouts_named(what):
             return anthology.query(text, bindings, source)
-    refuse_service(text, source, settings.allow_service)
-    return bounded(lambda: anthology.query(text, bindings, source), settings.timeout, what)
+    return bounded(
+        lambda: run_local(anthology, text, bindings, source, allow_service=settings.allow_service),
+        settings.timeout,
+        what,
+    )
 
 
 @main.command()
@@ -1123,6 +1129,7 @@ def fmt_command(settings, check, show_diff) -> None:
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file."
 )
+@_allow_service_option
 @click.pass_obj
 def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output) -> None:
     """Show what changed in the graph from OLD to NEW, by entry.
@@ -1148,7 +1155,12 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
                 f"--format {fmt} does not apply to --query: use text, markdown or json"
             )
         answers = diff_query(
-            old_state, new_state, query_name, parse_param_options(params), settings.base
+            old_state,
+            new_state,
+            query_name,
+            parse_param_options(params),
+            settings.base,
+            allow_service=settings.allow_service,
         )
         _emit(QUERY_DIFF_WRITERS[fmt](answers), output)
         sys.exit(EXIT_OK if answers.equal or exit_zero else EXIT_RULES)

@@ -29,6 +29,10 @@ T = TypeVar("T")
 #: Each outgoing request of an allowed SERVICE gives up after this many seconds.
 SERVICE_REQUEST_TIMEOUT = 30.0
 _SERVICE = re.compile(r"(?<![\w:?$])SERVICE\b", re.IGNORECASE)
+#: SPARQL 1.1 section 19.2: ``\uXXXX`` and ``\UXXXXXXXX`` anywhere in a query stand for
+#: their character before the query is parsed (rdflib reads them so everywhere,
+#: pyoxigraph within strings and IRIs only).
+_CODEPOINT_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
 
 
 def bounded(work: Callable[[], T], seconds: float | None, what: str) -> T:
@@ -71,7 +75,21 @@ def timeouts_named(what: str) -> Iterator[None]:
 
 def uses_service(text: str) -> bool:
     """Whether SPARQL ``text`` has a ``SERVICE`` keyword outside comments, strings and
-    IRIs (a variable or prefixed name spelled ``service`` does not count)."""
+    IRIs (a variable or prefixed name spelled ``service`` does not count), read as
+    written or with its codepoint escapes replaced (``\\u0053ERVICE``): each engine
+    reads one or the other."""
+    if _service_outside_literals(text):
+        return True
+    unescaped = _CODEPOINT_ESCAPE.sub(_codepoint, text)
+    return unescaped != text and _service_outside_literals(unescaped)
+
+
+def _codepoint(escape: re.Match[str]) -> str:
+    value = int(escape.group(1) or escape.group(2), 16)
+    return chr(value) if value <= 0x10FFFF else escape.group()
+
+
+def _service_outside_literals(text: str) -> bool:
     i, n, start = 0, len(text), 0
     while i < n:
         c = text[i]
@@ -111,13 +129,14 @@ def refuse_service(text: str, source: str | Path | None, allowed: bool) -> None:
 def refuse_service_in_shapes(shapes: ShapesGraph, allowed: bool) -> None:
     """``refuse_service`` for every SPARQL constraint and target of the shapes (read on
     pyoxigraph terms, ``Rules.shapes_view``)."""
+    from .shacl.sparql_based import declared_prefixes
     from .shacl.vocabulary import SH
 
     for predicate in (SH.select, SH.ask):
         for node, text in (
             (n, t) for n in shapes.subjects(predicate) for t in shapes.objects(n, predicate)
         ):
-            if not uses_service(text.value):
+            if not uses_service(f"{declared_prefixes(shapes, node)}\n{text.value}"):
                 continue
             if not allowed:
                 raise AnthologyError(

@@ -24,6 +24,7 @@ from rdflib.term import Identifier, Node
 
 from .config import did_you_mean
 from .errors import AnthologyError
+from .guards import refuse_service
 from .sources import listed_name, read_text
 from .sparql_text import code_characters
 from .sparql_text import with_values as with_values
@@ -376,8 +377,13 @@ def run_local(
     text: str,
     bindings: Mapping[str, Node] | None = None,
     source: str | Path | None = None,
+    *,
+    allow_service: bool = False,
 ) -> QueryResult:
-    """Run ``text`` on the anthology's data, ontology and shapes, with its engine."""
+    """Run ``text`` on the anthology's data, ontology and shapes, with its engine. A
+    query calling a remote endpoint (SERVICE) is an AnthologyError unless
+    ``allow_service``: a local query reaches the network only when the user asks."""
+    refuse_service(text, source, allow_service)
     return anthology.query(text, bindings, source)
 
 

@@ -53,12 +53,20 @@ class QueryDiff:
         return not self.appeared and not self.disappeared
 
 
-def answer(folder: Path, name: str, params: dict[str, str], base: str = DEFAULT_BASE) -> Answer:
-    """Run stored query ``name`` on the anthology in ``folder`` (SELECT or ASK)."""
+def answer(
+    folder: Path,
+    name: str,
+    params: dict[str, str],
+    base: str = DEFAULT_BASE,
+    *,
+    allow_service: bool = False,
+) -> Answer:
+    """Run stored query ``name`` on the anthology in ``folder`` (SELECT or ASK); one
+    calling a remote endpoint (SERVICE) is refused unless ``allow_service``."""
     anthology = open_engine(root=folder, base=base)
     stored = find_query(anthology, name)
     bindings = bind_params(anthology, stored, params)
-    result = run_local(anthology, stored.text, bindings, stored.path)
+    result = run_local(anthology, stored.text, bindings, stored.path, allow_service=allow_service)
     if result.kind == "ask":
         return Answer(["answer"], [("yes" if result.boolean else "no",)])
     if result.kind != "select":
@@ -74,9 +82,11 @@ def answer(folder: Path, name: str, params: dict[str, str], base: str = DEFAULT_
     return Answer(list(result.variables), [tuple(words(n) for n in row) for row in result.rows])
 
 
-def _state_answer(state: State, name: str, params: dict[str, str], base: str) -> Answer:
+def _state_answer(
+    state: State, name: str, params: dict[str, str], base: str, allow_service: bool
+) -> Answer:
     with materialized(state) as folder:
-        return answer(folder, name, params, base)
+        return answer(folder, name, params, base, allow_service=allow_service)
 
 
 def diff_query(
@@ -85,10 +95,14 @@ def diff_query(
     name: str,
     params: dict[str, str] | None = None,
     base: str = DEFAULT_BASE,
+    *,
+    allow_service: bool = False,
 ) -> QueryDiff:
-    """Stored query ``name`` run on both states, compared by rows (see the module)."""
-    before = _state_answer(old, name, params or {}, base)
-    after = _state_answer(new, name, params or {}, base)
+    """Stored query ``name`` run on both states, compared by rows (see the module); a
+    state whose query calls a remote endpoint (SERVICE) is refused unless
+    ``allow_service``."""
+    before = _state_answer(old, name, params or {}, base, allow_service)
+    after = _state_answer(new, name, params or {}, base, allow_service)
     # The query itself may differ between the states: rows are compared by column name,
     # NEW's columns first, a column one state lacks left empty.
     variables = after.variables + [v for v in before.variables if v not in after.variables]

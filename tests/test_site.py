@@ -22,10 +22,11 @@ import pytest
 from conftest import FIXTURES, REPO, run_cli
 
 from anthology_kg.errors import AnthologyError
+from anthology_kg.guards import uses_service
 from anthology_kg.site import pages, pictures
 from anthology_kg.site.model import paragraphs
 from anthology_kg.site.output import confined, slug
-from anthology_kg.site.sparql_text import has_service, tokens
+from anthology_kg.site.sparql_text import tokens
 
 GOLDEN = Path(__file__).parent / "golden" / "new"
 
@@ -457,8 +458,8 @@ def test_a_stored_query_with_service_is_not_run(tmp_path, hostile):
 
 
 def test_tokens_find_service_only_as_a_keyword():
-    assert has_service("SELECT * WHERE { service <x> { ?s ?p ?o } }")
-    assert not has_service('# SERVICE\nSELECT * WHERE { ?s ?p "SERVICE" . ?s <urn:SERVICE> ?o }')
+    assert uses_service("SELECT * WHERE { service <x> { ?s ?p ?o } }")
+    assert not uses_service('# SERVICE\nSELECT * WHERE { ?s ?p "SERVICE" . ?s <urn:SERVICE> ?o }')
     text = '#+ summary: x\nSELECT ?a WHERE { ?a ak:b "c" ; <d> 1 }\n'
     assert "".join(piece for _, piece in tokens(text)) == text
 

@@ -54,12 +54,14 @@ class Validators:
     property: Validator | None
 
 
-def prefixes(g: Graph, holder: Node) -> str:
-    """PREFIX declarations for the ``sh:prefixes`` of ``holder``: the sh:declare of each
-    named node and of the ontologies it imports (owl:imports, within the shapes graph)."""
+def declarations(g: Graph, holder: Node) -> list[tuple[Node, Node, Node | None, Node | None]]:
+    """Each sh:declare reached from the ``sh:prefixes`` of ``holder`` (those of each
+    named node and of the ontologies it imports, owl:imports, within the shapes graph):
+    the node declaring it, the declaration, its sh:prefix and its sh:namespace (None
+    where missing)."""
     seen: set[Node] = set()
     todo = list(g.objects(holder, SH.prefixes))
-    lines = set()
+    found = []
     while todo:
         node = todo.pop()
         if node in seen:
@@ -68,10 +70,57 @@ def prefixes(g: Graph, holder: Node) -> str:
         todo += list(g.objects(node, OWL.imports))
         for declaration in g.objects(node, SH.declare):
             prefix, namespace = g.value(declaration, SH.prefix), g.value(declaration, SH.namespace)
-            if prefix is None or namespace is None:
-                raise Unsupported(f"an incomplete sh:declare on {node.value}")
-            lines.add(f"PREFIX {prefix.value}: <{namespace.value}>")
+            found.append((node, declaration, prefix, namespace))
+    return found
+
+
+#: SPARQL 1.1's PN_PREFIX (grammar rules 164-168).
+_PN_BASE = (
+    "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c-\u200d"
+    "\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff"
+)
+_PN_CHARS = _PN_BASE + "_\\-0-9\u00b7\u0300-\u036f\u203f-\u2040"
+_PN_PREFIX = re.compile(f"[{_PN_BASE}](?:[{_PN_CHARS}.]*[{_PN_CHARS}])?")
+
+
+def declaration_problem(prefix: Node, namespace: Node) -> tuple[ox.NamedNode, str] | None:
+    """What makes an sh:declare unfit to become ``PREFIX prefix: <namespace>`` (SHACL
+    5.2.1), as the property at fault and a few words: a prefix that is not a SPARQL
+    prefix name, or a namespace that is not an IRI (its text would be pasted into every
+    query naming it); None when fit."""
+    if not _PN_PREFIX.fullmatch(text(prefix)):
+        return SH.prefix, "not a SPARQL prefix name (PN_PREFIX)"
+    try:
+        ox.NamedNode(text(namespace))
+    except ValueError:
+        return SH.namespace, "not an IRI"
+    return None
+
+
+def prefixes(g: Graph, holder: Node) -> str:
+    """PREFIX declarations for the ``sh:prefixes`` of ``holder`` (``declarations``);
+    Unsupported for an incomplete or ill-formed one (``declaration_problem``)."""
+    lines = set()
+    for node, _, prefix, namespace in declarations(g, holder):
+        if prefix is None or namespace is None:
+            raise Unsupported(f"an incomplete sh:declare on {text(node)}")
+        problem = declaration_problem(prefix, namespace)
+        if problem is not None:
+            raise Unsupported(f"an sh:declare on {text(node)}: {text(problem[0])} {problem[1]}")
+        lines.add(f"PREFIX {prefix.value}: <{namespace.value}>")
     return "\n".join(sorted(lines))
+
+
+def declared_prefixes(g: Graph, holder: Node) -> str:
+    """The PREFIX lines ``holder``'s declarations would give a query, well formed or
+    not: what a query of it would be sent, for seeing whether it calls SERVICE."""
+    return "\n".join(
+        sorted(
+            f"PREFIX {text(prefix)}: <{text(namespace)}>"
+            for _, _, prefix, namespace in declarations(g, holder)
+            if prefix is not None and namespace is not None
+        )
+    )
 
 
 def _check(text: str) -> None:

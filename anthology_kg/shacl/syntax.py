@@ -167,10 +167,11 @@ def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
     query that breaks a rule."""
     from ..guards import uses_service
     from .errors import Unsupported
-    from .sparql_based import prefixes
+    from .sparql_based import declarations, declared_prefixes, prefixes
     from .sparql_text import rename, variables
 
-    empty, rows = ox.Store(), []
+    empty, rows = ox.Store(), _declaration_results(shapes)
+    ill_declared = {row.focus for row in rows}
     for predicate, (form, answer) in _FORMS.items():
         for holder in shapes.subjects(predicate):
             for query in shapes.objects(holder, predicate):
@@ -180,10 +181,14 @@ def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
                     declared = prefixes(shapes, holder)
                 except Unsupported:
                     declared = ""  # an incomplete sh:declare: the compiler says so
-                if uses_service(query.value):
+                if uses_service(f"{declared_prefixes(shapes, holder)}\n{query.value}") or any(
+                    declaration in ill_declared
+                    for _, declaration, _, _ in declarations(shapes, holder)
+                ):
                     # Parsing here means evaluating: a SERVICE would reach the network
                     # when the shapes are read. Such a query is refused, or allowed by
-                    # --allow-service, by guards.refuse_service_in_shapes.
+                    # --allow-service, by guards.refuse_service_in_shapes; one whose
+                    # declarations are not fit for a query is refused by their rows.
                     continue
                 text = rename(query.value, {"PATH": "<urn:x-path>"})
                 problem = None
@@ -218,6 +223,39 @@ def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
                             messages=(ox.Literal(problem),),
                         )
                     )
+    return rows
+
+
+def _declaration_results(shapes: ShapesGraph) -> list[ResultRow]:
+    """SHACL 5.2.1: each sh:declare gives every query naming it ``PREFIX prefix:
+    <namespace>``, so a prefix that is not a prefix name or a namespace that is not an
+    IRI would write the query's text (a namespace ``http://x/> SELECT … #`` another
+    query): one row for each such declaration."""
+    from .sparql_based import declaration_problem
+
+    found = []
+    for declaring in shapes.subjects(SH.declare):
+        for declaration in shapes.objects(declaring, SH.declare):
+            prefix = shapes.value(declaration, SH.prefix)
+            namespace = shapes.value(declaration, SH.namespace)
+            if prefix is not None and namespace is not None:  # (else said by the rules)
+                found.append((prefix.value, namespace.value, declaration, prefix, namespace))
+    rows = []
+    for _, _, declaration, prefix, namespace in sorted(found, key=lambda f: f[:2]):
+        problem = declaration_problem(prefix, namespace)
+        if problem is not None:
+            path, said = problem
+            rows.append(
+                ResultRow(
+                    focus=declaration,
+                    path=path,
+                    value=prefix if path == SH.prefix else namespace,
+                    source_shape=ox.NamedNode(MORE_RULES + "DeclarationShape"),
+                    source_constraint_component=SH.SPARQLConstraintComponent,
+                    severity=SH.Violation,
+                    messages=(ox.Literal(said),),
+                )
+            )
     return rows
 
 

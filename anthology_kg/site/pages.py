@@ -23,6 +23,7 @@ from markupsafe import Markup, escape
 from rdflib import Graph
 from rdflib.term import Node
 
+from ..guards import uses_service
 from ..loader import EntryIndex
 from ..namespaces import bind_prefixes
 from ..queries import QueryResult, StoredQuery, catalog, run_local
@@ -48,7 +49,7 @@ from .model import (
 )
 from .output import Source, slug
 from .pictures import Box, Picture, draw_all, layered_svg
-from .sparql_text import has_service, tokens
+from .sparql_text import tokens
 
 # What the pages may load: their own stylesheet and scripts, images of their own or
 # inline SVG; no inline script, nothing from the network. Query pages also compile
@@ -152,7 +153,7 @@ def answer(anthology: EntryIndex, queries: dict[str, StoredQuery]) -> dict[str, 
     store_answer = getattr(anthology, "store_answer", None)  # the Oxigraph engine's
     answers: dict[str, Answer | None] = {}
     for name, stored in queries.items():
-        if has_service(stored.text) or stored.params:
+        if uses_service(stored.text) or stored.params:
             answers[name] = None
         elif store_answer is not None:
             from ..fast import converted
@@ -761,7 +762,7 @@ class Pages:
             path = self.query_pages[name]
             self.out.sources[path] = partial(_fixed, f"query {name!r}", (stored.path, None))
             refused = None
-            if has_service(stored.text):
+            if uses_service(stored.text):
                 message = (
                     f"query {name!r} calls a remote service (SERVICE); the site runs "
                     "stored queries on the anthology alone and skips it"

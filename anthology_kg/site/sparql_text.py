@@ -1,5 +1,5 @@
-"""SPARQL text as tokens: for highlighting a query on its page, and for seeing whether it
-calls a remote service (a SERVICE keyword outside comments, strings and IRIs)."""
+"""SPARQL text as tokens, for highlighting a query on its page (whether it calls a remote
+service is ``guards.uses_service``'s to say, as for every local query)."""
 
 from __future__ import annotations
 
@@ -38,8 +38,3 @@ def tokens(text: str) -> list[tuple[str, str]]:
         else:
             out.append((kind, piece))
     return out
-
-
-def has_service(text: str) -> bool:
-    """Whether the query has a SERVICE clause (which would reach the network)."""
-    return any(kind == "keyword" and piece.upper() == "SERVICE" for kind, piece in tokens(text))

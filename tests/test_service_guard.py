@@ -1,0 +1,181 @@
+"""A local command reaches the network only when the user asks (--allow-service):
+however a SERVICE call is written (a codepoint escape, a letter whose capital is an
+ASCII one), wherever it comes from (a stored query run by `diff --query` or the site, a
+shape's sh:declare pasted into its queries). A real HTTP listener records every request
+the tool makes (review5's findings 1-3)."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from conftest import REPO, run_cli
+
+from anthology_kg.guards import uses_service
+
+ANSWER = b'{"head":{"vars":["s"]},"results":{"bindings":[]}}'
+
+
+@pytest.fixture
+def listener():
+    """A SPARQL endpoint on 127.0.0.1 that answers every request with no rows and
+    records each (method and path) in the list it yields, after its URL."""
+    seen: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            seen.append(f"{self.command} {self.path}")
+            length = int(self.headers.get("Content-Length") or 0)
+            self.rfile.read(length)
+            self.send_response(200)
+            self.send_header("Content-Type", "application/sparql-results+json")
+            self.send_header("Content-Length", str(len(ANSWER)))
+            self.end_headers()
+            self.wfile.write(ANSWER)
+
+        do_GET = do_POST
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", seen
+    server.shutdown()
+    server.server_close()
+
+
+def anthology(tmp_path, name="anthology"):
+    root = tmp_path / name
+    shutil.copytree(REPO / "data", root / "data")
+    return root
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SELECT * WHERE { \\u0053ERVICE <x:y> { ?s ?p ?o } }",
+        "SELECT * WHERE { \\U00000053ERVICE <x:y> { ?s ?p ?o } }",
+        "SELECT * WHERE { \u017fERVICE <x:y> { ?s ?p ?o } }",  # ſ: its capital is S
+        "SELECT * WHERE { SERV\u0131CE <x:y> { ?s ?p ?o } }",  # dotless ı: its capital is I
+    ],
+)
+def test_service_is_found_however_its_letters_are_written(text):
+    assert uses_service(text)
+
+
+def test_an_escape_inside_a_string_is_no_service():
+    assert not uses_service('SELECT * WHERE { ?s ?p "\\u0053ERVICE <x:y> { }" }')
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_an_escaped_service_in_a_local_query_is_refused(tmp_path, listener, engine):
+    url, seen = listener
+    query = tmp_path / "e.rq"
+    query.write_text(f"SELECT * WHERE {{ \\u0053ERVICE <{url}/escape> {{ ?s ?p ?o }} }}\n")
+    result = run_cli("sparql", str(query), "--engine", engine)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert "calls a remote endpoint (SERVICE)" in result.stderr
+    assert seen == []
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+@pytest.mark.parametrize("keyword", ["\\u0053ERVICE", "\u017fERVICE"])
+def test_the_site_skips_a_stored_query_however_it_writes_service(
+    tmp_path, listener, engine, keyword
+):
+    url, seen = listener
+    root = anthology(tmp_path)
+    (root / "queries").mkdir()
+    (root / "queries" / "e.rq").write_text(
+        f"#+ summary: e\nSELECT * WHERE {{ {keyword} <{url}/site> {{ ?s ?p ?o }} }}\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "site"
+    result = run_cli("--root", str(root), "site", "-o", str(out), "--engine", engine)
+    assert result.exit_code == 0, result.output
+    assert "query 'e' calls a remote service (SERVICE)" in result.stderr
+    assert seen == []
+
+
+def test_diff_query_refuses_service_unless_allowed(tmp_path, listener):
+    url, seen = listener
+    root = anthology(tmp_path)
+    (root / "queries").mkdir()
+    (root / "queries" / "s.rq").write_text(
+        f"#+ summary: s\nSELECT * WHERE {{ SERVICE <{url}/diff> {{ ?s ?p ?o }} }}\n",
+        encoding="utf-8",
+    )
+    result = run_cli("--root", str(root), "diff", str(root), str(root), "--query", "s")
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert "calls a remote endpoint (SERVICE)" in result.stderr
+    assert "--allow-service" in result.stderr
+    assert seen == []
+    allowed = run_cli(
+        "--root", str(root), "diff", str(root), str(root), "--query", "s", "--allow-service"
+    )
+    assert allowed.exit_code == 0, allowed.output
+    assert seen == ["POST /diff", "POST /diff"]  # one for each state: asked for
+
+
+SHAPE = """@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+@prefix ex: <http://example.org/> .
+
+ex:decl sh:declare [
+    sh:prefix "zz" ;
+    sh:namespace "http://x/> SELECT $this WHERE {{ SERVICE <{url}/declare> {{ $this ?b ?c }} }} #"
+        ^^xsd:anyURI
+] .
+ex:S a sh:NodeShape ; sh:targetNode ex:n ;
+    sh:sparql [ a sh:SPARQLConstraint ; sh:prefixes ex:decl ; sh:select " " ] .
+"""
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("rules",),
+        ("query", "confounders"),
+        ("check",),
+        ("check", "--engine", "reference"),
+        ("validate", "--engine", "reference", "--allow-service"),
+    ],
+    ids=" ".join,
+)
+def test_a_namespace_that_is_no_iri_is_a_shape_error_and_sends_nothing(tmp_path, listener, command):
+    url, seen = listener
+    root = anthology(tmp_path)
+    shapes = root / "ontology" / "shapes" / "x.ttl"
+    shapes.parent.mkdir(parents=True)
+    shapes.write_text(SHAPE.format(url=url), encoding="utf-8")
+    result = run_cli("--root", str(root), *command)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert f"{shapes}:7:" in result.stderr
+    assert 'sh:namespace "http://x/> SELECT $this WHERE' in result.stderr
+    assert result.stderr.endswith(": not an IRI (a syntax rule of SHACL)\n")
+    assert seen == []
+
+
+def test_a_prefix_that_is_no_prefix_name_is_a_shape_error(tmp_path, listener):
+    url, seen = listener
+    root = anthology(tmp_path)
+    shapes = root / "ontology" / "shapes" / "x.ttl"
+    shapes.parent.mkdir(parents=True)
+    shapes.write_text(
+        SHAPE.format(url=url)
+        .replace('"zz"', f'"zz: <http://x/> SELECT * WHERE {{ SERVICE <{url}/p> {{}} }} #"')
+        .replace(
+            "http://x/> SELECT $this WHERE {{ SERVICE <{url}/declare> {{ $this ?b ?c }} }} #",
+            "http://x/",
+        ),
+        encoding="utf-8",
+    )
+    result = run_cli("--root", str(root), "rules")
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert 'sh:prefix "zz: <http://x/> SELECT' in result.stderr
+    assert "not a SPARQL prefix name (PN_PREFIX)" in result.stderr
+    assert seen == []
