@@ -400,7 +400,7 @@ def _validated(
     ``Engine.layout_warnings`` as it loads them)."""
     import importlib
 
-    from .guards import bounded, refuse_service_in_shapes
+    from .guards import bounded
     from .validation import validate as run_validation
 
     # The engine's modules load before the clock starts: --timeout bounds the work, and
@@ -421,9 +421,7 @@ def _validated(
         )
         if opened is not None:
             opened(anthology)
-        if endpoint is None:
-            refuse_service_in_shapes(anthology.rules.shapes_view, settings.allow_service)
-        return run_validation(anthology, inference)
+        return run_validation(anthology, inference, allow_service=settings.allow_service)
 
     seconds = settings.timeout
     if endpoint and seconds:
@@ -1267,6 +1265,7 @@ def serve(settings, port, host, read_only) -> None:
     help="For a reference or lit entry: method, evaluation, infrastructure, or another "
     "category a decision record admits.",
 )
+@_allow_service_option
 @click.pass_obj
 def new(settings, kind, identifier, title, authors, category) -> None:
     """Write data/IDENTIFIER.ttl for a new entry of KIND, then check it.
@@ -1275,6 +1274,7 @@ def new(settings, kind, identifier, title, authors, category) -> None:
     written). Prints what the rules still ask of the entry: only you can fill it in.
     """
     from .authoring import new_entry_graph, write_new_entry
+    from .guards import refuse_service_in_shapes
     from .resources import bundled_dir, find_root
     from .validation import validate as run_validation
 
@@ -1282,9 +1282,11 @@ def new(settings, kind, identifier, title, authors, category) -> None:
         raise AnthologyError("no anthology here (no data/ folder); use --root DIR")
     anthology = settings.engine()
     graph = new_entry_graph(anthology, kind, identifier, title, authors, category)
+    # The check after writing refuses a shape calling SERVICE: said before anything is.
+    refuse_service_in_shapes(anthology.rules.shapes_view, settings.allow_service)
     path = write_new_entry(anthology, graph, identifier)
     click.echo(f"wrote {display_path(path)}")
-    report = run_validation(settings.engine(validates=True))
+    report = run_validation(settings.engine(validates=True), allow_service=settings.allow_service)
     todo = [r for r in report.counted if r.focus == identifier]
     for r in todo:
         click.echo(f"to fill in: {r.path} ({r.message})" if r.path else f"to fill in: {r.message}")
@@ -1301,6 +1303,7 @@ def new(settings, kind, identifier, title, authors, category) -> None:
     help="Folder to write the site into (created if missing).",
 )
 @_engine_option
+@_allow_service_option
 @click.pass_obj
 def site(settings, output, engine) -> None:
     """Build a static HTML site: index, entry pages, stored queries (run again in the
@@ -1310,7 +1313,11 @@ def site(settings, output, engine) -> None:
 
     try:
         # The site's model parses the data files again: the engine keeps what it read.
-        built = build_site(settings.engine(engine, validates=True, keep_sources=True), output)
+        built = build_site(
+            settings.engine(engine, validates=True, keep_sources=True),
+            output,
+            allow_service=settings.allow_service,
+        )
     except OSError as exc:  # a read-only or full file system under the site's folders
         raise write_error(exc, output) from None
     for warning in built.warnings:

@@ -156,9 +156,21 @@ class Report:
         return fail_on != "none" and any(self.count(s) for s in graver)
 
 
-def validate(anthology: Engine, inference: str = "none", today: dt.date | None = None) -> Report:
+def validate(
+    anthology: Engine,
+    inference: str = "none",
+    today: dt.date | None = None,
+    *,
+    allow_service: bool = False,
+) -> Report:
     """Validate ``anthology`` with its engine and return the located, waived and sorted
-    results (the same model whichever engine found them)."""
+    results (the same model whichever engine found them). A shape whose SPARQL calls a
+    remote endpoint (SERVICE) is an AnthologyError unless ``allow_service``: validation
+    reaches the network only when the user asks (no engine pushes such a shape down to
+    a store: the compiler refuses SERVICE, so it would run here)."""
+    from .guards import refuse_service_in_shapes
+
+    refuse_service_in_shapes(anthology.rules.shapes_view, allow_service)
     rows = anthology.shacl_rows(inference)
     rules = rule_catalog(anthology)
     by_shape = {rule.shape: rule for rule in rules}

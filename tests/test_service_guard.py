@@ -179,3 +179,61 @@ def test_a_prefix_that_is_no_prefix_name_is_a_shape_error(tmp_path, listener):
     assert 'sh:prefix "zz: <http://x/> SELECT' in result.stderr
     assert "not a SPARQL prefix name (PN_PREFIX)" in result.stderr
     assert seen == []
+
+
+SERVICE_SHAPE = """@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix ex: <http://example.org/> .
+
+ex:S a sh:NodeShape ; sh:targetNode ex:n ;
+    sh:sparql [ a sh:SPARQLConstraint ;
+        sh:select "SELECT $this WHERE {{ SERVICE <{url}/shape> {{ $this ?p ?o }} }}" ] .
+"""
+
+
+def with_service_shape(tmp_path, url):
+    root = anthology(tmp_path)
+    shapes = root / "ontology" / "shapes" / "remote.ttl"
+    shapes.parent.mkdir(parents=True)
+    shapes.write_text(SERVICE_SHAPE.format(url=url), encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_the_library_s_validate_refuses_a_shape_calling_service_unless_allowed(
+    tmp_path, listener, engine
+):
+    from anthology_kg.engine import open_engine
+    from anthology_kg.errors import AnthologyError
+    from anthology_kg.validation import validate
+
+    url, seen = listener
+    root = with_service_shape(tmp_path, url)
+    anthology = open_engine(engine, root=root, validates=True, warn=lambda _: None)
+    with pytest.raises(AnthologyError, match=r"calls a remote endpoint \(SERVICE\)"):
+        validate(anthology)
+    assert seen == []
+    # Allowed, the shape meets SHACL's own rule (5.2.1: no SERVICE in a constraint).
+    with pytest.raises(AnthologyError, match=r"must not contain a federated query"):
+        validate(anthology, allow_service=True)
+    assert seen == []
+
+
+@pytest.mark.parametrize(
+    "command", [("site", "-o", "{tmp}/site"), ("new", "note", "NOTE-777")], ids=lambda c: c[0]
+)
+def test_site_and_new_refuse_a_shape_calling_service_and_write_nothing(tmp_path, listener, command):
+    url, seen = listener
+    root = with_service_shape(tmp_path, url)
+    before = sorted(p.name for p in (root / "data").iterdir())
+    args = [arg.format(tmp=tmp_path) for arg in command]
+    result = run_cli("--root", str(root), *args)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert "calls a remote endpoint (SERVICE)" in result.stderr
+    assert "--allow-service" in result.stderr
+    assert sorted(p.name for p in (root / "data").iterdir()) == before
+    assert not (tmp_path / "site").exists()
+    assert seen == []
+    allowed = run_cli("--root", str(root), *args, "--allow-service")
+    assert "calls a remote endpoint" not in allowed.stderr  # SHACL's own rule says no
+    assert "must not contain a federated query (SERVICE)" in allowed.stderr
+    assert seen == []

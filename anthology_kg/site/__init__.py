@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property, partial
 from pathlib import Path
 
+from ..guards import refuse_service_in_shapes
 from ..loader import EntryIndex
 from ..queries import StoredQuery, catalog
 from ..validation import Report, validate
@@ -49,16 +50,18 @@ class BuiltSite:
 def build_site(
     anthology: EntryIndex,
     output: Path,
-    validator: Callable[[EntryIndex], Report] = validate,  # type: ignore[assignment]
+    validator: Callable[[EntryIndex], Report] | None = None,
     name: str = "The anthology",
     workers: int | None = None,
+    allow_service: bool = False,
 ) -> BuiltSite:
     """Write the site as the whole content of ``output``; AnthologyError (exit 2) when a
     name derived from data would leave it, ``output`` holds something else, or a file
     cannot be written (the old site then stays as it was).
 
-    ``validator`` gives the report the pages show. On the fast engine it runs, with the
-    stored queries, from the start and beside the reading of the model: in a forked
+    ``validator`` gives the report the pages show (default: the tool's own ``validate``,
+    refusing a shape that calls SERVICE unless ``allow_service``). On the fast engine it
+    runs, with the stored queries, from the start and beside the reading of the model: in a forked
     child when the pages are shared out between processes and it is the tool's own
     ``validate``, else in a thread of this process; on the others it runs once the
     anthology's ontology and shapes are read for the browser, since the reference
@@ -66,6 +69,10 @@ def build_site(
     processes (default: one per core, for an anthology of at least ENTRIES_PER_WORKER
     entries each, when the caller runs no other thread), each writing its share; the
     site is the same whatever their number."""
+    if validator is None:
+        # Said here, before a child is forked to validate: an input error of this call.
+        refuse_service_in_shapes(anthology.rules.shapes_view, allow_service)
+    own = validator or partial(validate, allow_service=allow_service)
     writer = SiteWriter(output)
     callers = set(threading.enumerate())  # threads of ours are those started from here on
     # The build makes a million small objects that live to its end: the cyclic garbage
@@ -85,10 +92,10 @@ def build_site(
                 # 0.98 s against 0.94 s one after the other. So in a child process when
                 # the pages are shared out between processes anyway and the validator is
                 # the tool's own (a caller's may keep state or threads here).
-                if count > 1 and validator is validate:
-                    asked = beside(partial(_answers, anthology, queries))
+                if count > 1 and validator is None:
+                    asked = beside(partial(_answers, anthology, queries, allow_service))
                 else:
-                    asked = pool.submit(ask, anthology, queries, validator)
+                    asked = pool.submit(ask, anthology, queries, own)
             model = Model.read(anthology)
             assets = None
             if asked is None:
@@ -98,7 +105,7 @@ def build_site(
             pages = Pages(anthology, model, name, writer.add, queries)
             writer.sources = pages.out.sources
             if asked is None:
-                answers = ask(anthology, queries, validator)
+                answers = ask(anthology, queries, own)
                 pages.draw_neighbourhoods()
             else:
                 pending = asked
@@ -144,10 +151,12 @@ def _promote_all() -> None:
         gc.unfreeze()  # the permanent generation into the oldest
 
 
-def _answers(anthology: EntryIndex, queries: dict[str, StoredQuery]) -> Answers:
+def _answers(
+    anthology: EntryIndex, queries: dict[str, StoredQuery], allow_service: bool
+) -> Answers:
     """``ask`` with the tool's validator, the report as the pages read it (its results
     and rules; not the engine's rows, nor the engine) to send to the parent process."""
-    answers = ask(anthology, queries, validate)  # type: ignore[arg-type]
+    answers = ask(anthology, queries, partial(validate, allow_service=allow_service))
     report = replace(answers.report, rows=[], engine=None)
     return Answers(report, answers.results)
 
