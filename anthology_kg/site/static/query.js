@@ -30,9 +30,14 @@
   function engine() {
     if (store) return store;
     var started = performance.now();
-    var text = atob(window.OXIGRAPH_WASM);
-    var bytes = new Uint8Array(text.length);
-    for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    var bytes;
+    if (Uint8Array.fromBase64) {
+      bytes = Uint8Array.fromBase64(window.OXIGRAPH_WASM);
+    } else { // browsers without it (Chromium before 140): a character at a time
+      var text = atob(window.OXIGRAPH_WASM);
+      bytes = new Uint8Array(text.length);
+      for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    }
     window.oxigraph.initSync({ module: bytes });
     store = new window.oxigraph.Store();
     var data = window.ANTHOLOGY_DATA;
@@ -161,6 +166,7 @@
   }
 
   function run() {
+    live.removeAttribute("data-done"); // until this run is done, not the last run's outcome
     status.textContent = "Running…";
     window.setTimeout(function () {
       try {
