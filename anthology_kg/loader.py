@@ -199,13 +199,13 @@ class Anthology(EntryIndex):
         RDFS rules: no copies of triples for literals of equal value), computed once."""
         if self._closure is None:
             from owlrl import DeductiveClosure
-            from pyshacl.inference import CustomRDFSSemantics
 
             from .owlrl_linear import OWLRLSemantics
+            from .reference_shacl import PySHACLRDFSSemantics
 
             # SimpleMemory (no contexts to index): owlrl ~20% faster, the same triples.
             closure = self._union(("data", "ontology"), store="SimpleMemory")
-            semantics = OWLRLSemantics if self.inference == "owlrl" else CustomRDFSSemantics
+            semantics = OWLRLSemantics if self.inference == "owlrl" else PySHACLRDFSSemantics
             DeductiveClosure(semantics).expand(closure)
             self._closure = closure
         return self._closure

@@ -8,7 +8,7 @@ of an RDFS export at 10,000 entries), and OWL-RL's first cycle tests each term o
 triple against a Python list of the blank nodes seen so far (a 100,000-entry closure was
 still there after 30 CPU minutes). Both are overridden here; and owlrl's rules read the
 vocabulary's terms through ``vocabularies_read_once`` (``_Terms``), and the triples they
-find already in the graph are remembered (``_PresentRemembered``).
+find already in the graph are remembered (``PresentRemembered``).
 """
 
 from __future__ import annotations
@@ -71,12 +71,12 @@ def vocabularies_read_once() -> Iterator[None]:
         yield
 
 
-#: The most triples ``_PresentRemembered`` keeps (about 100 bytes each): past it, a
+#: The most triples ``PresentRemembered`` keeps (about 100 bytes each): past it, a
 #: triple is looked up in the graph as owlrl does.
 PRESENT_KEPT = 500_000
 
 
-class _PresentRemembered:
+class PresentRemembered:
     """owlrl's ``store_triple`` with the triples it found in the graph remembered.
 
     The rules ask to store the same triples again and again (``x owl:sameAs x`` for every
@@ -111,7 +111,7 @@ class _PresentRemembered:
         super().post_process()  # type: ignore[misc]
 
 
-class RDFSSemantics(_PresentRemembered, RDFS_Semantics):
+class RDFSSemantics(PresentRemembered, RDFS_Semantics):
     """owlrl's ``RDFS_Semantics``, its literal pairs found by grouping on the value."""
 
     def one_time_rules(self) -> None:
@@ -164,7 +164,7 @@ class _AppendOnlyList(list[object]):
         return item in self._members
 
 
-class OWLRLSemantics(_PresentRemembered, OWLRL_Semantics):
+class OWLRLSemantics(PresentRemembered, OWLRL_Semantics):
     """owlrl's ``OWLRL_Semantics``, its list of the blank nodes seen (``bnodes``, kept in
     the order first seen for ``post_process``) tested by a set lookup."""
 

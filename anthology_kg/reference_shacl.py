@@ -11,10 +11,13 @@ from collections.abc import Iterator
 from types import MethodType
 from typing import Any
 
+import owlrl
 import pyshacl
 from pyparsing import ParseException, ParseResults
+from pyshacl import inference as pyshacl_inference
 from pyshacl.errors import ReportableRuntimeError
 from pyshacl.helper.sparql_query_helper import SPARQLQueryHelper
+from pyshacl.inference import CustomRDFSSemantics
 from rdflib import RDF, BNode, Graph, Literal, URIRef, Variable
 from rdflib.namespace import SH
 from rdflib.plugins.sparql import evaluate as sparql_evaluate
@@ -28,7 +31,7 @@ from rdflib.term import Node
 from .choices import INFERENCE_CHOICES as INFERENCE_CHOICES
 from .errors import AnthologyError
 from .literals import literals_as_written
-from .owlrl_linear import vocabularies_read_once
+from .owlrl_linear import OWLRLSemantics, PresentRemembered, vocabularies_read_once
 from .shacl import ResultRow
 from .swaps import swapped
 
@@ -187,6 +190,27 @@ def _constraint_texts_prepared() -> Iterator[None]:
         yield
 
 
+class PySHACLRDFSSemantics(PresentRemembered, CustomRDFSSemantics):
+    """pySHACL's RDFS closure (owlrl's rules, without copies of a triple for each literal
+    of an equal value) with the triples its rules find in the graph remembered."""
+
+
+@contextlib.contextmanager
+def _linear_closures() -> Iterator[None]:
+    """pySHACL's closure of the data and ontology (with inference) computed by
+    owlrl_linear's classes while pySHACL runs: ``OWLRLSemantics`` for owlrl's
+    ``OWLRL_Semantics`` (whose list of blank nodes is tested term by term), and
+    ``PySHACLRDFSSemantics`` for pySHACL's RDFS one; the same triples
+    (tests/test_owlrl_linear.py). pySHACL looks both classes up when it infers, so they are
+    swapped in (``swaps.swapped``: owlrl and pySHACL are as they were once the last such
+    block ends)."""
+    with (
+        swapped(owlrl, "OWLRL_Semantics", OWLRLSemantics),
+        swapped(pyshacl_inference, "CustomRDFSSemantics", PySHACLRDFSSemantics),
+    ):
+        yield
+
+
 def shacl_report(
     data: Graph,
     shapes: Graph,
@@ -201,12 +225,14 @@ def shacl_report(
     if inference not in INFERENCE_CHOICES:
         raise AnthologyError(f"unknown inference {inference!r}: use one of none, rdfs, owlrl")
     # pySHACL sets rdflib's global NORMALIZE_LITERALS itself; the block puts it back. Its
-    # closure (with inference) runs owlrl's rules, here reading their terms once.
+    # closure (with inference) runs owlrl's rules, here reading their terms once, by
+    # owlrl_linear's classes.
     with (
         literals_as_written(),
         _parsed_queries_cached(),
         _constraint_texts_prepared(),
         vocabularies_read_once(),
+        _linear_closures(),
     ):
         try:
             conforms, report_graph, _ = pyshacl.validate(
