@@ -726,11 +726,12 @@ def test_entry_pages_read_as_labels_with_authors_and_years(bundled_site):
     assert not re.search(r"\b(ak|rdf|rdfs|dcterms|id|xsd):\w", text), text
     assert "Sheng et al. (2024)" in text and "infrastructure · unread" in text
     assert "https://w3id.org/anthology-kg/id/LIT-168" in titles  # the IRI as a tooltip
-    for heading in ("Rests on", "Rested on by", "Mentioned by", "Open questions", "Validation"):
+    for heading in ("Rests on", "Rested on by", "Mentions", "Open questions", "Validation"):
         assert f"<h2>{heading}</h2>" in html, heading
-    rests = html.split("<h2>Rests on</h2>", 1)[1].split("<h2>", 1)[0]
+    # The entry mentions these (dcterms:references): no dependency (tests/test_site_reading.py).
+    mentions = html.split("<h2>Mentions</h2>", 1)[1].split("<h2>", 1)[0]
     for cited in ("ADR-032", "LIT-168", "SOTA-154"):
-        assert f">{cited}</a>" in rests, cited
+        assert f">{cited}</a>" in mentions, cited
     standing = html.split("<h2>Standing in the anthology</h2>", 1)[1].split("</div>", 1)[0]
     paragraphs = re.findall(r"<p>(.*?)</p>", standing, re.S)
     assert len(paragraphs) == 5, paragraphs

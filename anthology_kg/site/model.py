@@ -17,6 +17,7 @@ import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import pyoxigraph as ox
 from rdflib import RDF as _RDF
@@ -51,17 +52,22 @@ class Terms:
 
 AK, RDF, RDFS, DCTERMS, SKOS = (Terms(n) for n in (_AK, _RDF, _RDFS, _DCTERMS, _SKOS))
 
-# What an entry, or a claim it makes, rests on: shown under "rests on" / "rested on by".
+# The dependency terms of the vocabulary contract: the subject (a claim, an arm, an entry
+# or a codebase) rests on the object. Shown under "Rests on" / "Rested on by", followed
+# through what rests on what as the stored query depends-on follows it, and drawn in the
+# neighbourhood pictures.
 RESTS_ON = frozenset(
     (
         AK.restsOn,
         AK.releasedOn,
         AK.describedIn,
-        AK.about,
-        DCTERMS.references,
+        AK.checkpointsFrom,
+        AK.trainedWith,
     )
 )
-NEIGHBOURS = RESTS_ON | {AK.addressedIn}  # what a neighbourhood picture draws
+MENTIONS = DCTERMS.references  # a mention: no dependency, shown under "Mentions"
+CITO = Terms("http://purl.org/spar/cito/")
+_AK_PREFIX = f"<{_AK}"
 # Shown in the page's header or its own section rather than among the facts.
 SHOWN_APART = {
     RDF.type,
@@ -76,6 +82,7 @@ SHOWN_APART = {
     AK.carriesPractice,
     AK.makesClaim,
     AK.arm,
+    MENTIONS,
 }
 # Terms of other vocabularies the anthology uses, by the label a reader expects.
 EXTERNAL_LABELS: dict[Term, str] = {
@@ -283,9 +290,12 @@ class Model:
     by_predicate: dict[Term, dict[Term, list[Term]]] = field(default_factory=dict)
     order: dict[Term, str] = field(default_factory=dict)  # blank node: where first written
     documents: list[str] = field(default_factory=list)  # the data files, as Turtle
+    # The vocabulary's IRIs (the ontology's subjects): no entry owns one.
+    terms: frozenset[Term] = frozenset()
     _owners: dict[Term, Term | None] = field(default_factory=dict)
     _labels: dict[Term, str] = field(default_factory=dict)
     _owned: dict[Term, list[Term]] = field(default_factory=dict)
+    _dependencies: dict[tuple[Term, bool], list[Dependency]] = field(default_factory=dict)
     _prefixes: dict[str, str] | None = None
 
     @classmethod
@@ -351,6 +361,11 @@ class Model:
             if node[0] == "_" and node not in order:
                 order[node] = f"{len(order):09d}"
         model.vocabulary = vocabulary_labels(anthology.ontology)
+        model.terms = frozenset(
+            nt_term(node)
+            for node in anthology.ontology.subjects(unique=True)
+            if isinstance(node, URIRef)
+        )
         model.labels = {node: value for node, (_, value) in labels.items()}
         used: set[str] = set()
         key = model.sort_key
@@ -403,12 +418,14 @@ class Model:
     def owner(self, node: Term) -> Term | None:
         """The entry ``node`` belongs to: itself when it has an identifier, else the
         nearest node pointing at it (breadth first, ties to the first in order) that
-        has one (as ``loader.find_owner``)."""
+        has one (as ``loader.find_owner``). A term of the vocabulary belongs to no
+        entry, and the walk does not pass through one: data may say something of a term
+        (``ak:trainedWith ak:declaredBy id:ADR-032``) that an entry also uses."""
         owners = self._owners
         if node in owners:
             return owners[node]
         found = None
-        if node[0] != '"':
+        if node[0] != '"' and not self.is_term(node):
             seen, todo = {node}, [node]
             while todo and found is None:
                 following = []
@@ -418,12 +435,21 @@ class Model:
                         break
                     referrers = {s for _, s in self.into.get(current, ())}
                     for subject in sorted(referrers, key=self.sort_key):
-                        if subject not in seen:
+                        if subject not in seen and not self.is_term(subject):
                             seen.add(subject)
                             following.append(subject)
                 todo = following
         owners[node] = found
         return found
+
+    def is_term(self, node: Term) -> bool:
+        """Whether ``node`` is a term of the vocabulary: the ontology says something of
+        it, or it is in the ontology's namespace; an entry with an identifier is not."""
+        return (
+            node[0] == "<"
+            and node not in self.identifiers
+            and (node in self.terms or node.startswith(_AK_PREFIX))
+        )
 
     def page_of(self, node: Term) -> str | None:
         """The page describing ``node``: its entry's page; vocabulary terms have none."""
@@ -534,6 +560,72 @@ class Model:
                         found.append(o)
                         todo.append(o)
         return found
+
+    def dependencies(self, entry: Term, *, dependents: bool) -> list[Dependency]:
+        """What ``entry`` or a part of it rests on, and what that rests on in turn; with
+        ``dependents``, what rests on ``entry`` or a part of it, directly or through what
+        rests on it (as the stored query depends-on follows the chain). Each link of the
+        dependency terms (``RESTS_ON``) once, nearest first, links inside the entry left
+        out; a dependency is followed from the node it reaches, not from its entry
+        (the picture and the page of an entry both ask: found once)."""
+        found = self._dependencies.get((entry, dependents))
+        if found is None:
+            found = self._dependencies[(entry, dependents)] = self._find_dependencies(
+                entry, dependents
+            )
+        return found
+
+    def _find_dependencies(self, entry: Term, dependents: bool) -> list[Dependency]:
+        parts = self.owned(entry)
+        inside = set(parts)
+        seen = set(parts)
+        links = self.into if dependents else self.out
+        found: list[Dependency] = []
+        frontier, depth = list(parts), 0
+        while frontier:
+            following = []
+            for node in frontier:
+                for p, other in links.get(node, ()):
+                    if p not in RESTS_ON or other[0] == '"' or other in inside:
+                        continue
+                    found.append(
+                        Dependency(other, p, node, depth)
+                        if dependents
+                        else Dependency(node, p, other, depth)
+                    )
+                    if other not in seen:
+                        seen.add(other)
+                        following.append(other)
+            frontier, depth = following, depth + 1
+        return found
+
+    def support(self, entry: Term, *, cited: bool) -> list[tuple[Term, Term]]:
+        """The CiTO citations by which ``entry`` obtains support from another entry
+        (``cito:obtainsSupportFrom``), as (citation, cited entry); with ``cited``, those
+        by which another obtains support from ``entry``, as (citation, citing entry)."""
+        mine, theirs = (
+            (CITO.hasCitedEntity, CITO.hasCitingEntity)
+            if cited
+            else (CITO.hasCitingEntity, CITO.hasCitedEntity)
+        )
+        found: list[tuple[Term, Term]] = []
+        for citation in self.subjects(mine, entry):
+            if self.is_a(citation, CITO.Citation) and CITO.obtainsSupportFrom in self.values(
+                citation, CITO.hasCitationCharacterization
+            ):
+                found.extend((citation, other) for other in self.values(citation, theirs))
+        return found
+
+
+class Dependency(NamedTuple):
+    """``dependent`` rests on ``on`` by ``relation`` (a term of ``RESTS_ON``); ``depth``
+    is 0 when one end is the entry asked about or a part of it, else the number of links
+    between them."""
+
+    dependent: Term
+    relation: Term
+    on: Term
+    depth: int
 
 
 def _int(value: str | None) -> int:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
 from types import SimpleNamespace as N
+from urllib.parse import quote
 
 import pyoxigraph as ox
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template, select_autoescape
@@ -34,7 +35,7 @@ from ..validation import Report, RuleResult
 from .model import (
     AK,
     DCTERMS,
-    NEIGHBOURS,
+    MENTIONS,
     PROSE_MIN,
     RDF,
     RDFS,
@@ -64,9 +65,10 @@ NEIGHBOURS_MAX = 12
 DOT_NEIGHBOURHOODS = 1000  # more are drawn by the layered layout (dot: ~1 ms each)
 ANSWER_ROWS_SHOWN = 500  # a query page lists this many rows; the browser runs give all
 PICTURE_EDGES = (AK.makesClaim, AK.restsOn, AK.describedIn, AK.releasedOn, AK.addressedIn)
-Neighbours = tuple[set[tuple[Term, Term]], set[tuple[Term, Term]]]
+Neighbours = list[tuple[Term, Term, Term]]  # (entry, relation, entry it rests on)
 _EMPTY = Markup("")
 _COMMA = Markup(", ")  # joins values already escaped
+_CITES = Markup("cites for support")  # a CiTO citation no dependency explains
 
 
 @dataclass
@@ -452,6 +454,7 @@ class Pages:
                     e=self.entry(node, identifier, missing, by_focus.get(identifier, [])),
                     depends_on=depends_on,
                     pictures_note=self.pictures_note,
+                    neighbours_max=NEIGHBOURS_MAX,
                 ),
             )
 
@@ -495,28 +498,29 @@ class Pages:
                 if p not in _CLAIM_APART
             ]
             claims.append(N(claim=link(claim, 1), kind=m.kind(claim), facts=claim_facts))
-        rests_on = []
+        rests_on = self.dependency_rows(node, dependents=False)
+        rested_on_by = self.dependency_rows(node, dependents=True)
+        mentions = []
         for part in owned:
-            for p, o in m.out.get(part, ()):
-                if p in RESTS_ON and o[0] == "<":
-                    target = m.owner(o)
-                    rests_on.append(
+            for target in m.values(part, MENTIONS):
+                if target not in owned_set and target[0] != '"':
+                    target_entry = m.owner(target)
+                    mentions.append(
                         N(
                             what=link(part, 1),
-                            relation=m.label(p),
-                            target=link(o, 1),
-                            title=m.title(target) if target is not None and target == o else None,
+                            target=link(target, 1),
+                            title=m.title(target) if target_entry == target else None,
                         )
                     )
-        rested, mentioned, questions = [], {}, []
+        mentioned: dict[tuple, N] = {}
+        referred: dict[tuple, N] = {}
+        questions = []
         for part in owned:
             for p, s in m.into.get(part, ()):
-                if s in owned_set:
+                if s in owned_set or p in RESTS_ON:
                     continue
                 owner = m.owner(s)
-                if p in RESTS_ON:
-                    rested.append((link(s, 1), link(owner, 1), m.label(p), link(part, 1)))
-                elif (p == AK.addressedIn or p == AK.concerns) and m.is_a(s, AK.OpenQuestion):
+                if (p == AK.addressedIn or p == AK.concerns) and m.is_a(s, AK.OpenQuestion):
                     questions.append(
                         {
                             "link": link(s, 1),
@@ -527,9 +531,18 @@ class Pages:
                             ),
                         }
                     )
-                elif p != AK.reportedIn and owner is not None:
-                    key = (m.sort_key(owner), m.label(p))
-                    mentioned[key] = N(entry=link(owner, 1), relation=m.label(p))
+                elif p == MENTIONS:
+                    if owner is not None:
+                        mentioned[(m.sort_key(owner),)] = N(entry=link(owner, 1))
+                elif p == AK.reportedIn:
+                    continue
+                elif owner is not None or m.is_term(s):
+                    # An entry's part is named by its kind (its stated unknown); a term
+                    # of the vocabulary (ak:trainedWith declared by ADR-032) is itself.
+                    who = owner if owner is not None else s
+                    through = m.kind(s) if s != who and s[0] == "_" else None
+                    key = (m.sort_key(who), m.label(p), through or "")
+                    referred[key] = N(entry=link(who, 1), relation=m.label(p), through=through)
         reports = [link(c, 1) for c in m.subjects(AK.reportedIn, node)]
         comparison = self.comparison(node, missing) if m.is_a(node, AK.Comparison) else None
         return N(
@@ -542,16 +555,82 @@ class Pages:
             prose=prose,
             claims=claims,
             rests_on=rests_on,
-            rested_on_by=[
-                N(what=w, entry=e, relation=r, target=t) for w, e, r, t in dict.fromkeys(rested)
-            ],
+            rested_on_by=rested_on_by,
+            mentions=mentions,
             mentioned_by=[mentioned[k] for k in sorted(mentioned)],
+            referred_by=[referred[k] for k in sorted(referred)],
+            depends_on_query=f"#entry={quote(identifier)}",
             questions=[N(**row) for row in _merged_questions(questions)],
             reports=reports,
             comparison=comparison,
             facts=facts,
             picture=Markup(self.picture(node)),
             results=self.result_rows(results, 1),
+        )
+
+    def dependency_rows(self, node: Term, *, dependents: bool) -> list[N]:
+        """The entry's "Rests on" rows (what it or a part of it rests on, and what that
+        rests on in turn), or with ``dependents`` its "Rested on by" rows (what rests on
+        it, directly or in turn: each restsOn row of the stored query depends-on for the
+        entry is one of them). Each row names the CiTO citation by which the depending
+        entry obtains support from the other, when recorded; a citation of that kind
+        that no dependency explains is a row of its own."""
+        m = self.model
+        link = self.link
+        rows: list[tuple[tuple, N]] = []
+        cited = m.support(node, cited=dependents)
+        explained: set[Term] = set()
+        for d in m.dependencies(node, dependents=dependents):
+            other = m.owner(d.dependent if dependents else d.on)
+            citations = [c for c, entry in cited if entry == other]
+            explained.update(citations)
+            on_entry = m.owner(d.on)
+            rows.append(
+                (
+                    (
+                        d.depth,
+                        m.sort_key(other or d.dependent),
+                        m.sort_key(d.dependent),
+                        m.label(d.relation),
+                        m.sort_key(d.on),
+                    ),
+                    N(
+                        what=link(d.dependent, 1),
+                        entry=link(other, 1) if dependents else _EMPTY,
+                        relation=link(d.relation, 1),
+                        target=link(d.on, 1),
+                        title=m.title(d.on) if not dependents and on_entry == d.on else None,
+                        through=d.depth > 0,
+                        citations=[self.citation(c) for c in citations],
+                    ),
+                )
+            )
+        for citation, other in cited:
+            if citation in explained:
+                continue
+            what, on = (other, node) if dependents else (node, other)
+            rows.append(
+                (
+                    (1 << 30, m.sort_key(other), m.sort_key(citation)),
+                    N(
+                        what=link(what, 1),
+                        entry=link(other, 1) if dependents else _EMPTY,
+                        relation=_CITES,
+                        target=link(on, 1),
+                        title=None,
+                        through=False,
+                        citations=[self.citation(citation)],
+                    ),
+                )
+            )
+        return [row for _, row in sorted(rows, key=lambda r: r[0])]
+
+    def citation(self, citation: Term) -> N:
+        """A CiTO citation as a row shows it: its characterization, the citation's IRI as
+        the tooltip, and its comment."""
+        return N(
+            iri=text(citation) if citation[0] == "<" else None,
+            comment=self.model.text(citation, RDFS.comment),
         )
 
     # -- comparisons -------------------------------------------------------------------------
@@ -605,13 +684,13 @@ class Pages:
 
     # -- pictures ----------------------------------------------------------------------------
     def neighbourhood(self, node: Term, neighbours: Neighbours | None = None) -> Picture | None:
-        """The entry, the entries it rests on and those resting on it, one box each
-        (``neighbours``: its ``neighbours``, when known)."""
+        """The entry's dependencies as its "Rests on" and "Rested on by" tables list
+        them, entry by entry: one box per entry, an arrow from an entry to one it rests on
+        labelled by the relation (``neighbours``: its ``neighbours``, when known)."""
         m = self.model
-        forward, backward = neighbours if neighbours is not None else self.neighbours(node)
-        if not forward and not backward:
+        edges = neighbours if neighbours is not None else self.neighbours(node)
+        if not edges:
             return None
-        edges: set[tuple[str, str, str]] = set()
         boxes: dict[str, Box] = {}
 
         def box(entry: Term) -> str:
@@ -623,34 +702,27 @@ class Pages:
             boxes.setdefault(shown.key, shown)
             return shown.key
 
-        me = box(node)
-        key = m.sort_key
-        for p, target in sorted(forward, key=lambda e: (key(e[1]), m.label(e[0])))[:NEIGHBOURS_MAX]:
-            edges.add((me, m.label(p), box(target)))
-        for p, source in sorted(backward, key=lambda e: (key(e[1]), m.label(e[0])))[
-            :NEIGHBOURS_MAX
-        ]:
-            edges.add((box(source), m.label(p), me))
-        return Picture(list(boxes.values()), sorted(edges), across=True, title=m.label(node))
+        box(node)
+        drawn = {(box(source), m.label(p), box(target)) for source, p, target in edges}
+        return Picture(list(boxes.values()), sorted(drawn), across=True, title=m.label(node))
 
     def neighbours(self, node: Term) -> Neighbours:
-        """What ``node`` (or a part of it) rests on and what rests on it, as (relation,
-        entry) pairs, other entries only: what its neighbourhood picture draws."""
+        """The links of what ``node`` rests on and of what rests on it (``Model.dependencies``)
+        between entries, as (entry, relation, entry it rests on): the nearest
+        NEIGHBOURS_MAX links each way, what its neighbourhood picture draws."""
         m = self.model
         owner = m.owner
-        forward, backward = set(), set()
-        for part in m.owned(node):
-            for p, o in m.out.get(part, ()):
-                if p in NEIGHBOURS:
-                    target = owner(o)
-                    if target is not None and target != node:
-                        forward.add((p, target))
-            for p, s in m.into.get(part, ()):
-                if p in NEIGHBOURS:
-                    source = owner(s)
-                    if source is not None and source != node:
-                        backward.add((p, source))
-        return forward, backward
+        found: list[tuple[Term, Term, Term]] = []
+        for dependents in (False, True):
+            links: dict[tuple[Term, Term, Term], None] = {}
+            for d in m.dependencies(node, dependents=dependents):
+                source, target = owner(d.dependent), owner(d.on)
+                if source is not None and target is not None and source != target:
+                    links[(source, d.relation, target)] = None
+                    if len(links) == NEIGHBOURS_MAX:
+                        break
+            found.extend(links)
+        return found
 
     def draw_neighbourhoods(self, meanwhile: Callable[[], bool] | None = None) -> None:
         """Every entry's neighbourhood picture: drawn together by one ``dot`` run when
@@ -662,7 +734,7 @@ class Pages:
         found = {
             node: neighbours
             for node, _ in self.by_identifier
-            if any(neighbours := self.neighbours(node))
+            if (neighbours := self.neighbours(node))
         }
         having = list(found)
         few = len(having) <= DOT_NEIGHBOURHOODS

@@ -188,5 +188,11 @@
     }, 10);
   }
 
+  // A link may give the parameters' values (queries/depends-on.html#entry=LIT-168).
+  var given = new URLSearchParams(window.location.hash.slice(1));
+  Array.prototype.forEach.call(live.querySelectorAll("input.param"), function (p) {
+    var value = given.get(p.getAttribute("data-name"));
+    if (value !== null) p.value = value;
+  });
   button.addEventListener("click", run);
 })();

@@ -1,0 +1,315 @@
+"""What a reader of the site is told: each entry page's dependencies, mentions and other
+links say what the record says, checked against the data graph and the stored queries."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from html import unescape
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+from rdflib import Graph, URIRef
+from rdflib.namespace import DCTERMS
+
+from anthology_kg.namespaces import AK
+from anthology_kg.resources import bundled_dir, ontology_file
+
+# The dependency terms of the vocabulary contract (shared/DESIGN.md): the subject, or the
+# entry that makes the claim or has the arm, rests on the object.
+DEPENDENCY_TERMS = (AK.restsOn, AK.releasedOn, AK.describedIn, AK.checkpointsFrom, AK.trainedWith)
+BASE = "https://w3id.org/anthology-kg/id/"
+
+
+class Sections(HTMLParser):
+    """A page's tables and lists by their class: each row (or list item) as its cells,
+    each cell as (text, tooltips, links) of what it holds."""
+
+    def __init__(self):
+        super().__init__()
+        self.found: dict[str, list[list[tuple[str, list[str], list[str]]]]] = {}
+        self.current: str | None = None  # the class of the table or list being read
+        self.depth = 0
+        self.row: list | None = None
+        self.cell: list | None = None
+        self.head = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag in ("table", "ul") and self.current is None and attrs.get("class"):
+            self.current, self.depth = attrs["class"], 0
+            self.found[self.current] = []
+        elif self.current is not None:
+            if tag in ("table", "ul"):
+                self.depth += 1
+            if tag == "thead":
+                self.head = True
+            if tag == "tr" or (tag == "li" and self.depth == 0):
+                self.row = []
+                if tag == "li":
+                    self.cell = ["", [], []]
+            if tag == "td":
+                self.cell = ["", [], []]
+            if self.cell is not None:
+                if attrs.get("title"):
+                    self.cell[1].append(attrs["title"])
+                if tag == "a" and attrs.get("href"):
+                    self.cell[2].append(attrs["href"])
+
+    def handle_endtag(self, tag):
+        if self.current is None:
+            return
+        if tag == "thead":
+            self.head = False
+        if tag in ("table", "ul"):
+            if self.depth == 0:
+                self.current = None
+                return
+            self.depth -= 1
+        if (tag == "td" or (tag == "li" and self.depth == 0)) and self.cell is not None:
+            assert self.row is not None
+            self.row.append((" ".join(self.cell[0].split()), self.cell[1], self.cell[2]))
+            self.cell = None
+        if (tag == "tr" or (tag == "li" and self.depth == 0)) and self.row is not None:
+            if not self.head and self.row:
+                self.found[self.current].append(self.row)
+            self.row = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell[0] += data
+
+
+def sections(page: Path) -> dict[str, list[list[tuple[str, list[str], list[str]]]]]:
+    parser = Sections()
+    parser.feed(page.read_text("utf-8"))
+    return parser.found
+
+
+def iri(cell: tuple[str, list[str], list[str]]) -> str | None:
+    """The IRI a cell names (its first tooltip that is an absolute IRI)."""
+    return next((t for t in cell[1] if t.startswith(("http://", "https://"))), None)
+
+
+def identifier(node) -> str:
+    return str(node).removeprefix(BASE)
+
+
+def build(root: Path | None, out: Path) -> Path:
+    result = run_cli(*(["--root", str(root)] if root else []), "site", "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def bundled(tmp_path_factory) -> tuple[Path, Graph]:
+    """The bundled anthology's site and its data graph."""
+    out = build(None, tmp_path_factory.mktemp("reading") / "site")
+    return out, data_graph(bundled_dir() / "data")
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory) -> tuple[Path, Graph]:
+    """The bundled anthology with its ES arm trained with verl (the bundled record says
+    of no arm what it was trained with), its site and its data graph."""
+    root = tmp_path_factory.mktemp("trained") / "anthology"
+    shutil.copytree(bundled_dir() / "data", root / "data")
+    comparison = root / "data" / "COMPARISON-es-baselines.ttl"
+    written = comparison.read_text("utf-8").replace(
+        "    ak:algorithm ak:ES .",
+        "    ak:algorithm ak:ES ;\n    ak:trainedWith id:CODEBASE-verl .",
+    )
+    comparison.write_text(written, "utf-8")
+    return build(root, root / "site"), data_graph(root / "data")
+
+
+def data_graph(folder: Path) -> Graph:
+    graph = Graph()
+    for path in sorted(folder.glob("*.ttl")):
+        graph.parse(path, format="turtle", publicID=BASE)
+    return graph
+
+
+def entries(graph: Graph) -> dict[URIRef, str]:
+    return {s: str(o) for s, o in graph.subject_objects(DCTERMS.identifier)}  # type: ignore[misc]
+
+
+def parts(graph: Graph, entry) -> set:
+    """The entry, the claims it makes and the arms it has (the contract's ownership)."""
+    return {entry, *graph.objects(entry, AK.makesClaim), *graph.objects(entry, AK.arm)}
+
+
+def owner(graph: Graph, node):
+    return next((e for e in entries(graph) if node in parts(graph, e)), None)
+
+
+def table_rows(site: Path, name: str, table: str) -> list[list[tuple[str, list[str], list[str]]]]:
+    return sections(site / "entries" / f"{name}.html").get(table, [])
+
+
+def direct(rows, dependents: bool) -> set[tuple[str | None, str | None, str | None]]:
+    """(what, relation, what it rests on) of a dependency table's rows that touch the
+    entry (not those marked as resting on it, or rested on, in turn)."""
+    found = set()
+    for row in rows:
+        if dependents:
+            what, _, relation, on, _ = row
+            if "which rests on this entry" in on[0]:
+                continue
+        else:
+            what, relation, on, _ = row
+            if "which this entry rests on" in what[0]:
+                continue
+        found.add((iri(what), iri(relation), iri(on)))
+    return found
+
+
+@pytest.mark.parametrize("term", DEPENDENCY_TERMS, ids=lambda t: t.split("#")[1])
+def test_rests_on_and_rested_on_by_list_each_dependency_of_the_graph(bundled, trained, term):
+    # Each relation on the bundled anthology; ak:trainedWith, which no bundled arm states,
+    # on a copy whose ES arm was trained with verl.
+    site, graph = trained if term == AK.trainedWith else bundled
+    expected_on, expected_by = set(), set()
+    for entry, name in entries(graph).items():
+        mine = parts(graph, entry)
+        for part in mine:
+            for target in graph.objects(part, term):
+                expected_on.add((name, str(part), str(term), str(target)))
+            for source in graph.subjects(term, part):
+                if source not in mine:
+                    expected_by.add((name, str(source), str(term), str(part)))
+    assert expected_on and expected_by, term  # the test has something to find
+    shown_on, shown_by = set(), set()
+    for name in entries(graph).values():
+        rests = direct(table_rows(site, name, "rests-on"), dependents=False)
+        shown_on |= {(name, *row) for row in rests if row[1] == str(term)}
+        rested = direct(table_rows(site, name, "rested-on-by"), dependents=True)
+        shown_by |= {(name, *row) for row in rested if row[1] == str(term)}
+    assert shown_on == expected_on
+    assert shown_by == expected_by
+
+
+def test_no_mention_or_digest_is_shown_as_a_dependency(bundled):
+    site, graph = bundled
+    dependency_terms = {str(t) for t in DEPENDENCY_TERMS}
+    for name in entries(graph).values():
+        for table in ("rests-on", "rested-on-by"):
+            for row in table_rows(site, name, table):
+                relation = row[1] if table == "rests-on" else row[2]
+                # A dependency term, or a CiTO citation no dependency explains.
+                assert iri(relation) in dependency_terms or relation[0] == "cites for support", (
+                    name,
+                    row,
+                )
+    # ARXIV-2409.19256 mentions three entries and rests on none of them.
+    assert table_rows(site, "ARXIV-2409.19256", "rests-on") == []
+
+
+def test_rested_on_by_holds_every_row_of_the_depends_on_query(bundled):
+    site, graph = bundled
+    found_any = False
+    for name in entries(graph).values():
+        result = run_cli("query", "depends-on", "--param", f"entry={name}", "--format", "json")
+        assert result.exit_code == 0, result.stderr
+        answer = json.loads(result.stdout)["results"]["bindings"]
+        expected = {
+            (
+                b["dependent"]["value"],
+                b["via"]["value"],
+                b["owner"]["value"],
+                b.get("citation", {}).get("value"),
+            )
+            for b in answer
+            if b["relation"]["value"] == str(AK.restsOn)
+        }
+        shown = set()
+        for what, entry, relation, on, citation in table_rows(site, name, "rested-on-by"):
+            if iri(relation) == str(AK.restsOn):
+                shown.add((iri(what), iri(on), iri(entry), iri(citation)))
+        assert expected <= shown, name
+        found_any = found_any or bool(expected)
+        # The entry's page links to the query for its own identifier.
+        page = (site / "entries" / f"{name}.html").read_text("utf-8")
+        assert f'href="../queries/depends-on.html#entry={name}"' in page
+    assert found_any
+    # The record's one load-bearing place: LIT-168's reproducibility rests on
+    # ARXIV-2409.19256 through verl, by the CiTO citation LIT-168 draws its support with.
+    rows = table_rows(site, "ARXIV-2409.19256", "rested-on-by")
+    claim = [r for r in rows if iri(r[0]) == BASE + "LIT-168-reproducible"]
+    assert claim and iri(claim[0][4]) == BASE + "LIT-168-cites-ARXIV-2409.19256"
+
+
+def test_mentions_and_mentioned_by_are_the_records_mentions(bundled):
+    site, graph = bundled
+    mentions, mentioned_by = set(), set()
+    for entry, name in entries(graph).items():
+        for part in parts(graph, entry):
+            for target in graph.objects(part, DCTERMS.references):
+                mentions.add((name, str(target)))
+                by = owner(graph, target)
+                if by is not None:
+                    mentioned_by.add((entries(graph)[by], str(entry)))
+    assert mentions and mentioned_by
+    shown, shown_by = set(), set()
+    for name in entries(graph).values():
+        shown |= {(name, iri(row[0])) for row in table_rows(site, name, "mentions")}
+        shown_by |= {(name, iri(row[0])) for row in table_rows(site, name, "mentioned-by")}
+    assert shown == mentions
+    assert shown_by == mentioned_by
+
+
+def test_a_term_of_the_vocabulary_belongs_to_no_entry(bundled):
+    # ak:trainedWith ak:declaredBy id:ADR-032: the term is declared a confounder property
+    # by ADR-032, not by an entry that uses the term (QUESTION-baselines-on-verl).
+    site, graph = bundled
+    ontology = Graph().parse(ontology_file())
+    stated = [
+        (s, p, o)
+        for s, p, o in graph
+        if isinstance(s, URIRef) and (s, None, None) in ontology and o in entries(graph)
+    ]
+    assert stated
+    for term, predicate, target in stated:
+        rows = table_rows(site, entries(graph)[target], "referred-by")
+        assert any(iri(row[0]) == str(term) and row[0][2] == [] for row in rows), (term, rows)
+        named = {iri(row[0]) for row in rows}
+        users = {owner(graph, s) for s in graph.subjects(None, term)} - {None}
+        assert not {str(u) for u in users} & named, (term, predicate, users)
+    # No page links a term of the vocabulary to an entry's page.
+    for page in (site / "entries").glob("*.html"):
+        for title in re.findall(r'<a href="[^"]*" title="([^"]*)"', page.read_text("utf-8")):
+            assert (URIRef(unescape(title)), None, None) not in ontology, (page.name, title)
+
+
+def test_the_neighbourhood_picture_draws_the_dependencies(bundled):
+    site, graph = bundled
+    labels = {"rests on", "released on", "described in", "checkpoints from", "trained with"}
+    drawn_any = False
+    for name in entries(graph).values():
+        page = (site / "entries" / f"{name}.html").read_text("utf-8")
+        svg = page.split("<svg", 1)[1].split("</svg>", 1)[0] if "<svg" in page else ""
+        rows = table_rows(site, name, "rests-on") + table_rows(site, name, "rested-on-by")
+        linked = {
+            href.removeprefix("../")
+            for row in rows
+            for cell in row
+            for href in cell[2]
+            if href.startswith("../entries/")
+        }
+        if not rows:
+            assert not svg, name
+            continue
+        drawn_any = True
+        boxes = {h.removeprefix("../") for h in re.findall(r'href="([^"]+\.html)"', svg)}
+        # Every entry the tables name, itself, and nothing else (the tables are short).
+        assert boxes == linked | {f"entries/{name}.html"}, name
+        edge_labels = {  # Graphviz's edges, and the layered layout's
+            *re.findall(r'<a xlink:title="([^"]*)">\s*<path fill="none"', svg),
+            *re.findall(r'class="edge"><title>([^<]*)</title>', svg),
+        }
+        assert edge_labels and edge_labels <= labels, (name, edge_labels)
+        assert "mentions" not in svg and "addressed in" not in svg
+    assert drawn_any
