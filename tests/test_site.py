@@ -1171,6 +1171,13 @@ def build_with(root: Path, out: Path, count: int | None):
     return build_site(open_engine("fast", root=root, validates=True), out, workers=count)
 
 
+@pytest.fixture(scope="module")
+def one_process_site(tmp_path_factory) -> Path:
+    """The repository's anthology's site built in one process, once for the module: what
+    the builds with workers are compared with (read only)."""
+    return build_with(REPO, tmp_path_factory.mktemp("one-process") / "site", 1).root
+
+
 def record_renders(monkeypatch, log: Path) -> None:
     """Each call of ``Pages.entries`` (one per share of the entry pages) appends a line
     ``PID COUNT`` to ``log``: which process rendered how many entries."""
@@ -1227,9 +1234,9 @@ def test_the_site_is_the_same_whatever_the_number_of_processes(tmp_path, monkeyp
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the processes are forked (POSIX)")
-def test_a_write_failing_in_a_worker_leaves_the_old_site(tmp_path, monkeypatch):
+def test_a_write_failing_in_a_worker_leaves_the_old_site(tmp_path, monkeypatch, one_process_site):
     out = tmp_path / "site"
-    build_with(REPO, out, 1)
+    shutil.copytree(one_process_site, out)  # the old site
     before = tree(out)
     from anthology_kg.site.output import SiteWriter
 
@@ -1314,7 +1321,9 @@ def lingering_validator(seconds: float, stop: threading.Event | None = None):
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the processes are forked (POSIX)")
-def test_no_thread_of_the_build_runs_when_the_workers_are_forked(tmp_path, monkeypatch):
+def test_no_thread_of_the_build_runs_when_the_workers_are_forked(
+    tmp_path, monkeypatch, one_process_site
+):
     from anthology_kg.engine import open_engine
     from anthology_kg.site import build_site
 
@@ -1330,11 +1339,13 @@ def test_no_thread_of_the_build_runs_when_the_workers_are_forked(tmp_path, monke
     anthology = open_engine("fast", root=REPO, validates=True)
     build_site(anthology, tmp_path / "site", lingering_validator(0.5), workers=3)
     assert at_fork == [[], []], "threads of the build ran at fork time"
-    assert tree(tmp_path / "site") == tree(build_with(REPO, tmp_path / "one", 1).root)
+    assert tree(tmp_path / "site") == tree(one_process_site)
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the processes are forked (POSIX)")
-def test_a_thread_that_does_not_end_keeps_the_work_in_one_process(tmp_path, monkeypatch):
+def test_a_thread_that_does_not_end_keeps_the_work_in_one_process(
+    tmp_path, monkeypatch, one_process_site
+):
     from anthology_kg.engine import open_engine
     from anthology_kg.site import build_site, workers
 
@@ -1348,7 +1359,7 @@ def test_a_thread_that_does_not_end_keeps_the_work_in_one_process(tmp_path, monk
     finally:
         stop.set()
     assert render_pids(shares) == [str(os.getpid())] * 3
-    assert tree(tmp_path / "site") == tree(build_with(REPO, tmp_path / "one", 1).root)
+    assert tree(tmp_path / "site") == tree(one_process_site)
 
 
 def test_a_literal_with_unicode_line_separators_is_one_value(tmp_path, bundled_copy):
