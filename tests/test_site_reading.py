@@ -313,3 +313,34 @@ def test_the_neighbourhood_picture_draws_the_dependencies(bundled):
         assert edge_labels and edge_labels <= labels, (name, edge_labels)
         assert "mentions" not in svg and "addressed in" not in svg
     assert drawn_any
+
+
+def test_a_figure_reads_in_order_once_each_with_the_records_words(bundled):
+    site, graph = bundled
+    checked = 0
+    for entry, name in entries(graph).items():
+        page = unescape((site / "entries" / f"{name}.html").read_text("utf-8"))
+        for claim in graph.objects(entry, AK.makesClaim):
+            for figure in graph.objects(claim, AK.figure):
+                line = re.search(r"<li>figure: (.*?)</li>", page)
+                assert line, name
+                shown = re.sub(r"<[^>]+>", "", line.group(1))
+                parts = shown.split("; ")
+                assert len(parts) == len(set(parts)), shown
+                order = [
+                    f"{label} {graph.value(figure, term)}"
+                    for label, term in (
+                        ("measures", AK.measures),
+                        ("minimum value", AK.minValue),
+                        ("maximum value", AK.maxValue),
+                        ("unit", AK.unit),
+                    )
+                    if graph.value(figure, term) is not None
+                ]
+                assert [p for p in parts if p in order] == order, shown
+                for unknown in graph.objects(figure, AK.notStated):
+                    words = graph.value(unknown, AK.statedAs)
+                    prop = graph.value(unknown, AK.unknownProperty)
+                    assert f"{prop.split('#')[1]} (stated as “{words}”)" in shown, shown
+                    checked += 1
+    assert checked

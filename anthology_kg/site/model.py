@@ -65,6 +65,18 @@ RESTS_ON = frozenset(
         AK.trainedWith,
     )
 )
+# What a blank node's description names first (a figure, a stated unknown), in this order.
+DESCRIBED_FIRST = (
+    AK.measures,
+    AK.value,
+    AK.minValue,
+    AK.maxValue,
+    AK.unit,
+    AK.algorithm,
+    AK.baseline,
+    AK.unknownProperty,
+    AK.statedAs,
+)
 MENTIONS = DCTERMS.references  # a mention: no dependency, shown under "Mentions"
 CITO = Terms("http://purl.org/spar/cito/")
 _AK_PREFIX = f"<{_AK}"
@@ -507,11 +519,27 @@ class Model:
         return self.anthology.normalize(URIRef(iri))  # type: ignore[attr-defined]
 
     def describe(self, node: Term) -> str:
-        """An unlabelled blank node by what it says: ``minimum value 1.53; unit ×``."""
-        parts = [
-            f"{self.label(p)} {self.label(o)}" for p, o in self.out.get(node, ()) if p != RDF.type
-        ]
-        return "; ".join(sorted(parts))
+        """An unlabelled blank node by what it says, in the order a reader expects
+        (``DESCRIBED_FIRST``, then by label): ``measures throughput; minimum value 1.53;
+        maximum value 20.57; unit ×``. The values of one predicate are joined, each once;
+        a stated unknown is named by what is unknown and the record's words for it."""
+        values: dict[Term, list[str]] = {}
+        for p, o in self.out.get(node, ()):
+            if p != RDF.type:
+                shown = self._described_value(o)
+                listed = values.setdefault(p, [])
+                if shown not in listed:
+                    listed.append(shown)
+        first = {p: i for i, p in enumerate(DESCRIBED_FIRST)}
+        order = sorted(values, key=lambda p: (first.get(p, len(first)), self.label(p), p))
+        return "; ".join(f"{self.label(p)} {', '.join(values[p])}" for p in order)
+
+    def _described_value(self, node: Term) -> str:
+        unknown = self.value(node, AK.unknownProperty) if node[0] == "_" else None
+        if unknown is None:
+            return self.label(node)
+        words = self.text(node, AK.statedAs)
+        return f"{self.label(unknown)} (stated as “{words}”)" if words else self.label(unknown)
 
     def title(self, node: Term | None) -> str | None:
         """The title of an entry, else its label (when its identifier is its name)."""
