@@ -344,3 +344,19 @@ def test_a_figure_reads_in_order_once_each_with_the_records_words(bundled):
                     assert f"{prop.split('#')[1]} (stated as “{words}”)" in shown, shown
                     checked += 1
     assert checked
+
+
+def depends_on_rows(entry: str) -> list[dict]:
+    result = run_cli("query", "depends-on", "--param", f"entry={entry}", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)["results"]["bindings"]
+
+
+def test_the_depends_on_page_suggests_the_entry_with_the_most_rows(bundled):
+    site, graph = bundled
+    page = (site / "queries" / "depends-on.html").read_text("utf-8")
+    suggested = re.search(r'id="param-entry"[^>]* value="([^"]*)"', page)
+    assert suggested
+    counts = {name: len(depends_on_rows(name)) for name in entries(graph).values()}
+    assert counts[suggested.group(1)] == max(counts.values()) > 0, (suggested.group(1), counts)
+    assert f"for example with entry = {suggested.group(1)}." in page

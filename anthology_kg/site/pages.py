@@ -829,7 +829,8 @@ class Pages:
 
     def queries_pages(self, answers: Answers) -> None:
         listed = []
-        first_entry = self.by_identifier[0][1] if self.by_identifier else ""
+        wanted = any(p.type == "entry" for q in self.queries.values() for p in q.params)
+        example_entry = self.loaded_entry() if wanted else ""
         for name, stored in self.queries.items():
             path = self.query_pages[name]
             self.out.sources[path] = partial(_fixed, f"query {name!r}", (stored.path, None))
@@ -849,7 +850,7 @@ class Pages:
                     "variable": getattr(p, "bound_to", p.name),
                     "required": getattr(p, "required", True),
                     "example": getattr(p, "default", None)
-                    or (first_entry if p.type == "entry" else ""),
+                    or (example_entry if p.type == "entry" else ""),
                 }
                 for p in stored.params
             ]
@@ -909,6 +910,33 @@ class Pages:
             },
         )
 
+    def loaded_entry(self) -> str:
+        """The identifier to suggest for an entry parameter: the entry for which the
+        stored query depends-on has the most rows, counted from the model (the claims
+        resting on it, directly or through what rests on it or a codebase it describes,
+        and the open questions living in it), the first by identifier on a tie; the first
+        entry when none has any."""
+        m = self.model
+        best, most = (self.by_identifier[0][1] if self.by_identifier else ""), 0
+        for node, identifier in self.by_identifier:
+            claims, seen, todo = set(), {node}, [node]
+            while todo:
+                for p, s in m.into.get(todo.pop(), ()):
+                    if p == AK.restsOn or p == AK.describedIn:
+                        if p == AK.restsOn and any(m.is_a(s, kind) for kind in _CLAIM_KINDS):
+                            claims.add(s)
+                        if s not in seen:
+                            seen.add(s)
+                            todo.append(s)
+            questions = {
+                s
+                for p, s in m.into.get(node, ())
+                if p == AK.addressedIn and m.is_a(s, AK.OpenQuestion)
+            }
+            if len(claims) + len(questions) > most:
+                best, most = identifier, len(claims) + len(questions)
+        return best
+
     def rules_page(self, report: Report) -> None:
         rules = [
             {
@@ -944,6 +972,7 @@ class Pages:
 
 
 _CLAIM_APART = frozenset((RDF.type, RDFS.label, AK.restsOn))
+_CLAIM_KINDS = (AK.Claim, AK.ReproducibilityClaim, AK.QuantitativeClaim)  # as depends-on asks
 
 
 try:  # markupsafe's C escaper without the Markup it wraps its result in (3.x, private)
