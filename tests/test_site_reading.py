@@ -360,3 +360,74 @@ def test_the_depends_on_page_suggests_the_entry_with_the_most_rows(bundled):
     counts = {name: len(depends_on_rows(name)) for name in entries(graph).values()}
     assert counts[suggested.group(1)] == max(counts.values()) > 0, (suggested.group(1), counts)
     assert f"for example with entry = {suggested.group(1)}." in page
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium installed (Debian package chromium)"
+)
+
+
+@pytest.fixture(scope="module")
+def tab():
+    """One tab of a headless Chromium, each console message it logs in ``tab.logged``."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--no-first-run"]
+        )
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.logged = []
+        page.on("console", lambda message: page.logged.append(message.text))
+        yield page
+        browser.close()
+
+
+def test_no_page_may_load_an_image(bundled):
+    # No page has an image (pictures are inline SVG): the policy allows none.
+    site, _ = bundled
+    for page in site.rglob("*.html"):
+        policy = re.search(
+            r'http-equiv="Content-Security-Policy" content="([^"]*)"', page.read_text()
+        )
+        assert policy and "default-src 'none'" in unescape(policy.group(1)), page
+        assert "img-src" not in policy.group(1), (page, policy.group(1))
+
+
+@needs_chromium
+def test_enter_in_the_search_box_searches_and_sends_nothing(bundled, tab):
+    site, _ = bundled
+    tab.logged.clear()
+    for name in ("search.html", "index.html"):
+        uri = (site / name).as_uri()
+        tab.goto(uri)
+        tab.fill("#q", "verl")
+        tab.press("#q", "Enter")
+        tab.wait_for_function("document.getElementById('search-count').textContent !== ''")
+        assert tab.url == uri
+        hits = set(tab.locator("#search-results a").all_inner_texts())
+        assert {"CODEBASE-verl", "LIT-168", "ARXIV-2409.19256"} <= hits, hits
+        assert tab.get_attribute("#search-count", "role") == "status"  # read out as it changes
+    tab.goto("about:blank")
+    assert not [m for m in tab.logged if "Content Security Policy" in m], tab.logged
+
+
+@needs_chromium
+def test_an_entry_page_opens_depends_on_for_itself(bundled, tab):
+    site, _ = bundled
+    tab.goto((site / "entries" / "CODEBASE-verl.html").as_uri())
+    tab.click("text=depends-on for CODEBASE-verl")
+    tab.wait_for_load_state("load")
+    assert tab.input_value("#param-entry") == "CODEBASE-verl"
+    tab.click("#run")
+    tab.wait_for_selector("#live[data-done]", timeout=120_000)
+    rows = tab.evaluate(
+        """() => [...document.querySelectorAll('#live-result tr')].slice(1).map(tr =>
+             [...tr.querySelectorAll('td')].map(td => td.getAttribute('data-value')))"""
+    )
+    names = ("relation", "dependent", "kind", "via", "owner", "citation")
+    expected = {
+        tuple(b[v]["value"] if v in b else None for v in names)
+        for b in depends_on_rows("CODEBASE-verl")
+    }
+    assert {tuple(r) for r in rows} == set(expected) and rows

@@ -52,11 +52,11 @@ from .output import Source, slug
 from .pictures import Box, Picture, draw_all, layered_svg
 from .sparql_text import tokens
 
-# What the pages may load: their own stylesheet and scripts, images of their own or
-# inline SVG; no inline script, nothing from the network. Query pages also compile
-# the SPARQL engine's WebAssembly.
+# What the pages may load: their own stylesheet and scripts; no image (a picture is
+# inline SVG, which no directive governs), no inline script, nothing from the network.
+# Query pages also compile the SPARQL engine's WebAssembly.
 CSP = (
-    "default-src 'none'; style-src 'self'; img-src 'self' data:; script-src 'self'; "
+    "default-src 'none'; style-src 'self'; script-src 'self'; "
     "connect-src 'none'; base-uri 'none'; form-action 'none'"
 )
 CSP_WASM = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")

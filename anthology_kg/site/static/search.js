@@ -48,6 +48,8 @@
   }
 
   input.addEventListener("input", run);
+  // Enter searches here: the form is not sent anywhere (the pages allow no form action).
+  if (input.form) input.form.addEventListener("submit", function (event) { event.preventDefault(); run(); });
   var initial = new URLSearchParams(window.location.search).get("q");
   if (initial) { input.value = initial; }
   if (input.value) run();
