@@ -14,6 +14,7 @@ import time
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 from xml.etree import ElementTree
@@ -133,10 +134,16 @@ class Links(HTMLParser):
 
 
 def check_site(root_args, out: Path, *extra):
-    """Build the site; every link and source is a file of the site, none leaves it, none
-    is a script URL, and every page carries the Content-Security-Policy."""
+    """Build the site and check its pages (check_pages)."""
     result = run_cli(*root_args, "site", "-o", str(out), *extra)
     assert result.exit_code == 0, result.stderr
+    return check_pages(out)
+
+
+def check_pages(out: Path) -> list[Path]:
+    """The pages of the site at ``out``: every link and source is a file of the site,
+    none leaves it, none is a script URL, and every page carries the
+    Content-Security-Policy."""
     pages = sorted(out.rglob("*.html"))
     assert pages
     for page in pages:
@@ -417,10 +424,10 @@ SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }
 """
 
 
-@pytest.fixture
-def hostile(tmp_path):
-    """An anthology whose every text, identifier, IRI and query name carries a payload."""
-    root = tmp_path / "deep" / "er" / "hostile"
+def write_hostile(base: Path) -> Path:
+    """An anthology whose every text, identifier, IRI and query name carries a payload,
+    in ``base``/deep/er/hostile."""
+    root = base / "deep" / "er" / "hostile"
     (root / "data").mkdir(parents=True)
     (root / "queries").mkdir()
     (root / "data" / "payload.ttl").write_text(PAYLOAD_TTL, encoding="utf-8")
@@ -433,11 +440,30 @@ def files_under(folder: Path) -> set[Path]:
     return {p for p in folder.rglob("*") if p.is_file()}
 
 
-def test_hostile_names_stay_inside_the_output(tmp_path, hostile):
-    before = files_under(tmp_path)
-    out = tmp_path / "deep" / "er" / "out"
-    pages = check_site(["--root", str(hostile)], out)
-    assert files_under(tmp_path) - before == files_under(out)
+class HostileSite(NamedTuple):
+    base: Path  # the folder of the anthology and the output, and nothing else
+    out: Path
+    pages: list[Path]
+    stderr: str  # the command's
+    written: set[Path]  # the files the build added under base
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory) -> HostileSite:
+    """The hostile anthology's site as `site` builds it (pictures by dot where it is
+    installed) beside the anthology, once for the module (read only)."""
+    base = tmp_path_factory.mktemp("hostile")
+    root = write_hostile(base)
+    before = files_under(base)
+    out = base / "deep" / "er" / "out"
+    result = run_cli("--root", str(root), "site", "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    return HostileSite(base, out, check_pages(out), result.stderr, files_under(base) - before)
+
+
+def test_hostile_names_stay_inside_the_output(hostile_site):
+    out, pages = hostile_site.out, hostile_site.pages
+    assert hostile_site.written == files_under(out)
     names = {p.relative_to(out).as_posix() for p in pages}
     assert any(n.startswith("entries/escaped-by-site-") for n in names), names
     assert any(n.startswith("entries/img-src-x-onerror-alert-1-") for n in names), names
@@ -447,12 +473,9 @@ def test_hostile_names_stay_inside_the_output(tmp_path, hostile):
         assert "<iframe" not in text and 'onmouseover="alert' not in text, page
 
 
-def test_a_stored_query_with_service_is_not_run(tmp_path, hostile):
-    out = tmp_path / "out"
-    result = run_cli("--root", str(hostile), "site", "-o", str(out))
-    assert result.exit_code == 0, result.stderr
-    assert "query 'remote' calls a remote service (SERVICE)" in result.stderr
-    page = (out / "queries" / "remote.html").read_text("utf-8")
+def test_a_stored_query_with_service_is_not_run(hostile_site):
+    assert "query 'remote' calls a remote service (SERVICE)" in hostile_site.stderr
+    page = (hostile_site.out / "queries" / "remote.html").read_text("utf-8")
     assert "the site runs stored queries on the anthology alone and skips it" in page
     assert "oxigraph.js" not in page
 
@@ -645,10 +668,18 @@ THE_RUN_BUTTON_AND_THE_SEARCH_BOX = "() => ['run', 'q'].map((id) => !!document.g
 
 @needs_chromium
 @pytest.mark.parametrize("layout", ["dot", "python"], indirect=True)
-def test_no_script_runs_in_the_hostile_site(tmp_path, hostile, tab, layout):
-    out = tmp_path / "out"
-    before = files_under(tmp_path)
-    pages = check_site(["--root", str(hostile)], out)
+def test_no_script_runs_in_the_hostile_site(request, tmp_path, tab, layout):
+    if layout == "dot":  # the module's site, drawn by dot
+        site = request.getfixturevalue("hostile_site")
+        base, out, pages = site.base, site.out, site.pages
+        assert site.written == files_under(out)
+    else:
+        base, out = tmp_path, tmp_path / "out"
+        root = write_hostile(base)
+        before = files_under(base)
+        pages = check_site(["--root", str(root)], out)
+        assert files_under(base) - before == files_under(out)
+    before = files_under(base)  # the browser writes nothing
     dialogs, requests, errors, read = [], [], [], []
     page = watched_page(tab, dialogs, requests)
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -677,7 +708,7 @@ def test_no_script_runs_in_the_hostile_site(tmp_path, hostile, tab, layout):
     assert dialogs == [], dialogs
     assert requests == [], requests
     assert errors == [], errors
-    assert files_under(tmp_path) - before == files_under(out)
+    assert files_under(base) == before
 
 
 # -- pages people read ------------------------------------------------------------------------
