@@ -431,3 +431,45 @@ def test_an_entry_page_opens_depends_on_for_itself(bundled, tab):
         for b in depends_on_rows("CODEBASE-verl")
     }
     assert {tuple(r) for r in rows} == set(expected) and rows
+
+
+def test_a_picture_names_its_boxes_and_edges_by_their_labels(bundled):
+    # A <title> is what a screen reader calls a box or an edge: never dot's node names.
+    site, _ = bundled
+    pictures = 0
+    for page in [site / "graph.html", *sorted((site / "entries").glob("*.html"))]:
+        html = page.read_text("utf-8")
+        for svg in re.findall(r"<svg.*?</svg>", html, re.S):
+            pictures += 1
+            titles = [unescape(t) for t in re.findall(r"<title>([^<]*)</title>", svg)]
+            assert titles, page.name
+            generated = [t for t in titles if re.fullmatch(r"n[0-9]+(->n[0-9]+)?", t)]
+            assert not generated, (page.name, generated)
+            if 'class="layered"' in svg:
+                continue  # the layered layout's titles are its labels and relations
+            # Graphviz's: the graph's own, then each box's label (its tooltip too) and
+            # each edge's "label relation label".
+            names = {
+                unescape(n) for n in re.findall(r'<a xlink:href="[^"]*" xlink:title="([^"]*)"', svg)
+            }
+            for title in titles[1:]:
+                assert title in names or any(
+                    title.startswith(f"{a} ") and title.endswith(f" {b}")
+                    for a in names
+                    for b in names
+                ), (page.name, title, names)
+    assert pictures
+
+
+@needs_chromium
+def test_the_query_editor_has_a_name(bundled, tab):
+    site, _ = bundled
+    for name in ("depends-on.html", "sparql.html"):
+        tab.goto((site / "queries" / name).as_uri())
+        tab.click(".CodeMirror")
+        focused = tab.evaluate(
+            "() => [document.activeElement.tagName,"
+            " document.activeElement.getAttribute('aria-label')]"
+        )
+        assert focused == ["TEXTAREA", "SPARQL query"], (name, focused)
+        assert tab.get_by_role("textbox", name="SPARQL query").count() >= 1

@@ -156,7 +156,34 @@ def dot_svgs(dot: str, pictures: list[Picture]) -> list[str] | None:
     parts = done.stdout.split("<?xml")[1:]  # one document per graph; text has no "<"
     if done.returncode != 0 or len(parts) != len(pictures) or not all("<svg" in p for p in parts):
         return None
-    return [part[part.index("<svg") :] for part in parts]
+    return [
+        _named(part[part.index("<svg") :], picture)
+        for part, picture in zip(parts, pictures, strict=True)
+    ]
+
+
+_NODE_TITLE = re.compile(r"<title>n([0-9]+)</title>")
+# An edge's title, and the tooltip dot_source gives it (its relation, escaped by dot).
+_EDGE_TITLE = re.compile(
+    r"<title>n([0-9]+)&#45;&gt;n([0-9]+)</title>"
+    r'(\s*<g id="a_edge[0-9]+"><a xlink:title="([^"]*)">)?'
+)
+
+
+def _named(svg: str, picture: Picture) -> str:
+    """Graphviz's drawing with each box's ``<title>`` (a browser's name for it) its label
+    and each edge's its two labels and relation (``LIT-168 rests on verl``), where dot
+    writes the generated node names (``n0``, ``n1->n0``)."""
+    labels = [escape(box.label) for box in picture.boxes]
+
+    def edge(match: re.Match) -> str:
+        a, b = labels[int(match[1])], labels[int(match[2])]
+        link = match[3] or ""
+        named = f"{a} {match[4]} {b}" if match[4] else f"{a} → {b}"
+        return f"<title>{named}</title>{link}"
+
+    svg = _EDGE_TITLE.sub(edge, svg)
+    return _NODE_TITLE.sub(lambda m: f"<title>{labels[int(m[1])]}</title>", svg)
 
 
 def _columns(keys: list[int], edges: list[tuple[int, str, int]]) -> dict[int, int]:

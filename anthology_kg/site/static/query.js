@@ -13,7 +13,8 @@
   // The vendored CodeMirror (assets/codemirror/) highlights the query as it is edited;
   // without it the plain text box works the same.
   var cm = window.CodeMirror ? window.CodeMirror.fromTextArea(editor, {
-    mode: "sparql", lineNumbers: true, indentUnit: 4, viewportMargin: Infinity
+    mode: "sparql", lineNumbers: true, indentUnit: 4, viewportMargin: Infinity,
+    screenReaderLabel: editor.getAttribute("aria-label")  // the name of the box typed in
   }) : null;
   var store = null;
   var IDENTIFIER = "http://purl.org/dc/terms/identifier";
