@@ -473,3 +473,22 @@ def test_the_query_editor_has_a_name(bundled, tab):
         )
         assert focused == ["TEXTAREA", "SPARQL query"], (name, focused)
         assert tab.get_by_role("textbox", name="SPARQL query").count() >= 1
+
+
+CURIE = re.compile(r"\b(?:ak|aks|rdf|rdfs|dcterms|id|xsd|cito|prov|skos|sh):[A-Za-z]")
+
+
+def test_the_answers_and_the_rules_name_things_by_label_not_curie(bundled):
+    site, _ = bundled
+    known = (site / "queries" / "known-unknowns.html").read_text("utf-8")
+    answer = known.split('<table class="answer">', 1)[1].split("</table>", 1)[0]
+    shown = unescape(re.sub(r"<[^>]+>", " ", answer))
+    assert not CURIE.search(shown), CURIE.findall(shown)
+    # The tally the record does not name is shown by what it says.
+    assert "citation tally: citing documents 3; in sweep SWEEP-backlog" in shown
+    rules = (site / "rules.html").read_text("utf-8")
+    table = rules.split('<table class="rules">', 1)[1].split("</table>", 1)[0]
+    shown = unescape(re.sub(r"<[^>]+>", " ", table))
+    assert not CURIE.search(shown), CURIE.findall(shown)
+    # Each rule by the code `check` prints, its shape in the tooltip.
+    assert re.search(r'<code title="shape aks:Rule1AdmittedCategory">AK001</code>', table)

@@ -270,8 +270,12 @@ class Pages:
         if node[0] == "_" and node not in m.labels:
             return _escape(m.describe(node) or m.label(node))  # shown where it is
         # Each part escaped as text (markupsafe's escape, without a Markup per part).
-        shown = _escape_inner(m.label(node))
         page = m.page_of(node)
+        if page is None and node in m.out and m.label(node) == m.prefixed(text(node)):
+            # Described in the data but named nowhere (a citation tally): by what it says.
+            shown = _escape_inner(f"{m.kind(node)}: {m.describe(node)}")
+        else:
+            shown = _escape_inner(m.label(node))
         iri = _escape_inner(text(node)) if node[0] == "<" else None
         if page:
             title = f' title="{iri}"' if iri else ""
@@ -945,6 +949,7 @@ class Pages:
                 "severity": r.severity,
                 "label": r.label,
                 "name": r.name,
+                "code": r.code,
             }
             for r in self.rules
         ]
