@@ -492,3 +492,25 @@ def test_the_answers_and_the_rules_name_things_by_label_not_curie(bundled):
     assert not CURIE.search(shown), CURIE.findall(shown)
     # Each rule by the code `check` prints, its shape in the tooltip.
     assert re.search(r'<code title="shape aks:Rule1AdmittedCategory">AK001</code>', table)
+
+
+def test_the_dependencies_page_draws_what_rests_on_what_between_entries(bundled):
+    site, graph = bundled
+    html = (site / "graph.html").read_text("utf-8")
+    svg = html.split("<svg", 1)[1].split("</svg>", 1)[0]
+    expected = set()
+    for term in DEPENDENCY_TERMS:
+        for s, o in graph.subject_objects(term):
+            a, b = owner(graph, s), owner(graph, o)
+            if a is not None and b is not None and a != b:
+                expected |= {
+                    f"entries/{entries(graph)[a]}.html",
+                    f"entries/{entries(graph)[b]}.html",
+                }
+    assert expected
+    assert set(re.findall(r'href="([^"]+\.html)"', svg)) == expected
+    labels = {  # Graphviz's edges, and the layered layout's
+        *re.findall(r'<a xlink:title="([^"]*)">\s*<path fill="none"', svg),
+        *re.findall(r'class="edge"><title>([^<]*)</title>', svg),
+    }
+    assert labels == {"described in", "released on", "rests on", "checkpoints from"}, labels

@@ -64,7 +64,6 @@ PICTURE_MAX_BOXES = 300  # larger anthologies get per-entry pictures only
 NEIGHBOURS_MAX = 12
 DOT_NEIGHBOURHOODS = 1000  # more are drawn by the layered layout (dot: ~1 ms each)
 ANSWER_ROWS_SHOWN = 500  # a query page lists this many rows; the browser runs give all
-PICTURE_EDGES = (AK.makesClaim, AK.restsOn, AK.describedIn, AK.releasedOn, AK.addressedIn)
 Neighbours = list[tuple[Term, Term, Term]]  # (entry, relation, entry it rests on)
 _EMPTY = Markup("")
 _COMMA = Markup(", ")  # joins values already escaped
@@ -775,14 +774,17 @@ class Pages:
         return drawn
 
     def graph_page(self) -> None:
+        """The anthology's dependencies between entries: an arrow from an entry to one it
+        (or a claim it makes, an arm it has) rests on, by the dependency terms."""
         m = self.model
-        drawn = {
-            (s, p, o)
-            for s, pairs in m.out.items()
-            if s[0] == "<"
-            for p, o in pairs
-            if p in PICTURE_EDGES and o[0] == "<" and s != o
-        }
+        owner = m.owner
+        drawn = set()
+        for s, pairs in m.out.items():
+            for p, o in pairs:
+                if p in RESTS_ON and o[0] != '"':
+                    a, b = owner(s), owner(o)
+                    if a is not None and b is not None and a != b:
+                        drawn.add((a, p, b))
         ends = {node for s, _, o in drawn for node in (s, o)}
         if len(ends) > PICTURE_MAX_BOXES:  # counted before anything is labelled or sorted
             self.render(
@@ -791,8 +793,8 @@ class Pages:
                 title="Dependencies",
                 svg=None,
                 laid_out_by=None,
-                too_large=f"{len(ends)} entries, claims and codebases are too many for one "
-                "legible picture: each entry's page shows its neighbourhood.",
+                too_large=f"{len(ends)} entries are too many for one legible picture: each "
+                "entry's page shows its neighbourhood.",
             )
             return
         edges = sorted({(text(s), m.label(p), text(o)) for s, p, o in drawn})
