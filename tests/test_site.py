@@ -547,6 +547,7 @@ class Tab:
 
 @pytest.fixture
 def tab(module_tab):
+    """The module's tab lent to one test (Tab): left when the test ends, pass or fail."""
     lent = Tab(module_tab)
     yield lent
     lent.leave()
