@@ -134,7 +134,22 @@ class _SharedScopes:
         return Scheduling(config, log)
 
 
+def _compiled_for_child_processes() -> None:
+    """Compile the package to bytecode once (its ``__pycache__``, ignored by git), as pip
+    does when it installs the wheel. Where PYTHONDONTWRITEBYTECODE is set (this
+    machine's setting), each ``python -m anthology_kg`` the tests start (about 64) would
+    otherwise compile every module it imports anew: test_hardening and test_sigterm
+    13.2-14.7 -> 11.2-11.7 s of CPU (cgroup, their processes included)."""
+    import compileall
+
+    import anthology_kg
+
+    compileall.compile_dir(Path(anthology_kg.__file__).parent, quiet=1)
+
+
 def pytest_configure(config):
     config.pluginmanager.register(_ConformanceTally(), "conformance-tally")
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_SharedScopes(), "shared-scopes")
+    if sys.flags.dont_write_bytecode and not hasattr(config, "workerinput"):
+        _compiled_for_child_processes()  # once, before any worker starts
