@@ -237,3 +237,79 @@ def test_site_and_new_refuse_a_shape_calling_service_and_write_nothing(tmp_path,
     assert "calls a remote endpoint" not in allowed.stderr  # SHACL's own rule says no
     assert "must not contain a federated query (SERVICE)" in allowed.stderr
     assert seen == []
+
+
+#: Ways review6 found for SERVICE to pass the guard's first reader (each sent a request):
+#: PN_LOCAL escapes read as a comment or a string, an IRI character Python calls a space,
+#: a number before the keyword, and codepoint escapes read as rdflib reads them.
+SMUGGLED = {
+    "escaped # in a name": "BIND(ex:a\\# AS ?x) {service}",
+    "escaped quotes in names": "BIND(ex:a\\' AS ?x) BIND(ex:b\\' AS ?y) {service}",
+    "no-break space in an IRI": "BIND(<http://x/\u00a0#> AS ?x) {service}",
+    "line separator in an IRI": "BIND(<http://x/\u2028#> AS ?x) {service}",
+    "a number before it": "?s ?p 1{service}",
+    "\\u with eight digits": "{service8}",
+    "\\U with four digits": "{service4}",
+}
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+@pytest.mark.parametrize("way", SMUGGLED)
+def test_service_however_smuggled_is_refused_and_sends_nothing(tmp_path, listener, engine, way):
+    url, seen = listener
+    where = SMUGGLED[way].format(
+        service=f"SERVICE <{url}/q> {{ ?s ?p ?o }}",
+        service8=f"\\u00000053ERVICE <{url}/q> {{ ?s ?p ?o }}",
+        service4=f"\\U0053ERVICE <{url}/q> {{ ?s ?p ?o }}",
+    )
+    query = tmp_path / "q.rq"
+    query.write_text(f"PREFIX ex: <http://x/>\nSELECT * WHERE {{ {where} }}\n", encoding="utf-8")
+    result = run_cli("sparql", str(query), "--engine", engine)
+    assert "Traceback" not in result.output, result.output
+    assert seen == []
+    if result.exit_code != 0:  # refused, or a syntax error of this engine's parser
+        assert result.exit_code == 2, result.output
+
+
+def test_a_shape_smuggling_service_past_the_reader_sends_nothing(tmp_path, listener):
+    url, seen = listener
+    root = anthology(tmp_path)
+    shapes = root / "ontology" / "shapes" / "x.ttl"
+    shapes.parent.mkdir(parents=True)
+    shapes.write_text(
+        "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+        "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+        "@prefix ex: <http://example.org/> .\n"
+        'ex:decl sh:declare [ sh:prefix "ex" ; sh:namespace "http://x/"^^xsd:anyURI ] .\n'
+        "ex:S a sh:NodeShape ; sh:targetNode ex:n ; sh:sparql [ a sh:SPARQLConstraint ;\n"
+        f'    sh:prefixes ex:decl ; sh:select "SELECT $this WHERE {{ BIND(ex:a\\\\# AS $this) '
+        f'SERVICE <{url}/shape> {{ $this ?b ?c }} }}" ] .\n',
+        encoding="utf-8",
+    )
+    listed = run_cli("--root", str(root), "rules")  # reading the shapes runs no query
+    assert listed.exit_code == 0, listed.output
+    for engine in ("fast", "reference"):
+        result = run_cli("--root", str(root), "check", "--engine", engine)
+        assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+        assert "calls a remote endpoint (SERVICE)" in result.stderr
+    assert seen == []
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_the_empty_prefix_is_a_prefix_name(tmp_path, engine):
+    """PNAME_NS is ``PN_PREFIX? ':'``: ``sh:prefix ""`` declares ``PREFIX : <…>``."""
+    root = anthology(tmp_path)
+    shapes = root / "ontology" / "shapes" / "x.ttl"
+    shapes.parent.mkdir(parents=True)
+    shapes.write_text(
+        "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+        "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+        "@prefix ex: <http://example.org/> .\n"
+        'ex:decl sh:declare [ sh:prefix "" ; sh:namespace "http://example.org/"^^xsd:anyURI ] .\n'
+        "ex:S a sh:NodeShape ; sh:targetNode ex:n ; sh:sparql [ a sh:SPARQLConstraint ;\n"
+        '    sh:prefixes ex:decl ; sh:select "SELECT $this WHERE { $this :p ?o }" ] .\n',
+        encoding="utf-8",
+    )
+    result = run_cli("--root", str(root), "check", "--engine", engine)
+    assert result.exit_code == 0, result.output
+    assert "conforms" in result.stdout

@@ -74,13 +74,14 @@ def declarations(g: Graph, holder: Node) -> list[tuple[Node, Node, Node | None, 
     return found
 
 
-#: SPARQL 1.1's PN_PREFIX (grammar rules 164-168).
+#: SPARQL 1.1's PN_PREFIX (grammar rules 164-168), or none.
 _PN_BASE = (
     "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c-\u200d"
     "\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff"
 )
 _PN_CHARS = _PN_BASE + "_\\-0-9\u00b7\u0300-\u036f\u203f-\u2040"
-_PN_PREFIX = re.compile(f"[{_PN_BASE}](?:[{_PN_CHARS}.]*[{_PN_CHARS}])?")
+#: PNAME_NS is ``PN_PREFIX? ":"``: the empty prefix (``PREFIX : <…>``) is one too.
+_PN_PREFIX = re.compile(f"(?:[{_PN_BASE}](?:[{_PN_CHARS}.]*[{_PN_CHARS}])?)?")
 
 
 def declaration_problem(prefix: Node, namespace: Node) -> tuple[ox.NamedNode, str] | None:
