@@ -342,13 +342,16 @@ def _parsed_rule_triples(
     ontology_file: Path, shape_files: tuple[Path, ...], base: str
 ) -> tuple[tuple[Triple, ...], tuple[Triple, ...]]:
     from .bnodes import ox_stable_labels
+    from .sourcemap import refuse_triple_terms
     from .sources import parse_turtle_file
 
     def triples(paths: Sequence[Path]) -> tuple[Triple, ...]:
         # A set of triples, as an rdflib graph holds them (the order as first read).
         found: dict[Triple, None] = {}
         for path in paths:
-            for quad in parse_turtle_file(path, base)[0]:
+            quads, _, data = parse_turtle_file(path, base)
+            refuse_triple_terms(data, path, base, quads)  # as the reference engine does
+            for quad in quads:
                 found[(quad.subject, quad.predicate, quad.object)] = None  # type: ignore[index]
         labels: dict[Any, Any] = dict(ox_stable_labels(found))
         return tuple((labels.get(s, s), p, labels.get(o, o)) for s, p, o in found)

@@ -95,3 +95,16 @@ def test_diff_refuses_a_triple_term_in_either_side(bundled_copy):
     result = run_cli("diff", str(resources.bundled_dir()), str(bundled_copy))
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     assert result.stderr.startswith(f"{note}:5: RDF-star triple terms are not supported: ")
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_a_shapes_file_holding_a_triple_term_is_refused_on_both_engines(bundled_copy, engine):
+    shapes = bundled_copy / "ontology" / "shapes" / "y.ttl"
+    shapes.parent.mkdir(parents=True)
+    shapes.write_text(
+        "@prefix ex: <http://example.org/> .\n\nex:s ex:p <<( ex:a ex:b ex:c )>> .\n",
+        encoding="utf-8",
+    )
+    result = run_cli("--root", str(bundled_copy), "check", "--engine", engine)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert result.stderr.startswith(f"{shapes}:3: RDF-star triple terms are not supported: ")
