@@ -511,8 +511,9 @@ def converted(answer: Answered, convert: Callable[[Answered], T], source: str | 
         return convert(answer)
     except AnthologyError as exc:
         refused = AnthologyError(exc.message, exc.path or source)
-    except RuntimeError as exc:  # pyoxigraph's evaluation error, as the answer is read
-        refused = AnthologyError(f"query failed: {exc}", source)
+    except (RuntimeError, OSError) as exc:  # pyoxigraph's evaluation error (OSError: an
+        # allowed SERVICE's store answering with an error), as the answer is read
+        refused = AnthologyError(f"query failed: {_one_line(exc)}", source)
     del answer
     raise refused
 
@@ -543,4 +544,10 @@ def _run(
     except SyntaxError as exc:
         raise sparql_error(exc, source) from None
     except (OSError, RuntimeError) as exc:  # RuntimeError: an unknown custom function
-        raise AnthologyError(f"query failed: {exc}", source) from None
+        raise AnthologyError(f"query failed: {_one_line(exc)}", source) from None
+
+
+def _one_line(error: Exception) -> str:
+    """pyoxigraph's message, its lines joined (a store's error names its payload on the
+    next lines): an error is one line."""
+    return " ".join(str(error).split())

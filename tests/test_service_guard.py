@@ -313,3 +313,35 @@ def test_the_empty_prefix_is_a_prefix_name(tmp_path, engine):
     result = run_cli("--root", str(root), "check", "--engine", engine)
     assert result.exit_code == 0, result.output
     assert "conforms" in result.stdout
+
+
+@pytest.fixture
+def failing_store():
+    """A SPARQL endpoint on 127.0.0.1 that answers every request with HTTP 500."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.send_response(500)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        do_GET = do_POST
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_an_allowed_service_whose_store_fails_is_exit_2_not_a_traceback(tmp_path, failing_store):
+    query = tmp_path / "q.rq"
+    query.write_text(f"SELECT * WHERE {{ SERVICE <{failing_store}/q> {{ ?s ?p ?o }} }}\n")
+    result = run_cli("sparql", str(query), "--allow-service")
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert result.stderr.startswith(f"{query}: query failed: Error 500 ")
+    assert result.stderr.count("\n") == 1  # one line
