@@ -28,6 +28,33 @@ def bundled_copy(tmp_path: Path) -> Path:
     return root
 
 
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium installed (Debian package chromium)"
+)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """A headless Chromium for the session's browser tests (test_site, test_site_reading:
+    run side by side under ``-n``, ``BESIDE``): launching one costs ~0.8 s of CPU."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield launched
+        launched.close()
+
+
 @functools.cache
 def reference_results(root: Path) -> tuple:
     """The reference engine's (rdflib + pySHACL) validation results (frozen
@@ -108,10 +135,12 @@ class _ConformanceTally:
 #: it runs beside under ``-n`` (``--dist loadscope``): both in one worker, so the shared
 #: work is done once, not once a worker. Virtuoso (stores.virtuoso): test_server,
 #: test_pushdown. The reference engine's results of the fixtures (reference_results):
-#: test_engines, test_rules.
+#: test_engines, test_rules. The session's Chromium (``browser``): test_site,
+#: test_site_reading.
 BESIDE = {
     "tests/test_pushdown.py": "tests/test_server.py",
     "tests/test_rules.py": "tests/test_engines.py",
+    "tests/test_site_reading.py": "tests/test_site.py",
 }
 
 

@@ -20,7 +20,7 @@ from urllib.request import url2pathname
 from xml.etree import ElementTree
 
 import pytest
-from conftest import FIXTURES, REPO, run_cli
+from conftest import FIXTURES, REPO, needs_chromium, run_cli
 
 from anthology_kg.errors import AnthologyError
 from anthology_kg.guards import uses_service
@@ -485,31 +485,6 @@ def test_tokens_find_service_only_as_a_keyword():
     assert not uses_service('# SERVICE\nSELECT * WHERE { ?s ?p "SERVICE" . ?s <urn:SERVICE> ?o }')
     text = '#+ summary: x\nSELECT ?a WHERE { ?a ak:b "c" ; <d> 1 }\n'
     assert "".join(piece for _, piece in tokens(text)) == text
-
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None, reason="no Chromium installed (Debian package chromium)"
-)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")

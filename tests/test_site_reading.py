@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import needs_chromium, run_cli
 from rdflib import Graph, URIRef
 from rdflib.namespace import DCTERMS
 
@@ -362,25 +362,14 @@ def test_the_depends_on_page_suggests_the_entry_with_the_most_rows(bundled):
     assert f"for example with entry = {suggested.group(1)}." in page
 
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None, reason="no Chromium installed (Debian package chromium)"
-)
-
-
 @pytest.fixture(scope="module")
-def tab():
-    """One tab of a headless Chromium, each console message it logs in ``tab.logged``."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--no-first-run"]
-        )
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.logged = []
-        page.on("console", lambda message: page.logged.append(message.text))
-        yield page
-        browser.close()
+def tab(browser):
+    """One tab of the session's Chromium, each console message it logs in ``tab.logged``."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.logged = []
+    page.on("console", lambda message: page.logged.append(message.text))
+    yield page
+    page.close()
 
 
 def test_no_page_may_load_an_image(bundled):
