@@ -6,6 +6,8 @@ generated dba password. Import the fixture where it is needed::
 
 ``Proxy`` goes between a client and a store: it records every request, and cuts the
 ones a test chooses in the middle of their body (a store that fails mid-way).
+``recording_store`` is a store of its own that gives every request one answer and
+records it (to see whether a command reached the network).
 
 Tests that use it skip, saying why, when ``virtuoso-t`` is not installed
 (``apt-get install virtuoso-opensource``; ``.ci/run`` installs it).
@@ -23,7 +25,8 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -189,6 +192,38 @@ def put_graph(store: str, graph: str, turtle: str, connection=None) -> None:
         headers={"Content-Type": "text/turtle"},
         connection=connection,
     )
+
+
+@contextmanager
+def recording_store(
+    status: int = 200, body: bytes = b"", content_type: str = "application/sparql-results+json"
+) -> Iterator[tuple[str, list[str]]]:
+    """An HTTP server on 127.0.0.1 answering every GET and POST with ``status`` and
+    ``body``; yields its URL and the list of the requests it gets (``"POST /path"``)."""
+    seen: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            seen.append(f"{self.command} {self.path}")
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = do_POST
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", seen
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 @dataclass

@@ -6,12 +6,9 @@ the tool makes (review5's findings 1-3)."""
 
 from __future__ import annotations
 
-import shutil
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
 import pytest
-from conftest import REPO, run_cli
+from conftest import run_cli
+from stores import recording_store
 
 from anthology_kg.guards import uses_service
 
@@ -22,36 +19,16 @@ ANSWER = b'{"head":{"vars":["s"]},"results":{"bindings":[]}}'
 def listener():
     """A SPARQL endpoint on 127.0.0.1 that answers every request with no rows and
     records each (method and path) in the list it yields, after its URL."""
-    seen: list[str] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self):
-            seen.append(f"{self.command} {self.path}")
-            length = int(self.headers.get("Content-Length") or 0)
-            self.rfile.read(length)
-            self.send_response(200)
-            self.send_header("Content-Type", "application/sparql-results+json")
-            self.send_header("Content-Length", str(len(ANSWER)))
-            self.end_headers()
-            self.wfile.write(ANSWER)
-
-        do_GET = do_POST
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}", seen
-    server.shutdown()
-    server.server_close()
+    with recording_store(body=ANSWER) as found:
+        yield found
 
 
-def anthology(tmp_path, name="anthology"):
-    root = tmp_path / name
-    shutil.copytree(REPO / "data", root / "data")
-    return root
+def with_shapes(root, turtle: str):
+    """``root`` (``bundled_copy``) with ``turtle`` as its own shapes file; the file."""
+    shapes = root / "ontology" / "shapes" / "x.ttl"
+    shapes.parent.mkdir(parents=True)
+    shapes.write_text(turtle, encoding="utf-8")
+    return shapes
 
 
 @pytest.mark.parametrize(
@@ -85,10 +62,10 @@ def test_an_escaped_service_in_a_local_query_is_refused(tmp_path, listener, engi
 @pytest.mark.parametrize("engine", ["fast", "reference"])
 @pytest.mark.parametrize("keyword", ["\\u0053ERVICE", "\u017fERVICE"])
 def test_the_site_skips_a_stored_query_however_it_writes_service(
-    tmp_path, listener, engine, keyword
+    tmp_path, bundled_copy, listener, engine, keyword
 ):
     url, seen = listener
-    root = anthology(tmp_path)
+    root = bundled_copy
     (root / "queries").mkdir()
     (root / "queries" / "e.rq").write_text(
         f"#+ summary: e\nSELECT * WHERE {{ {keyword} <{url}/site> {{ ?s ?p ?o }} }}\n",
@@ -101,9 +78,9 @@ def test_the_site_skips_a_stored_query_however_it_writes_service(
     assert seen == []
 
 
-def test_diff_query_refuses_service_unless_allowed(tmp_path, listener):
+def test_diff_query_refuses_service_unless_allowed(bundled_copy, listener):
     url, seen = listener
-    root = anthology(tmp_path)
+    root = bundled_copy
     (root / "queries").mkdir()
     (root / "queries" / "s.rq").write_text(
         f"#+ summary: s\nSELECT * WHERE {{ SERVICE <{url}/diff> {{ ?s ?p ?o }} }}\n",
@@ -146,13 +123,12 @@ ex:S a sh:NodeShape ; sh:targetNode ex:n ;
     ],
     ids=" ".join,
 )
-def test_a_namespace_that_is_no_iri_is_a_shape_error_and_sends_nothing(tmp_path, listener, command):
+def test_a_namespace_that_is_no_iri_is_a_shape_error_and_sends_nothing(
+    bundled_copy, listener, command
+):
     url, seen = listener
-    root = anthology(tmp_path)
-    shapes = root / "ontology" / "shapes" / "x.ttl"
-    shapes.parent.mkdir(parents=True)
-    shapes.write_text(SHAPE.format(url=url), encoding="utf-8")
-    result = run_cli("--root", str(root), *command)
+    shapes = with_shapes(bundled_copy, SHAPE.format(url=url))
+    result = run_cli("--root", str(bundled_copy), *command)
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     assert f"{shapes}:7:" in result.stderr
     assert 'sh:namespace "http://x/> SELECT $this WHERE' in result.stderr
@@ -160,21 +136,19 @@ def test_a_namespace_that_is_no_iri_is_a_shape_error_and_sends_nothing(tmp_path,
     assert seen == []
 
 
-def test_a_prefix_that_is_no_prefix_name_is_a_shape_error(tmp_path, listener):
+def test_a_prefix_that_is_no_prefix_name_is_a_shape_error(bundled_copy, listener):
     url, seen = listener
-    root = anthology(tmp_path)
-    shapes = root / "ontology" / "shapes" / "x.ttl"
-    shapes.parent.mkdir(parents=True)
-    shapes.write_text(
-        SHAPE.format(url=url)
-        .replace('"zz"', f'"zz: <http://x/> SELECT * WHERE {{ SERVICE <{url}/p> {{}} }} #"')
+    prefix = f"zz: <http://x/> SELECT * WHERE {{{{ SERVICE <{url}/p> {{{{}}}} }}}} #"
+    with_shapes(
+        bundled_copy,
+        SHAPE.replace('"zz"', f'"{prefix}"')
         .replace(
             "http://x/> SELECT $this WHERE {{ SERVICE <{url}/declare> {{ $this ?b ?c }} }} #",
             "http://x/",
-        ),
-        encoding="utf-8",
+        )
+        .format(url=url),
     )
-    result = run_cli("--root", str(root), "rules")
+    result = run_cli("--root", str(bundled_copy), "rules")
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     assert 'sh:prefix "zz: <http://x/> SELECT' in result.stderr
     assert "not a SPARQL prefix name (PN_PREFIX)" in result.stderr
@@ -190,25 +164,17 @@ ex:S a sh:NodeShape ; sh:targetNode ex:n ;
 """
 
 
-def with_service_shape(tmp_path, url):
-    root = anthology(tmp_path)
-    shapes = root / "ontology" / "shapes" / "remote.ttl"
-    shapes.parent.mkdir(parents=True)
-    shapes.write_text(SERVICE_SHAPE.format(url=url), encoding="utf-8")
-    return root
-
-
 @pytest.mark.parametrize("engine", ["fast", "reference"])
 def test_the_library_s_validate_refuses_a_shape_calling_service_unless_allowed(
-    tmp_path, listener, engine
+    bundled_copy, listener, engine
 ):
     from anthology_kg.engine import open_engine
     from anthology_kg.errors import AnthologyError
     from anthology_kg.validation import validate
 
     url, seen = listener
-    root = with_service_shape(tmp_path, url)
-    anthology = open_engine(engine, root=root, validates=True, warn=lambda _: None)
+    with_shapes(bundled_copy, SERVICE_SHAPE.format(url=url))
+    anthology = open_engine(engine, root=bundled_copy, validates=True, warn=lambda _: None)
     with pytest.raises(AnthologyError, match=r"calls a remote endpoint \(SERVICE\)"):
         validate(anthology)
     assert seen == []
@@ -221,9 +187,12 @@ def test_the_library_s_validate_refuses_a_shape_calling_service_unless_allowed(
 @pytest.mark.parametrize(
     "command", [("site", "-o", "{tmp}/site"), ("new", "note", "NOTE-777")], ids=lambda c: c[0]
 )
-def test_site_and_new_refuse_a_shape_calling_service_and_write_nothing(tmp_path, listener, command):
+def test_site_and_new_refuse_a_shape_calling_service_and_write_nothing(
+    tmp_path, bundled_copy, listener, command
+):
     url, seen = listener
-    root = with_service_shape(tmp_path, url)
+    root = bundled_copy
+    with_shapes(root, SERVICE_SHAPE.format(url=url))
     before = sorted(p.name for p in (root / "data").iterdir())
     args = [arg.format(tmp=tmp_path) for arg in command]
     result = run_cli("--root", str(root), *args)
@@ -271,12 +240,11 @@ def test_service_however_smuggled_is_refused_and_sends_nothing(tmp_path, listene
         assert result.exit_code == 2, result.output
 
 
-def test_a_shape_smuggling_service_past_the_reader_sends_nothing(tmp_path, listener):
+def test_a_shape_smuggling_service_past_the_reader_sends_nothing(bundled_copy, listener):
     url, seen = listener
-    root = anthology(tmp_path)
-    shapes = root / "ontology" / "shapes" / "x.ttl"
-    shapes.parent.mkdir(parents=True)
-    shapes.write_text(
+    root = bundled_copy
+    with_shapes(
+        root,
         "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
         "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
         "@prefix ex: <http://example.org/> .\n"
@@ -284,7 +252,6 @@ def test_a_shape_smuggling_service_past_the_reader_sends_nothing(tmp_path, liste
         "ex:S a sh:NodeShape ; sh:targetNode ex:n ; sh:sparql [ a sh:SPARQLConstraint ;\n"
         f'    sh:prefixes ex:decl ; sh:select "SELECT $this WHERE {{ BIND(ex:a\\\\# AS $this) '
         f'SERVICE <{url}/shape> {{ $this ?b ?c }} }}" ] .\n',
-        encoding="utf-8",
     )
     listed = run_cli("--root", str(root), "rules")  # reading the shapes runs no query
     assert listed.exit_code == 0, listed.output
@@ -296,19 +263,17 @@ def test_a_shape_smuggling_service_past_the_reader_sends_nothing(tmp_path, liste
 
 
 @pytest.mark.parametrize("engine", ["fast", "reference"])
-def test_the_empty_prefix_is_a_prefix_name(tmp_path, engine):
+def test_the_empty_prefix_is_a_prefix_name(bundled_copy, engine):
     """PNAME_NS is ``PN_PREFIX? ':'``: ``sh:prefix ""`` declares ``PREFIX : <…>``."""
-    root = anthology(tmp_path)
-    shapes = root / "ontology" / "shapes" / "x.ttl"
-    shapes.parent.mkdir(parents=True)
-    shapes.write_text(
+    root = bundled_copy
+    with_shapes(
+        root,
         "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
         "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
         "@prefix ex: <http://example.org/> .\n"
         'ex:decl sh:declare [ sh:prefix "" ; sh:namespace "http://example.org/"^^xsd:anyURI ] .\n'
         "ex:S a sh:NodeShape ; sh:targetNode ex:n ; sh:sparql [ a sh:SPARQLConstraint ;\n"
         '    sh:prefixes ex:decl ; sh:select "SELECT $this WHERE { $this :p ?o }" ] .\n',
-        encoding="utf-8",
     )
     result = run_cli("--root", str(root), "check", "--engine", engine)
     assert result.exit_code == 0, result.output
@@ -318,24 +283,8 @@ def test_the_empty_prefix_is_a_prefix_name(tmp_path, engine):
 @pytest.fixture
 def failing_store():
     """A SPARQL endpoint on 127.0.0.1 that answers every request with HTTP 500."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self):
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            self.send_response(500)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        do_GET = do_POST
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with recording_store(status=500) as (url, _):
+        yield url
 
 
 def test_an_allowed_service_whose_store_fails_is_exit_2_not_a_traceback(tmp_path, failing_store):

@@ -270,26 +270,10 @@ def test_a_shape_query_calling_service_is_not_sent_when_the_shapes_are_read(tmp_
     the shapes on an empty store, so a SERVICE in one reached the network as soon as a
     command read the shapes (rules, query, site; check before its own refusal). A real
     HTTP server on this machine counts the requests: none."""
-    import http.server
-    import threading
+    from stores import recording_store
 
-    requests: list[str] = []
-
-    class Counting(http.server.BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            requests.append(self.path)
-            self.send_response(500)
-            self.end_headers()
-
-        do_GET = do_POST
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Counting)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        url = f"http://127.0.0.1:{server.server_address[1]}/leak"
+    with recording_store(status=500) as (store, requests):
+        url = f"{store}/leak"
         select = f"SELECT $this WHERE {{ SERVICE <{url}> {{ $this ?p ?o }} }}"
         root = anthology_with_shapes(tmp_path, sparql_shape(select))
         for command in (("rules",), ("query", "unread"), ("export", "--include", "shapes")):
@@ -297,7 +281,4 @@ def test_a_shape_query_calling_service_is_not_sent_when_the_shapes_are_read(tmp_
             assert result.exit_code == 0, result.output
         check = run_cli("--root", str(root), "check")
         assert check.exit_code == 2 and "--allow-service" in check.stderr, check.output
-    finally:
-        server.shutdown()
-        server.server_close()
     assert requests == []
