@@ -10,7 +10,6 @@ process.
 
 from __future__ import annotations
 
-import re
 import socket
 import threading
 import time
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from .errors import AnthologyError, TimedOut
+from .sparql_text import has_keyword
 
 if TYPE_CHECKING:
     from .shacl.graph import ShapesGraph
@@ -27,36 +27,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 #: Each outgoing request of an allowed SERVICE gives up after this many seconds.
 SERVICE_REQUEST_TIMEOUT = 30.0
-#: SPARQL 1.1's terminals that may spell ``SERVICE`` without being the keyword (grammar
-#: section 19.8), each matched whole where it starts: a comment, a string (its four
-#: forms, escapes included), an IRIREF, a variable, a blank node label, a prefixed name
-#: (PN_LOCAL's ``\#``-style escapes and ``%HH`` included), a number; else a run of letters
-#: (a keyword, whatever its case: ``ſ`` and ``ı`` are capital ``S`` and ``I`` to rdflib).
-#: A malformed token matches nothing here: it is read character by character, so what
-#: follows is still seen (a query that does not parse runs nothing anyway).
-_NAME_CHARS = "\\w\\-\u00b7\u0300-\u036f\u203f-\u2040"
-_TOKEN = re.compile(
-    r"\s+"
-    r"|#[^\n\r]*"
-    r'|"""(?:[^"\\]|\\.|"(?!""))*"""'
-    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
-    r'|"(?:[^"\\\n\r]|\\.)*"'
-    r"|'(?:[^'\\\n\r]|\\.)*'"
-    r"|<[^<>\"{}|^`\\\x00-\x20]*>"
-    rf"|[?$][{_NAME_CHARS}]+"
-    rf"|_:[{_NAME_CHARS}.]*"
-    rf"|(?:[^\W\d_][{_NAME_CHARS}.]*)?:(?:[{_NAME_CHARS}.:]|%[0-9A-Fa-f]{{2}}"
-    r"|\\[_~.\-!$&'()*+,;=/?#@%])*"
-    r"|[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
-    r"|(?P<word>[^\W\d_]+)"
-)
-#: SPARQL 1.1 section 19.2: ``\uXXXX`` and ``\UXXXXXXXX`` stand for their character
-#: before the query is parsed (pyoxigraph reads them within strings and IRIs only).
-_CODEPOINT_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
-#: The same as rdflib reads them (``rdflib.plugins.sparql.parser.expandUnicodeEscapes``,
-#: whose pattern this repeats: importing that module builds rdflib's whole SPARQL
-#: grammar): ``\u`` or ``\U`` with four or eight digits, either way.
-_RDFLIB_ESCAPE = re.compile(r"\\u([0-9a-f]{4}(?:[0-9a-f]{4})?)", re.IGNORECASE)
 
 
 def bounded(work: Callable[[], T], seconds: float | None, what: str) -> T:
@@ -98,37 +68,9 @@ def timeouts_named(what: str) -> Iterator[None]:
 
 
 def uses_service(text: str) -> bool:
-    """Whether SPARQL ``text`` has a ``SERVICE`` keyword, read as SPARQL's grammar reads
-    its terminals (``_TOKEN``: not inside a comment, string, IRI or name), as written or
-    with its codepoint escapes replaced as the spec reads them or as rdflib does: each
-    engine reads the text one of these ways."""
-    return any(
-        _service_keyword(read)
-        for read in {
-            text,
-            _CODEPOINT_ESCAPE.sub(_codepoint, text),
-            _RDFLIB_ESCAPE.sub(_codepoint, text),
-        }
-    )
-
-
-def _codepoint(escape: re.Match[str]) -> str:
-    value = int(next(group for group in escape.groups() if group), 16)
-    return chr(value) if value <= 0x10FFFF else escape.group()
-
-
-def _service_keyword(text: str) -> bool:
-    i, n = 0, len(text)
-    while i < n:
-        token = _TOKEN.match(text, i)
-        if token is None or token.end() == i:
-            i += 1  # a character no terminal starts with (punctuation, a stray quote)
-            continue
-        word = token.group("word")
-        if word is not None and word.upper() == "SERVICE":
-            return True
-        i = token.end()
-    return False
+    """Whether SPARQL ``text`` has a ``SERVICE`` keyword (``sparql_text.has_keyword``: not
+    inside a comment, string, IRI or name, however each engine reads its escapes)."""
+    return has_keyword(text, "SERVICE")
 
 
 def refuse_service(text: str, source: str | Path | None, allowed: bool) -> None:

@@ -1,4 +1,6 @@
-"""Editing SPARQL query text: binding parameters in a ``VALUES`` block.
+"""SPARQL query text: binding parameters in a ``VALUES`` block, the stretches of the
+query's own syntax, and whether it has a keyword (``has_keyword``: ``guards`` refuses
+``SERVICE`` by it).
 
 Used by the query runners (a store that takes only query text, such as a SPARQL 1.1
 Protocol endpoint or pyoxigraph) and by the SHACL compiler; it imports neither.
@@ -148,3 +150,69 @@ def where_brace(text: str) -> int:
         ):
             return i
     raise AnthologyError("the query has no WHERE clause to bind parameters in")
+
+
+#: SPARQL 1.1's terminals that may spell a keyword without being one (grammar
+#: section 19.8), each matched whole where it starts: a comment, a string (its four
+#: forms, escapes included), an IRIREF, a variable, a blank node label, a prefixed name
+#: (PN_LOCAL's ``\#``-style escapes and ``%HH`` included), a number; else a run of letters
+#: (a keyword, whatever its case: ``ſ`` and ``ı`` are capital ``S`` and ``I`` to rdflib).
+#: A malformed token matches nothing here: it is read character by character, so what
+#: follows is still seen (a query that does not parse runs nothing anyway).
+_NAME_CHARS = "\\w\\-\u00b7\u0300-\u036f\u203f-\u2040"
+_TOKEN = re.compile(
+    r"\s+"
+    r"|#[^\n\r]*"
+    r'|"""(?:[^"\\]|\\.|"(?!""))*"""'
+    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
+    r'|"(?:[^"\\\n\r]|\\.)*"'
+    r"|'(?:[^'\\\n\r]|\\.)*'"
+    r"|<[^<>\"{}|^`\\\x00-\x20]*>"
+    rf"|[?$][{_NAME_CHARS}]+"
+    rf"|_:[{_NAME_CHARS}.]*"
+    rf"|(?:[^\W\d_][{_NAME_CHARS}.]*)?:(?:[{_NAME_CHARS}.:]|%[0-9A-Fa-f]{{2}}"
+    r"|\\[_~.\-!$&'()*+,;=/?#@%])*"
+    r"|[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+    r"|(?P<word>[^\W\d_]+)"
+)
+#: SPARQL 1.1 section 19.2: ``\uXXXX`` and ``\UXXXXXXXX`` stand for their character
+#: before the query is parsed (pyoxigraph reads them within strings and IRIs only).
+_CODEPOINT_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
+#: The same as rdflib reads them (``rdflib.plugins.sparql.parser.expandUnicodeEscapes``,
+#: whose pattern this repeats: importing that module builds rdflib's whole SPARQL
+#: grammar): ``\u`` or ``\U`` with four or eight digits, either way.
+_RDFLIB_ESCAPE = re.compile(r"\\u([0-9a-f]{4}(?:[0-9a-f]{4})?)", re.IGNORECASE)
+
+
+def has_keyword(text: str, keyword: str) -> bool:
+    """Whether SPARQL ``text`` has ``keyword`` (in capitals) as a keyword, read as
+    SPARQL's grammar reads its terminals (``_TOKEN``: not inside a comment, string, IRI
+    or name), as written or with its codepoint escapes replaced as the spec reads them
+    or as rdflib does: each engine reads the text one of these ways."""
+    return any(
+        _keyword_in(read, keyword)
+        for read in {
+            text,
+            _CODEPOINT_ESCAPE.sub(_codepoint, text),
+            _RDFLIB_ESCAPE.sub(_codepoint, text),
+        }
+    )
+
+
+def _codepoint(escape: re.Match[str]) -> str:
+    value = int(next(group for group in escape.groups() if group), 16)
+    return chr(value) if value <= 0x10FFFF else escape.group()
+
+
+def _keyword_in(text: str, keyword: str) -> bool:
+    i, n = 0, len(text)
+    while i < n:
+        token = _TOKEN.match(text, i)
+        if token is None or token.end() == i:
+            i += 1  # a character no terminal starts with (punctuation, a stray quote)
+            continue
+        word = token.group("word")
+        if word is not None and word.upper() == keyword:
+            return True
+        i = token.end()
+    return False
