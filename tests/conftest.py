@@ -34,10 +34,11 @@ needs_chromium = pytest.mark.skipif(
 )
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """A headless Chromium for the session's browser tests (test_site, test_site_reading:
-    run side by side under ``-n``, ``BESIDE``): launching one costs ~0.8 s of CPU."""
+    """A headless Chromium for a module's browser tests (test_site, test_site_reading).
+    Not kept for the session: Playwright's threads would outlive the module, and the
+    site's workers are not forked beside threads (test_workers_interrupt)."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     with sync_api.sync_playwright() as p:
         launched = p.chromium.launch(
@@ -135,12 +136,10 @@ class _ConformanceTally:
 #: it runs beside under ``-n`` (``--dist loadscope``): both in one worker, so the shared
 #: work is done once, not once a worker. Virtuoso (stores.virtuoso): test_server,
 #: test_pushdown. The reference engine's results of the fixtures (reference_results):
-#: test_engines, test_rules. The session's Chromium (``browser``): test_site,
-#: test_site_reading.
+#: test_engines, test_rules.
 BESIDE = {
     "tests/test_pushdown.py": "tests/test_server.py",
     "tests/test_rules.py": "tests/test_engines.py",
-    "tests/test_site_reading.py": "tests/test_site.py",
 }
 
 
