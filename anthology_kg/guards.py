@@ -73,27 +73,27 @@ def uses_service(text: str) -> bool:
     return has_keyword(text, "SERVICE")
 
 
-def refuse_service(text: str, source: str | Path | None, allowed: bool) -> None:
+def refuse_service(text: str, source: str | Path | None, allowed: bool) -> bool:
     """An AnthologyError if a local query would call a remote endpoint (``SERVICE``)
-    and the user did not allow it; when allowed, every request it makes times out."""
+    and the user did not allow it; else whether it calls one (``service_timeout``)."""
     if not uses_service(text):
-        return
+        return False
     if not allowed:
         raise AnthologyError(
             "the query calls a remote endpoint (SERVICE); a local query runs on the "
             "anthology alone: pass --allow-service to let it reach the network",
             source,
         )
-    # rdflib's SERVICE uses urllib without a timeout: this one applies to every socket.
-    socket.setdefaulttimeout(SERVICE_REQUEST_TIMEOUT)
+    return True
 
 
-def refuse_service_in_shapes(shapes: ShapesGraph, allowed: bool) -> None:
+def refuse_service_in_shapes(shapes: ShapesGraph, allowed: bool) -> bool:
     """``refuse_service`` for every SPARQL constraint and target of the shapes (read on
-    pyoxigraph terms, ``Rules.shapes_view``)."""
+    pyoxigraph terms, ``Rules.shapes_view``): whether one calls a remote endpoint."""
     from .shacl.sparql_based import declared_prefixes
     from .shacl.vocabulary import SH
 
+    calls = False
     for predicate in (SH.select, SH.ask):
         for node, text in (
             (n, t) for n in shapes.subjects(predicate) for t in shapes.objects(n, predicate)
@@ -105,4 +105,22 @@ def refuse_service_in_shapes(shapes: ShapesGraph, allowed: bool) -> None:
                     f"a SPARQL constraint of the shapes ({node.value}) calls a remote endpoint "
                     "(SERVICE): pass --allow-service to let validation reach the network"
                 )
-            socket.setdefaulttimeout(SERVICE_REQUEST_TIMEOUT)
+            calls = True
+    return calls
+
+
+@contextmanager
+def service_timeout(calls_service: bool) -> Iterator[None]:
+    """Inside, when ``calls_service``, a socket opened without a timeout of its own gives
+    up after SERVICE_REQUEST_TIMEOUT seconds; the process's default comes back after."""
+    if not calls_service:
+        yield
+        return
+    # rdflib's SERVICE uses urllib without a timeout; the socket default is the only
+    # handle on it, and it is the process's: set for the call, then put back.
+    before = socket.getdefaulttimeout()
+    socket.setdefaulttimeout(SERVICE_REQUEST_TIMEOUT)
+    try:
+        yield
+    finally:
+        socket.setdefaulttimeout(before)

@@ -24,7 +24,7 @@ from rdflib.term import Identifier, Node
 
 from .config import did_you_mean
 from .errors import AnthologyError
-from .guards import refuse_service
+from .guards import refuse_service, service_timeout
 from .sources import listed_name, read_text
 from .sparql_text import code_characters
 from .sparql_text import with_values as with_values
@@ -383,8 +383,8 @@ def run_local(
     """Run ``text`` on the anthology's data, ontology and shapes, with its engine. A
     query calling a remote endpoint (SERVICE) is an AnthologyError unless
     ``allow_service``: a local query reaches the network only when the user asks."""
-    refuse_service(text, source, allow_service)
-    return anthology.query(text, bindings, source)
+    with service_timeout(refuse_service(text, source, allow_service)):
+        return anthology.query(text, bindings, source)
 
 
 def evaluate(

@@ -168,10 +168,11 @@ def validate(
     remote endpoint (SERVICE) is an AnthologyError unless ``allow_service``: validation
     reaches the network only when the user asks (no engine pushes such a shape down to
     a store: the compiler refuses SERVICE, so it would run here)."""
-    from .guards import refuse_service_in_shapes
+    from .guards import refuse_service_in_shapes, service_timeout
 
-    refuse_service_in_shapes(anthology.rules.shapes_view, allow_service)
-    rows = anthology.shacl_rows(inference)
+    calls_service = refuse_service_in_shapes(anthology.rules.shapes_view, allow_service)
+    with service_timeout(calls_service):
+        rows = anthology.shacl_rows(inference)
     rules = rule_catalog(anthology)
     by_shape = {rule.shape: rule for rule in rules}
     results = [_result(anthology, row, by_shape) for row in rows]

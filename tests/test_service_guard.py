@@ -6,10 +6,14 @@ the tool makes (review5's findings 1-3)."""
 
 from __future__ import annotations
 
+import socket
+import time
+
 import pytest
 from conftest import run_cli
 from stores import recording_store
 
+from anthology_kg import guards
 from anthology_kg.guards import uses_service
 
 ANSWER = b'{"head":{"vars":["s"]},"results":{"bindings":[]}}'
@@ -155,6 +159,41 @@ def test_a_prefix_that_is_no_prefix_name_is_a_shape_error(bundled_copy, listener
     assert seen == []
 
 
+DECLARED_AS_NODES = """@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix ex: <http://example.org/> .
+
+ex:decl sh:declare [ sh:prefix {prefix} ; sh:namespace {namespace} ] .
+
+ex:S a sh:NodeShape ; sh:targetNode ex:n ;
+    sh:sparql [ a sh:SPARQLConstraint ; sh:prefixes ex:decl ;
+        sh:select "SELECT $this WHERE {{ $this zz:p ?o }}" ] .
+"""
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+@pytest.mark.parametrize(
+    "prefix, namespace, said",
+    [
+        ('"zz"', "<http://x/>", "sh:namespace <http://x/>"),
+        (
+            "ex:zz",
+            '"http://x/"^^<http://www.w3.org/2001/XMLSchema#anyURI>',
+            "sh:prefix <http://example.org/zz>",
+        ),
+    ],
+    ids=["namespace", "prefix"],
+)
+def test_a_declaration_of_nodes_not_literals_is_a_shape_error(
+    bundled_copy, engine, prefix, namespace, said
+):
+    # pySHACL read such a namespace as a literal: an AttributeError traceback.
+    shapes = with_shapes(bundled_copy, DECLARED_AS_NODES.format(prefix=prefix, namespace=namespace))
+    result = run_cli("--root", str(bundled_copy), "check", "--engine", engine)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert f"{shapes}:4: " in result.stderr
+    assert f"{said}: not a literal (SHACL 5.2.1" in result.stderr
+
+
 SERVICE_SHAPE = """@prefix sh: <http://www.w3.org/ns/shacl#> .
 @prefix ex: <http://example.org/> .
 
@@ -294,3 +333,23 @@ def test_an_allowed_service_whose_store_fails_is_exit_2_not_a_traceback(tmp_path
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     assert result.stderr.startswith(f"{query}: query failed: Error 500 ")
     assert result.stderr.count("\n") == 1  # one line
+
+
+def test_an_allowed_service_gives_up_on_a_silent_store_and_puts_the_default_back(
+    tmp_path, monkeypatch
+):
+    # rdflib's SERVICE (the reference engine) has no timeout of its own: the socket
+    # default is set for the query, and must not stay set for the rest of the process.
+    monkeypatch.setattr(guards, "SERVICE_REQUEST_TIMEOUT", 0.2)
+    before = socket.getdefaulttimeout()
+    with socket.create_server(("127.0.0.1", 0)) as silent:  # listens, never answers
+        query = tmp_path / "q.rq"
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}/q"
+        query.write_text(f"SELECT * WHERE {{ SERVICE <{url}> {{ ?s ?p ?o }} }}\n")
+        started = time.monotonic()
+        result = run_cli("sparql", str(query), "--engine", "reference", "--allow-service")
+        waited = time.monotonic() - started
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert result.stderr.startswith(f"{query}: query failed: ") and "timed out" in result.stderr
+    assert waited < 10
+    assert socket.getdefaulttimeout() == before

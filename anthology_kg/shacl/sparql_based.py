@@ -96,7 +96,10 @@ def declaration_problem(prefix: Node, namespace: Node) -> tuple[ox.NamedNode, st
     """What makes an sh:declare unfit to become ``PREFIX prefix: <namespace>`` (SHACL
     5.2.1), as the property at fault and a few words: a prefix that is not a SPARQL
     prefix name, or a namespace that is not an IRI (its text would be pasted into every
-    query naming it); None when fit."""
+    query naming it), either given as other than a literal; None when fit."""
+    for said, value in ((SH.prefix, prefix), (SH.namespace, namespace)):
+        if not isinstance(value, ox.Literal):
+            return said, "not a literal (SHACL 5.2.1 gives prefix and namespace as literals)"
     name = text(prefix)
     if not (_ASCII_PN_PREFIX.fullmatch(name) or _pn_prefix().fullmatch(name)):
         return SH.prefix, "not a SPARQL prefix name (PN_PREFIX)"
