@@ -21,8 +21,8 @@ from .sourcemap import string_end
 if TYPE_CHECKING:
     from rdflib.term import Node
 
-#: An IRI as SPARQL and Turtle write one (IRIREF).
-IRI = re.compile(r"<[^\s<>\"{}|^`\\]*>")
+#: An IRI as SPARQL and Turtle write one (IRIREF: no character up to the space).
+IRI = re.compile(r"<[^<>\"{}|^`\\\x00-\x20]*>")
 
 
 def with_values(text: str, bindings: Mapping[str, Node]) -> str:
@@ -75,8 +75,10 @@ def _u_escaped(escape: re.Match[str]) -> str:
     return escape[0] if letter is None else f"\\\\\\U{ord(letter):08X}"
 
 
-#: What may open a stretch that is not the query's own syntax: a comment, a string, an IRI.
-_OPENING = re.compile(r"[#\"'<]")
+#: What may open a stretch that is not the query's own syntax: a comment, a string, an
+#: IRI; or a backslash, which outside them escapes the next character of a prefixed name
+#: (PN_LOCAL_ESC: ``ex:a\#b`` is one name, not a name and a comment).
+_OPENING = re.compile(r"[#\"'<\\]")
 _OPEN_BRACE = re.compile(r"\{")
 
 
@@ -87,9 +89,9 @@ _KEPT_TEXT = 20_000
 
 def code_spans(text: str) -> tuple[tuple[int, int], ...]:
     """The stretches ``(start, end)`` of the query's own syntax: comments, strings and
-    IRIs are left out (an IRI is in as its ``<`` alone). Found by jumping from one
-    opening to where it ends, and kept for the texts last asked for: the SHACL compiler
-    scans the same texts again and again."""
+    IRIs are left out (an IRI is in as its ``<`` alone), as ``_TOKEN`` reads a query
+    that parses. Found by jumping from one opening to where it ends, and kept for the
+    texts last asked for: the SHACL compiler scans the same texts again and again."""
     return _kept_code_spans(text) if len(text) <= _KEPT_TEXT else _code_spans(text)
 
 
@@ -105,6 +107,9 @@ def _code_spans(text: str) -> tuple[tuple[int, int], ...]:
     while (opening := _OPENING.search(text, i)) is not None:
         j = opening.start()
         c = text[j]
+        if c == "\\":
+            i = j + 2
+            continue
         if c == "<":
             iri = IRI.match(text, j)
             if iri is None:  # an operator: the query's own
@@ -167,7 +172,7 @@ _TOKEN = re.compile(
     r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
     r'|"(?:[^"\\\n\r]|\\.)*"'
     r"|'(?:[^'\\\n\r]|\\.)*'"
-    r"|<[^<>\"{}|^`\\\x00-\x20]*>"
+    rf"|{IRI.pattern}"
     rf"|[?$][{_NAME_CHARS}]+"
     rf"|_:[{_NAME_CHARS}.]*"
     rf"|(?:[^\W\d_][{_NAME_CHARS}.]*)?:(?:[{_NAME_CHARS}.:]|%[0-9A-Fa-f]{{2}}"

@@ -181,3 +181,12 @@ def pytest_configure(config):
         config.pluginmanager.register(_SharedScopes(), "shared-scopes")
     if sys.flags.dont_write_bytecode and not hasattr(config, "workerinput"):
         _compiled_for_child_processes()  # once, before any worker starts
+
+
+@pytest.fixture
+def ctrl_c_raises():
+    """SIGINT raises KeyboardInterrupt here, as at a terminal, whatever pytest's start left
+    (started as a background job of a non-interactive shell, pytest has SIGINT ignored)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)

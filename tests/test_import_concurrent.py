@@ -219,14 +219,6 @@ def test_the_temporary_names_are_unique(tmp_path, records, monkeypatch):
     assert len(list(out.iterdir())) == COUNT + 1
 
 
-@pytest.fixture
-def ctrl_c_raises():
-    """SIGINT raises KeyboardInterrupt here, as at a terminal, whatever pytest's start left."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
-
-
 def test_ctrl_c_while_cleaning_up_waits_for_the_clean_up(
     tmp_path, records, expected, monkeypatch, ctrl_c_raises
 ):

@@ -421,6 +421,9 @@ def stepped_code_characters(text: str) -> list[tuple[int, str]]:
             i = len(text) if end == -1 else end
         elif c in "\"'":
             i = string_end(text, i)
+        elif c == "\\":  # an escape of a prefixed name (PN_LOCAL_ESC): its next character
+            found += [(i, c), (i + 1, text[i + 1])][: len(text) - i]
+            i += 2
         else:
             iri = IRI.match(text, i) if c == "<" else None
             found.append((i, c))
@@ -432,6 +435,8 @@ TRICKY_QUERIES = [
     "SELECT ?a # a comment with { and ?b\nWHERE { ?a <urn:x#y> ?b . FILTER (?b < 3) }",
     'ASK { ?s ?p "a } \\" # ?x" , \'b\' , """c\n" }""" , \'\'\'d\'\'\' }',
     "SELECT * { ?s ?p ?o } # no line end",
+    "PREFIX ex: <urn:x#> SELECT ?v { ?s ex:a\\#b ?v ; ex:c\\\\?d ?w } # ?e",
+    "SELECT ?v { ?s <urn:a\u00a0b> ?v . FILTER (?v <\u2028 3) }",
     'SELECT * { ?s ?p "unterminated ?x }',
     "SELECT * { ?s ?p <a b> . ?s ?p <urn:ok> . FILTER (?o<?p) }",
     "",
@@ -451,6 +456,33 @@ def test_the_code_scanner_jumps_to_what_a_step_a_character_finds(text):
     assert list(code_characters(text)) == expected
     braces = [m.start() for m in code_matches(re.compile(r"[{}?]"), text)]
     assert braces == [i for i, c in expected if c in "{}?"]
+
+
+@pytest.mark.parametrize("text", [t for t in TRICKY_QUERIES if "unterminated" not in t])
+def test_the_code_scanner_reads_as_the_keyword_reader_tokens(text):
+    """code_spans and has_keyword's terminals (``_TOKEN``) are one reading of a query:
+    the characters outside comments and strings, an IRI as its ``<``."""
+    from anthology_kg.sparql_text import _TOKEN, code_characters
+
+    expected, i = [], 0
+    while i < len(text):
+        token = _TOKEN.match(text, i)
+        end = i + 1 if token is None or token.end() == i else token.end()
+        if text[i] not in "#\"'" or end == i + 1:
+            kept = i + 1 if text[i] == "<" else end  # an IRI, or the operator
+            expected += [(k, text[k]) for k in range(i, kept)]
+        i = end
+    assert list(code_characters(text)) == expected
+
+
+def test_parameters_bind_in_a_construct_with_an_escaped_hash_in_a_name():
+    from rdflib import URIRef
+
+    from anthology_kg.sparql_text import with_values
+
+    text = "CONSTRUCT { ?s ex:a\\#b ?o } WHERE { ?s ex:a\\#b ?o }"
+    bound = with_values(text, {"s": URIRef("urn:x")})
+    assert bound == text.replace("WHERE {", "WHERE {\n    VALUES (?s) { (<urn:x>) }")
 
 
 # pyoxigraph refuses to drop query solutions in another thread than theirs: an error

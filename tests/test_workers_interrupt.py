@@ -44,7 +44,7 @@ def test_an_interrupt_while_waiting_for_the_workers_stops_every_one(tmp_path):
 
 
 @pytest.mark.parametrize("start", ["in_processes", "beside"])
-def test_an_interrupt_as_a_child_is_forked_stops_that_child(monkeypatch, start):
+def test_an_interrupt_as_a_child_is_forked_stops_that_child(monkeypatch, ctrl_c_raises, start):
     """Ctrl-C arriving while ``fork`` runs is held until the child is known to its parent,
     then stops it. Before, the KeyboardInterrupt was raised before ``fork`` returned the
     child's pid: the parent exited and the child built on (seen by test_sigterm under
