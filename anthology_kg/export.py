@@ -32,7 +32,7 @@ from .choices import DEFAULT_BASE, GRAPH_BASE
 from .choices import INFERENCE_CHOICES as INFERENCE
 from .errors import AnthologyError
 from .layout import printable
-from .prefixes import PREFIXES
+from .prefixes import NAME_CHARS, NAME_START_CHARS, PREFIXES
 from .sourcemap import refuse_triple_terms
 from .sources import decode_utf8, listed_name, read_source, turtle_errors
 from .turtle import (
@@ -565,7 +565,18 @@ def _refuse_non_xml(subject: str, predicate: str, literal: str, lexical: str) ->
         )
 
 
+#: The longest XML NCName ending a predicate, of ASCII characters (what names mostly
+#: are; the same split as before non-ASCII names were read); ``_ncname`` for the others.
 _NCNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*$")
+
+
+@functools.cache
+def _ncname() -> re.Pattern[str]:
+    """The longest XML NCName ending a predicate, of any characters XML 1.0 names have
+    (compiled when first needed: its Unicode classes take milliseconds)."""
+    return re.compile(f"[{NAME_START_CHARS}_][{NAME_CHARS}.]*$")
+
+
 #: The rdf: names RDF/XML reserves for its own syntax (RDF 1.1 XML Syntax 7.2.2-7.2.5):
 #: no property element may have them; rdf:li is read back as rdf:_1, rdf:_2, ...
 _NOT_PROPERTY_ELEMENTS = {
@@ -580,7 +591,7 @@ _NOT_PROPERTY_ELEMENTS = {
 def _split_predicate(predicate: str) -> tuple[str, str]:
     """``predicate`` as the namespace and local name of an XML element; an
     AnthologyError if RDF/XML cannot write it as a property element."""
-    match = _NCNAME.search(predicate)
+    match = _NCNAME.search(predicate) or _ncname().search(predicate)
     if not match or match.start() == 0:
         raise AnthologyError(f"RDF/XML cannot write the predicate <{predicate}>")
     if predicate in _NOT_PROPERTY_ELEMENTS:

@@ -25,6 +25,15 @@ PREFIXES: dict[str, str] = {
     "xsd": "http://www.w3.org/2001/XMLSchema#",
 }
 
+#: SPARQL 1.1's PN_CHARS_BASE (grammar rule 164), as a regular-expression class body:
+#: the letters a name starts with. With ``_`` it is XML 1.0's NameStartChar but ``:``.
+NAME_START_CHARS = (
+    "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c-\u200d"
+    "\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff"
+)
+#: SPARQL 1.1's PN_CHARS (rule 167); with ``.`` it is XML 1.0's NameChar but ``:``.
+NAME_CHARS = NAME_START_CHARS + "_\\-0-9\u00b7\u0300-\u036f\u203f-\u2040"
+
 #: A local name rdflib writes as ``prefix:local`` after a ``/`` or ``#``: a letter or
 #: underscore, then letters, digits, ``_``, ``-`` and ``.`` (rdflib's ``split_uri`` steps
 #: back over these to the ``/`` or ``#`` and splits at the letter or underscore after

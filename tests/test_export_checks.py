@@ -25,6 +25,24 @@ def test_rdfxml_refuses_a_predicate_named_as_its_own_syntax(bundled_copy, tmp_pa
     assert turtle.exit_code == 0 and f"rdf:{name}" in turtle.stdout
 
 
+@pytest.mark.parametrize(
+    "predicate",
+    ["http://example.org/é", "http://example.org/ns#aé", "http://example.org/日本語·名"],
+)
+def test_rdfxml_writes_a_predicate_whose_name_ends_in_other_than_ascii(tmp_path, predicate):
+    """XML names have the letters of every script: such a predicate is written (it was
+    refused as one RDF/XML cannot write) and reads back the same."""
+    root = tmp_path / "anthology"
+    (root / "data").mkdir(parents=True)
+    (root / "data" / "LIT-903.ttl").write_text(
+        f'<https://w3id.org/anthology-kg/id/LIT-903> <{predicate}> "v" .\n', encoding="utf-8"
+    )
+    result = run_cli("--root", str(root), "export", "--format", "rdfxml", "--include", "data")
+    assert result.exit_code == 0, result.output
+    expected = Graph().parse(root / "data" / "LIT-903.ttl", format="turtle")
+    assert isomorphic(Graph().parse(data=result.stdout, format="xml"), expected)
+
+
 def test_rdfxml_writes_the_rdf_names_that_are_properties(tmp_path):
     """rdf:value and rdf:_1 are ordinary property elements: written, read back the same."""
     root = tmp_path / "anthology"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import pyoxigraph as ox
 
+from ..prefixes import NAME_CHARS, NAME_START_CHARS
 from .errors import Unsupported
 from .graph import ShapesGraph as Graph
 from .model import Component, Constraint, Context, Out
@@ -75,12 +76,6 @@ def declarations(g: Graph, holder: Node) -> list[tuple[Node, Node, Node | None, 
     return found
 
 
-#: SPARQL 1.1's PN_PREFIX (grammar rules 164-168), or none.
-_PN_BASE = (
-    "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c-\u200d"
-    "\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff"
-)
-_PN_CHARS = _PN_BASE + "_\\-0-9\u00b7\u0300-\u036f\u203f-\u2040"
 #: The same of ASCII characters only, what prefixes mostly are: checked without compiling
 #: ``_pn_prefix``'s Unicode classes (~6 ms, on every command that reads the shapes).
 _ASCII_PN_PREFIX = re.compile(r"(?:[A-Za-z](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_\-])?)?")
@@ -88,8 +83,9 @@ _ASCII_PN_PREFIX = re.compile(r"(?:[A-Za-z](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_\-])?)?
 
 @functools.cache
 def _pn_prefix() -> re.Pattern[str]:
-    """PNAME_NS is ``PN_PREFIX? ":"``: the empty prefix (``PREFIX : <…>``) is one too."""
-    return re.compile(f"(?:[{_PN_BASE}](?:[{_PN_CHARS}.]*[{_PN_CHARS}])?)?")
+    """SPARQL 1.1's PN_PREFIX (grammar rules 164-168), or none: PNAME_NS is
+    ``PN_PREFIX? ":"``, and the empty prefix (``PREFIX : <…>``) is one too."""
+    return re.compile(f"(?:[{NAME_START_CHARS}](?:[{NAME_CHARS}.]*[{NAME_CHARS}])?)?")
 
 
 def declaration_problem(prefix: Node, namespace: Node) -> tuple[ox.NamedNode, str] | None:
