@@ -490,7 +490,36 @@ def refuse_triple_terms(
     )
     if found is not None:
         node, line = found
+        if line is None:  # written where no subject IRI of the file says (``<< … >> :p``)
+            line = _first_mark_line(decode_utf8(data, path))
         raise AnthologyError(f"RDF-star triple terms are not supported: {node}", path, line)
+
+
+#: A mark of ``_TRIPLE_TERM_MARKS`` inside a name-like token (``:o~:r``, ``:o{|``), not
+#: escaped by a backslash (``ex:a\~b`` is a name).
+_MARK_IN_WORD = re.compile(r"(?:\\.|[^\\~{])*(~|\{\|)", re.DOTALL)
+
+
+def _first_mark_line(text: str) -> int | None:
+    """The line of the first ``<<``, ``{|`` or ``~`` of Turtle ``text`` read as syntax
+    (not in a comment, string or IRI); None if it has none."""
+    i, n = 0, len(text)
+    while i < n:
+        if text.startswith("<<", i):
+            return text.count("\n", 0, i) + 1
+        match = _TOKEN.match(text, i)
+        if match is None:
+            i += 1
+            continue
+        if match.lastgroup == "string":
+            i = string_end(text, i)
+            continue
+        if match.lastgroup == "word":
+            mark = _MARK_IN_WORD.match(text, i, match.end())
+            if mark is not None:
+                return text.count("\n", 0, mark.start(1)) + 1
+        i = match.end()
+    return None
 
 
 def _matches(written: object, value: object) -> bool:

@@ -17,8 +17,11 @@ WRITTEN = {
     "<< id:NOTE-900 ak:noteOn id:LIT-168 >> dcterms:source id:LIT-168 .",
     "triple term": "ak:noteOn id:LIT-168 .\n"
     "id:r2 rdf:reifies <<( id:NOTE-900 ak:noteOn id:LIT-168 )>> .",
+    # No subject IRI of the file names it: the line of its ``<<``.
+    "reified, no subject": "ak:noteOn id:LIT-168 .\n"
+    '# << a comment >>\n<< <urn:x:a> <urn:x:b> "<<" >> <urn:x:p> "v" .',
 }
-LINES = {"reifier": 5, "annotation": 5, "reified": 5, "triple term": 8}
+LINES = {"reifier": 5, "annotation": 5, "reified": 5, "triple term": 8, "reified, no subject": 9}
 #: Every command that reads the data files (``fmt`` has its own test in test_formatting).
 COMMANDS = {
     "check": ("check",),
