@@ -15,6 +15,9 @@ import owlrl
 import pyshacl
 from pyparsing import ParseException, ParseResults
 from pyshacl import inference as pyshacl_inference
+from pyshacl import shape as pyshacl_shape
+from pyshacl.constraints import ALL_CONSTRAINT_PARAMETERS, CONSTRAINT_PARAMETERS_MAP
+from pyshacl.constraints.constraint_component import ConstraintComponent
 from pyshacl.errors import ReportableRuntimeError
 from pyshacl.helper.sparql_query_helper import SPARQLQueryHelper
 from pyshacl.inference import CustomRDFSSemantics
@@ -190,6 +193,50 @@ def _constraint_texts_prepared() -> Iterator[None]:
         yield
 
 
+class _LookedUpBySet(list[Any]):
+    """A list whose ``in`` is a set lookup: the same answer for rdflib terms, whose ``==``
+    is the same type and text and whose hash is the text's."""
+
+    def __init__(self, items: list[Any]) -> None:
+        super().__init__(items)
+        self._members = frozenset(items)
+
+    def __contains__(self, item: object) -> bool:
+        return item in self._members
+
+
+def _no_result_text(self: Any, *args: Any, **kwargs: Any) -> str:
+    """For pySHACL's ``make_v_result_description``: no text (``shacl_report`` keeps only
+    the report graph)."""
+    return ""
+
+
+@contextlib.contextmanager
+def _report_graph_only() -> Iterator[None]:
+    """pySHACL without the work of what ``shacl_report`` never reads, while it runs
+    (``swaps.swapped``: pySHACL is as it was once the last such block ends).
+
+    For every result, nested ones under sh:or, sh:xone, sh:not and sh:node included,
+    pySHACL writes a text description (each node written out in Turtle) that only its
+    text report reads: ~20% of a validation with many such results. And for every
+    shape it validates it tests each predicate of the shape against its list of ~35
+    constraint parameters, term by term (rdflib's ``==``, a Python call): here a set
+    lookup. The report graph is pySHACL's own (tests/test_reference_shacl.py).
+    """
+    if not hasattr(pyshacl_shape.module, "CONSTRAINT_PARAMS"):
+        # What pySHACL sets there itself on its first validation.
+        pyshacl_shape.module.CONSTRAINT_PARAMS = (  # type: ignore[attr-defined]
+            ALL_CONSTRAINT_PARAMETERS,
+            CONSTRAINT_PARAMETERS_MAP,
+        )
+    parameters = (_LookedUpBySet(ALL_CONSTRAINT_PARAMETERS), CONSTRAINT_PARAMETERS_MAP)
+    with (
+        swapped(ConstraintComponent, "make_v_result_description", _no_result_text),
+        swapped(pyshacl_shape.module, "CONSTRAINT_PARAMS", parameters),
+    ):
+        yield
+
+
 class PySHACLRDFSSemantics(PresentRemembered, CustomRDFSSemantics):
     """pySHACL's RDFS closure (owlrl's rules, without copies of a triple for each literal
     of an equal value) with the triples its rules find in the graph remembered."""
@@ -233,6 +280,7 @@ def shacl_report(
         _constraint_texts_prepared(),
         vocabularies_read_once(),
         _linear_closures(),
+        _report_graph_only(),
     ):
         try:
             conforms, report_graph, _ = pyshacl.validate(
