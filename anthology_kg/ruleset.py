@@ -388,10 +388,14 @@ def _copy_memory_store(graph: Graph, out: Graph) -> bool:
     from rdflib.plugins.stores.memory import Memory
 
     source, target = graph.store, out.store
-    if type(source) is not Memory or type(target) is not Memory or len(out):
+    # Name-mangled internals: a release of rdflib without them gets the plain copy.
+    context_name = getattr(Memory, "_Memory__ctx_to_str", None)
+    if context_name is None or type(source) is not Memory or type(target) is not Memory:
+        return False
+    if len(out):  # (after: rdflib's len reads the internals too)
         return False
     state, fresh = vars(source), vars(target)
-    own = source._Memory__ctx_to_str(graph)  # type: ignore[attr-defined]
+    own = context_name(source, graph)
     # Every triple in the default context and in ``graph``'s, none quoted: the state a
     # graph holds that was only ever added to (``Memory.__add_triple_context``).
     if (
@@ -408,7 +412,7 @@ def _copy_memory_store(graph: Graph, out: Graph) -> bool:
         }
     triples = state["_Memory__contextTriples"].get(own, set())
     if triples:
-        mine = target._Memory__ctx_to_str(out)  # type: ignore[attr-defined]
+        mine = context_name(target, out)
         fresh["_Memory__contextTriples"] = {None: set(triples), mine: set(triples)}
         fresh["_Memory__defaultContexts"] = {mine: False, None: False}
         fresh["_Memory__all_contexts"].add(out)

@@ -147,3 +147,14 @@ def test_a_data_file_with_a_triple_term_is_refused_where_it_is_written(tmp_path)
     with pytest.raises(AnthologyError) as raised:
         load_anthology(tmp_path)
     assert raised.value.path == bad and raised.value.line == 2
+
+
+def test_a_memory_store_without_the_internals_read_is_not_index_copied(monkeypatch):
+    """The index copy reads rdflib's name-mangled internals: a release without them
+    gets the plain copy (``_copy`` then adds triple by triple), not an AttributeError."""
+    from rdflib.plugins.stores.memory import Memory
+
+    source = Graph()
+    source.add(NEW)
+    monkeypatch.delattr(Memory, "_Memory__ctx_to_str")  # (rdflib's own add needs it)
+    assert not _copy_memory_store(source, Graph())
