@@ -51,11 +51,14 @@ def records(tmp_path):
     return make_records(tmp_path / "records")
 
 
-@pytest.fixture
-def expected(tmp_path, records):
-    """The folder one run alone writes."""
-    alone = tmp_path / "alone"
+@pytest.fixture(scope="module")
+def expected(tmp_path_factory):
+    """The folder one run alone writes of the records each test makes (``records``):
+    written once for the module."""
+    folder = tmp_path_factory.mktemp("expected")
+    alone = folder / "alone"
     alone.mkdir()
+    records = make_records(folder / "records")
     assert run_cli("import", str(records), "-o", str(alone)).exit_code == 0
     return snapshot(alone)
 
