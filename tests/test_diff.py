@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -50,14 +51,24 @@ def commit_all(repo: Path, message: str) -> None:
     git(repo, "commit", "-q", "-m", message)
 
 
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch) -> Path:
-    """A git repository holding a copy of the bundled anthology, committed on main; the
-    working directory is the repository."""
-    root = tmp_path / "repo"
+@functools.cache
+def _committed_bundled(base: Path) -> Path:
+    """A git repository in ``base`` holding a copy of the bundled anthology, committed on
+    main: made once a test process (``base`` is its temporary folder), as its git init,
+    add and commit cost more than a copy of it."""
+    root = base / "bundled-repository" / "repo"
     shutil.copytree(bundled_dir() / "data", root / "data")
     git(root.parent, "init", "-q", "-b", "main", str(root))
     commit_all(root, "the bundled anthology")
+    return root
+
+
+@pytest.fixture
+def repo(tmp_path: Path, tmp_path_factory, monkeypatch) -> Path:
+    """A git repository holding a copy of the bundled anthology, committed on main (a
+    copy of ``_committed_bundled``'s); the working directory is the repository."""
+    root = tmp_path / "repo"
+    shutil.copytree(_committed_bundled(tmp_path_factory.getbasetemp()), root, symlinks=True)
     monkeypatch.chdir(root)
     return root
 
