@@ -339,6 +339,9 @@ class Model:
                     table = known
                     pairs = out[s]  # a new subject's first line is never written twice
                 p = intern(p)
+                literal = o[0] == '"'
+                if not literal:  # nothing asks what points at a literal
+                    o = intern(o)
                 values = table.get(p)
                 if values is None:
                     table[p] = [o]
@@ -354,18 +357,15 @@ class Model:
                         continue
                     seen.add(o)
                     values.append(o)
-                if o[0] == '"':
-                    pairs.append((p, o))
-                    if p == has_identifier:
-                        value = text(o)
-                        if s not in identifiers or value < identifiers[s]:
-                            identifiers[s] = value
-                    elif p == pref_label or p == label:
-                        _prefer(labels, s, 0 if p == pref_label else 1, text(o))
-                else:  # nothing asks what points at a literal
-                    o = intern(o)
-                    pairs.append((p, o))
+                pairs.append((p, o))
+                if not literal:
                     into[o].append((p, s))
+                elif p == has_identifier:
+                    value = text(o)
+                    if s not in identifiers or value < identifiers[s]:
+                        identifiers[s] = value
+                elif p == pref_label or p == label:
+                    _prefer(labels, s, 0 if p == pref_label else 1, text(o))
 
         model.documents = data_triples(anthology, take)
         order = model.order

@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
+from operator import itemgetter
 from pathlib import Path
 from types import SimpleNamespace as N
 from urllib.parse import quote
@@ -68,6 +69,9 @@ Neighbours = list[tuple[Term, Term, Term]]  # (entry, relation, entry it rests o
 _EMPTY = Markup("")
 _COMMA = Markup(", ")  # joins values already escaped
 _CITES = Markup("cites for support")  # a CiTO citation no dependency explains
+# The note on a row of an entry's dependencies that is not a link of the entry's own.
+_THROUGH = ' <span class="note">(which this entry rests on)</span>'
+_THROUGH_DEPENDENT = ' <span class="note">(which rests on this entry)</span>'
 
 
 @dataclass
@@ -571,69 +575,71 @@ class Pages:
             results=self.result_rows(results, 1),
         )
 
-    def dependency_rows(self, node: Term, *, dependents: bool) -> list[N]:
+    def dependency_rows(self, node: Term, *, dependents: bool) -> Markup:
         """The entry's "Rests on" rows (what it or a part of it rests on, and what that
         rests on in turn), or with ``dependents`` its "Rested on by" rows (what rests on
         it, directly or in turn: each restsOn row of the stored query depends-on for the
-        entry is one of them). Each row names the CiTO citation by which the depending
-        entry obtains support from the other, when recorded; a citation of that kind
-        that no dependency explains is a row of its own."""
+        entry is one of them), as the HTML of the table's rows, every value escaped
+        (built here rather than by the template: 32,000 rows at 10,000 entries, 6% of the
+        entry pages' CPU). Each row names the CiTO citation by which the
+        depending entry obtains support from the other, when recorded; a citation of that
+        kind that no dependency explains is a row of its own."""
         m = self.model
         link = self.link
-        rows: list[tuple[tuple, N]] = []
+        rows: list[tuple[tuple, str]] = []
         cited = m.support(node, cited=dependents)
         explained: set[Term] = set()
         for d in m.dependencies(node, dependents=dependents):
-            other = m.owner(d.dependent if dependents else d.on)
-            citations = [c for c, entry in cited if entry == other]
-            explained.update(citations)
-            on_entry = m.owner(d.on)
-            rows.append(
-                (
-                    (
-                        d.depth,
-                        m.sort_key(other or d.dependent),
-                        m.sort_key(d.dependent),
-                        m.label(d.relation),
-                        m.sort_key(d.on),
-                    ),
-                    N(
-                        what=link(d.dependent, 1),
-                        entry=link(other, 1) if dependents else _EMPTY,
-                        relation=link(d.relation, 1),
-                        target=link(d.on, 1),
-                        title=m.title(d.on) if not dependents and on_entry == d.on else None,
-                        through=d.depth > 0,
-                        citations=[self.citation(c) for c in citations],
-                    ),
+            dependent, on, through = d.dependent, d.on, d.depth > 0
+            other = m.owner(dependent if dependents else on)
+            citations = [c for c, entry in cited if entry == other] if cited else []
+            if citations:
+                explained.update(citations)
+            shown = "".join(map(self.citation, citations)) if citations else ""
+            start = '<tr class="through"><td>' if through else "<tr><td>"
+            if dependents:
+                row = (
+                    f"{start}{link(dependent, 1)}</td><td>{link(other, 1)}</td><td>"
+                    f"{link(d.relation, 1)}</td><td>{link(on, 1)}"
+                    f"{_THROUGH_DEPENDENT if through else ''}</td><td>{shown}</td></tr>"
                 )
+            else:
+                title = m.title(on) if m.owner(on) == on else None
+                row = (
+                    f"{start}{link(dependent, 1)}{_THROUGH if through else ''}</td><td>"
+                    f"{link(d.relation, 1)}</td><td>{link(on, 1)}"
+                    f"{_note(title) if title else ''}</td><td>{shown}</td></tr>"
+                )
+            key = (
+                d.depth,
+                m.sort_key(other or dependent),
+                m.sort_key(dependent),
+                m.label(d.relation),
+                m.sort_key(on),
             )
+            rows.append((key, row))
         for citation, other in cited:
             if citation in explained:
                 continue
             what, on = (other, node) if dependents else (node, other)
+            entry = f"{link(other, 1)}</td><td>" if dependents else ""
             rows.append(
                 (
                     (1 << 30, m.sort_key(other), m.sort_key(citation)),
-                    N(
-                        what=link(what, 1),
-                        entry=link(other, 1) if dependents else _EMPTY,
-                        relation=_CITES,
-                        target=link(on, 1),
-                        title=None,
-                        through=False,
-                        citations=[self.citation(citation)],
-                    ),
+                    f"<tr><td>{link(what, 1)}</td><td>{entry}{_CITES}</td><td>{link(on, 1)}"
+                    f"</td><td>{self.citation(citation)}</td></tr>",
                 )
             )
-        return [row for _, row in sorted(rows, key=lambda r: r[0])]
+        rows.sort(key=itemgetter(0))
+        return _markup("".join([row for _, row in rows]))
 
-    def citation(self, citation: Term) -> N:
-        """A CiTO citation as a row shows it: its characterization, the citation's IRI as
-        the tooltip, and its comment."""
-        return N(
-            iri=text(citation) if citation[0] == "<" else None,
-            comment=self.model.text(citation, RDFS.comment),
+    def citation(self, citation: Term) -> str:
+        """A CiTO citation as a row shows it, as HTML: its characterization, the
+        citation's IRI as the tooltip, and its comment."""
+        iri = f' title="{_escape_inner(text(citation))}"' if citation[0] == "<" else ""
+        comment = self.model.text(citation, RDFS.comment)
+        return f'<span class="citation"{iri}>obtains support from</span>' + (
+            _note(comment) if comment else ""
         )
 
     # -- comparisons -------------------------------------------------------------------------
@@ -1005,6 +1011,11 @@ def _escape(value: object) -> Markup:
     if kind is str:
         return _markup(_escape_inner(value))  # type: ignore[arg-type]
     return escape(value)
+
+
+def _note(value: str) -> str:
+    """``value``, escaped, as a note after a value."""
+    return f' <span class="note">{_escape_inner(value)}</span>'
 
 
 def _joined(links: list[Markup]) -> Markup:
