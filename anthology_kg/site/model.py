@@ -15,9 +15,9 @@ import os
 import re
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import pyoxigraph as ox
 from rdflib import RDF as _RDF
@@ -33,6 +33,9 @@ from ..namespaces import bind_prefixes
 from ..sources import read_source, turtle_errors
 from ..terms import nt_term
 from .output import slug
+
+if TYPE_CHECKING:
+    from ..ruleset import Triple
 
 Term = str  # a term in N-Triples syntax
 Pair = tuple[Term, Term]
@@ -80,6 +83,7 @@ DESCRIBED_FIRST = (
 MENTIONS = DCTERMS.references  # a mention: no dependency, shown under "Mentions"
 CITO = Terms("http://purl.org/spar/cito/")
 _AK_PREFIX = f"<{_AK}"
+_OX_PREF_LABEL, _OX_LABEL = ox.NamedNode(str(_SKOS.prefLabel)), ox.NamedNode(str(_RDFS.label))
 # Shown in the page's header or its own section rather than among the facts.
 SHOWN_APART = {
     RDF.type,
@@ -274,16 +278,17 @@ def _prefer(labels: dict, node, rank: int, text: str) -> None:
         labels[node] = (rank, text)
 
 
-def vocabulary_labels(ontology: Graph) -> dict[Term, str]:
+def vocabulary_labels(ontology: Iterable[Triple]) -> dict[Term, str]:
     """The ontology's terms by their label: skos:prefLabel before rdfs:label, English
-    (or untagged) before other languages, the smallest text on a tie."""
+    (or untagged) before other languages, the smallest text on a tie. ``ontology``: its
+    pyoxigraph triples (``Rules.ontology_triples``: no rdflib graph is made for them)."""
     labels: dict[Term, tuple[int, str]] = {}
-    for rank, predicate in enumerate((_SKOS.prefLabel, _RDFS.label)):
-        for node, value in ontology.subject_objects(predicate):
-            language = getattr(value, "language", None)
-            _prefer(
-                labels, nt_term(node), rank * 2 + (0 if language in (None, "en") else 1), str(value)
-            )
+    ranks = {_OX_PREF_LABEL: 0, _OX_LABEL: 2}
+    for s, p, o in ontology:
+        rank = ranks.get(p)
+        if rank is not None:
+            language = getattr(o, "language", None)
+            _prefer(labels, str(s), rank + (0 if language in (None, "en") else 1), o.value)
     return {node: text for node, (_, text) in labels.items()}
 
 
@@ -372,12 +377,9 @@ class Model:
         for node in (*out, *into):
             if node[0] == "_" and node not in order:
                 order[node] = f"{len(order):09d}"
-        model.vocabulary = vocabulary_labels(anthology.ontology)
-        model.terms = frozenset(
-            nt_term(node)
-            for node in anthology.ontology.subjects(unique=True)
-            if isinstance(node, URIRef)
-        )
+        ontology = anthology.rules.ontology_triples
+        model.vocabulary = vocabulary_labels(ontology)
+        model.terms = frozenset(str(s) for s, _, _ in ontology if isinstance(s, ox.NamedNode))
         model.labels = {node: value for node, (_, value) in labels.items()}
         used: set[str] = set()
         key = model.sort_key

@@ -234,16 +234,26 @@ def layered_svg(boxes: list[Box], edges: list[tuple[str, str, str]]) -> str:
     Pictures of the same shape (``Shape``: most neighbourhoods are an entry and one or two
     neighbours) are drawn alike but for their texts: each shape is drawn once, with holes
     where the texts go, and filled with each picture's texts, escaped."""
-    lines = [wrapped(box.label) for box in boxes]
-    template, holes = _drawing(_shape(boxes, edges, lines))
-    texts = [
-        (escape(box.href) if box.href else "", escape(box.label), *map(escape, box_lines))
-        for box, box_lines in zip(boxes, lines, strict=True)
-    ]
+    texts = [_texts(box) for box in boxes]
+    template, holes = _drawing(_shape(boxes, edges, [shown[_LINES:] for shown in texts]))
     return template.format(*[texts[box][slot] for box, slot in holes])
 
 
-def _shape(boxes: list[Box], edges: list[tuple[str, str, str]], lines: list[list[str]]) -> Shape:
+@lru_cache(maxsize=1 << 16)
+def _texts(box: Box) -> tuple[str, ...]:
+    """A box's texts in a drawing, escaped: its link, its full label and its label's
+    lines (``_HREF``, ``_TITLE``, ``_LINES``...): an entry is drawn in each of its
+    neighbours' pictures, its texts made once."""
+    return (
+        escape(box.href) if box.href else "",
+        escape(box.label),
+        *map(escape, wrapped(box.label)),
+    )
+
+
+def _shape(
+    boxes: list[Box], edges: list[tuple[str, str, str]], lines: Sequence[Sequence[str]]
+) -> Shape:
     keys = [box.key for box in boxes]
     labels = [box.label for box in boxes]
     key_order = {key: i for i, key in enumerate(sorted(keys))}
