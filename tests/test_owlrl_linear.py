@@ -47,6 +47,37 @@ _:q a owl:ObjectProperty . ex:d _:q ex:e .
 """
 
 
+# Every construct owlrl's OWL-RL rules other than the eq-* ones read (SCHEMA_PREDICATES),
+# with the data each needs to fire, annotation properties and owl:sameAs besides.
+CONSTRUCTS = """
+@prefix ex: <http://example.org/> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+ex:p rdfs:domain ex:D ; rdfs:range ex:R ; rdfs:subPropertyOf ex:q ; owl:inverseOf ex:pi ;
+    owl:equivalentProperty ex:pe ; owl:propertyDisjointWith ex:z ; rdfs:label "p" .
+ex:f a owl:FunctionalProperty . ex:g a owl:InverseFunctionalProperty .
+ex:s a owl:SymmetricProperty . ex:t a owl:TransitiveProperty .
+ex:pc owl:propertyChainAxiom ( ex:p ex:t ) .
+ex:K owl:hasKey ( ex:g ) .
+ex:A rdfs:subClassOf ex:B ; owl:equivalentClass ex:A2 ; owl:disjointWith ex:Z .
+ex:I owl:intersectionOf ( ex:A ex:C ) . ex:U owl:unionOf ( ex:A ex:C ) .
+ex:N owl:complementOf ex:Z .
+ex:SV owl:onProperty ex:p ; owl:someValuesFrom ex:R .
+ex:AV owl:onProperty ex:s ; owl:allValuesFrom ex:C .
+ex:HV owl:onProperty ex:q ; owl:hasValue ex:v .
+ex:MC owl:onProperty ex:f ; owl:maxCardinality "1"^^xsd:nonNegativeInteger .
+ex:MQ owl:onProperty ex:f ; owl:maxQualifiedCardinality "1"^^xsd:nonNegativeInteger ;
+    owl:onClass ex:C .
+ex:O owl:oneOf ( ex:a ex:b ) .
+[] a owl:NegativePropertyAssertion ; owl:sourceIndividual ex:a ; owl:assertionProperty ex:z ;
+    owl:targetIndividual ex:b .
+ex:a a ex:A, ex:C, ex:K, ex:AV, ex:MC ; ex:p ex:b ; ex:t ex:c ; ex:s ex:b ; ex:f ex:c, ex:d ;
+    ex:g ex:k ; owl:sameAs ex:a2 ; rdfs:comment "a" .
+ex:b ex:t ex:d ; a ex:K ; ex:g ex:k ; ex:q ex:v .
+"""
+
+
 def _closure(asserted: Graph, semantics: type) -> Graph:
     graph = Graph()
     graph += asserted  # the same blank nodes in both closures
@@ -67,10 +98,10 @@ def _owlrls_own(asserted: Graph, profile: str, monkeypatch) -> Graph:
 
 
 @pytest.mark.parametrize("profile", sorted(OWLRL))
-@pytest.mark.parametrize("source", ["tricky", "bundled"])
+@pytest.mark.parametrize("source", ["tricky", "bundled", "constructs"])
 def test_linear_semantics_give_owlrls_own_closure(source, profile, monkeypatch):
-    if source == "tricky":
-        text = TRICKY
+    if source in ("tricky", "constructs"):
+        text = TRICKY if source == "tricky" else CONSTRUCTS
     else:
         root = Path(__file__).parents[1]
         files = [*sorted((root / "data").glob("*.ttl")), root / "ontology" / "anthology.ttl"]
@@ -150,3 +181,53 @@ def test_the_same_closure_once_the_triples_remembered_reach_their_bound(profile,
     monkeypatch.setattr(owlrl_linear, "PRESENT_KEPT", 5)
     ours = _closure(asserted, LINEAR[profile])
     assert len(ours) == len(theirs) and isomorphic(ours, theirs)
+
+
+def test_owlrls_rules_besides_equality_fire_only_on_the_schema_predicates():
+    """OWLRLSemantics.rules runs only owlrl's eq-* rules on a triple whose predicate is
+    none of SCHEMA_PREDICATES: read from owlrl's source, each other rule method is an
+    if/elif chain, every branch testing the triple's predicate against one of them (or
+    prp-ap's annotation properties in the first cycle)."""
+    import ast
+    import inspect
+
+    from owlrl import OWLRL as owlrl_rules
+    from rdflib.namespace import OWL, RDF, RDFS
+
+    vocabularies = {"OWL": OWL, "RDF": RDF, "RDFS": RDFS}
+    source = ast.parse(inspect.getsource(owlrl_rules.OWLRL_Semantics))
+    methods = {
+        node.name: node
+        for node in ast.walk(source)
+        if isinstance(node, ast.FunctionDef)
+        and node.name in ("_properties", "_classes", "_class_axioms", "_schema_vocabulary")
+    }
+    assert len(methods) == 4
+    tested, annotation_branches = set(), 0
+    for method in methods.values():
+        body = [n for n in method.body if not isinstance(n, ast.Expr)]  # (the docstring)
+        unpack = body.pop(0)
+        assert isinstance(unpack, ast.Assign) and ast.unparse(unpack.value) == "triple"
+        predicate = unpack.targets[0].elts[1].id  # type: ignore[attr-defined]
+        assert body and all(isinstance(node, ast.If) for node in body), method.name
+        branches = list(body)
+        while branches:
+            branch = branches.pop()
+            branches += [n for n in branch.orelse if isinstance(n, ast.If)]
+            assert all(isinstance(n, ast.If) for n in branch.orelse), method.name
+            test = branch.test
+            conditions = test.values if isinstance(test, ast.BoolOp) else [test]
+            first = (
+                conditions[-1] if ast.unparse(conditions[0]) == "cycle_num == 1" else conditions[0]
+            )
+            assert isinstance(test, ast.Compare) or isinstance(test.op, ast.And)
+            if ast.unparse(first) == f"{predicate} in OWLRL_Annotation_properties":
+                annotation_branches += 1
+                continue
+            assert isinstance(first, ast.Compare) and ast.unparse(first.left) == predicate
+            assert isinstance(first.ops[0], ast.Eq), ast.unparse(first)
+            term = first.comparators[0]
+            assert isinstance(term, ast.Attribute) and isinstance(term.value, ast.Name)
+            tested.add(vocabularies[term.value.id][term.attr])
+    assert annotation_branches == 1
+    assert tested == owlrl_linear.SCHEMA_PREDICATES
