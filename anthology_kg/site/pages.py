@@ -215,7 +215,11 @@ class Pages:
         self._names = bind_prefixes(Graph(), anthology.base)
         self._links: dict[tuple[Term, int], Markup] = {}
         self.pictures: dict[Term, str] = {}
-        # The neighbours of the entries whose picture is drawn when their page is rendered.
+        # Each entry's neighbours, once known (``draw_neighbourhoods``, ``learn_neighbours``),
+        # and those of the entries found before the fork that have some, in order: their
+        # pictures are drawn by the layered layout when their page is rendered, unless
+        # drawn already.
+        self._neighbours: dict[Term, Neighbours] = {}
         self._undrawn: dict[Term, Neighbours] = {}
         self._boxes: dict[Term, Box] = {}  # each entry's box in the neighbourhood pictures
         self._columns: tuple[dict, list[Term]] | None = None  # the comparisons' columns
@@ -733,49 +737,88 @@ class Pages:
             found.extend(links)
         return found
 
-    def draw_neighbourhoods(self, meanwhile: Callable[[], bool] | None = None) -> None:
+    def draw_neighbourhoods(
+        self, meanwhile: Callable[[], bool] | None = None, share: bool = False
+    ) -> bool:
         """Every entry's neighbourhood picture: drawn together by one ``dot`` run when
         Graphviz is installed and there are at most DOT_NEIGHBOURHOODS of them (dot
         takes about a millisecond each), else each by the layered layout when its page
         is rendered (``picture``, in the process rendering it); the caption says which.
         Given ``meanwhile``, the layered pictures are drawn here, in the order of the
-        pages, for as long as it returns True (the time the engine takes to answer)."""
-        found = {
-            node: neighbours
-            for node, _ in self.by_identifier
-            if (neighbours := self.neighbours(node))
-        }
-        having = list(found)
+        pages, for as long as it returns True (the time the engine takes to answer).
+
+        With ``share`` (and ``meanwhile``), the neighbours of the entries are found only
+        until ``meanwhile`` returns False and more than DOT_NEIGHBOURHOODS have some:
+        the processes the pages are shared out between find the others', each those of
+        its share (``learn_neighbours``), and tell one another how many have some, which
+        the caption says (``count_pictures``). Return whether every entry's are known."""
+        known, having = self._neighbours, self._undrawn
+        stopping = meanwhile if share else None
+        asked = -64
+        for index, (node, _) in enumerate(self.by_identifier):
+            # Asked every 64 entries: a poll of the engine's pipe costs a few microseconds.
+            if stopping is not None and len(having) > DOT_NEIGHBOURHOODS and index >= asked + 64:
+                asked = index
+                if not stopping():
+                    return False
+            if node not in known:
+                neighbours = known[node] = self.neighbours(node)
+                if neighbours:
+                    having[node] = neighbours
         few = len(having) <= DOT_NEIGHBOURHOODS
+        laid_out_by = None
         if few:
             wanted = {
                 node: picture
-                for node, neighbours in found.items()
+                for node, neighbours in having.items()
                 if (picture := self.neighbourhood(node, neighbours)) is not None
             }
             drawn, laid_out_by = draw_all(list(wanted.values()), prefer_dot=True)
             self.pictures = dict(zip(wanted, drawn, strict=True))
+            self._undrawn = {}
         else:
-            laid_out_by = None
-            self._undrawn = found
-            while meanwhile is not None and meanwhile() and len(self.pictures) < len(having):
-                node = having[len(self.pictures)]
+            drawing = list(having)
+            while meanwhile is not None and meanwhile() and len(self.pictures) < len(drawing):
+                node = drawing[len(self.pictures)]
                 self.pictures[node] = self.picture(node)
         if laid_out_by:
             self.pictures_note = f" Laid out by {laid_out_by}."
-        elif not few and shutil.which("dot"):
+        elif not few:
+            self.count_pictures(len(having))
+        return True
+
+    def learn_neighbours(self, listed: Iterable[tuple[Term, str, str]]) -> int:
+        """Find the neighbours of the ``listed`` entries (``entry_pages``'s) not known
+        yet; return how many of them have some."""
+        known, found = self._neighbours, 0
+        for node, _, _ in listed:
+            if node not in known:
+                neighbours = known[node] = self.neighbours(node)
+                found += bool(neighbours)
+        return found
+
+    def known_pictures(self) -> int:
+        """How many of the entries whose neighbours ``draw_neighbourhoods`` found have a
+        neighbourhood picture."""
+        return len(self._undrawn)
+
+    def count_pictures(self, having: int) -> None:
+        """Say in the caption of the layered pictures that ``having`` entries have one."""
+        if shutil.which("dot"):
             self.pictures_note = (
                 f" Laid out by anthology-kg’s layered layout: Graphviz draws the "
                 f"neighbourhoods of at most {DOT_NEIGHBOURHOODS:,} entries, and "
-                f"{len(having):,} have one."
+                f"{having:,} have one."
             )
 
     def picture(self, node: Term) -> str:
         """The SVG of ``node``'s neighbourhood ("" when it has none)."""
         drawn = self.pictures.get(node)
         if drawn is None:
-            neighbours = self._undrawn.get(node)
-            wanted = self.neighbourhood(node, neighbours) if neighbours is not None else None
+            neighbours = self._neighbours.get(node)
+            if neighbours is None:  # an entry of another process's share
+                neighbours = self._neighbours[node] = self.neighbours(node)
+            wanted = self.neighbourhood(node, neighbours) if neighbours else None
             drawn = layered_svg(wanted.boxes, wanted.edges) if wanted is not None else ""
         return drawn
 

@@ -35,7 +35,9 @@ def available() -> int:
 
 
 def in_processes(
-    tasks: Sequence[Callable[[], None]], callers: Collection[threading.Thread] | None = None
+    tasks: Sequence[Callable[[], None]],
+    callers: Collection[threading.Thread] | None = None,
+    forkable: bool | None = None,
 ) -> None:
     """Run ``tasks[0]`` here and each other task in a child forked for it; return once all
     are done. A child's failure is raised here: an OSError as an OSError with the same
@@ -47,8 +49,11 @@ def in_processes(
     every thread running now) must have ended first. Threads that have finished their
     work but not yet returned (a validation's daemon threads, an executor's) are waited
     for, up to SETTLE_SECONDS; should one still run then, every task runs here, one
-    after the other."""
-    if not _settled(set(threading.enumerate()) if callers is None else callers):
+    after the other. ``forkable``: what ``can_fork`` answered the caller for the same
+    ``callers``, when it asked (not waited for again here)."""
+    if forkable is None:
+        forkable = _settled(set(threading.enumerate()) if callers is None else callers)
+    if not forkable:
         for task in tasks:
             task()
         return
@@ -269,6 +274,73 @@ class Share(Generic[T]):
         count = len(self._shares.planned)
         for offset in range(count):  # its own, then the next process's, and so on
             yield from self._shares.take((self._planned + offset) % count)
+
+
+class Tally:
+    """A number from each of ``count`` processes (this one and those forked after the
+    tally is made), summed: each says its own (``say``), then learns the sum (``total``).
+
+    Each process has a pipe into which it writes its number once for each other
+    process, 8 bytes a write (whole, as any write of at most PIPE_BUF bytes); a read of
+    8 bytes takes one of them. A process says it once and closes its copies of the
+    others' writing ends then: once every process that could still write into a pipe
+    has ended or said, a pipe that holds no number reads as ended (its process ended
+    before it said). No process waits for another to say before it says its own."""
+
+    def __init__(self, count: int):
+        self._pipes: list[tuple[int, int]] = []
+        self._open: set[int] = set()
+        self._said = 0
+        try:
+            for _ in range(count):
+                pipe = os.pipe()
+                self._pipes.append(pipe)
+                self._open.update(pipe)
+        except BaseException:
+            self.close()
+            raise
+
+    def say(self, index: int, number: int) -> None:
+        """Process ``index``'s number (once per process)."""
+        for other, (_, write) in enumerate(self._pipes):
+            if other != index:
+                self._close(write)
+        _, write = self._pipes[index]
+        told = number.to_bytes(8, "little")
+        try:
+            for _ in range(len(self._pipes) - 1):
+                os.write(write, told)
+        finally:
+            self._close(write)
+        self._said = number
+
+    def total(self, index: int) -> int | None:
+        """The sum of every process's number, as process ``index`` (which has said its
+        own) learns it; None when another process ended before it said."""
+        total = self._said
+        for other, (read, _) in enumerate(self._pipes):
+            if other != index:
+                told = os.read(read, 8)
+                if len(told) < 8:
+                    return None
+                total += int.from_bytes(told, "little")
+        return total
+
+    def close(self) -> None:
+        """Close this process's ends of the pipes still open."""
+        for end in list(self._open):
+            self._close(end)
+
+    def _close(self, end: int) -> None:
+        if end in self._open:
+            self._open.discard(end)
+            os.close(end)
+
+
+def can_fork(callers: Collection[threading.Thread]) -> bool:
+    """Whether ``in_processes`` forks its workers, given the same ``callers``: every
+    other thread has ended (waited for as it waits)."""
+    return _settled(callers)
 
 
 def _filled(count: int) -> int:
