@@ -73,3 +73,12 @@ def test_literals_as_written_from_two_threads_leaves_rdflib_as_it_was():
     thread.join(10)
     assert seen == {"after this one": False, "at its end": False}
     assert rdflib.NORMALIZE_LITERALS == before
+
+
+def test_a_name_the_target_lacks_is_set_for_the_block_and_taken_away_after():
+    """A release of a library without the attribute a swap speeds up: no AttributeError,
+    and the library is left without it, as it was."""
+    target = types.SimpleNamespace()
+    with swapped(target, "gone", "ours"), swapped(target, "gone", "ours"):
+        assert target.gone == "ours"
+    assert not hasattr(target, "gone")
