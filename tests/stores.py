@@ -149,22 +149,25 @@ def database_template(templates: Path, seconds: float = 120) -> Path:
     if all((template / name).is_file() for name in DATABASE_FILES):
         return template
     building = Path(tempfile.mkdtemp(prefix="virtuoso-template-", dir=templates))
-    ini, _, _ = _write_ini(building)
-    subprocess.run(
-        [VIRTUOSO, "+foreground", "+checkpoint-only", "+configfile", str(ini)],
-        cwd=building,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        timeout=seconds,
-        check=True,
-    )
-    for path in building.iterdir():
-        if path.name not in DATABASE_FILES:
-            path.unlink()
     try:
+        ini, _, _ = _write_ini(building)
+        subprocess.run(
+            [VIRTUOSO, "+foreground", "+checkpoint-only", "+configfile", str(ini)],
+            cwd=building,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=seconds,
+            check=True,
+        )
+        for path in building.iterdir():
+            if path.name not in DATABASE_FILES:
+                path.unlink()
         building.rename(template)
-    except OSError:  # another session's is there already
-        shutil.rmtree(building)
+    except OSError:  # another session's is there already (or none could be made)
+        if not all((template / name).is_file() for name in DATABASE_FILES):
+            raise
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
     return template
 
 
