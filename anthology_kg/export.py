@@ -15,6 +15,7 @@ import functools
 import gc
 import os
 import re
+import xml.parsers.expat
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -572,9 +573,29 @@ _NCNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*$")
 
 @functools.cache
 def _ncname() -> re.Pattern[str]:
-    """The longest XML NCName ending a predicate, of any characters XML 1.0 names have
-    (compiled when first needed: its Unicode classes take milliseconds)."""
+    """The longest XML NCName ending a predicate, of any characters XML 1.0 (fifth
+    edition) names have (compiled when first needed: its Unicode classes take
+    milliseconds)."""
     return re.compile(f"[{NAME_START_CHARS}_][{NAME_CHARS}.]*$")
+
+
+def _readable_name(predicate: str) -> re.Match[str] | None:
+    """The longest NCName ending ``predicate`` that XML readers of the fourth edition's
+    narrower name characters read too: expat (rdflib's RDF/XML parser) and the JDK's
+    Xerces (Jena, Protégé) refuse U+3400 or U+1F600 in a name, which the fifth edition
+    allows; expat is asked, name by name, shortest last. None when none is."""
+    widest = _ncname().search(predicate)
+    if widest is None:
+        return None
+    for start in range(widest.start(), len(predicate)):
+        local = predicate[start:]
+        parser = xml.parsers.expat.ParserCreate()
+        try:
+            parser.Parse(f"<{local}/>", True)
+        except xml.parsers.expat.ExpatError:
+            continue
+        return _ncname().search(predicate, start)
+    return None
 
 
 #: The rdf: names RDF/XML reserves for its own syntax (RDF 1.1 XML Syntax 7.2.2-7.2.5):
@@ -591,7 +612,7 @@ _NOT_PROPERTY_ELEMENTS = {
 def _split_predicate(predicate: str) -> tuple[str, str]:
     """``predicate`` as the namespace and local name of an XML element; an
     AnthologyError if RDF/XML cannot write it as a property element."""
-    match = _NCNAME.search(predicate) or _ncname().search(predicate)
+    match = _NCNAME.search(predicate) or _readable_name(predicate)
     if not match or match.start() == 0:
         raise AnthologyError(f"RDF/XML cannot write the predicate <{predicate}>")
     if predicate in _NOT_PROPERTY_ELEMENTS:

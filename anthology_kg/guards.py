@@ -109,18 +109,34 @@ def refuse_service_in_shapes(shapes: ShapesGraph, allowed: bool) -> bool:
     return calls
 
 
+#: How many ``service_timeout`` blocks run now, in any thread, and the default before
+#: the first began (a save and restore in each block would, with two threads, leave
+#: one block's timeout behind: as ``swaps.swapped`` does for attributes).
+_SERVICE_BLOCKS: list[tuple[int, float | None]] = [(0, None)]
+_SERVICE_LOCK = threading.Lock()
+
+
 @contextmanager
 def service_timeout(calls_service: bool) -> Iterator[None]:
     """Inside, when ``calls_service``, a socket opened without a timeout of its own gives
-    up after SERVICE_REQUEST_TIMEOUT seconds; the process's default comes back after."""
+    up after SERVICE_REQUEST_TIMEOUT seconds; when the last such block ends (in any
+    thread), the process's default comes back as it was before the first began."""
     if not calls_service:
         yield
         return
     # rdflib's SERVICE uses urllib without a timeout; the socket default is the only
-    # handle on it, and it is the process's: set for the call, then put back.
-    before = socket.getdefaulttimeout()
-    socket.setdefaulttimeout(SERVICE_REQUEST_TIMEOUT)
+    # handle on it, and it is the process's: set for the calls, then put back.
+    with _SERVICE_LOCK:
+        count, before = _SERVICE_BLOCKS[0]
+        if count == 0:
+            before = socket.getdefaulttimeout()
+        socket.setdefaulttimeout(SERVICE_REQUEST_TIMEOUT)
+        _SERVICE_BLOCKS[0] = (count + 1, before)
     try:
         yield
     finally:
-        socket.setdefaulttimeout(before)
+        with _SERVICE_LOCK:
+            count, before = _SERVICE_BLOCKS[0]
+            if count == 1:
+                socket.setdefaulttimeout(before)
+            _SERVICE_BLOCKS[0] = (count - 1, before)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from types import MethodType
@@ -205,10 +206,19 @@ class _LookedUpBySet(list[Any]):
         return item in self._members
 
 
+#: pySHACL's own result text, for the validations of other threads.
+_RESULT_TEXT = getattr(ConstraintComponent, "make_v_result_description", None)
+#: How many ``_report_graph_only`` blocks this thread is in.
+_REPORT_GRAPH_ONLY = threading.local()
+
+
 def _no_result_text(self: Any, *args: Any, **kwargs: Any) -> str:
-    """For pySHACL's ``make_v_result_description``: no text (``shacl_report`` keeps only
-    the report graph)."""
-    return ""
+    """For pySHACL's ``make_v_result_description``: no text in a thread validating for
+    ``shacl_report`` (which keeps only the report graph); pySHACL's own in the others,
+    whose text report a caller of pySHACL may read while ours runs."""
+    if getattr(_REPORT_GRAPH_ONLY, "depth", 0) or _RESULT_TEXT is None:
+        return ""
+    return str(_RESULT_TEXT(self, *args, **kwargs))
 
 
 @contextlib.contextmanager
@@ -230,11 +240,16 @@ def _report_graph_only() -> Iterator[None]:
             CONSTRAINT_PARAMETERS_MAP,
         )
     parameters = (_LookedUpBySet(ALL_CONSTRAINT_PARAMETERS), CONSTRAINT_PARAMETERS_MAP)
-    with (
-        swapped(ConstraintComponent, "make_v_result_description", _no_result_text),
-        swapped(pyshacl_shape.module, "CONSTRAINT_PARAMS", parameters),
-    ):
-        yield
+    depth = getattr(_REPORT_GRAPH_ONLY, "depth", 0)
+    _REPORT_GRAPH_ONLY.depth = depth + 1
+    try:
+        with (
+            swapped(ConstraintComponent, "make_v_result_description", _no_result_text),
+            swapped(pyshacl_shape.module, "CONSTRAINT_PARAMS", parameters),
+        ):
+            yield
+    finally:
+        _REPORT_GRAPH_ONLY.depth = depth
 
 
 class PySHACLRDFSSemantics(PresentRemembered, CustomRDFSSemantics):

@@ -241,7 +241,7 @@ _TOKEN = re.compile(
     + r""")
     | (?P<punct>\^\^|[\[\]();,.])
     | (?P<lang>@[A-Za-z]+(?:-[A-Za-z0-9]+)*)
-    | (?P<word>[^ \t\r\n;,()\[\]<"'\#^]+)
+    | (?P<word>(?:\\.|[^ \t\r\n;,()\[\]<"'\#^\\])+)  # a backslash escapes a name's next character
     """,
     re.VERBOSE,
 )

@@ -31,7 +31,7 @@ def test_rdfxml_refuses_a_predicate_named_as_its_own_syntax(bundled_copy, tmp_pa
 )
 def test_rdfxml_writes_a_predicate_whose_name_ends_in_other_than_ascii(tmp_path, predicate):
     """XML names have the letters of every script: such a predicate is written (it was
-    refused as one RDF/XML cannot write) and reads back the same."""
+    refused as one RDF/XML cannot write) and reads back the same in rdflib (expat)."""
     root = tmp_path / "anthology"
     (root / "data").mkdir(parents=True)
     (root / "data" / "LIT-903.ttl").write_text(
@@ -41,6 +41,25 @@ def test_rdfxml_writes_a_predicate_whose_name_ends_in_other_than_ascii(tmp_path,
     assert result.exit_code == 0, result.output
     expected = Graph().parse(root / "data" / "LIT-903.ttl", format="turtle")
     assert isomorphic(Graph().parse(data=result.stdout, format="xml"), expected)
+
+
+@pytest.mark.parametrize(
+    "predicate", ["http://example.org/\u3400", "http://example.org/a\U0001f600", "http://x/a\u203f"]
+)
+def test_rdfxml_refuses_a_name_that_xml_readers_of_the_fourth_edition_refuse(tmp_path, predicate):
+    """XML 1.0's fifth edition names allow U+3400, U+1F600 or U+203F where expat (rdflib)
+    and the JDK's Xerces (Jena, Protégé) do not: written, no reader of theirs could read
+    the file (review7), so the export says it cannot write it."""
+    root = tmp_path / "anthology"
+    (root / "data").mkdir(parents=True)
+    (root / "data" / "LIT-903.ttl").write_text(
+        f'<https://w3id.org/anthology-kg/id/LIT-903> <{predicate}> "v" .\n', encoding="utf-8"
+    )
+    out = tmp_path / "out.rdf"
+    result = run_cli("--root", str(root), "export", "--format", "rdfxml", "-o", str(out))
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert f"RDF/XML cannot write the predicate <{predicate}>" in result.stderr
+    assert not out.exists()
 
 
 def test_rdfxml_writes_the_rdf_names_that_are_properties(tmp_path):

@@ -79,3 +79,26 @@ def test_nested_results_give_pyshacls_own_report_and_pyshacl_is_left_as_it_was()
     }  # fmt: skip
     assert len(set(ours.objects(None, SH.detail))) == 1
     assert "Message: q names no thing" in theirs[2] and "Focus Node: ex:a" in theirs[2]
+
+
+def test_another_thread_s_pyshacl_writes_its_text_report_while_ours_runs():
+    """The result text is left out in the thread validating for shacl_report only: a
+    caller's own pySHACL in another thread meanwhile gets its whole text report
+    (review7: it got an empty one)."""
+    import threading
+
+    from rdflib import Graph
+
+    from anthology_kg.reference_shacl import _report_graph_only
+
+    data = Graph().parse(data=NESTED_DATA, format="turtle")
+    shapes = Graph().parse(data=NESTED_SHAPES, format="turtle")
+    texts = []
+    with _report_graph_only():
+        other = threading.Thread(
+            target=lambda: texts.append(pyshacl.validate(data, shacl_graph=shapes)[2])
+        )
+        other.start()
+        other.join(60)
+    assert len(texts) == 1
+    assert "Message: q names no thing" in texts[0] and "Focus Node: ex:a" in texts[0]

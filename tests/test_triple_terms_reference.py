@@ -20,8 +20,18 @@ WRITTEN = {
     # No subject IRI of the file names it: the line of its ``<<``.
     "reified, no subject": "ak:noteOn id:LIT-168 .\n"
     '# << a comment >>\n<< <urn:x:a> <urn:x:b> "<<" >> <urn:x:p> "v" .',
+    # An escaped # in a name is no comment: the ~ after it is read (review7).
+    "reifier after a name with an escaped #": "ak:noteOn id:LIT-168 .\n"
+    "_:s dcterms:source id:a\\#b ~ _:r .",
 }
-LINES = {"reifier": 5, "annotation": 5, "reified": 5, "triple term": 8, "reified, no subject": 9}
+LINES = {
+    "reifier": 5,
+    "annotation": 5,
+    "reified": 5,
+    "triple term": 8,
+    "reified, no subject": 9,
+    "reifier after a name with an escaped #": 8,
+}
 #: Every command that reads the data files (``fmt`` has its own test in test_formatting).
 COMMANDS = {
     "check": ("check",),

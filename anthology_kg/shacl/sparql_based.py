@@ -29,7 +29,7 @@ from .sparql_text import (
     variables,
     where_group,
 )
-from .vocabulary import OWL, SH, TRUE, text
+from .vocabulary import OWL, SH, TRUE, XSD, text
 from .vocabulary import Term as Node
 
 # sh:sparql: each value is a SPARQL constraint (its own node), compiled by the compiler's
@@ -92,10 +92,17 @@ def declaration_problem(prefix: Node, namespace: Node) -> tuple[ox.NamedNode, st
     """What makes an sh:declare unfit to become ``PREFIX prefix: <namespace>`` (SHACL
     5.2.1), as the property at fault and a few words: a prefix that is not a SPARQL
     prefix name, or a namespace that is not an IRI (its text would be pasted into every
-    query naming it), either given as other than a literal; None when fit."""
-    for said, value in ((SH.prefix, prefix), (SH.namespace, namespace)):
-        if not isinstance(value, ox.Literal):
-            return said, "not a literal (SHACL 5.2.1 gives prefix and namespace as literals)"
+    query naming it), or either given as other than a literal of its datatype; None
+    when fit."""
+    not_literal = "not a literal (SHACL 5.2.1 gives prefix and namespace as literals)"
+    if not isinstance(prefix, ox.Literal):
+        return SH.prefix, not_literal
+    if not isinstance(namespace, ox.Literal):
+        return SH.namespace, not_literal
+    if prefix.datatype != XSD.string:
+        return SH.prefix, "not a literal of xsd:string (SHACL 5.2.1)"
+    if namespace.datatype not in (XSD.anyURI, XSD.string):  # (pySHACL takes a string too)
+        return SH.namespace, "not a literal of xsd:anyURI (SHACL 5.2.1)"
     name = text(prefix)
     if not (_ASCII_PN_PREFIX.fullmatch(name) or _pn_prefix().fullmatch(name)):
         return SH.prefix, "not a SPARQL prefix name (PN_PREFIX)"

@@ -26,7 +26,7 @@ from ..sources import sparql_error_text
 from .compiler import CompiledConstraint, Compiler
 from .graph import ShapesGraph
 from .validator import ResultRow, run_compiled, store_select
-from .vocabulary import RDF, SH, XSD, Term
+from .vocabulary import RDF, SH, XSD, Term, text
 
 SHSH = "http://www.w3.org/ns/shacl-shacl#"
 #: The rules added to Appendix C's, in their own namespace.
@@ -233,23 +233,29 @@ def _declaration_results(shapes: ShapesGraph) -> list[ResultRow]:
     query): one row for each such declaration."""
     from .sparql_based import declaration_problem
 
-    found = []
+    found, seen = [], set()
     for declaring in shapes.subjects(SH.declare):
         for declaration in shapes.objects(declaring, SH.declare):
-            prefix = shapes.value(declaration, SH.prefix)
-            namespace = shapes.value(declaration, SH.namespace)
-            if prefix is not None and namespace is not None:  # (else said by the rules)
-                found.append((prefix.value, namespace.value, declaration, prefix, namespace))
+            prefixes = sorted(shapes.objects(declaration, SH.prefix), key=text)
+            namespaces = sorted(shapes.objects(declaration, SH.namespace), key=text)
+            if prefixes and namespaces and declaration not in seen:  # (else said by the rules)
+                seen.add(declaration)
+                found.append(
+                    (text(prefixes[0]), text(namespaces[0]), declaration, prefixes, namespaces)
+                )
     rows = []
-    for _, _, declaration, prefix, namespace in sorted(found, key=lambda f: f[:2]):
-        problem = declaration_problem(prefix, namespace)
+    for _, _, declaration, prefixes, namespaces in sorted(found, key=lambda f: f[:2]):
+        problem = declaration_problem(prefixes[0], namespaces[0])
+        for path, values in ((SH.prefix, prefixes), (SH.namespace, namespaces)):
+            if len(values) > 1:  # pySHACL refuses it, the fast engine read one of them
+                problem = path, "one of several values (SHACL 5.2.1: exactly one)"
         if problem is not None:
             path, said = problem
             rows.append(
                 ResultRow(
                     focus=declaration,
                     path=path,
-                    value=prefix if path == SH.prefix else namespace,
+                    value=prefixes[-1] if path == SH.prefix else namespaces[-1],
                     source_shape=ox.NamedNode(MORE_RULES + "DeclarationShape"),
                     source_constraint_component=SH.SPARQLConstraintComponent,
                     severity=SH.Violation,
