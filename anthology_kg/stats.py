@@ -21,10 +21,15 @@ if TYPE_CHECKING:
 _ENTRIES = """SELECT (COUNT(*) AS ?n) WHERE {
   SELECT DISTINCT ?entry ?id WHERE { ?entry <http://purl.org/dc/terms/identifier> ?id }
 }"""
-# Each (entry, identifier) pair counts once, as in ``entries()``; the classes and the
-# categories are counted in one pass over the entries (a third less time than two).
+# Each (entry, identifier) pair counts once, as in ``entries()``: the data's default
+# graph is a set of triples on every engine (one graph; under inference the closure's
+# graph holds only triples the data does not), so its pattern matches each pair once.
+# No DISTINCT subquery for the pairs: rdflib joins a subquery to what follows by testing
+# every pair against every row (at 1,000 entries 4.0 s, quadratic), a triple pattern by
+# looking each entry up (lazily). The classes and the categories are counted in one pass
+# over the entries (a third less time than two).
 _BY = """SELECT ?by ?value (COUNT(*) AS ?n) WHERE {
-  { SELECT DISTINCT ?entry ?id WHERE { ?entry <http://purl.org/dc/terms/identifier> ?id } }
+  ?entry <http://purl.org/dc/terms/identifier> ?id .
   { ?entry <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> ?value BIND("class" AS ?by) }
   UNION
   { ?entry <https://w3id.org/anthology-kg/ns#category> ?value BIND("category" AS ?by) }

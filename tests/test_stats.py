@@ -140,3 +140,82 @@ def test_stats_on_the_oxigraph_engine_does_not_run_the_count_query(monkeypatch):
     )
     assert compute_stats(engine).triples == 4
     assert asked and COUNT_ALL not in asked
+
+
+#: stats' count by class and by category as first written: the (entry, identifier) pairs
+#: made distinct by a subquery, which rdflib joins to the rest by a nested loop.
+DISTINCT_PAIRS = """SELECT ?by ?value (COUNT(*) AS ?n) WHERE {
+  { SELECT DISTINCT ?entry ?id WHERE { ?entry <http://purl.org/dc/terms/identifier> ?id } }
+  { ?entry <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> ?value BIND("class" AS ?by) }
+  UNION
+  { ?entry <https://w3id.org/anthology-kg/ns#category> ?value BIND("category" AS ?by) }
+} GROUP BY ?by ?value"""
+
+
+@pytest.mark.parametrize("entries", [20, 120])
+def test_stats_on_generated_anthologies_of_several_sizes(tmp_path, entries):
+    """Both engines count what the reference engine's graph holds, counted here in
+    Python, and the count query answers as the one with distinct (entry, identifier)
+    pairs did."""
+    from collections import Counter
+
+    from rdflib import RDF, URIRef
+
+    from anthology_kg.engine import open_engine
+    from anthology_kg.generate import generate
+    from anthology_kg.namespaces import AK
+    from anthology_kg.stats import _BY, compute_stats
+
+    generate(entries, 3, tmp_path, violations=entries // 10)
+    fast, reference = open_engine("fast", root=tmp_path), open_engine("reference", root=tmp_path)
+    counted = {RDF.type: Counter[str](), AK.category: Counter[str]()}
+    for entry, _ in set(reference.identifier_pairs()):
+        for predicate, counter in counted.items():
+            for value in reference.data.objects(entry, predicate):
+                counter[
+                    reference.normalize(value) if isinstance(value, URIRef) else str(value)
+                ] += 1
+    stats = compute_stats(reference)
+    assert stats == compute_stats(fast)
+    assert stats.entries == len(set(reference.identifier_pairs())) >= entries
+    assert stats.by_class == dict(sorted(counted[RDF.type].items()))
+    assert stats.by_category == dict(sorted(counted[AK.category].items()))
+    for engine in (fast, reference):
+        assert sorted(map(str, engine.select(_BY, ("data",)))) == sorted(
+            map(str, engine.select(DISTINCT_PAIRS, ("data",)))
+        )
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_stats_count_each_entry_once_under_inference(engine):
+    """Under inference the data's default graph is the data and its closure's new triples
+    (a set still): the count query answers as the one with distinct pairs does."""
+    from anthology_kg.engine import open_engine
+    from anthology_kg.stats import _BY
+
+    anthology = open_engine(engine, root=FIXTURES / "minimal", inference="rdfs")
+    rows = sorted(map(str, anthology.select(_BY, ("data",))))
+    assert rows == sorted(map(str, anthology.select(DISTINCT_PAIRS, ("data",))))
+    assert len(rows) > 2  # the inferred classes are counted too
+
+
+def test_rdflib_joins_the_stats_patterns_entry_by_entry():
+    """rdflib evaluates a join lazily (the right side looked up for each row of the left)
+    only when neither side is a subquery with DISTINCT; else it tests every row of one
+    side against every row of the other: at 1,000 entries 4.0 s instead of 0.19 s."""
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    from anthology_kg.queries import prepare
+    from anthology_kg.stats import _BY
+
+    def joins(node):
+        if isinstance(node, CompValue) and node.name == "Join":
+            yield node
+        children = node.values() if isinstance(node, dict) else node
+        if isinstance(node, (dict, list)):
+            for child in children:
+                yield from joins(child)
+
+    found = list(joins(prepare(_BY).algebra))
+    assert found and all(join.lazy for join in found)
+    assert not all(join.lazy for join in joins(prepare(DISTINCT_PAIRS).algebra))
