@@ -484,14 +484,15 @@ def refuse_triple_terms(
     Data without a mark of one (``_TRIPLE_TERM_MARKS``) is not parsed again."""
     if not any(mark in data for mark in _TRIPLE_TERM_MARKS):
         return
+    text = decode_utf8(data, path)
     found = first_triple_term(
-        parse_quads(data, path, base) if quads is None else quads,
-        subject_iris(decode_utf8(data, path), base),
+        parse_quads(data, path, base) if quads is None else quads, subject_iris(text, base)
     )
     if found is not None:
+        # The parse gives the triple terms in the order they are written, each from a
+        # mark: the first mark's line is the first triple term's (its subject's, else).
         node, line = found
-        if line is None:  # written where no subject IRI of the file says (``<< … >> :p``)
-            line = _first_mark_line(decode_utf8(data, path))
+        line = _first_mark_line(text) or line
         raise AnthologyError(f"RDF-star triple terms are not supported: {node}", path, line)
 
 

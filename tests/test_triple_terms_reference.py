@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from conftest import run_cli
 
-#: Each way Turtle 1.2 writes a triple term, and the line the refusal names: that of the
-#: statement's subject, or for a reifier or an annotation, of the triple it names.
+#: Each way Turtle 1.2 writes a triple term, and the line the refusal names: that of its
+#: mark (``<<``, ``~`` or ``{|``; it named the line of the statement's subject before).
 WRITTEN = {
     "reifier": "ak:noteOn id:LIT-168 ~ id:r1 .",
     "annotation": 'ak:noteOn id:LIT-168 {| dcterms:source "a talk" |} .',
@@ -25,9 +25,9 @@ WRITTEN = {
     "_:s dcterms:source id:a\\#b ~ _:r .",
 }
 LINES = {
-    "reifier": 5,
-    "annotation": 5,
-    "reified": 5,
+    "reifier": 7,
+    "annotation": 7,
+    "reified": 8,
     "triple term": 8,
     "reified, no subject": 9,
     "reifier after a name with an escaped #": 8,
@@ -78,7 +78,7 @@ def test_every_command_reading_the_data_refuses_a_triple_term(bundled_copy, tmp_
     result = run_cli("--root", str(bundled_copy), *args)
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     assert result.stderr == (
-        f"{note}:5: RDF-star triple terms are not supported: "
+        f"{note}:7: RDF-star triple terms are not supported: "
         "<https://w3id.org/anthology-kg/id/NOTE-900> "
         "<https://w3id.org/anthology-kg/ns#noteOn> <https://w3id.org/anthology-kg/id/LIT-168>\n"
     )
@@ -107,7 +107,7 @@ def test_diff_refuses_a_triple_term_in_either_side(bundled_copy):
     note = _note(bundled_copy, WRITTEN["reifier"])
     result = run_cli("diff", str(resources.bundled_dir()), str(bundled_copy))
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
-    assert result.stderr.startswith(f"{note}:5: RDF-star triple terms are not supported: ")
+    assert result.stderr.startswith(f"{note}:7: RDF-star triple terms are not supported: ")
 
 
 @pytest.mark.parametrize("engine", ["fast", "reference"])
