@@ -247,3 +247,29 @@ def test_the_fast_engine_locates_waivers_and_data_alike_for_either_librarys_term
     assert engine.location(entry).path.name == "LIT-001.ttl"
     assert engine.owner(ox.NamedNode(str(entry))) == ox.NamedNode(str(entry))
     assert engine.owner(entry) == entry
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_a_described_entry_has_the_tools_prefixes_as_a_graph_bound_at_once(engine):
+    """``describe`` binds the prefixes only when they are first asked for: its graph
+    lists, names and writes what a graph with them bound at once does (rdflib's and the
+    tool's), a prefix bound on it afterwards included."""
+    from rdflib import Graph
+
+    from anthology_kg.engine import open_engine
+    from anthology_kg.namespaces import bind_prefixes
+
+    anthology = open_engine(engine, root=FIXTURES / "minimal")
+    for entry, _ in anthology.entries():
+        for ask in ("namespaces", "serialize", "bind"):
+            described = anthology.describe(entry)
+            bound = bind_prefixes(Graph(), DEFAULT_BASE)
+            for triple in described:
+                bound.add(triple)
+            if ask == "bind":
+                for graph in (described, bound):
+                    graph.bind("x", "urn:x:")
+            if ask == "serialize":
+                assert described.serialize(format="turtle") == bound.serialize(format="turtle")
+            assert list(described.namespaces()) == list(bound.namespaces())
+            assert described.namespace_manager.normalizeUri(entry) == "id:LIT-001"
