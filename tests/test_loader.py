@@ -273,3 +273,23 @@ def test_a_described_entry_has_the_tools_prefixes_as_a_graph_bound_at_once(engin
                 assert described.serialize(format="turtle") == bound.serialize(format="turtle")
             assert list(described.namespaces()) == list(bound.namespaces())
             assert described.namespace_manager.normalizeUri(entry) == "id:LIT-001"
+
+
+def test_a_union_of_parts_holds_their_triples_and_shares_nothing_with_them():
+    """``Anthology.union`` copies the data's store indexes: the same triples, found by
+    every pattern, and a change to the copy or to the data is not seen by the other."""
+    from rdflib import Literal
+
+    anthology = load_anthology(FIXTURES / "minimal")
+    data, ontology, shapes = (set(anthology.graph(part)) for part in ("data", "ontology", "shapes"))
+    union = anthology.union(shapes=True)
+    assert set(union) == data | ontology | shapes and len(union) == len(data | ontology | shapes)
+    for s, p, o in list(data)[:3]:
+        for pattern in ((s, None, None), (None, p, None), (None, None, o), (s, p, o)):
+            assert set(anthology.data.triples(pattern)) <= set(union.triples(pattern))
+    entry = next(s for s, _ in anthology.entries())
+    union.add((entry, AK.note, Literal("only in the union")))
+    union.remove((entry, None, None))
+    assert set(anthology.data) == data and (entry, AK.note, None) not in anthology.data
+    anthology.data.add((entry, AK.note, Literal("only in the data")))
+    assert (entry, AK.note, None) not in union
