@@ -219,3 +219,18 @@ def test_rdflib_joins_the_stats_patterns_entry_by_entry():
     found = list(joins(prepare(_BY).algebra))
     assert found and all(join.lazy for join in found)
     assert not all(join.lazy for join in joins(prepare(DISTINCT_PAIRS).algebra))
+
+
+@pytest.mark.parametrize("inference", ["none", "rdfs"])
+def test_the_reference_engine_counts_triples_as_the_query_does(inference):
+    """The reference engine's ``triple_count`` is the size of the graph a query runs on,
+    not the query: the same number for every union of parts, under inference too."""
+    from anthology_kg.engine import open_engine
+    from anthology_kg.parts import PARTS
+
+    reference = open_engine("reference", root=FIXTURES / "minimal", inference=inference)
+    for parts in [("data",), PARTS, ("ontology",), ("data", "shapes"), ("shapes", "data")]:
+        (row,) = reference.select(COUNT_ALL, parts)
+        assert reference.triple_count(parts) == int(row[0].value) > 0, parts
+    if inference == "none":
+        assert reference.triple_count(("data",)) == 4
