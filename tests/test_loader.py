@@ -293,3 +293,33 @@ def test_a_union_of_parts_holds_their_triples_and_shares_nothing_with_them():
     assert set(anthology.data) == data and (entry, AK.note, None) not in anthology.data
     anthology.data.add((entry, AK.note, Literal("only in the data")))
     assert (entry, AK.note, None) not in union
+
+
+def test_the_data_is_labelled_as_relabel_labels_the_graph_of_the_files(tmp_path):
+    """The loader labels the parsed triples' blank nodes before building rdflib's graph:
+    the same triples, labels included, as ``bnodes.relabel`` of the files' graph (blank
+    nodes named alike in two files, lists, nested and tied nodes, an ill-typed literal)."""
+    import shutil
+
+    from rdflib import Graph
+
+    from anthology_kg.bnodes import relabel
+    from anthology_kg.generate import generate
+    from anthology_kg.loader import parse_turtle
+    from anthology_kg.resources import bundled_dir
+
+    generate(20, 5, tmp_path / "generated", violations=3)
+    odd = tmp_path / "odd"
+    shutil.copytree(FIXTURES / "minimal", odd)
+    for name in ("A", "B"):
+        (odd / "data" / f"{name}.ttl").write_text(
+            f"<urn:x:{name}> <urn:x:p> _:b0 , [ <urn:x:q> ( 1 [ <urn:x:r> 2 ] ) ] , [] , [] .\n"
+            f'_:b0 <urn:x:v> "x"^^<http://www.w3.org/2001/XMLSchema#integer> ; <urn:x:w> _:b0 .\n',
+            encoding="utf-8",
+        )
+    for root in (bundled_dir(), tmp_path / "generated", odd):
+        graph = Graph()
+        for path in sorted((root / "data").glob("*.ttl")):
+            parse_turtle(path, DEFAULT_BASE, graph)
+        data = load_anthology(root).data
+        assert set(data) == set(relabel(graph)) and len(data) == len(graph), root
