@@ -421,7 +421,12 @@ def _answer(result: Result, kind: str, text: str, graph: Graph) -> QueryResult:
     if kind == "ask":
         return QueryResult(kind="ask", boolean=bool(result.askAnswer))
     if kind == "graph":
-        out = Graph(namespace_manager=graph.namespace_manager)
+        # The queried graph's prefixes, in a namespace manager of its own: shared, a
+        # prefix rdflib's serializer makes up for the answer (ns1) joined the anthology's
+        # graph, and every later answer of the process.
+        out = Graph(bind_namespaces="none")
+        for prefix, namespace in graph.namespaces():
+            out.namespace_manager.bind(prefix, namespace, override=True, replace=True)
         for triple in result.graph or ():
             out.add(triple)
         return QueryResult(kind="graph", graph=out)

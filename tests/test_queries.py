@@ -544,3 +544,20 @@ def test_a_stored_query_whose_evaluation_fails_is_exit_2_at_its_file(bundled_cop
     result = run_cli("--root", str(bundled_copy), "query", "custom")
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     assert f"{queries / 'custom.rq'}: query failed: " in result.stderr
+
+
+def test_a_construct_answer_has_prefixes_of_its_own():
+    """Serializing one CONSTRUCT answer with rdflib (which makes up ns1 for a namespace
+    it has no prefix for) changes neither the anthology's graph nor a later answer:
+    the answer's namespace manager was the queried graph's (testcpu11)."""
+    from anthology_kg.engine import open_engine
+    from anthology_kg.queries import run_local
+    from anthology_kg.resources import bundled_dir
+
+    anthology = open_engine("reference", root=bundled_dir(), warn=lambda _: None)
+    reference = "<https://w3id.org/anthology-kg/ns#Reference>"
+    first = run_local(anthology, f"CONSTRUCT {{ ?s <urn:x:p> 1 }} WHERE {{ ?s a {reference} }}")
+    assert "ns1" in first.graph.serialize(format="turtle")
+    later = run_local(anthology, f"CONSTRUCT {{ ?s a {reference} }} WHERE {{ ?s a {reference} }}")
+    assert "ns1" not in dict(later.graph.namespaces())
+    assert str(dict(later.graph.namespaces())["dcterms"]) == "http://purl.org/dc/terms/"
