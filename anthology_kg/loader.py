@@ -72,6 +72,10 @@ class PrefixedOnDemand(Graph):
         Graph.namespace_manager.fset(self, manager)  # type: ignore[attr-defined]
 
 
+#: ``PrefixedOnDemand`` overrides rdflib 7's ``Graph.namespace_manager`` property.
+_NAMESPACE_MANAGER_IS_A_PROPERTY = isinstance(getattr(Graph, "namespace_manager", None), property)
+
+
 def describe_with(
     node: Node,
     outgoing: Callable[[Node], Iterable[tuple[Node, Node]]],
@@ -81,7 +85,11 @@ def describe_with(
 ) -> Graph:
     """What is said of ``node`` (see ``Engine.describe``), from three lookups; the
     graph's prefixes are the tool's (``PrefixedOnDemand``)."""
-    graph = PrefixedOnDemand(prefixes_base=base)
+    graph = (
+        PrefixedOnDemand(prefixes_base=base)
+        if _NAMESPACE_MANAGER_IS_A_PROPERTY
+        else bind_prefixes(Graph(), base)  # a release of rdflib made it something else
+    )
     seen: set[Node] = set()
     todo = [node]
     neighbours: set[Node] = set()

@@ -250,17 +250,26 @@ def test_the_fast_engine_locates_waivers_and_data_alike_for_either_librarys_term
 
 
 @pytest.mark.parametrize("engine", ["fast", "reference"])
-def test_a_described_entry_has_the_tools_prefixes_as_a_graph_bound_at_once(engine):
+@pytest.mark.parametrize(
+    "on_demand", [True, False], ids=["on demand", "rdflib without the property"]
+)
+def test_a_described_entry_has_the_tools_prefixes_as_a_graph_bound_at_once(
+    engine, on_demand, monkeypatch
+):
     """``describe`` binds the prefixes only when they are first asked for: its graph
     lists, names and writes what a graph with them bound at once does (rdflib's and the
     tool's), a prefix bound on it afterwards included."""
     from rdflib import Graph
 
+    from anthology_kg import loader
     from anthology_kg.engine import open_engine
     from anthology_kg.namespaces import bind_prefixes
 
+    # Without rdflib 7's namespace_manager property, the graph is bound at once.
+    monkeypatch.setattr(loader, "_NAMESPACE_MANAGER_IS_A_PROPERTY", on_demand)
     anthology = open_engine(engine, root=FIXTURES / "minimal")
     for entry, _ in anthology.entries():
+        assert isinstance(anthology.describe(entry), loader.PrefixedOnDemand) is on_demand
         for ask in ("namespaces", "serialize", "bind"):
             described = anthology.describe(entry)
             bound = bind_prefixes(Graph(), DEFAULT_BASE)
