@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from .errors import AnthologyError, TimedOut
 from .sparql_text import has_keyword
+from .swaps import held
 
 if TYPE_CHECKING:
     from .shacl.graph import ShapesGraph
@@ -109,13 +110,6 @@ def refuse_service_in_shapes(shapes: ShapesGraph, allowed: bool) -> bool:
     return calls
 
 
-#: How many ``service_timeout`` blocks run now, in any thread, and the default before
-#: the first began (a save and restore in each block would, with two threads, leave
-#: one block's timeout behind: as ``swaps.swapped`` does for attributes).
-_SERVICE_BLOCKS: list[tuple[int, float | None]] = [(0, None)]
-_SERVICE_LOCK = threading.Lock()
-
-
 @contextmanager
 def service_timeout(calls_service: bool) -> Iterator[None]:
     """Inside, when ``calls_service``, a socket opened without a timeout of its own gives
@@ -125,18 +119,12 @@ def service_timeout(calls_service: bool) -> Iterator[None]:
         yield
         return
     # rdflib's SERVICE uses urllib without a timeout; the socket default is the only
-    # handle on it, and it is the process's: set for the calls, then put back.
-    with _SERVICE_LOCK:
-        count, before = _SERVICE_BLOCKS[0]
-        if count == 0:
-            before = socket.getdefaulttimeout()
-        socket.setdefaulttimeout(SERVICE_REQUEST_TIMEOUT)
-        _SERVICE_BLOCKS[0] = (count + 1, before)
-    try:
+    # handle on it, and it is the process's: held for the calls, then put back (counted
+    # across threads by ``swaps.held``, as the attributes ``swaps.swapped`` sets are).
+    with held(
+        "socket.defaulttimeout",
+        socket.getdefaulttimeout,
+        socket.setdefaulttimeout,
+        SERVICE_REQUEST_TIMEOUT,
+    ):
         yield
-    finally:
-        with _SERVICE_LOCK:
-            count, before = _SERVICE_BLOCKS[0]
-            if count == 1:
-                socket.setdefaulttimeout(before)
-            _SERVICE_BLOCKS[0] = (count - 1, before)
