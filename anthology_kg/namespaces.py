@@ -20,5 +20,14 @@ def bind_prefixes(graph: Graph, base: str = DEFAULT_BASE) -> Graph:
     return graph
 
 
+def prefixed_like(graph: Graph) -> Graph:
+    """A new empty graph with the prefix bindings of ``graph``, in a namespace manager of
+    its own (a prefix bound on either later is not seen by the other)."""
+    out = Graph(bind_namespaces="none")
+    for prefix, namespace in graph.namespaces():
+        out.namespace_manager.bind(prefix, namespace, override=True, replace=True)
+    return out
+
+
 __all__ = ["AK", "AKS", "CITO", "DCTERMS", "DEFAULT_BASE", "OWL", "PREFIXES", "PROV", "RDF", "RDFS"]
-__all__ += ["SH", "SKOS", "XSD", "bind_prefixes"]
+__all__ += ["SH", "SKOS", "XSD", "bind_prefixes", "prefixed_like"]

@@ -25,6 +25,7 @@ from rdflib.term import Identifier, Node
 from .config import did_you_mean
 from .errors import AnthologyError
 from .guards import refuse_service, service_timeout
+from .namespaces import prefixed_like
 from .sources import listed_name, read_text
 from .sparql_text import code_characters
 from .sparql_text import with_values as with_values
@@ -424,9 +425,7 @@ def _answer(result: Result, kind: str, text: str, graph: Graph) -> QueryResult:
         # The queried graph's prefixes, in a namespace manager of its own: shared, a
         # prefix rdflib's serializer makes up for the answer (ns1) joined the anthology's
         # graph, and every later answer of the process.
-        out = Graph(bind_namespaces="none")
-        for prefix, namespace in graph.namespaces():
-            out.namespace_manager.bind(prefix, namespace, override=True, replace=True)
+        out = prefixed_like(graph)
         for triple in result.graph or ():
             out.add(triple)
         return QueryResult(kind="graph", graph=out)

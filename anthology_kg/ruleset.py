@@ -367,11 +367,9 @@ def _parsed_rule_triples(
 def _copy(graph: Graph) -> Graph:
     """A new graph with the triples and the prefix bindings of ``graph``, sharing no
     mutable state with it (a caller may add to either)."""
-    from rdflib import Graph
+    from .namespaces import prefixed_like
 
-    out = Graph(bind_namespaces="none")
-    for prefix, namespace in graph.namespaces():
-        out.namespace_manager.bind(prefix, namespace, override=True, replace=True)
+    out = prefixed_like(graph)
     if not _copy_memory_store(graph, out):
         out += graph
     return out
