@@ -35,6 +35,14 @@ def with_shapes(root, turtle: str):
     return shapes
 
 
+def with_query(root, name: str, where: str):
+    """``root`` (``bundled_copy``) with a stored query ``name`` selecting ``where``."""
+    (root / "queries").mkdir()
+    (root / "queries" / f"{name}.rq").write_text(
+        f"#+ summary: {name}\nSELECT * WHERE {{ {where} }}\n", encoding="utf-8"
+    )
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -70,11 +78,7 @@ def test_the_site_skips_a_stored_query_however_it_writes_service(
 ):
     url, seen = listener
     root = bundled_copy
-    (root / "queries").mkdir()
-    (root / "queries" / "e.rq").write_text(
-        f"#+ summary: e\nSELECT * WHERE {{ {keyword} <{url}/site> {{ ?s ?p ?o }} }}\n",
-        encoding="utf-8",
-    )
+    with_query(root, "e", f"{keyword} <{url}/site> {{ ?s ?p ?o }}")
     out = tmp_path / "site"
     result = run_cli("--root", str(root), "site", "-o", str(out), "--engine", engine)
     assert result.exit_code == 0, result.output
@@ -85,11 +89,7 @@ def test_the_site_skips_a_stored_query_however_it_writes_service(
 def test_diff_query_refuses_service_unless_allowed(bundled_copy, listener):
     url, seen = listener
     root = bundled_copy
-    (root / "queries").mkdir()
-    (root / "queries" / "s.rq").write_text(
-        f"#+ summary: s\nSELECT * WHERE {{ SERVICE <{url}/diff> {{ ?s ?p ?o }} }}\n",
-        encoding="utf-8",
-    )
+    with_query(root, "s", f"SERVICE <{url}/diff> {{ ?s ?p ?o }}")
     result = run_cli("--root", str(root), "diff", str(root), str(root), "--query", "s")
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     assert "calls a remote endpoint (SERVICE)" in result.stderr
