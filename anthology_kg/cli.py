@@ -138,7 +138,7 @@ class Settings:
         graphs: tuple[str, ...] = (),
         connection: Connection | None = None,
         layout: bool = False,
-        keep_sources: bool = False,
+        deferred: bool = False,
     ) -> Engine:
         """The anthology in the engine the library picks for this request; a fallback
         to the reference engine is said on stderr, and so is the bundled anthology read
@@ -170,7 +170,7 @@ class Settings:
             connection=connection,
             warn=lambda message: click.echo(f"anthology-kg: {printable_lines(message)}", err=True),
             layout=layout,
-            keep_sources=keep_sources,
+            deferred=deferred,
         )
 
 
@@ -1312,9 +1312,10 @@ def site(settings, output, engine) -> None:
     from .site import build_site
 
     try:
-        # The site's model parses the data files again: the engine keeps what it read.
+        # The site's model parses the data files again: the engine keeps what it read,
+        # to parse it into its store where the site validates (a forked child).
         built = build_site(
-            settings.engine(engine, validates=True, keep_sources=True),
+            settings.engine(engine, validates=True, deferred=True),
             output,
             allow_service=settings.allow_service,
         )

@@ -183,7 +183,7 @@ def open_engine(
     warn: Callable[[str], None] = _warn,
     connection: Connection | None = None,
     layout: bool = False,
-    keep_sources: bool = False,
+    deferred: bool = False,
 ) -> Engine:
     """The anthology at ``root`` in the engine that can answer the request.
 
@@ -196,8 +196,9 @@ def open_engine(
     infer owlrl's closure of this graph, the reference engine is used and ``warn`` says why.
     With ``layout`` the caller will ask for ``layout_warnings``: a local engine's loader
     scans each file's text as it reads it (else they read the files again). With
-    ``keep_sources`` the caller will parse the data files again (the site): the Oxigraph
-    engine keeps the bytes it read for ``take_sources``.
+    ``deferred`` the caller will parse the data files again (the site): the Oxigraph
+    engine reads them now, keeps their bytes for ``sources`` and parses them into its
+    store on first use (``load_fast``), which may be in a forked child.
     """
     if kind not in ENGINES:
         raise ValueError(f"unknown engine {kind!r}: use one of {', '.join(ENGINES)}")
@@ -252,7 +253,7 @@ def open_engine(
                     rules=rules,
                     inference=inference,
                     layout=layout,
-                    keep_sources=keep_sources,
+                    deferred=deferred,
                 )
             except InferenceUnsupported as exc:
                 warn(f"{exc}; using the reference engine (owlrl)")

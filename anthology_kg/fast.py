@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, TypeVar, overload
+from typing import TYPE_CHECKING, ClassVar, TypeVar, cast, overload
 
 import pyoxigraph as ox
 
@@ -82,8 +83,10 @@ class OxigraphEngine(EntryIndex):
 
     name: ClassVar[str] = "fast"
     answers_beside: ClassVar[bool] = True
-    #: The data graph only, until the rules are asked for (``store`` adds them).
-    _store: ox.Store = field(repr=False)
+    #: The data graph only, until the rules are asked for (``store`` adds them); None
+    #: until first used when the load was deferred (``load_fast(deferred=True)``).
+    _loaded: ox.Store | None = field(default=None, repr=False)
+    _loading: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _rules_in_store: bool = field(default=False, repr=False)
     _waivers_located: bool = field(default=False, repr=False)
     #: Where each data subject IRI is first written, from the files scanned so far.
@@ -92,7 +95,7 @@ class OxigraphEngine(EntryIndex):
     _names: Graph | None = field(default=None, repr=False)
     _identifier_files: dict[str, Path] | None = field(default=None, repr=False)
     _data: Graph | None = field(default=None, repr=False)
-    #: The bytes of each data file as loaded, when kept for a caller (``take_sources``).
+    #: The bytes of each data file as read, when the load was deferred (``sources``).
     _sources: list[bytes] | None = field(default=None, repr=False)
     #: The closure (``none``, ``rdfs``, ``owlrl``) held in the store's ``INFERRED``
     #: graph, seen by queries with the data and by validation (see ``infer``).
@@ -124,12 +127,31 @@ class OxigraphEngine(EntryIndex):
             self._waivers_located = True
         return self.rules.waivers
 
-    def take_sources(self) -> list[bytes] | None:
-        """The bytes of each data file (in ``data_files`` order) as the load read them,
-        when it kept them (``load_fast(keep_sources=True)``), handed over once: a caller
-        that parses the files again (the site's model) reads nothing twice."""
-        sources, self._sources = self._sources, None
-        return sources
+    @property
+    def _store(self) -> ox.Store:
+        """The store with the data (``store``: and the rules), parsed from the bytes
+        read when the load was deferred, on first use (once, whatever thread asks)."""
+        store = self._loaded
+        if store is None:
+            with self._loading:
+                if self._loaded is None:
+                    loaded = ox.Store()
+                    files = cast(TurtleFiles, self.data_files)  # as load_fast made it
+                    _parse_all(loaded, files, self._sources or [], self.base)
+                    self._loaded = loaded
+                store = self._loaded
+        return store
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the data is in the store (deferred, it is not until first used)."""
+        return self._loaded is not None
+
+    def sources(self) -> list[bytes] | None:
+        """The bytes of each data file (in ``data_files`` order) as read when the load
+        was deferred, which the store is parsed from, else None: a caller that parses
+        the files again (the site's model) reads what the store holds, once."""
+        return self._sources
 
     def normalize(self, node: str) -> str:
         """An IRI as a prefixed name where a bound prefix fits, else ``<iri>`` (rdflib's
@@ -444,38 +466,37 @@ def load_fast(
     rules: Rules | None = None,
     inference: str = "none",
     layout: bool = False,
-    keep_sources: bool = False,
+    deferred: bool = False,
 ) -> OxigraphEngine:
     """Load the anthology at ``root`` into a pyoxigraph store (``rules``, when the
     caller has them already), with the ``inference`` closure
     (``OxigraphEngine.infer``); with ``layout``, the text of each file, read once, is
-    also scanned for ``layout_warnings``; with ``keep_sources``, the bytes read are kept
-    for ``take_sources``."""
+    also scanned for ``layout_warnings``.
+
+    ``deferred``: the files are read now (an unreadable one is an error now) and their
+    bytes kept (``sources``); they are parsed into the store when it is first used
+    (at once for a closure). So a forked child may parse them while this process does
+    other work with the same bytes (the site: its model); a file that is not Turtle is
+    then an error of that first use. Not with ``layout``."""
+    if deferred and layout:
+        raise ValueError("a deferred load scans no layout")
     root = (root or resources.find_root()).resolve()
     rules = rules or load_rules(root, base, extra_shapes)
-    store = ox.Store()
     data_files = TurtleFiles.of(root / "data")
     scan = LayoutScan(data_files) if layout else None
-    sources: list[bytes] | None = [] if keep_sources else None
-    # Each file's path as text: a Path object per file costs more than reading it.
-    folder = os.path.join(data_files.folder, "")
-    for index, name in enumerate(track(data_files.names, "loading")):
-        path = folder + name
-        try:
-            # The strict parser's verdict and messages, as the reference engine's loader.
-            data = read_source(path, listed_regular=data_files.listed_regular(name))
-            text = load_into(store, data, path, base, DATA)
-            refuse_triple_terms(data, path, base)  # as the reference engine does
-        except AnthologyError as exc:
-            exc.path = data_files[index]  # the file as a Path, as every loader names it
-            raise
-        if scan is not None:
-            scan.add(index, name, text)
-        if sources is not None:
-            sources.append(data)
+    store: ox.Store | None
+    sources: list[bytes] | None
+    if deferred:
+        store, sources = None, [data for _, _, data in _read(data_files, "reading")]
+    else:
+        store, sources = ox.Store(), None
+        for index, path, data in _read(data_files, "loading"):
+            text = _parse(store, data, index, path, data_files, base)
+            if scan is not None:
+                scan.add(index, data_files.names[index], text)
     engine = OxigraphEngine(
         root=root,
-        _store=store,
+        _loaded=store,
         rules=rules,
         data_files=data_files,
         base=base,
@@ -484,6 +505,41 @@ def load_fast(
     )
     engine.infer(inference)
     return engine
+
+
+def _read(data_files: TurtleFiles, label: str) -> Iterator[tuple[int, str, bytes]]:
+    """Each data file's index, path and bytes, read as the reference engine's loader
+    reads them (the strict parser's verdict and messages), with a progress bar."""
+    # Each file's path as text: a Path object per file costs more than reading it.
+    folder = os.path.join(data_files.folder, "")
+    for index, name in enumerate(track(data_files.names, label)):
+        path = folder + name
+        try:
+            yield index, path, read_source(path, listed_regular=data_files.listed_regular(name))
+        except AnthologyError as exc:
+            exc.path = data_files[index]  # the file as a Path, as every loader names it
+            raise
+
+
+def _parse(
+    store: ox.Store, data: bytes, index: int, path: str, data_files: TurtleFiles, base: str
+) -> str:
+    """Parse the bytes of data file ``index`` (at ``path``) into the store's data
+    graph; its text."""
+    try:
+        text = load_into(store, data, path, base, DATA)
+        refuse_triple_terms(data, path, base)  # as the reference engine does
+    except AnthologyError as exc:
+        exc.path = data_files[index]
+        raise
+    return text
+
+
+def _parse_all(store: ox.Store, data_files: TurtleFiles, sources: list[bytes], base: str) -> None:
+    """Parse every data file's bytes, read before (``load_fast(deferred=True)``)."""
+    folder = os.path.join(data_files.folder, "")
+    for index in track(range(len(sources)), "loading"):
+        _parse(store, sources[index], index, folder + data_files.names[index], data_files, base)
 
 
 T = TypeVar("T")

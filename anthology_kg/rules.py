@@ -9,7 +9,7 @@ gives has the code of the waivers (``AK000``) or, for a shape of your own, its n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -83,10 +83,14 @@ def matches_code(code: str, shape: str, patterns: Sequence[str]) -> bool:
     return False
 
 
-def rule_catalog(anthology: Engine) -> list[Rule]:
+def rule_catalog(
+    anthology: Engine, identifier: Callable[[Term], str | None] | None = None
+) -> list[Rule]:
     """Every shape with an ``ak:ruleNumber``, ordered by rule number and name (read
-    from the shapes on pyoxigraph terms, ``Rules.shapes_view``)."""
+    from the shapes on pyoxigraph terms, ``Rules.shapes_view``); the identifier of the
+    ADR each enforces found by ``identifier`` (default: the engine's)."""
     shapes = anthology.rules.shapes_view
+    identifier = identifier or anthology.identifier
     rules = []
     for node in shapes.subjects(AK.ruleNumber):
         adr = shapes.value(node, AK.enforces)
@@ -103,7 +107,7 @@ def rule_catalog(anthology: Engine) -> list[Rule]:
                 else node.value,
                 number=int(number.value),
                 label=label.value if label is not None else "",
-                adr=(anthology.identifier(adr) or text(adr).rsplit("/", 1)[-1]) if adr else None,
+                adr=(identifier(adr) or text(adr).rsplit("/", 1)[-1]) if adr else None,
                 severity=text(severity).rsplit("#", 1)[-1] if severity else "Violation",
                 message=message.value if message is not None else None,
             )

@@ -1,20 +1,35 @@
-"""The site's model parses the bytes the engine loaded, not the files read a second time."""
+"""A deferred load (the site's): the files read once, the site's model and the engine's
+store both made from those bytes, the store parsed where it is first used (the site's
+validating child), and a file that is not Turtle said as every command says it."""
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
+import pytest
 from conftest import run_cli
 
 from anthology_kg.engine import open_engine
+from anthology_kg.errors import AnthologyError
+from anthology_kg.fast import OxigraphEngine
+from anthology_kg.site import build_site
 from anthology_kg.site.model import DCTERMS, Model
 
 ENTRY = "ARXIV-2409.19256"
+TITLE = f"""SELECT ?title WHERE {{ ?e <http://purl.org/dc/terms/identifier> "{ENTRY}" ;
+    <http://purl.org/dc/terms/title> ?title }}"""
 
 
 def _title(model: Model) -> str | None:
     node = next(n for n, i in model.identifiers.items() if i == ENTRY)
     return model.text(node, DCTERMS.title)
+
+
+def _stored_title(engine: OxigraphEngine) -> str:
+    (row,) = engine.query(TITLE).rows
+    return str(row[0])
 
 
 def _retitle(root: Path, title: str) -> None:
@@ -25,34 +40,127 @@ def _retitle(root: Path, title: str) -> None:
     path.write_text(f'{text[:start]}dcterms:title "{title}" ;{text[end:]}', "utf-8")
 
 
-def test_a_kept_load_is_what_the_model_shows_though_the_file_changed_since(bundled_copy):
-    before = _title(Model.read(open_engine("fast", root=bundled_copy)))
-    loaded = open_engine("fast", root=bundled_copy, keep_sources=True)
-    _retitle(bundled_copy, "Written after the load")
-    assert before is not None
-    assert _title(Model.read(loaded)) == before
-    # Handed over once: a second model reads the files, as without keep_sources.
-    assert loaded.take_sources() is None  # type: ignore[attr-defined]
-    assert _title(Model.read(loaded)) == "Written after the load"
+def _deferred(root: Path) -> OxigraphEngine:
+    engine = open_engine("fast", root=root, deferred=True, validates=True)
+    assert isinstance(engine, OxigraphEngine)
+    return engine
 
 
-def test_without_keep_sources_the_engine_keeps_nothing_and_the_model_reads_the_files(
+def test_a_deferred_load_is_what_model_and_store_show_though_the_file_changed_since(
     bundled_copy,
 ):
-    loaded = open_engine("fast", root=bundled_copy)
-    assert loaded.take_sources() is None  # type: ignore[attr-defined]
+    before = _title(Model.read(open_engine("fast", root=bundled_copy)))
+    engine = _deferred(bundled_copy)
+    assert not engine.loaded
     _retitle(bundled_copy, "Written after the load")
-    assert _title(Model.read(loaded)) == "Written after the load"
+    assert before is not None
+    assert _title(Model.read(engine)) == before
+    assert not engine.loaded  # the model does not need the store
+    assert _stored_title(engine) == before  # parsed from the bytes read, not the file
+    assert engine.loaded
+    assert _title(Model.read(engine)) == before
 
 
-def test_kept_sources_give_the_same_site_as_the_files(bundled_copy, tmp_path):
-    from anthology_kg.site import build_site
+def test_a_load_not_deferred_keeps_nothing_and_the_model_reads_the_files(bundled_copy):
+    engine = open_engine("fast", root=bundled_copy)
+    assert isinstance(engine, OxigraphEngine)
+    assert engine.loaded
+    assert engine.sources() is None
+    _retitle(bundled_copy, "Written after the load")
+    assert _title(Model.read(engine)) == "Written after the load"
 
-    kept = build_site(open_engine("fast", root=bundled_copy, keep_sources=True), tmp_path / "a")
-    read = build_site(open_engine("fast", root=bundled_copy), tmp_path / "b")
-    assert kept.names == read.names
-    for name in kept.names:
-        assert (kept.root / name).read_bytes() == (read.root / name).read_bytes(), name
+
+def test_a_deferred_load_refuses_a_layout_scan(bundled_copy):
+    from anthology_kg.fast import load_fast
+
+    with pytest.raises(ValueError, match="layout"):
+        load_fast(bundled_copy, deferred=True, layout=True)
+
+
+def test_an_unreadable_file_is_an_error_of_the_deferred_load_itself(bundled_copy):
+    os.mkfifo(bundled_copy / "data" / "ZZ-BAD.ttl")
+    with pytest.raises(AnthologyError) as caught:
+        _deferred(bundled_copy)
+    assert caught.value.path == bundled_copy.resolve() / "data" / "ZZ-BAD.ttl"
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_deferred_sources_give_the_same_site_as_the_files(bundled_copy, tmp_path, workers):
+    engine = _deferred(bundled_copy)
+    deferred = build_site(engine, tmp_path / "a", workers=workers)
+    if workers == 2:  # parsed in the child that validates, never in this process
+        assert not engine.loaded
+    read = build_site(open_engine("fast", root=bundled_copy), tmp_path / "b", workers=workers)
+    assert deferred.names == read.names
+    for name in deferred.names:
+        assert (deferred.root / name).read_bytes() == (read.root / name).read_bytes(), name
     assert run_cli("--root", str(bundled_copy), "site", "-o", str(tmp_path / "c")).exit_code == 0
-    for name in kept.names:
-        assert (tmp_path / "c" / name).read_bytes() == (kept.root / name).read_bytes(), name
+    for name in deferred.names:
+        assert (tmp_path / "c" / name).read_bytes() == (deferred.root / name).read_bytes(), name
+
+
+# Two files the model parses as one document (no blank node, no base): the second uses a
+# prefix only the first declares, which its own parse refuses; or it is cut short; or
+# it is not UTF-8.
+UNDECLARED = (
+    "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+    "<https://w3id.org/anthology-kg/id/ZZ-A> a ak:Reference .\n",
+    "\n<https://w3id.org/anthology-kg/id/ZZ-B> a ak:Reference .\n",
+)
+CUT_SHORT = (
+    UNDECLARED[0],
+    "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n\n"
+    "<https://w3id.org/anthology-kg/id/ZZ-B> a ak:Reference ;\n",
+)
+
+NOT_UTF8 = (UNDECLARED[0], "# caf\udce9\n")
+
+
+@pytest.mark.parametrize(
+    "texts", [UNDECLARED, CUT_SHORT, NOT_UTF8], ids=["undeclared", "cut-short", "not-utf8"]
+)
+def test_a_file_that_is_not_turtle_is_said_by_the_site_as_check_says_it(
+    bundled_copy, tmp_path, texts
+):
+    for name, text in zip(("ZZ-A", "ZZ-B"), texts, strict=True):
+        (bundled_copy / "data" / f"{name}.ttl").write_bytes(text.encode("utf-8", "surrogateescape"))
+    checked = run_cli("--root", str(bundled_copy), "check")
+    assert checked.exit_code == 2
+    assert "ZZ-B.ttl:" in checked.stderr and "ZZ-A" not in checked.stderr
+    site = run_cli("--root", str(bundled_copy), "site", "-o", str(tmp_path / "site"))
+    assert (site.exit_code, site.stderr) == (2, checked.stderr)
+    assert not (tmp_path / "site").exists()
+    for workers in (1, 2):  # the store parsed in a thread, or in the validating child
+        with pytest.raises(AnthologyError) as caught:
+            build_site(_deferred(bundled_copy), tmp_path / f"w{workers}", workers=workers)
+        assert caught.value.path == bundled_copy.resolve() / "data" / "ZZ-B.ttl"
+        assert f"{caught.value}" in checked.stderr
+
+
+def test_while_the_child_answers_this_process_writes_the_search_index(
+    bundled_copy, tmp_path, monkeypatch
+):
+    import anthology_kg.site as site
+
+    real_ask, real_write = site.ask, site._write_search
+    searched = tmp_path / "searched"
+
+    def ask(*args, **kwargs):  # in the child: answers once this process has searched
+        deadline = time.monotonic() + 30
+        while not searched.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return real_ask(*args, **kwargs)
+
+    def write_search(*args) -> None:
+        real_write(*args)
+        searched.write_text(str(os.getpid()), "utf-8")
+
+    monkeypatch.setattr(site, "ask", ask)
+    monkeypatch.setattr(site, "_write_search", write_search)
+    shared = build_site(_deferred(bundled_copy), tmp_path / "a", workers=2)
+    assert searched.read_text("utf-8") == str(os.getpid())
+    monkeypatch.setattr(site, "ask", real_ask)
+    alone = build_site(_deferred(bundled_copy), tmp_path / "b", workers=1)
+    assert shared.names == alone.names
+    for name in shared.names:
+        assert (shared.root / name).read_bytes() == (alone.root / name).read_bytes(), name

@@ -97,7 +97,16 @@ def build_site(
                     asked = beside(partial(_answers, anthology, queries, allow_service))
                 else:
                     asked = pool.submit(ask, anthology, queries, own)
-            model = Model.read(anthology)
+            try:
+                model = Model.read(anthology)
+            except Exception:
+                if asked is not None:
+                    # The engine parses each file alone, as every command does, and says
+                    # which is wrong and where; the model parses runs of files as one
+                    # document, and takes them for the UTF-8 Turtle the engine has read
+                    # (a deferred load: not yet). The engine's verdict first, if any.
+                    asked.result()
+                raise
             assets = None
             if asked is None:
                 # The reference validator adds to the ontology and shapes: the browser's
@@ -115,6 +124,12 @@ def build_site(
                 known = pages.draw_neighbourhoods(
                     meanwhile=lambda: not pending.done(), share=count > 1
                 )
+                if plan is not None and isinstance(pending, Beside) and not pending.done():
+                    # The child parses the engine's store before it answers (a deferred
+                    # load): the longer task at 10,000 entries. What a worker would do
+                    # first is done here meanwhile.
+                    assets = static_files(model, anthology.ontology, anthology.shapes)
+                    _write_search(pages, writer, plan)
                 answers = pending.result()
 
         def add_assets() -> None:
@@ -190,7 +205,8 @@ def _processes(workers: int | None, anthology: EntryIndex) -> int:
 
 
 Listed = list[tuple[str, str, str]]  # entries with a page: node, identifier, path
-Plan = tuple[dict[str, str], list[Listed]]  # the paths reserved, the planned shares
+# The paths reserved for the files not written yet, the planned shares.
+Plan = tuple[dict[str, str], list[Listed]]
 
 
 def _plan(pages: Pages, writer: SiteWriter, count: int) -> Plan:
@@ -209,6 +225,17 @@ def _plan(pages: Pages, writer: SiteWriter, count: int) -> Plan:
         else:
             planned[1 + i % (count - 1)].append(item)
     return paths, planned
+
+
+def _write_search(pages: Pages, writer: SiteWriter, plan: Plan) -> None:
+    """Write the search index at the path ``_plan`` reserved for it, here and now: no
+    worker writes it then."""
+    paths, _ = plan
+    text = search_script(pages.model, pages.by_identifier)
+    try:
+        writer.write_now(paths.pop(SEARCH_INDEX), SEARCH_INDEX, text.encode("utf-8"))
+    except OSError as exc:
+        raise writer.failure(exc) from None
 
 
 def _build_in_processes(
@@ -275,7 +302,8 @@ def _build_in_processes(
 
     def first_worker() -> None:
         say(1)
-        write(SEARCH_INDEX, search_script(pages.model, pages.by_identifier))
+        if SEARCH_INDEX in paths:  # not written yet (``_write_search``)
+            write(SEARCH_INDEX, search_script(pages.model, pages.by_identifier))
         if counted(1):
             pages.entries(answers, shares.share(1), write)
 

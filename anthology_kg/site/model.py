@@ -233,9 +233,9 @@ def data_triples(anthology: EntryIndex, take: Callable[[list[str]], None]) -> li
     documents: list[str] = []
     files = anthology.data_files
     if files:
-        # What the engine read, when it kept it (``OxigraphEngine.take_sources``).
-        take_sources = getattr(anthology, "take_sources", None)
-        kept = take_sources() if take_sources is not None else None
+        # What the engine read, when it kept it (``OxigraphEngine.sources``).
+        sources = getattr(anthology, "sources", None)
+        kept = sources() if sources is not None else None
         # Paths as text: a Path object per file costs more than reading it.
         names = getattr(files, "names", None)
         folder = getattr(files, "folder", None)

@@ -210,7 +210,12 @@ class Pages:
         self.out = SiteText()
         self.queries = queries if queries is not None else catalog(anthology)  # type: ignore[arg-type]
         self.query_pages = {q: f"queries/{slug(q)}.html" for q in self.queries}
-        self.rules: list[Rule] = rule_catalog(anthology)  # type: ignore[arg-type]
+        # The ADRs' identifiers as the model read them: the engine's store may be loaded
+        # in another process (the site's validating child).
+        self.rules: list[Rule] = rule_catalog(
+            anthology,  # type: ignore[arg-type]
+            lambda adr: model.identifiers.get(str(adr)),
+        )
         self._lines: dict[str, list[str]] = {}
         self._names = bind_prefixes(Graph(), anthology.base)
         self._links: dict[tuple[Term, int], Markup] = {}
@@ -321,11 +326,23 @@ class Pages:
         )
         return f"{shown.as_posix()}:{result.line}"
 
+    @cached_property
+    def identified(self) -> dict[Term, Term]:
+        """Each ``dcterms:identifier`` of the data (a literal, as the model writes it)
+        and the first node written with it: what ``EntryIndex.identified`` finds, read
+        from the model, not asked of the engine (whose store may be loaded in another
+        process: the site's validating child)."""
+        found: dict[Term, Term] = {}
+        for node, table in self.model.by_predicate.items():
+            for value in table.get(DCTERMS.identifier, ()):
+                found.setdefault(value, node)
+        return found
+
     def result_rows(self, results: list[RuleResult], depth: int) -> list[N]:
         rows = []
         for r in results:
-            focus_nodes = list(self.anthology.identified(r.focus))
-            focus = self.answer_link(focus_nodes[0], depth) if focus_nodes else escape(r.focus)
+            node = self.identified.get(str(ox.Literal(r.focus)))
+            focus = self.link(node, depth) if node is not None else escape(r.focus)
             rows.append(
                 N(
                     severity=r.severity,
