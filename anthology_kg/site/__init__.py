@@ -124,12 +124,14 @@ def build_site(
                 known = pages.draw_neighbourhoods(
                     meanwhile=lambda: not pending.done(), share=count > 1
                 )
-                if plan is not None and isinstance(pending, Beside) and not pending.done():
+                if plan is not None and isinstance(pending, Beside):
                     # The child parses the engine's store before it answers (a deferred
                     # load): the longer task at 10,000 entries. What a worker would do
-                    # first is done here meanwhile.
-                    assets = static_files(model, anthology.ontology, anthology.shapes)
-                    _write_search(pages, writer, plan)
+                    # first is done here meanwhile, while the child still works.
+                    if not pending.done():
+                        assets = static_files(model, anthology.ontology, anthology.shapes)
+                    if not pending.done():
+                        _write_search(pages, writer, plan)
                 answers = pending.result()
 
         def add_assets() -> None:
