@@ -35,26 +35,94 @@ needs_chromium = pytest.mark.skipif(
 )
 
 
+class _Chromium:
+    """The test process's headless Chromium and its one tab, launched when a test first asks
+    for them. They are closed before a test of a module whose tests do not use them, and at
+    the end: kept from one browser module to the next when a process runs them one after
+    the other (test_site, then test_site_reading: ``BESIDE``), as a launch and its tab cost
+    ~1.3 s of CPU. Not kept beyond: Playwright's threads would outlive the browser modules,
+    and the site's workers are not forked beside threads (test_workers_interrupt)."""
+
+    ARGS = [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+    ]
+
+    def __init__(self) -> None:
+        self.playwright = None
+        self.launched = None
+        self.page = None
+        self.modules: set[Path] | None = None  # those with a test using the browser
+
+    def open(self, sync_api):
+        """The browser, launched now if it is not running."""
+        if self.launched is None:
+            self.playwright = sync_api.sync_playwright().start()
+            self.launched = self.playwright.chromium.launch(
+                executable_path=CHROMIUM, args=self.ARGS
+            )
+        return self.launched
+
+    def tab(self):
+        """The browser's one tab (1280 × 900), opened now if it is not open."""
+        if self.page is None:
+            assert self.launched is not None, "the browser is not running"
+            self.page = self.launched.new_page(viewport={"width": 1280, "height": 900})
+        return self.page
+
+    def close(self) -> None:
+        """Close the browser and stop Playwright (its driver and threads), if running."""
+        self.page = None
+        if self.launched is not None:
+            self.launched.close()
+            self.launched = None
+        if self.playwright is not None:
+            self.playwright.stop()
+            self.playwright = None
+
+    def close_unless_used_by(self, item) -> None:
+        """Close the browser if no test of ``item``'s module (of this session) uses it."""
+        if self.launched is None:
+            return
+        if self.modules is None:
+            self.modules = {t.path for t in item.session.items if "browser" in t.fixturenames}
+        if item.path not in self.modules:
+            self.close()
+
+
+_CHROMIUM = _Chromium()
+
+
+def pytest_runtest_setup(item):
+    _CHROMIUM.close_unless_used_by(item)
+
+
+def pytest_sessionfinish(session):
+    _CHROMIUM.close()
+
+
 @pytest.fixture(scope="module")
 def browser():
-    """A headless Chromium for a module's browser tests (test_site, test_site_reading).
-    Not kept for the session: Playwright's threads would outlive the module, and the
-    site's workers are not forked beside threads (test_workers_interrupt)."""
+    """A headless Chromium for a module's browser tests (test_site, test_site_reading):
+    the process's (``_Chromium``)."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
-        yield launched
-        launched.close()
+    return _CHROMIUM.open(sync_api)
+
+
+@pytest.fixture(scope="module")
+def browser_tab(browser):
+    """The browser's one tab (1280 × 900), for a module's visits: a new tab starts a
+    renderer process of its own, ~0.2 s of CPU. The site's pages keep nothing in the
+    browser between visits (no storage, no cookies); each test opens a page of its own
+    first, and removes the listeners it adds. The module starts on a blank page, as in a
+    new tab: the last module's last page has unloaded before its listeners are added."""
+    page = _CHROMIUM.tab()
+    page.goto("about:blank")
+    return page
 
 
 @functools.cache
@@ -137,10 +205,12 @@ class _ConformanceTally:
 #: it runs beside under ``-n`` (``--dist loadscope``): both in one worker, so the shared
 #: work is done once, not once a worker. Virtuoso (stores.virtuoso): test_server,
 #: test_pushdown. The reference engine's results of the fixtures (reference_results):
-#: test_engines, test_rules.
+#: test_engines, test_rules. The browser (``browser``, kept from one module to the next
+#: that uses it): test_site, test_site_reading.
 BESIDE = {
     "tests/test_pushdown.py": "tests/test_server.py",
     "tests/test_rules.py": "tests/test_engines.py",
+    "tests/test_site_reading.py": "tests/test_site.py",
 }
 
 

@@ -487,20 +487,11 @@ def test_tokens_find_service_only_as_a_keyword():
     assert "".join(piece for _, piece in tokens(text)) == text
 
 
-@pytest.fixture(scope="module")
-def module_tab(browser):
-    """One browser tab for the module's visits: a new tab starts a renderer process of its
-    own, about 0.2 s of CPU each. The site's pages keep nothing in the browser between
-    visits (no storage, no cookies), and each test opens a page of its own first."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    yield page
-    page.close()
-
-
 class Tab:
-    """The module's tab lent to one test: a Playwright page whose listeners added with
-    ``on`` are removed by ``leave``, which first goes to about:blank, so that what the
-    test's last page does as it unloads is still heard (as closing the page did)."""
+    """The browser's tab (``browser_tab``) lent to one test: a Playwright page whose
+    listeners added with ``on`` are removed by ``leave``, which first goes to about:blank,
+    so that what the test's last page does as it unloads is still heard (as closing the
+    page did)."""
 
     def __init__(self, page) -> None:
         self.page = page
@@ -521,9 +512,9 @@ class Tab:
 
 
 @pytest.fixture
-def tab(module_tab):
-    """The module's tab lent to one test (Tab): left when the test ends, pass or fail."""
-    lent = Tab(module_tab)
+def tab(browser_tab):
+    """The browser's tab lent to one test (Tab): left when the test ends, pass or fail."""
+    lent = Tab(browser_tab)
     yield lent
     lent.leave()
 

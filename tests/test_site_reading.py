@@ -363,13 +363,18 @@ def test_the_depends_on_page_suggests_the_entry_with_the_most_rows(bundled):
 
 
 @pytest.fixture(scope="module")
-def tab(browser):
-    """One tab of the session's Chromium, each console message it logs in ``tab.logged``."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.logged = []
-    page.on("console", lambda message: page.logged.append(message.text))
-    yield page
-    page.close()
+def tab(browser_tab):
+    """The browser's tab, each console message it logs while this module's tests use it
+    in ``tab.logged``."""
+
+    def log(message) -> None:
+        browser_tab.logged.append(message.text)
+
+    browser_tab.logged = []
+    browser_tab.on("console", log)
+    yield browser_tab
+    browser_tab.remove_listener("console", log)
+    del browser_tab.logged
 
 
 def test_no_page_may_load_an_image(bundled):
