@@ -397,7 +397,9 @@ def test_enter_in_the_search_box_searches_and_sends_nothing(bundled, tab):
         tab.goto(uri)
         tab.fill("#q", "verl")
         tab.press("#q", "Enter")
-        tab.wait_for_function("document.getElementById('search-count').textContent !== ''")
+        # A selector, not a string wait_for_function: the page's CSP forbids the eval
+        # that the function would need should the wait have to poll.
+        tab.wait_for_selector("#search-count:not(:empty)")
         assert tab.url == uri
         hits = set(tab.locator("#search-results a").all_inner_texts())
         assert {"CODEBASE-verl", "LIT-168", "ARXIV-2409.19256"} <= hits, hits
