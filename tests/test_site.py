@@ -222,9 +222,20 @@ def test_site_of_the_bundled_anthology(bundled_in_layout, layout):
     assert ("Graphviz" in (site / "graph.html").read_text("utf-8")) == (layout == "dot")
 
 
-def test_site_of_a_fixture_shows_its_violations(tmp_path):
-    check_site(["--root", str(FIXTURES / "rules" / "rule10-bad")], tmp_path / "site")
-    rules = (tmp_path / "site" / "rules.html").read_text("utf-8")
+RULE10_BAD = FIXTURES / "rules" / "rule10-bad"
+
+
+@pytest.fixture(scope="module")
+def rule10_bad_site(tmp_path_factory) -> Path:
+    """The site of the fixture anthology rule10-bad, built and link-checked once for the
+    module (read only)."""
+    out = tmp_path_factory.mktemp("rule10-bad") / "site"
+    check_site(["--root", str(RULE10_BAD)], out)
+    return out
+
+
+def test_site_of_a_fixture_shows_its_violations(rule10_bad_site):
+    rules = (rule10_bad_site / "rules.html").read_text("utf-8")
     assert "Integrity rule 10: a comparison has fewer than two arms" in rules
 
 
@@ -828,12 +839,10 @@ def test_the_comparison_page_marks_exactly_what_query_confounders_lists(bundled_
     assert "Comparisons" not in (bundled_site / "graph.html").read_text("utf-8")
 
 
-def test_validation_results_show_the_offending_lines(tmp_path):
-    root = FIXTURES / "rules" / "rule10-bad"
-    check_site(["--root", str(root)], tmp_path / "site")
-    html = (tmp_path / "site" / "entries" / "COMPARISON-x.html").read_text("utf-8")
+def test_validation_results_show_the_offending_lines(rule10_bad_site):
+    html = (rule10_bad_site / "entries" / "COMPARISON-x.html").read_text("utf-8")
     shown = re.findall(r'<pre class="offending">(.*?)</pre>', html, re.S)
-    lines = (root / "data" / "COMPARISON-x.ttl").read_text("utf-8").splitlines()
+    lines = (RULE10_BAD / "data" / "COMPARISON-x.ttl").read_text("utf-8").splitlines()
     assert shown and all(unescape(s) in (line.strip() for line in lines) for s in shown), shown
 
 
