@@ -819,10 +819,25 @@ def _print_result(anthology, result, fmt: str) -> None:
     _emit(writer(result))
 
 
-def _local_inference(inference: str, endpoint: str | None) -> str:
+def _querying_engine(
+    settings: Settings,
+    engine: str,
+    inference: str,
+    endpoint: str | None,
+    graphs: tuple[str, ...],
+    method: str,
+) -> Engine:
+    """The engine ``query`` and ``sparql`` run on: the local anthology (with
+    --inference), or the store at --endpoint reached by --method."""
     if endpoint and inference != "none":
         raise AnthologyError("--inference applies to the local anthology, not to --endpoint")
-    return inference
+    return settings.engine(
+        engine,
+        inference=inference,
+        endpoint=endpoint,
+        graphs=graphs,
+        connection=_connection(settings, method) if endpoint else None,
+    )
 
 
 def _run(settings, anthology, text, endpoint, what, bindings=None, source=None):
@@ -869,13 +884,7 @@ def query(settings, name, params, fmt, endpoint, graphs, method, engine, inferen
 
     what = f"query {name}"
     with timeouts_named(what):
-        anthology = settings.engine(
-            engine,
-            inference=_local_inference(inference, endpoint),
-            endpoint=endpoint,
-            graphs=graphs,
-            connection=_connection(settings, method) if endpoint else None,
-        )
+        anthology = _querying_engine(settings, engine, inference, endpoint, graphs, method)
         stored = find_query(anthology, name)
         bindings = bind_params(anthology, stored, parse_param_options(params))
     result = _run(settings, anthology, stored.text, endpoint, what, bindings, stored.path)
@@ -904,13 +913,7 @@ def sparql(settings, file, fmt, endpoint, graphs, method, engine, inference) -> 
     text = decode_utf8(file.read(), source or "<stdin>")
     what = f"the query in {display_path(source)}" if source else "the query from stdin"
     with timeouts_named(what):
-        anthology = settings.engine(
-            engine,
-            inference=_local_inference(inference, endpoint),
-            endpoint=endpoint,
-            graphs=graphs,
-            connection=_connection(settings, method) if endpoint else None,
-        )
+        anthology = _querying_engine(settings, engine, inference, endpoint, graphs, method)
     result = _run(settings, anthology, text, endpoint, what, source=source)
     _print_result(anthology, result, fmt)
 
