@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from owlrl import OWLRL, Closure, OWLRL_Semantics, RDFS_Semantics, RDFSClosure
-from rdflib import OWL, RDF, RDFS, BNode
+from rdflib import OWL, RDF, RDFS, BNode, Literal
 
 from .swaps import swapped
 
@@ -88,6 +88,8 @@ class PresentRemembered:
 
     destination: Any
     graph: Any
+    added_triples: set[tuple[Any, Any, Any]]
+    _debug: bool
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._present: set[tuple[Any, Any, Any]] = set()
@@ -99,13 +101,26 @@ class PresentRemembered:
             super().closure()  # type: ignore[misc]
 
     def store_triple(self, t: tuple[Any, Any, Any]) -> None:
+        """owlrl's ``store_triple``: ``t`` joins ``added_triples`` unless it is in the
+        graph (or its predicate is a literal). A triple stored already in this cycle is
+        left as it is (owlrl looked it up in the graph again, twice, and added it to the
+        set again), and one looked up and not found is added without owlrl's own two
+        lookups: of the triples the rules of a small anthology's closure store, ~80% of
+        the rdflib lookups were those."""
         present = self._present
-        if t in present:
+        if t in present or t in self.added_triples:
             return
-        if len(present) < PRESENT_KEPT and (t in self.destination or t in self.graph):
+        if len(present) >= PRESENT_KEPT:
+            super().store_triple(t)  # type: ignore[misc]
+            return
+        destination = self.destination
+        if t in destination or (self.graph is not destination and t in self.graph):
             present.add(t)
             return
-        super().store_triple(t)  # type: ignore[misc]
+        if not isinstance(t[1], Literal):
+            if self._debug or Closure.offlineGeneration:
+                print(t)
+            self.added_triples.add(t)
 
     def post_process(self) -> None:
         self._present = set()
