@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -127,6 +128,12 @@ class OxigraphEngine(EntryIndex):
             self._waivers_located = True
         return self.rules.waivers
 
+    def __post_init__(self) -> None:
+        if self._loaded is None and self._sources is None:
+            raise ValueError("an Oxigraph engine needs its store or the bytes to parse it from")
+        if self._loaded is None:
+            _DEFERRED[id(self)] = self
+
     @property
     def _store(self) -> ox.Store:
         """The store with the data (``store``: and the rules), parsed from the bytes
@@ -139,6 +146,7 @@ class OxigraphEngine(EntryIndex):
                     files = cast(TurtleFiles, self.data_files)  # as load_fast made it
                     _parse_all(loaded, files, self._sources or [], self.base)
                     self._loaded = loaded
+                    _DEFERRED.pop(id(self), None)
                 store = self._loaded
         return store
 
@@ -505,6 +513,21 @@ def load_fast(
     )
     engine.infer(inference)
     return engine
+
+
+#: The engines whose store is not parsed yet (``load_fast(deferred=True)``): a child
+#: forked while another thread parses one gets a lock of its own, not the copy of one
+#: held for good (its store is then parsed in the child on first use, as in a thread).
+_DEFERRED: weakref.WeakValueDictionary[int, OxigraphEngine] = weakref.WeakValueDictionary()
+
+
+def _fresh_locks() -> None:
+    for engine in list(_DEFERRED.values()):
+        engine._loading = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_locks)
 
 
 def _read(data_files: TurtleFiles, label: str) -> Iterator[tuple[int, str, bytes]]:

@@ -21,6 +21,7 @@ def collector():
     gc.collect()
     yield
     if frozen:
+        gc.collect()  # the test's garbage freed, not frozen with the rest
         gc.freeze()
     if not enabled:
         gc.disable()

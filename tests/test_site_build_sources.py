@@ -5,6 +5,7 @@ validating child), and a file that is not Turtle said as every command says it."
 from __future__ import annotations
 
 import os
+import signal
 import time
 from pathlib import Path
 
@@ -174,3 +175,75 @@ def test_while_the_child_answers_this_process_writes_the_search_index(
     shared = build_site(_deferred(bundled_dir()), tmp_path / "a", workers=2)
     assert searched.read_text("utf-8") == str(os.getpid())
     assert tree(shared.root) == plain_site
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_rules_page_names_each_rule_s_adr_as_its_results_do(bundled_copy, tmp_path, workers):
+    from anthology_kg.validation import validate
+
+    adr = bundled_copy / "data" / "ADR-032.ttl"
+    text = adr.read_text("utf-8")
+    adr.write_text(text.replace('"ADR-032" ;', '"ADR-032", "ADR-032-bis" ;', 1), "utf-8")
+    report = validate(open_engine("fast", root=bundled_copy, validates=True))
+    named = {rule.source for rule in report.rules}
+    assert named & {"ADR-032", "ADR-032-bis"}  # the engine's pick of the two
+    build_site(_deferred(bundled_copy), tmp_path / "site", workers=workers)
+    page = (tmp_path / "site" / "rules.html").read_text("utf-8")
+    for rule in report.rules:
+        assert f"<td>{rule.number}</td><td>{rule.source}</td>" in page
+    for other in {"ADR-032", "ADR-032-bis"} - named:
+        assert f"<td>{other}</td>" not in page
+
+
+def test_a_child_forked_while_another_thread_parses_the_store_parses_its_own(plain_site, tmp_path):
+    import threading
+
+    engine = _deferred(bundled_dir())
+    holding, release = threading.Event(), threading.Event()
+
+    def parse_elsewhere() -> None:  # as a thread mid-way through the first use
+        with engine._loading:
+            holding.set()
+            release.wait(30)
+
+    def too_long(number, frame):
+        raise TimeoutError("the child waits for a lock no thread of its own holds")
+
+    thread = threading.Thread(target=parse_elsewhere)
+    thread.start()
+    previous = signal.signal(signal.SIGALRM, too_long)
+    try:
+        assert holding.wait(30)
+        # Forked while the lock is held here: the child's copy of it is not (at fork).
+        signal.alarm(60)
+        build_site(engine, tmp_path / "a", workers=2)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+        release.set()
+        thread.join()
+    assert tree(tmp_path / "a") == plain_site
+
+
+def test_a_base_directive_with_a_comment_before_its_iri_keeps_to_its_file():
+    import pyoxigraph as ox
+
+    from anthology_kg.site.model import turtle_documents
+
+    texts = [
+        b"<a> <b> <c> .",
+        b"@base # elsewhere\n  # and a second comment\n <http://elsewhere.example/> .\n"
+        b"<d> <b> <c> .",
+        b"BASE#x\r<http://elsewhere.example/>\n<e> <b> <c> .",
+        b"<f> <b> <c> .",
+    ]
+    documents = [document for _, document in turtle_documents(texts)]
+    assert len(documents) == 4  # each base file alone: the last file keeps the default base
+    base = "http://example.org/id/"
+    parsed = [ox.parse(text, format=ox.RdfFormat.TURTLE, base_iri=base) for text in documents]
+    assert [str(next(iter(quads)).subject) for quads in parsed] == [
+        f"<{base}a>",
+        "<http://elsewhere.example/d>",
+        "<http://elsewhere.example/e>",
+        f"<{base}f>",
+    ]

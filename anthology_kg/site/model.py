@@ -152,10 +152,12 @@ def as_term(node: Node) -> Term:
     return nt_term(node)
 
 
-# A base directive, Turtle's (@base <...>) or SPARQL's (BASE <...>, any case), sought in the
-# lower-cased text: a false alarm ("database <") only costs a document of its own, whereas
-# the word alone ("baseline") is in most entries' prose.
-_BASE = re.compile(rb"base[\t\n\r ]*<")
+# A base directive, Turtle's (@base <...>) or SPARQL's (BASE <...>, any case), white space
+# or comments before its IRI (a comment matched whole, to its line's end: no text of '#'s
+# is tried in more than one way), sought in the lower-cased text: a false alarm ("database <")
+# only costs a document of its own, whereas the word alone ("baseline") is in most
+# entries' prose.
+_BASE = re.compile(rb"base(?:[\t\n\r ]|#[^\n\r]*[\n\r])*<")
 
 
 def turtle_documents(texts: list[bytes]) -> list[tuple[int, str]]:

@@ -210,12 +210,6 @@ class Pages:
         self.out = SiteText()
         self.queries = queries if queries is not None else catalog(anthology)  # type: ignore[arg-type]
         self.query_pages = {q: f"queries/{slug(q)}.html" for q in self.queries}
-        # The ADRs' identifiers as the model read them: the engine's store may be loaded
-        # in another process (the site's validating child).
-        self.rules: list[Rule] = rule_catalog(
-            anthology,  # type: ignore[arg-type]
-            lambda adr: model.identifiers.get(str(adr)),
-        )
         self._lines: dict[str, list[str]] = {}
         self._names = bind_prefixes(Graph(), anthology.base)
         self._links: dict[tuple[Term, int], Markup] = {}
@@ -327,11 +321,19 @@ class Pages:
         return f"{shown.as_posix()}:{result.line}"
 
     @cached_property
+    def rules(self) -> list[Rule]:
+        """The rule catalogue, for a report that carries none (a caller's validator):
+        each ADR's identifier read from the model, not asked of the engine (whose store
+        may be loaded in another process: the site's validating child)."""
+        identifiers = self.model.identifiers
+        return rule_catalog(self.anthology, lambda adr: identifiers.get(str(adr)))  # type: ignore[arg-type]
+
+    @cached_property
     def identified(self) -> dict[Term, Term]:
         """Each ``dcterms:identifier`` of the data (a literal, as the model writes it)
-        and the first node written with it: what ``EntryIndex.identified`` finds, read
+        and the first subject with it, in the order the model read the subjects: read
         from the model, not asked of the engine (whose store may be loaded in another
-        process: the site's validating child)."""
+        process: the site's validating child). A result's focus links there."""
         found: dict[Term, Term] = {}
         for node, table in self.model.by_predicate.items():
             for value in table.get(DCTERMS.identifier, ()):
@@ -1019,7 +1021,8 @@ class Pages:
                 "name": r.name,
                 "code": r.code,
             }
-            for r in self.rules
+            # The report's own catalogue, whose ADR names its results carry.
+            for r in report.rules or self.rules
         ]
         self.render(
             "rules.html",
