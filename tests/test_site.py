@@ -968,6 +968,20 @@ def test_stored_queries_run_in_the_browser_with_the_cli_answers(bundled_site, ta
     assert dialogs == [] and requests == []
 
 
+@needs_chromium
+def test_the_engine_and_the_anthology_are_read_on_the_first_run_only(bundled_site, tab):
+    files: list[str] = []
+    tab.on("request", lambda r: files.append(r.url.rsplit("/", 1)[-1]))
+    tab.goto((bundled_site / "queries" / "depends-on.html").as_uri())
+    lazy = {"oxigraph-wasm.js", "anthology-data.js", "search-index.js"}
+    assert "query.js" in files and not lazy & set(files)
+    assert tab.evaluate("typeof window.OXIGRAPH_WASM") == "undefined"
+    for entry in ("CODEBASE-verl", "ARXIV-2409.19256"):
+        names, rows = run_in_browser(tab, {"entry": entry})
+        assert rows, entry
+    assert sorted(f for f in files if f in lazy) == sorted(lazy)  # each read once
+
+
 def test_the_query_page_shows_its_text_and_answer(bundled_site):
     html = (bundled_site / "queries" / "confounders.html").read_text("utf-8")
     assert '<pre class="sparql">' in html and '<span class="keyword">SELECT</span>' in html
