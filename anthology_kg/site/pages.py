@@ -23,7 +23,6 @@ import pyoxigraph as ox
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template, select_autoescape
 from markupsafe import Markup, escape
 from rdflib import Graph
-from rdflib.term import Node
 
 from ..guards import uses_service
 from ..loader import EntryIndex
@@ -289,10 +288,6 @@ class Pages:
         if iri:
             return _markup(f'<span title="{iri}">{shown}</span>')
         return _markup(shown)
-
-    def answer_link(self, node: Node | None, depth: int) -> Markup:
-        """A value of a query's answer (an rdflib term) as ``link`` shows it."""
-        return self.link(as_term(node), depth) if node is not None else _EMPTY
 
     def source_line(self, result: RuleResult) -> str | None:
         """The text of the line a result points at (read once per file)."""
