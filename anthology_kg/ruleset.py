@@ -20,6 +20,7 @@ from . import resources
 from .choices import DEFAULT_BASE
 from .entries import Location
 from .errors import AnthologyError, display_path
+from .graphcopy import add_graph
 from .sources import TurtleFiles
 
 if TYPE_CHECKING:
@@ -370,55 +371,8 @@ def _copy(graph: Graph) -> Graph:
     from .namespaces import prefixed_like
 
     out = prefixed_like(graph)
-    if not _copy_memory_store(graph, out):
-        out += graph
+    add_graph(out, graph)
     return out
-
-
-def _copy_memory_store(graph: Graph, out: Graph) -> bool:
-    """Fill ``out``, a new empty graph, with the triples of ``graph`` by copying the
-    indexes of rdflib's Memory store, when both are held in one (rdflib's default) and
-    ``graph``'s store holds its own triples only; return whether it did.
-
-    ``out += graph`` adds triple by triple (~8 us each: an event, three index lookups,
-    the context bookkeeping); copying the indexes' dicts is ~6 times faster, and every
-    reference-engine load copies the cached ontology and shapes."""
-    from rdflib.plugins.stores.memory import Memory
-
-    source, target = graph.store, out.store
-    # Name-mangled internals: a release of rdflib without them gets the plain copy.
-    context_name = getattr(Memory, "_Memory__ctx_to_str", None)
-    if context_name is None or type(source) is not Memory or type(target) is not Memory:
-        return False
-    if len(out):  # (after: rdflib's len reads the internals too)
-        return False
-    state, fresh = vars(source), vars(target)
-    own = context_name(source, graph)
-    # Every triple in the default context and in ``graph``'s, none quoted: the state a
-    # graph holds that was only ever added to (``Memory.__add_triple_context``).
-    if (
-        state.get("_Memory__tripleContexts") != {}
-        or state.get("_Memory__defaultContexts") not in ({own: False, None: False}, None)
-        or set(state.get("_Memory__contextTriples", ())) - {None, own}
-        or not all(name in fresh for name in _MEMORY_INDEXES)
-    ):
-        return False
-    for name in _MEMORY_INDEXES:
-        fresh[name] = {
-            first: {second: dict(third) for second, third in rest.items()}
-            for first, rest in state[name].items()
-        }
-    triples = state["_Memory__contextTriples"].get(own, set())
-    if triples:
-        mine = context_name(target, out)
-        fresh["_Memory__contextTriples"] = {None: set(triples), mine: set(triples)}
-        fresh["_Memory__defaultContexts"] = {mine: False, None: False}
-        fresh["_Memory__all_contexts"].add(out)
-    return True
-
-
-#: The triple indexes of rdflib's Memory store (its name-mangled attributes).
-_MEMORY_INDEXES = ("_Memory__spo", "_Memory__pos", "_Memory__osp")
 
 
 def _distinct_dirs(*folders: Path) -> list[Path]:

@@ -213,7 +213,7 @@ class Pages:
         self._names = bind_prefixes(Graph(), anthology.base)
         self._links: dict[tuple[Term, int], Markup] = {}
         self.pictures: dict[Term, str] = {}
-        # Each entry's neighbours, once known (``draw_neighbourhoods``, ``learn_neighbours``),
+        # Each entry's neighbours, once known (``known_neighbours``),
         # and those of the entries found before the fork that have some, in order: their
         # pictures are drawn by the layered layout when their page is rendered, unless
         # drawn already.
@@ -775,10 +775,8 @@ class Pages:
                 asked = index
                 if not stopping():
                     return False
-            if node not in known:
-                neighbours = known[node] = self.neighbours(node)
-                if neighbours:
-                    having[node] = neighbours
+            if node not in known and (neighbours := self.known_neighbours(node)):
+                having[node] = neighbours
         few = len(having) <= DOT_NEIGHBOURHOODS
         laid_out_by = None
         if few:
@@ -804,12 +802,15 @@ class Pages:
     def learn_neighbours(self, listed: Iterable[tuple[Term, str, str]]) -> int:
         """Find the neighbours of the ``listed`` entries (``entry_pages``'s) not known
         yet; return how many of them have some."""
-        known, found = self._neighbours, 0
-        for node, _, _ in listed:
-            if node not in known:
-                neighbours = known[node] = self.neighbours(node)
-                found += bool(neighbours)
-        return found
+        known = self._neighbours
+        return sum(bool(self.known_neighbours(node)) for node, _, _ in listed if node not in known)
+
+    def known_neighbours(self, node: Term) -> Neighbours:
+        """``neighbours(node)``, found once for the build."""
+        neighbours = self._neighbours.get(node)
+        if neighbours is None:
+            neighbours = self._neighbours[node] = self.neighbours(node)
+        return neighbours
 
     def known_pictures(self) -> int:
         """How many of the entries whose neighbours ``draw_neighbourhoods`` found have a
@@ -829,9 +830,7 @@ class Pages:
         """The SVG of ``node``'s neighbourhood ("" when it has none)."""
         drawn = self.pictures.get(node)
         if drawn is None:
-            neighbours = self._neighbours.get(node)
-            if neighbours is None:  # an entry of another process's share
-                neighbours = self._neighbours[node] = self.neighbours(node)
+            neighbours = self.known_neighbours(node)  # found here for another's share
             wanted = self.neighbourhood(node, neighbours) if neighbours else None
             drawn = layered_svg(wanted.boxes, wanted.edges) if wanted is not None else ""
         return drawn
