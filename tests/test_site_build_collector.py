@@ -7,6 +7,7 @@ import gc
 
 import pytest
 
+from anthology_kg import site
 from anthology_kg.engine import open_engine
 from anthology_kg.resources import bundled_dir
 from anthology_kg.site import build_site
@@ -28,7 +29,11 @@ def collector():
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_the_build_s_objects_are_left_in_the_oldest_generation(tmp_path, collector, workers):
+def test_the_build_s_objects_are_left_in_the_oldest_generation(
+    tmp_path, collector, monkeypatch, workers
+):
+    # The bundled anthology's build leaves ~20,000: promoted as a larger one's would be.
+    monkeypatch.setattr(site, "PROMOTED_FROM", 1000)
     anthology = open_engine("fast", root=bundled_dir(), validates=True)
     gc.collect()
     oldest = len(gc.get_objects(2))
@@ -70,3 +75,18 @@ def test_what_the_caller_froze_stays_frozen_and_a_collector_turned_off_stays_off
     finally:
         gc.unfreeze()
         gc.enable()
+
+
+def test_after_a_small_build_what_the_caller_froze_is_not_counted(tmp_path, collector, monkeypatch):
+    """Below PROMOTED_FROM the build's objects are not promoted, and what the caller froze
+    is not counted (``gc.get_freeze_count`` walks every frozen object); above, they are."""
+    counted: list[int] = []
+    count = gc.get_freeze_count
+    monkeypatch.setattr(gc, "get_freeze_count", lambda: counted.append(1) or count())
+    anthology = open_engine("fast", root=bundled_dir(), validates=True)
+    build_site(anthology, tmp_path / "site", workers=1)
+    assert counted == []
+    monkeypatch.setattr(site, "PROMOTED_FROM", 1000)
+    gc.collect()
+    build_site(anthology, tmp_path / "again", workers=1)
+    assert counted == [1] and len(gc.get_objects(1)) < 1000
