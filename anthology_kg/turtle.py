@@ -318,13 +318,9 @@ def _fitting(stem: str, base: str) -> list[tuple[str, str, int]]:
     return [(p, ns, len(ns) + 1) for p, ns in _longest_first(base) if ns.startswith(stem)]
 
 
-# 1,024 names: the vocabulary's stay, an entry's own IRIs pass through (16,384 held
-# 6 MB more at the peak of fmt at 10,000 entries for no time saved).
-@functools.lru_cache(maxsize=1 << 10)
-def _prefixed_name(token: str, base: str) -> tuple[str, str]:
+def _prefix_name(token: str, base: str) -> tuple[str, str]:
     """An IRI (``<...>``) as (prefixed name, its prefix) where one of the tool's prefixes
-    fits (the longest; ``id:`` is ``base``), else as (``token``, ""). Cached across
-    writers: fmt writes thousands of small graphs naming the same IRIs."""
+    fits (the longest; ``id:`` is ``base``), else as (``token``, "")."""
     # A local name has no "/" nor "#": a namespace that fits starts with the IRI's text
     # up to its last one (its stem), so only those are tried. The token is read in
     # place (offsets, not slices of its text).
@@ -334,6 +330,12 @@ def _prefixed_name(token: str, base: str) -> tuple[str, str]:
         if token.startswith(namespace, 1) and _LOCAL_NAME(token, start, end):
             return f"{prefix}:{token[start:end]}", prefix
     return token, ""
+
+
+#: ``_prefix_name`` cached across writers: fmt writes thousands of small graphs naming
+#: the same IRIs. 1,024 names: the vocabulary's stay, an entry's own IRIs pass through
+#: (16,384 held 6 MB more at the peak of fmt at 10,000 entries for no time saved).
+_prefixed_name = functools.lru_cache(maxsize=1 << 10)(_prefix_name)
 
 
 class _Writer:
@@ -367,9 +369,10 @@ class _Writer:
         self.used: set[str] = set()
         self._text: dict[str, str] = {}  # an IRI's or a literal's Turtle, by its N-Triples
         self._heads: dict[str, str] = {}  # ``_head``
+        self._named_heads: dict[str, str] = {}  # ``_named_head``
         self._keys: dict[str, SortKey] = {}
         # Predicates of IRI subjects seen so far, and those of them that are another's
-        # beginning or have one (a subject with one is put in IRI order: ``statement``).
+        # beginning or have one (a subject with one is put in IRI order: ``_named_statement``).
         self._predicates: set[str] = set()
         self._bare_predicates: list[str] = []  # the same without <>, sorted
         self._lengths: set[int] = set()  # of the bare predicates
@@ -457,7 +460,7 @@ class _Writer:
             if not body:
                 return "[]"
             pad = INDENT * (depth + 2)
-            return "[\n" + " ;\n".join(pad + line for line in body) + "\n" + pad[4:] + "]"
+            return "[\n" + pad + (" ;\n" + pad).join(body) + "\n" + pad[4:] + "]"
         return node
 
     # -- ordering ------------------------------------------------------------------------
@@ -568,31 +571,82 @@ class _Writer:
 
     def _named_statements(self) -> dict[str, str]:
         """The statement of every IRI subject, by subject: its lines split and written
-        one subject at a time (no Python object per term held for the whole graph)."""
+        one subject at a time (no Python object per term held for the whole graph).
+
+        One loop writes the lines as they are split (``predicate_lines``, inlined: it is
+        the writer's hot path). A subject that gives a predicate several objects, or
+        whose predicates need IRI order (``_see``), is written again from its rows."""
         statements: dict[str, str] = {}
-        seen, see = self._predicates, self._see
+        text, term, heads = self._text, self.term, self._named_heads
         subject = ""
-        edges: list[list[str]] = []
+        rows: list[list[str]] = []
+        lines: list[str] = []
+        previous = ""
+        grouped = False
         for line in self.named_lines:
             row = line.split(" ", 2)
+            _, predicate, node = row
             if row[0] != subject:
-                if edges:
-                    statements[subject] = self._named_statement(subject, edges)
+                if rows:
+                    statements[subject] = self._named_statement(subject, rows, lines, grouped)
                 subject = row[0]
-                edges = [row]
+                rows = [row]
+                lines = []
+                previous = ""
+                grouped = False
             else:
-                edges.append(row)
-            if row[1] not in seen:
-                see(row[1])
-        if edges:
-            statements[subject] = self._named_statement(subject, edges)
+                rows.append(row)
+            head = heads.get(predicate) or self._named_head(predicate)
+            if grouped:
+                continue
+            if predicate == previous:
+                grouped = True
+                continue
+            previous = predicate
+            if node[-1] == '"' and node[0] == '"' and "\\" not in node:
+                rendered = node  # a plain string, nothing escaped: as written (``_literal``)
+            else:
+                rendered = text.get(node) or term(node, 0)
+            if predicate == _TYPE:
+                lines.insert(0, head + rendered)
+            else:
+                lines.append(head + rendered)
+        if rows:
+            statements[subject] = self._named_statement(subject, rows, lines, grouped)
         return statements
 
-    def _named_statement(self, subject: str, edges: list[list[str]]) -> str:
+    def _named_head(self, predicate: str) -> str:
+        """A predicate of an IRI subject, seen for the first time (``_see``): its Turtle
+        and the space after it (``_head``)."""
+        self._see(predicate)
+        if predicate == _TYPE:
+            head = "a "  # no rdf: prefix for it
+        else:
+            head = self._heads.get(predicate) or self._head(predicate)
+        self._named_heads[predicate] = head
+        return head
+
+    def _named_statement(
+        self, subject: str, rows: list[list[str]], lines: list[str], grouped: bool
+    ) -> str:
+        """The statement of an IRI subject from its ``rows`` (sorted as text) and the
+        ``lines`` written of them in that order, unless ``grouped`` (a predicate has
+        several objects: written from the rows)."""
         prefixed = self._prefixed
-        if prefixed and not prefixed.isdisjoint(map(_second, edges)):
-            edges.sort(key=_by_iri)
-        return self.statement(subject, edges)
+        if prefixed and not prefixed.isdisjoint(map(_second, rows)):
+            rows.sort(key=_by_iri)
+            grouped = True
+        if grouped:
+            lines = self.predicate_lines(rows, 0)
+        written = self._text.get(subject)
+        if written is None:
+            # Not ``iri``: each subject is written once, and the shared cache
+            # (``_prefixed_name``) would only turn the vocabulary's names out for it.
+            written, prefix = _prefix_name(subject, self.base)
+            if prefix:
+                self.used.add(prefix)
+            self._text[subject] = written  # it may be an object too
+        return written + " " + _NEXT_PREDICATE.join(lines) + " .\n"
 
     def blocks(self, comments: Mapping[str, str]) -> list[str]:
         """Every statement, IRI subjects sorted, then the blank nodes that could not be
