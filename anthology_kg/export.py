@@ -34,7 +34,7 @@ from .choices import INFERENCE_CHOICES as INFERENCE
 from .errors import AnthologyError
 from .layout import printable
 from .prefixes import NAME_CHARS, NAME_START_CHARS, PREFIXES
-from .sourcemap import refuse_triple_terms
+from .sourcemap import _TRIPLE_TERM_MARKS, refuse_triple_terms
 from .sources import decode_utf8, listed_name, read_source, turtle_errors
 from .turtle import (
     Statement,
@@ -149,8 +149,8 @@ def _parsed_files(files: Iterable[tuple[str, bool]], base: str) -> Iterator[list
         yield quads
 
 
-#: Files whose N-Triples text is decoded and split at a time (``_file_lines``): a few
-#: hundred kB, not the whole graph's text held three times over.
+#: Files read, checked, decoded and split at a time (``_file_lines``): a few hundred kB
+#: of N-Triples, not the whole graph's text held three times over.
 _FILES_AT_A_TIME = 64
 
 
@@ -160,22 +160,50 @@ def _file_lines(files: Iterable[tuple[str, bool]], base: str) -> list[str]:
     by pyoxigraph straight from its parser: no list of quads is made, and a parse error
     is raised at its file."""
     lines: list[str] = []
+    listed = iter(files)
+    while group := list(islice(listed, _FILES_AT_A_TIME)):
+        lines += _group_lines(group, base)
+    return lines
+
+
+def _group_lines(group: list[tuple[str, bool]], base: str) -> list[str]:
+    """``_file_lines`` of a few files. They are read first, so that the checks every
+    file needs, that it is UTF-8 and holds no mark of a triple term, are made once on
+    their joined bytes (the two calls per file cost 1.6 ms per thousand files); the
+    files are checked one by one only where these fail. The errors come as file by
+    file: a file that cannot be read is reported after the files before it."""
+    datas: list[bytes] = []
+    unread: AnthologyError | None = None
+    for path, listed_regular in group:
+        try:
+            datas.append(read_source(path, listed_regular=listed_regular))
+        except AnthologyError as error:
+            unread = error
+            break
+    # Joined by a line end, which no mark holds: none is made of two files' bytes.
+    joined = b"\n".join(datas)
+    marked = any(mark in joined for mark in _TRIPLE_TERM_MARKS)
+    try:
+        joined.decode("utf-8")
+        utf8 = True
+    except UnicodeDecodeError:
+        utf8 = False
+    del joined
     texts: list[bytes] = []
-    for path, listed_regular in files:
-        data = read_source(path, listed_regular=listed_regular)
-        decode_utf8(data, path)
-        refuse_triple_terms(data, path, base)
+    for (path, _), data in zip(group, datas, strict=False):
+        if not utf8:
+            decode_utf8(data, path)
+        if marked:
+            refuse_triple_terms(data, path, base)
         try:
             parsed = ox.parse(data, format=_TURTLE, base_iri=base, rename_blank_nodes=True)
             texts.append(ox.serialize(parsed, format=ox.RdfFormat.N_TRIPLES) or b"")
         except (SyntaxError, ValueError, MemoryError):
             with turtle_errors(path, base):
                 raise
-        if len(texts) == _FILES_AT_A_TIME:
-            lines += _split_statements(texts)
-            texts = []
-    lines += _split_statements(texts)
-    return lines
+    if unread is not None:
+        raise unread
+    return _split_statements(texts)
 
 
 def _split_statements(texts: list[bytes]) -> list[str]:

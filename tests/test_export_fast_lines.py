@@ -68,3 +68,53 @@ def test_bytes_that_are_not_utf8_are_refused_even_in_a_comment(bundled_copy):
     error = _error(bundled_copy, "ZZ-LATIN1.ttl", b"# caf\xe9\n<urn:a> <urn:b> <urn:c> .\n")
     assert "not UTF-8 text" in str(error)
     assert Path(str(error.path)).name == "ZZ-LATIN1.ttl" and error.line == 1
+
+
+#: A file of each fault the reading of a file finds, with what its error says.
+FAULTS = {
+    "parse": (b"<urn:a> <urn:b> <urn:c> .\n<urn:a> <urn:b> .\n", "Turtle syntax error"),
+    "utf8": (b"# caf\xe9\n<urn:a> <urn:b> <urn:c> .\n", "not UTF-8 text"),
+    "triple term": (b"<urn:a> <urn:b> <<( <urn:c> <urn:d> <urn:e> )>> .\n", "triple terms"),
+    "unreadable": (None, "cannot read"),  # a folder named as a data file
+}
+
+
+def _write_fault(data: Path, name: str, fault: str) -> None:
+    content = FAULTS[fault][0]
+    if content is None:
+        (data / name).mkdir()
+    else:
+        (data / name).write_bytes(content)
+
+
+@pytest.mark.parametrize("batch", [64, 2])
+@pytest.mark.parametrize("later", list(FAULTS))
+@pytest.mark.parametrize("first", list(FAULTS))
+def test_of_two_faulty_files_the_first_is_reported(tmp_path, monkeypatch, first, later, batch):
+    # The files of a batch are read before they are checked and parsed: the errors
+    # still come file by file, whichever kinds they are and wherever a batch ends.
+    monkeypatch.setattr(export_module, "_FILES_AT_A_TIME", batch)
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "A.ttl").write_bytes(b"<urn:x> <urn:p> <http://e.org/~a> .\n")  # a mark, no term
+    _write_fault(data, "B.ttl", first)
+    _write_fault(data, "C.ttl", later)
+    with pytest.raises(AnthologyError) as raised:
+        FolderSource(tmp_path).statement_lines(("data",))
+    assert Path(str(raised.value.path)).name == "B.ttl"
+    assert FAULTS[first][1] in str(raised.value)
+
+
+def test_a_mark_of_a_triple_term_that_is_none_is_read(tmp_path):
+    # "~" and "<<" in an IRI and a string: the batch's files are checked one by one,
+    # and none holds a triple term.
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "A.ttl").write_bytes(b'<urn:x> <urn:p> <http://e.org/~a>, "<< {| ~" .\n')
+    (data / "B.ttl").write_bytes(b"<urn:y> <urn:p> <urn:o> .\n")
+    lines = FolderSource(tmp_path).statement_lines(("data",))
+    assert sorted(lines) == [
+        '<urn:x> <urn:p> "<< {| ~"',
+        "<urn:x> <urn:p> <http://e.org/~a>",
+        "<urn:y> <urn:p> <urn:o>",
+    ]
