@@ -22,11 +22,11 @@ _PUBLIC = {
     "sarif_report": "reports",
     "select_results": "reports",
     "StoredQuery": "queries",
-    "QueryResult": "queries",
+    "QueryResult": "answers",
     "catalog": "queries",
     "find_query": "queries",
     "bind_params": "queries",
-    "run_local": "queries",
+    "run_local": "local_query",
     "FolderSource": "export",
     "build_export": "export",
     "to_turtle": "export",
@@ -83,6 +83,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # the same names, for type checkers (py.typed)
+    from .answers import QueryResult
     from .baseline import compare_to_baseline
     from .diff import AnthologyDiff, diff_states
     from .endpoint import run_remote
@@ -97,7 +98,8 @@ if TYPE_CHECKING:  # the same names, for type checkers (py.typed)
         to_turtle,
     )
     from .loader import Anthology, load_anthology
-    from .queries import QueryResult, StoredQuery, bind_params, catalog, find_query, run_local
+    from .local_query import run_local
+    from .queries import StoredQuery, bind_params, catalog, find_query
     from .querydiff import diff_query
     from .reports import json_report, sarif_report, select_results, text_report
     from .revisions import read_folder, resolve_states

@@ -845,7 +845,7 @@ def _run(settings, anthology, text, endpoint, what, bindings=None, source=None):
     a local query within --timeout and without SERVICE unless allowed (each request to
     a remote store is bounded by --timeout, and the store applies its own limits)."""
     from .guards import bounded, timeouts_named
-    from .queries import run_local
+    from .local_query import run_local
 
     if endpoint:
         with timeouts_named(what):

@@ -31,10 +31,11 @@ import pyoxigraph as ox
 from rdflib import BNode, URIRef
 from rdflib.term import Node
 
+from .answers import QueryResult, graph_from_ox
 from .choices import HTTP_TIMEOUT as DEFAULT_TIMEOUT
 from .choices import METHODS as METHODS
 from .errors import AnthologyError, TimedOut
-from .queries import QueryResult, graph_from_ox, query_kind
+from .rdflib_sparql import query_kind
 from .terms import from_ox
 
 # DEFAULT_TIMEOUT: seconds a request may take in all, from connecting to the last byte of

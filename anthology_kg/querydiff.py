@@ -21,8 +21,9 @@ from rdflib.term import Node
 from .engine import open_engine
 from .errors import AnthologyError
 from .layout import printable
+from .local_query import run_local
 from .namespaces import DEFAULT_BASE
-from .queries import bind_params, find_query, run_local
+from .queries import bind_params, find_query
 from .revisions import State, materialized
 from .validation import short
 

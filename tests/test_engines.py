@@ -14,7 +14,8 @@ from anthology_kg.export import build_export, to_nquads, to_turtle
 from anthology_kg.fast import load_fast
 from anthology_kg.generate import generate
 from anthology_kg.loader import load_anthology
-from anthology_kg.queries import bind_params, catalog, run_local
+from anthology_kg.local_query import run_local
+from anthology_kg.queries import bind_params, catalog
 from anthology_kg.records import render_record
 from anthology_kg.resources import bundled_dir
 from anthology_kg.stats import compute_stats

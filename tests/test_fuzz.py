@@ -19,7 +19,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from rdflib import Graph, Literal
 
-from anthology_kg.queries import evaluate, with_values
+from anthology_kg.rdflib_sparql import evaluate
+from anthology_kg.sparql_text import with_values
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "40"))
 FUZZ = settings(

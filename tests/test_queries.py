@@ -13,9 +13,11 @@ from bundled import CONFOUNDERS_COLUMNS, QUERY_NAMES
 from conftest import FIXTURES, run_cli
 
 from anthology_kg.loader import load_anthology
-from anthology_kg.queries import bind_params, catalog, find_query, run_local, with_values
+from anthology_kg.local_query import run_local
+from anthology_kg.queries import bind_params, catalog, find_query
 from anthology_kg.resources import bundled_dir
 from anthology_kg.results import to_tsv
+from anthology_kg.sparql_text import with_values
 
 GOLDEN = Path(__file__).parent / "golden"
 ANTHOLOGIES = {
@@ -361,7 +363,7 @@ def test_a_query_parsed_once_answers_as_a_fresh_parse_under_either_literal_setti
     from rdflib import Graph
 
     from anthology_kg.literals import literals_as_written
-    from anthology_kg.queries import evaluate
+    from anthology_kg.rdflib_sparql import evaluate
 
     text = (
         'SELECT ?v ?w WHERE { BIND("01"^^<http://www.w3.org/2001/XMLSchema#integer> AS ?v) '
@@ -386,7 +388,7 @@ def test_the_form_of_a_query_whose_string_holds_a_backslash_u_is_read(written):
     written with an escaped backslash before a ``u`` (``"\\\\u0041"``, the text \\u0041 as
     SPARQL 1.2 and Oxigraph read it) must not be taken for a codepoint escape. (The
     text is written here as a user writes it: ``with_values`` avoids the form.)"""
-    from anthology_kg.queries import query_kind
+    from anthology_kg.rdflib_sparql import query_kind
 
     assert query_kind(f'SELECT ?x WHERE {{ ?x ?p "{written}" }}') == "select"
     assert query_kind(f'ASK {{ ?x ?p "{written}" }}') == "ask"
@@ -396,7 +398,7 @@ def test_a_backslash_outside_strings_is_still_a_syntax_error_of_the_query_form()
     """Only an escaped backslash inside a string (or comment) is set aside when the form
     is read: one in the query's own syntax is refused before anything is sent."""
     from anthology_kg.errors import AnthologyError
-    from anthology_kg.queries import query_kind
+    from anthology_kg.rdflib_sparql import query_kind
 
     assert query_kind('SELECT ?x WHERE { ?x ?p "\\\\" } # a \\\\ b') == "select"
     for text in (
@@ -551,7 +553,7 @@ def test_a_construct_answer_has_prefixes_of_its_own():
     it has no prefix for) changes neither the anthology's graph nor a later answer:
     the answer's namespace manager was the queried graph's (testcpu11)."""
     from anthology_kg.engine import open_engine
-    from anthology_kg.queries import run_local
+    from anthology_kg.local_query import run_local
     from anthology_kg.resources import bundled_dir
 
     anthology = open_engine("reference", root=bundled_dir(), warn=lambda _: None)

@@ -21,7 +21,8 @@ from stores import Proxy, free_port, put_graph
 from anthology_kg.endpoint import run_remote
 from anthology_kg.errors import AnthologyError
 from anthology_kg.loader import load_anthology
-from anthology_kg.queries import bind_params, catalog, run_local, with_values
+from anthology_kg.local_query import run_local
+from anthology_kg.queries import bind_params, catalog
 from anthology_kg.server import (
     ONTOLOGY_GRAPH,
     SHAPES_GRAPH,
@@ -30,6 +31,7 @@ from anthology_kg.server import (
     publish,
     query_url,
 )
+from anthology_kg.sparql_text import with_values
 from anthology_kg.validation import validate
 
 BINARY = Path(sys.executable).parent / "oxigraph"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from anthology_kg.engine import open_engine
-from anthology_kg.queries import catalog, run_local
+from anthology_kg.local_query import run_local
+from anthology_kg.queries import catalog
 from anthology_kg.resources import bundled_dir
 from anthology_kg.site.model import text
 from anthology_kg.site.pages import Answer, answer

@@ -205,7 +205,7 @@ def test_rdflib_joins_the_stats_patterns_entry_by_entry():
     side against every row of the other: at 1,000 entries 4.0 s instead of 0.19 s."""
     from rdflib.plugins.sparql.parserutils import CompValue
 
-    from anthology_kg.queries import prepare
+    from anthology_kg.rdflib_sparql import prepare
     from anthology_kg.stats import _BY
 
     def joins(node):

@@ -14,7 +14,7 @@ import pytest
 from rdflib import RDF, Graph, Namespace
 
 from anthology_kg.literals import literals_as_written
-from anthology_kg.queries import evaluate
+from anthology_kg.rdflib_sparql import evaluate
 from anthology_kg.results import to_csv, to_json, to_tsv
 
 W3C = Path(__file__).parent / "w3c"

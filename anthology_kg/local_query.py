@@ -1,0 +1,31 @@
+"""A SPARQL query run on the local anthology with whichever engine holds it, under the
+local limits: the network (``SERVICE``) only when the user allows it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .guards import refuse_service, service_timeout
+
+if TYPE_CHECKING:
+    from rdflib.term import Node
+
+    from .answers import QueryResult
+    from .engine import Engine
+
+
+def run_local(
+    anthology: Engine,
+    text: str,
+    bindings: Mapping[str, Node] | None = None,
+    source: str | Path | None = None,
+    *,
+    allow_service: bool = False,
+) -> QueryResult:
+    """Run ``text`` on the anthology's data, ontology and shapes, with its engine. A
+    query calling a remote endpoint (SERVICE) is an AnthologyError unless
+    ``allow_service``: a local query reaches the network only when the user asks."""
+    with service_timeout(refuse_service(text, source, allow_service)):
+        return anthology.query(text, bindings, source)

@@ -1,0 +1,136 @@
+"""SPARQL with rdflib's engine: a query text parsed once per process (``prepare``), the
+form of a query (``query_kind``), and a query evaluated on an rdflib graph (``evaluate``),
+its answer read into a ``QueryResult``."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import rdflib
+from rdflib import Graph, Variable
+from rdflib.term import Identifier, Node
+
+from .answers import QueryResult, in_select_star_order
+from .errors import AnthologyError
+from .namespaces import prefixed_like
+from .sparql_text import code_characters
+
+if TYPE_CHECKING:
+    from rdflib.plugins.sparql.sparql import Query
+    from rdflib.query import Result
+
+
+@functools.lru_cache(maxsize=512)
+def _prepared(text: str, normalize_literals: bool) -> Query:
+    """``text`` parsed and translated by rdflib, once per process and literal setting:
+    parsing is most of the time a query takes on a small graph, and a translated query
+    holds neither graph nor bindings (rdflib's prepareQuery is made for reuse)."""
+    # rdflib's SPARQL parser takes a tenth of a second to import: not on every command's path.
+    from rdflib.plugins.sparql import prepareQuery
+
+    return prepareQuery(text)
+
+
+def prepare(text: str, source: str | Path | None = None) -> Query:
+    """``text`` as rdflib's prepared query; a syntax error is an AnthologyError."""
+    from pyparsing import ParseException
+
+    try:
+        return _prepared(text, bool(rdflib.NORMALIZE_LITERALS))
+    except ParseException as exc:  # where, as the fast engine says it (sources.sparql_error)
+        message = f"SPARQL syntax error at column {exc.col}: {exc.msg}"
+        raise AnthologyError(message, source, exc.lineno) from None
+    except Exception as exc:
+        raise AnthologyError(f"SPARQL syntax error: {_first_line(exc)}", source) from None
+
+
+def query_kind(text: str, source: str | Path | None = None) -> str:
+    """``select``, ``ask`` or ``graph`` (CONSTRUCT, DESCRIBE); a syntax error is an
+    AnthologyError."""
+    return _kind(prepare(_escaped_backslashes_blanked(text), source))
+
+
+def _escaped_backslashes_blanked(text: str) -> str:
+    """``text`` with each escaped backslash in a string or comment read as two spaces
+    (the same length, so an error's position holds); the query's form is the same."""
+    # rdflib expands every \u and \U escape before parsing (SPARQL 1.1, section 19.2),
+    # also one after an escaped backslash, so the string "\\u0041" (the text \u0041,
+    # as with_values writes it and Oxigraph reads it) became "\A", a syntax error. A
+    # backslash outside strings and comments stays, for rdflib to refuse.
+    if "\\\\" not in text:
+        return text
+    code = {offset for offset, _ in code_characters(text)}
+    characters = list(text)
+    at = text.find("\\\\")
+    while at != -1:  # left to right, paired as a string's escapes are
+        if at in code:
+            at = text.find("\\\\", at + 1)
+        else:
+            characters[at : at + 2] = "  "
+            at = text.find("\\\\", at + 2)
+    return "".join(characters)
+
+
+def _kind(prepared: Query) -> str:
+    name = prepared.algebra.name
+    return {"SelectQuery": "select", "AskQuery": "ask"}.get(name, "graph")
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def evaluate(
+    graph: Graph,
+    text: str,
+    bindings: Mapping[str, Node] | None = None,
+    source: str | Path | None = None,
+) -> QueryResult:
+    """Run ``text`` on ``graph`` with rdflib and return its answer.
+
+    ``bindings`` go in as rdflib's initBindings: rdflib mis-evaluates a VALUES block
+    followed by an OPTIONAL that binds the same variable, initBindings it gets right.
+    """
+    prepared = prepare(text, source)
+    kind = _kind(prepared)
+    terms: dict[str, Identifier] = {}
+    for name, node in (bindings or {}).items():
+        if not isinstance(node, Identifier):
+            raise TypeError(f"binding ?{name} is not an RDF term: {node!r}")
+        terms[name] = node
+    try:
+        result = graph.query(prepared, initBindings=terms)
+        # rdflib evaluates as the answer is read: its errors come from reading it too
+        # (re.error of a REGEX, a SUM of words, a GRAPH pattern on a single graph).
+        return _answer(result, kind, text, graph)
+    except AnthologyError:
+        raise
+    except Exception as exc:
+        raise AnthologyError(f"query failed: {_first_line(exc)}", source) from None
+
+
+def _answer(result: Result, kind: str, text: str, graph: Graph) -> QueryResult:
+    """rdflib's ``result`` of the query ``text`` (of ``kind``) read into a QueryResult."""
+    if kind == "ask":
+        return QueryResult(kind="ask", boolean=bool(result.askAnswer))
+    if kind == "graph":
+        # The queried graph's prefixes, in a namespace manager of its own: shared, a
+        # prefix rdflib's serializer makes up for the answer (ns1) joined the anthology's
+        # graph, and every later answer of the process.
+        out = prefixed_like(graph)
+        for triple in result.graph or ():
+            out.add(triple)
+        return QueryResult(kind="graph", graph=out)
+    variables = [str(v) for v in result.vars or ()]
+    # Read through the property's getter: an AttributeError within rdflib's evaluation
+    # (a SUM over IRIs: "'URIRef' object has no attribute 'datatype'") would otherwise
+    # come out of Result.__getattr__ as "... has no attribute 'bindings'".
+    bindings = type(result).bindings.fget(result)  # type: ignore[attr-defined]
+    rows: list[tuple[Node | None, ...]] = [
+        tuple(row.get(Variable(v)) for v in variables) for row in bindings
+    ]
+    # rdflib gives SELECT *'s variables in a set's order
+    return in_select_star_order(QueryResult(kind="select", variables=variables, rows=rows), text)
