@@ -35,7 +35,7 @@ _PUBLIC = {
     "to_jsonld": "export",
     "to_rdfxml": "export",
     "run_remote": "endpoint",
-    "publish": "server",
+    "publish": "triplestore",
     "resolve_states": "revisions",
     "read_folder": "revisions",
     "diff_states": "diff",
@@ -104,7 +104,7 @@ if TYPE_CHECKING:  # the same names, for type checkers (py.typed)
     from .reports import json_report, sarif_report, select_results, text_report
     from .revisions import read_folder, resolve_states
     from .rules import Rule, rule_catalog
-    from .server import publish
+    from .triplestore import publish
     from .validation import Report, RuleResult, validate
 
 

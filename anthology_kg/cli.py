@@ -1218,8 +1218,8 @@ def publish(settings, endpoint, update_endpoint, graph, replace, http_timeout) -
     """
     if (endpoint is None) == (update_endpoint is None):
         raise AnthologyError("publish needs one of --endpoint URL or --update URL")
-    from .server import publish as run_publish
-    from .server import publish_update
+    from .triplestore import publish as run_publish
+    from .triplestore import publish_update
 
     connection = _connection(settings, timeout=http_timeout)
     send = run_publish if endpoint else publish_update

@@ -18,16 +18,17 @@ from rdflib import Graph
 from rdflib.term import Node
 
 from .answers import QueryResult
+from .choices import DATA_GRAPH
 from .endpoint import Connection, run_remote
 from .kinds import Term
 from .literals import literals_as_written
 from .loader import Anthology, EntryIndex, Location, load_rules
 from .namespaces import DEFAULT_BASE, bind_prefixes
 from .pushdown import remote_rows
-from .server import DATA_GRAPH, default_graphs, fetch_graph, graph_names, query_url
 from .shacl import ResultRow
 from .sparql_text import with_values
 from .terms import PARTS
+from .triplestore import default_graphs, fetch_graph, graph_names, query_url
 
 
 @dataclass(kw_only=True)

@@ -1,10 +1,6 @@
-"""The anthology in a real triplestore: publish it (Graph Store HTTP Protocol), read it
-back, and start an Oxigraph server loaded with it.
-
-The data, the ontology and the shapes go into three named graphs. Queries sent to a
-store name them as the default graph (``default-graph-uri``, SPARQL 1.1 Protocol), so
-that a stored query gives the same rows remotely as locally.
-"""
+"""A local Oxigraph server loaded with the anthology (``serve``): its store loaded, the
+server started, tied to this process's life and stopped, and the stores of servers that
+were killed removed."""
 
 from __future__ import annotations
 
@@ -20,175 +16,19 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.parse
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
-from rdflib import Graph, URIRef
 
-from .bnodes import relabel
-from .choices import DATA_GRAPH as DATA_GRAPH
-from .choices import GRAPH_BASE as GRAPH_BASE
-from .endpoint import Connection, http, left_unanswered, run_remote, shown
-from .errors import AnthologyError, TimedOut
-from .terms import nt_term
+from .choices import DATA_GRAPH
+from .errors import AnthologyError
+from .triplestore import graph_names
 
 if TYPE_CHECKING:
     from .engine import Engine
-
-ONTOLOGY_GRAPH = GRAPH_BASE + "ontology"
-SHAPES_GRAPH = GRAPH_BASE + "shapes"
-
-
-@dataclass(frozen=True)
-class Published:
-    """One graph sent to the store."""
-
-    graph: str
-    triples: int
-
-
-def graph_names(data_graph: str = DATA_GRAPH) -> dict[str, str]:
-    """The named graph of each part of the anthology."""
-    return {"data": data_graph, "ontology": ONTOLOGY_GRAPH, "shapes": SHAPES_GRAPH}
-
-
-def _with_params(url: str, params: list[tuple[str, str]]) -> str:
-    separator = "&" if urllib.parse.urlsplit(url).query else "?"
-    return url + separator + urllib.parse.urlencode(params)
-
-
-def _part_triples(anthology: Engine, part: str) -> list[ox.Triple]:
-    return list(dict.fromkeys(quad.triple for quad in anthology.quads((part,))))
-
-
-def publish(
-    anthology: Engine,
-    store: str,
-    data_graph: str = DATA_GRAPH,
-    replace: bool = False,
-    connection: Connection | None = None,
-) -> list[Published]:
-    """Upload data, ontology and shapes to a Graph Store HTTP Protocol endpoint.
-
-    With ``replace`` each graph is sent with PUT, which the store applies as one
-    operation, so a reader sees the old graph or the new one, never part of it;
-    without, with POST, which adds to what the graph holds. The Graph Store protocol
-    has no request for three graphs at once (``publish_update`` sends one): when one
-    fails, the error says which graphs were sent, which were not, and which one the
-    store may or may not have taken (a request left without an answer), so that
-    nobody mistakes the store's mix of old and new for either.
-    """
-    names = graph_names(data_graph)
-    sent: list[Published] = []
-    for part, graph_iri in names.items():
-        triples = _part_triples(anthology, part)
-        try:
-            http(
-                _with_params(store, [("graph", graph_iri)]),
-                method="PUT" if replace else "POST",
-                data=ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES),
-                headers={"Content-Type": "application/n-triples"},
-                connection=connection,
-            )
-        except AnthologyError as exc:
-            if isinstance(exc, TimedOut):
-                exc = exc.about(f"publishing <{graph_iri}>")
-            unknown_outcome = left_unanswered(exc)
-            if not sent and not unknown_outcome:
-                raise exc from None
-            verb = "replaced" if replace else "added to"
-            graphs = list(names.values())
-            unknown = graphs[len(sent) : len(sent) + 1] if unknown_outcome else []
-            left = graphs[len(sent) + len(unknown) :]
-            said = [
-                f"{verb}: {_listed(p.graph for p in sent)}" if sent else f"nothing {verb}",
-                *([f"perhaps {verb} (no answer): {_listed(unknown)}"] if unknown else []),
-                *([f"not {verb}: {_listed(left)}"] if left else []),
-            ]
-            raise AnthologyError(
-                f"{exc.message}; {'; '.join(said)} (the store may now hold a mix: publish again)"
-            ) from None
-        sent.append(Published(graph=graph_iri, triples=len(triples)))
-    return sent
-
-
-def _listed(graphs: Iterable[str]) -> str:
-    return ", ".join(f"<{g}>" for g in graphs)
-
-
-def publish_update(
-    anthology: Engine,
-    endpoint: str,
-    data_graph: str = DATA_GRAPH,
-    replace: bool = False,
-    connection: Connection | None = None,
-) -> list[Published]:
-    """Upload data, ontology and shapes to a SPARQL 1.1 Update endpoint in one request:
-    one ``INSERT DATA`` of the three graphs, after a ``DROP SILENT GRAPH`` of each with
-    ``replace``. A store that applies an update request as one transaction (Oxigraph
-    does) is never left half updated; Virtuoso 7.2 commits each operation and refuses
-    blank nodes and large bodies in INSERT DATA, so it takes ``publish`` (Graph Store).
-    """
-    names = graph_names(data_graph)
-    parts = {part: _part_triples(anthology, part) for part in names}
-    # N-Triples is the SPARQL triple syntax for these terms: one serializer (pyoxigraph)
-    # writes every literal, IRI and blank node as the update's grammar reads it.
-    drops = [f"DROP SILENT GRAPH {nt_term(URIRef(g))} ;\n" for g in names.values()]
-    body = [*(drops if replace else []), "INSERT DATA {\n"]
-    for part, graph_iri in names.items():
-        triples = ox.serialize(parts[part], format=ox.RdfFormat.N_TRIPLES) or b""
-        body += [f"GRAPH {nt_term(URIRef(graph_iri))} {{\n", triples.decode("utf-8"), "}\n"]
-    body.append("}\n")
-    try:
-        http(
-            endpoint,
-            method="POST",
-            data="".join(body).encode("utf-8"),
-            headers={"Content-Type": "application/sparql-update"},
-            connection=connection,
-        )
-    except AnthologyError as exc:
-        if isinstance(exc, TimedOut):
-            exc = exc.about("publishing")
-        verb = "replaced" if replace else "added to"
-        outcome = (
-            "the store may have applied the whole update or none of it (no answer)"
-            if left_unanswered(exc)
-            else f"nothing was {verb} where the store applies an update request as one "
-            "transaction, as Oxigraph does"
-        )
-        raise AnthologyError(
-            f"{exc.message}; the three graphs were one update request: {outcome}"
-        ) from None
-    return [Published(graph=names[part], triples=len(parts[part])) for part in names]
-
-
-def default_graphs(data_graph: str = DATA_GRAPH) -> list[str]:
-    """The graphs a query names as its default graph: data, ontology and shapes."""
-    return list(graph_names(data_graph).values())
-
-
-def query_url(endpoint: str, graphs: list[str]) -> str:
-    """The query endpoint with a ``default-graph-uri`` parameter for each graph."""
-    return (
-        _with_params(endpoint, [("default-graph-uri", g) for g in graphs]) if graphs else endpoint
-    )
-
-
-def fetch_graph(endpoint: str, graph_iri: str, connection: Connection | None = None) -> Graph:
-    """The triples of one named graph, read back with a CONSTRUCT query (sent without
-    default-graph-uri, which would hide the named graphs)."""
-    name = nt_term(URIRef(graph_iri))
-    text = f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH {name} {{ ?s ?p ?o }} }}"
-    result = run_remote(endpoint, text, connection=connection)
-    if result.graph is None or len(result.graph) == 0:
-        raise AnthologyError(f"{shown(endpoint)}: the graph <{graph_iri}> is empty or missing")
-    return relabel(result.graph)
 
 
 def oxigraph_binary() -> str:

@@ -40,7 +40,8 @@ from stores import VIRTUOSO, Proxy, free_port, start_virtuoso, stop_virtuoso  # 
 
 from anthology_kg.endpoint import Connection, run_remote  # noqa: E402
 from anthology_kg.errors import AnthologyError  # noqa: E402
-from anthology_kg.server import fetch_graph, oxigraph_binary  # noqa: E402
+from anthology_kg.server import oxigraph_binary  # noqa: E402
+from anthology_kg.triplestore import fetch_graph  # noqa: E402
 
 KEY = ("focus", "path", "value", "shape", "severity", "component")
 CLI = [sys.executable, "-m", "anthology_kg"]

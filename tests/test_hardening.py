@@ -608,7 +608,7 @@ def silent_store():
     ids=["query", "validate", "publish"],
 )
 def test_a_store_that_never_answers_is_a_timeout_naming_what_and_where(silent_store, command, what):
-    from anthology_kg.server import DATA_GRAPH
+    from anthology_kg.choices import DATA_GRAPH
 
     args = [a.format(url=silent_store) for a in command]
     path = "/store" if command[0] == "publish" else "/sparql"

@@ -21,9 +21,9 @@ from anthology_kg.endpoint import Connection, Credentials, run_remote, send_quer
 from anthology_kg.fast import DATA, SHAPES, VOCABULARY, load_fast
 from anthology_kg.loader import load_anthology
 from anthology_kg.pushdown import _with_owners, remote_rows
-from anthology_kg.server import publish, query_url
 from anthology_kg.shacl import ResultRow, validate_store
 from anthology_kg.shacl.targets import hierarchy, instance_of
+from anthology_kg.triplestore import publish, query_url
 from anthology_kg.validation import validate
 
 pytestmark = pytest.mark.skipif(

@@ -23,7 +23,8 @@ from anthology_kg.errors import AnthologyError
 from anthology_kg.loader import load_anthology
 from anthology_kg.local_query import run_local
 from anthology_kg.queries import bind_params, catalog
-from anthology_kg.server import (
+from anthology_kg.sparql_text import with_values
+from anthology_kg.triplestore import (
     ONTOLOGY_GRAPH,
     SHAPES_GRAPH,
     default_graphs,
@@ -31,7 +32,6 @@ from anthology_kg.server import (
     publish,
     query_url,
 )
-from anthology_kg.sparql_text import with_values
 from anthology_kg.validation import validate
 
 BINARY = Path(sys.executable).parent / "oxigraph"
