@@ -15,9 +15,17 @@ ENGINES = ("fast", "reference")
 #: The namespace of entry IRIs: an entry's IRI is this base plus its identifier.
 DEFAULT_BASE = "https://w3id.org/anthology-kg/id/"
 
-#: The named graphs ``publish`` writes to and ``serve`` exposes (server.py).
+#: The named graphs ``publish`` writes to (triplestore.py) and ``serve`` exposes (server.py).
 GRAPH_BASE = "https://w3id.org/anthology-kg/graph/"
 DATA_GRAPH = GRAPH_BASE + "data"
+ONTOLOGY_GRAPH = GRAPH_BASE + "ontology"
+SHAPES_GRAPH = GRAPH_BASE + "shapes"
+
+
+def graph_names(data_graph: str = DATA_GRAPH) -> dict[str, str]:
+    """The named graph of each part of the anthology in a store."""
+    return {"data": data_graph, "ontology": ONTOLOGY_GRAPH, "shapes": SHAPES_GRAPH}
+
 
 #: A local query or validation gives up after this many seconds (guards.bounded).
 QUERY_TIMEOUT = 300.0

@@ -20,12 +20,13 @@ from rdflib import BNode, Graph, URIRef
 from rdflib.namespace import DCTERMS, RDFS
 from rdflib.term import Node
 
+from .choices import ONTOLOGY_GRAPH, SHAPES_GRAPH
 from .endpoint import Connection, run_remote
 from .errors import AnthologyError
 from .shacl import Compiler, ResultRow, run_compiled
 from .shacl.targets import hierarchy
 from .terms import nt_term
-from .triplestore import ONTOLOGY_GRAPH, SHAPES_GRAPH, query_url
+from .triplestore import query_url
 
 # Links an entry to a blank node it holds in the small local graph of the report.
 HOLDS = URIRef("urn:anthology-kg:holds")

@@ -18,7 +18,7 @@ from rdflib import Graph
 from rdflib.term import Node
 
 from .answers import QueryResult
-from .choices import DATA_GRAPH
+from .choices import DATA_GRAPH, graph_names
 from .endpoint import Connection, run_remote
 from .kinds import Term
 from .literals import literals_as_written
@@ -28,7 +28,7 @@ from .pushdown import remote_rows
 from .shacl import ResultRow
 from .sparql_text import with_values
 from .terms import PARTS
-from .triplestore import default_graphs, fetch_graph, graph_names, query_url
+from .triplestore import default_graphs, fetch_graph, query_url
 
 
 @dataclass(kw_only=True)

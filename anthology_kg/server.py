@@ -23,9 +23,8 @@ from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
 
-from .choices import DATA_GRAPH
+from .choices import DATA_GRAPH, graph_names
 from .errors import AnthologyError
-from .triplestore import graph_names
 
 if TYPE_CHECKING:
     from .engine import Engine

@@ -17,16 +17,13 @@ import pyoxigraph as ox
 from rdflib import Graph, URIRef
 
 from .bnodes import relabel
-from .choices import DATA_GRAPH, GRAPH_BASE
+from .choices import DATA_GRAPH, graph_names
 from .endpoint import Connection, http, left_unanswered, run_remote, shown
 from .errors import AnthologyError, TimedOut
 from .terms import nt_term
 
 if TYPE_CHECKING:
     from .engine import Engine
-
-ONTOLOGY_GRAPH = GRAPH_BASE + "ontology"
-SHAPES_GRAPH = GRAPH_BASE + "shapes"
 
 
 @dataclass(frozen=True)
@@ -35,11 +32,6 @@ class Published:
 
     graph: str
     triples: int
-
-
-def graph_names(data_graph: str = DATA_GRAPH) -> dict[str, str]:
-    """The named graph of each part of the anthology."""
-    return {"data": data_graph, "ontology": ONTOLOGY_GRAPH, "shapes": SHAPES_GRAPH}
 
 
 def _with_params(url: str, params: list[tuple[str, str]]) -> str:

@@ -114,7 +114,7 @@ def remote_batch(url: str, values: list[str]) -> list[str]:
 
 @settings(FUZZ, max_examples=max(EXAMPLES // 4, 1))  # a request each: a quarter as many
 @given(st.lists(st.one_of(TEXT, NASTY), min_size=1, max_size=20))
-@example(["\\U0000", "\\u0041"])  # rdflib read them as codepoint escapes (queries.query_kind)
+@example(["\\U0000", "\\u0041"])  # rdflib read them as codepoint escapes (rdflib_sparql.query_kind)
 def test_any_strings_round_trip_through_the_values_block_of_a_remote_store(served, values):
     assert remote_batch(served, values) == values
 

@@ -223,7 +223,14 @@ def test_stats_loads_no_rdflib():
     """The Oxigraph engine loads and counts with pyoxigraph alone: ``stats`` holds no
     rdflib module at all (its import alone is ~55 ms and ~19 MiB), nor the rules'
     modules, which parse the ontology and shapes into rdflib graphs."""
-    rdf_library = ("rdflib", "anthology_kg.loader", "anthology_kg.terms", "anthology_kg.queries")
+    rdf_library = (
+        "rdflib",
+        "anthology_kg.loader",
+        "anthology_kg.terms",
+        "anthology_kg.queries",
+        "anthology_kg.answers",
+        "anthology_kg.rdflib_sparql",
+    )
     assert _loaded_after(["--quiet", "stats"], rdf_library) == []
     assert _loaded_after(["--quiet", "stats", "--format", "json"], rdf_library) == []
     # The probe sees rdflib where it is loaded (the reference engine's loader).

@@ -358,7 +358,7 @@ def test_with_values_puts_terms_in_the_where_clause():
 
 
 def test_a_query_parsed_once_answers_as_a_fresh_parse_under_either_literal_setting():
-    """Parsed queries are kept per process and literal setting (queries.prepare): each run
+    """Parsed queries are kept per process and literal setting (rdflib_sparql.prepare): each run
     answers what rdflib answers for the text parsed anew, whichever setting ran first."""
     from rdflib import Graph
 

@@ -18,6 +18,7 @@ from conftest import run_cli
 from rdflib.compare import isomorphic
 from stores import Proxy, free_port, put_graph
 
+from anthology_kg.choices import ONTOLOGY_GRAPH, SHAPES_GRAPH
 from anthology_kg.endpoint import run_remote
 from anthology_kg.errors import AnthologyError
 from anthology_kg.loader import load_anthology
@@ -25,8 +26,6 @@ from anthology_kg.local_query import run_local
 from anthology_kg.queries import bind_params, catalog
 from anthology_kg.sparql_text import with_values
 from anthology_kg.triplestore import (
-    ONTOLOGY_GRAPH,
-    SHAPES_GRAPH,
     default_graphs,
     fetch_graph,
     publish,
