@@ -20,7 +20,7 @@ import functools
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from itertools import chain, groupby, islice
 from operator import attrgetter, eq, itemgetter, methodcaller
@@ -44,9 +44,10 @@ Statement = tuple[str, str, str]
 SortKey = tuple[Any, ...]
 Row = TypeVar("Row", bound=Sequence[str])  # a statement's terms, as a tuple or a list
 
-#: Whether ``text[start:end]`` is a local name the writer writes after a prefix
-#: (``_LOCAL_NAME(text, start, end)``).
-_LOCAL_NAME = re.compile(r"[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_-])?").fullmatch
+#: A local name the writer writes after a prefix.
+_LOCAL = r"[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_-])?"
+#: Whether ``text[start:end]`` is one (``_LOCAL_NAME(text, start, end)``).
+_LOCAL_NAME = re.compile(_LOCAL).fullmatch
 _RDF, _XSD = PREFIXES["rdf"], PREFIXES["xsd"]
 _SHORTHAND = {
     _XSD + "integer": re.compile(r"^[+-]?[0-9]+$"),
@@ -338,6 +339,16 @@ def _prefix_name(token: str, base: str) -> tuple[str, str]:
 _prefixed_name = functools.lru_cache(maxsize=1 << 10)(_prefix_name)
 
 
+@functools.lru_cache(maxsize=8)
+def _own_name(base: str) -> Callable[[str], re.Match[str] | None] | None:
+    """The full match of an IRI token that ``_prefix_name`` writes as ``id:`` and a
+    local name (its group 1) read straight from the token, the name of most subjects
+    (half the cost); None when another prefix could fit such a token too."""
+    if base[-1:] not in ("/", "#") or _fitting(base, base) != [("id", base, len(base) + 1)]:
+        return None
+    return re.compile(f"<{re.escape(base)}({_LOCAL})>").fullmatch
+
+
 class _Writer:
     """The Turtle statements of one graph, from its distinct N-Triples lines sorted as
     text (``_sorted_lines``); ``keep_labels`` are blank nodes never nested (they are
@@ -367,6 +378,7 @@ class _Writer:
         # A node whose referrer is written on its own is rooted (the most, by far).
         self.nestable = {n for n in once if parents[n] not in once or _rooted(n, parents, once)}
         self.used: set[str] = set()
+        self._own_name = _own_name(base)
         self._text: dict[str, str] = {}  # an IRI's or a literal's Turtle, by its N-Triples
         self._heads: dict[str, str] = {}  # ``_head``
         self._named_heads: dict[str, str] = {}  # ``_named_head``
@@ -385,12 +397,19 @@ class _Writer:
     # -- terms ---------------------------------------------------------------------------
     def iri(self, token: str) -> str:
         """An IRI (``<...>``) as a prefixed name where a prefix fits (the longest)."""
-        written = self._text.get(token)
-        if written is None:
-            written, prefix = _prefixed_name(token, self.base)
-            if prefix:
-                self.used.add(prefix)
-            self._text[token] = written
+        return self._text.get(token) or self._name(token, _prefixed_name)
+
+    def _name(self, token: str, prefixed: Callable[[str, str], tuple[str, str]]) -> str:
+        """``iri`` of a token not in ``_text`` yet, kept there: ``_own_name``'s, else
+        ``prefixed``'s (``_prefix_name``, or the same cached)."""
+        own = self._own_name and self._own_name(token)
+        if own:
+            written, prefix = "id:" + own[1], "id"
+        else:
+            written, prefix = prefixed(token, self.base)
+        if prefix:
+            self.used.add(prefix)
+        self._text[token] = written
         return written
 
     def _literal(self, token: str) -> str:
@@ -638,14 +657,10 @@ class _Writer:
             grouped = True
         if grouped:
             lines = self.predicate_lines(rows, 0)
-        written = self._text.get(subject)
-        if written is None:
-            # Not ``iri``: each subject is written once, and the shared cache
-            # (``_prefixed_name``) would only turn the vocabulary's names out for it.
-            written, prefix = _prefix_name(subject, self.base)
-            if prefix:
-                self.used.add(prefix)
-            self._text[subject] = written  # it may be an object too
+        # Kept in ``_text``: it may be an object too. Not named through the shared cache
+        # (``_prefixed_name``): each subject is written once, and would only turn the
+        # vocabulary's names out of it.
+        written = self._text.get(subject) or self._name(subject, _prefix_name)
         return written + " " + _NEXT_PREDICATE.join(lines) + " .\n"
 
     def blocks(self, comments: Mapping[str, str]) -> list[str]:
