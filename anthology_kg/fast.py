@@ -144,7 +144,8 @@ class OxigraphEngine(EntryIndex):
                 if self._loaded is None:
                     loaded = ox.Store()
                     files = cast(TurtleFiles, self.data_files)  # as load_fast made it
-                    _parse_all(loaded, files, self._sources or [], self.base)
+                    sources = cast(list[bytes], self._sources)  # (``__post_init__``)
+                    _parse_all(loaded, files, sources, self.base)
                     self._loaded = loaded
                     _DEFERRED.pop(id(self), None)
                 store = self._loaded
