@@ -22,7 +22,7 @@ _PUBLIC = {
     "sarif_report": "reports",
     "select_results": "reports",
     "StoredQuery": "queries",
-    "QueryResult": "answers",
+    "QueryResult": "query_result",
     "catalog": "queries",
     "find_query": "queries",
     "bind_params": "queries",
@@ -83,7 +83,6 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # the same names, for type checkers (py.typed)
-    from .answers import QueryResult
     from .baseline import compare_to_baseline
     from .diff import AnthologyDiff, diff_states
     from .endpoint import run_remote
@@ -100,6 +99,7 @@ if TYPE_CHECKING:  # the same names, for type checkers (py.typed)
     from .loader import Anthology, load_anthology
     from .local_query import run_local
     from .queries import StoredQuery, bind_params, catalog, find_query
+    from .query_result import QueryResult
     from .querydiff import diff_query
     from .reports import json_report, sarif_report, select_results, text_report
     from .revisions import read_folder, resolve_states

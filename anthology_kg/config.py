@@ -103,12 +103,12 @@ def find_config(start: Path) -> Config:
     for folder in (start, *start.parents):
         own = folder / CONFIG_FILE
         if own.is_file():
-            return Config(own, _checked(_read(own), own))
+            return Config(own, _checked(copy.deepcopy(_read(own)), own))
         pyproject = folder / PYPROJECT
         if pyproject.is_file():
             table = _read(pyproject).get("tool", {}).get("anthology-kg")
             if table is not None:
-                return Config(pyproject, _checked(table, pyproject))
+                return Config(pyproject, _checked(copy.deepcopy(table), pyproject))
     return Config()
 
 
@@ -116,7 +116,7 @@ def _read(path: Path) -> dict[str, Any]:
     try:
         # utf-8-sig: a byte order mark (an editor's, as data files may start with one)
         # is read past, where tomllib calls it an invalid statement.
-        return copy.deepcopy(_parsed(path.read_text(encoding="utf-8-sig")))
+        return _parsed(path.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError) as exc:
         raise AnthologyError(f"cannot read the configuration: {exc}", path) from None
     except tomllib.TOMLDecodeError as exc:
@@ -128,7 +128,7 @@ def _parsed(text: str) -> dict[str, Any]:
     """tomllib's tables of ``text``, parsed once for each text: a process that runs the
     command line again and again (a notebook, a test suite: 1,400 runs) reads the same
     pyproject.toml each time, whose parse (~1.6 ms for this project's) is most of
-    finding the configuration. The caller gets a copy (``_read``)."""
+    finding the configuration. Shared: ``find_config`` copies the table it returns."""
     return tomllib.loads(text)
 
 

@@ -31,10 +31,10 @@ import pyoxigraph as ox
 from rdflib import BNode, URIRef
 from rdflib.term import Node
 
-from .answers import QueryResult, graph_from_ox
 from .choices import HTTP_TIMEOUT as DEFAULT_TIMEOUT
 from .choices import METHODS as METHODS
 from .errors import AnthologyError, TimedOut
+from .query_result import QueryResult, graph_from_ox
 from .rdflib_sparql import query_kind
 from .terms import from_ox
 

@@ -28,12 +28,12 @@ if TYPE_CHECKING:
     from rdflib import Graph, URIRef
     from rdflib.term import Node
 
-    from .answers import QueryResult
     from .endpoint import Connection
     from .entries import Location
     from .kinds import Term
     from .layout import LayoutWarning
     from .parts import OxTerm
+    from .query_result import QueryResult
     from .ruleset import Rules
     from .shacl import ResultRow
 

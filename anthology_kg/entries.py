@@ -27,9 +27,9 @@ if TYPE_CHECKING:
     from rdflib import Graph, URIRef
     from rdflib.term import Node
 
-    from .answers import QueryResult
     from .kinds import Term
     from .parts import OxTerm
+    from .query_result import QueryResult
     from .ruleset import Rules
 
 #: A term of either library: rdflib's (the engines' lookups) or pyoxigraph's (diff.py).

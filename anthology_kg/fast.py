@@ -38,8 +38,8 @@ if TYPE_CHECKING:
     from rdflib import Graph
     from rdflib.term import Node
 
-    from .answers import QueryResult
     from .kinds import Term
+    from .query_result import QueryResult
     from .shacl import CompiledConstraint, ResultRow, ShapesGraph
 
 DATA = GRAPHS["data"]
@@ -338,7 +338,7 @@ class OxigraphEngine(EntryIndex):
         """Run ``text`` on the union of ``parts`` (a default graph of the data, ontology
         and shapes unless told), parameters bound as RDF terms in a VALUES block
         (pyoxigraph's substitutions only bind projected variables)."""
-        from .answers import in_select_star_order
+        from .query_result import in_select_star_order
         from .sparql_text import with_values
 
         graphs = self._default_graph(parts)
@@ -600,7 +600,7 @@ def converted(answer: Answered, convert: Callable[[Answered], T], source: str | 
 
 def as_query_result(result: ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples) -> QueryResult:
     """The store's answer as a QueryResult of rdflib terms."""
-    from .answers import QueryResult, graph_from_ox, rows_from_ox
+    from .query_result import QueryResult, graph_from_ox, rows_from_ox
 
     if isinstance(result, ox.QueryBoolean):
         return QueryResult(kind="ask", boolean=bool(result))

@@ -9,29 +9,29 @@ if TYPE_CHECKING:  # rdflib is imported by the caller that has a graph
     from rdflib import Graph
 
 
-def add_graph(out: Graph, graph: Graph) -> None:
-    """Add the triples of ``graph`` to ``out`` (``copy_memory_store`` when ``out`` is
-    new and empty, else ``out += graph``)."""
-    if not copy_memory_store(graph, out):
-        out += graph
+def add_graph(graph: Graph, *, into: Graph) -> None:
+    """Add the triples of ``graph`` to ``into`` (``copy_memory_store`` when ``into`` is
+    new and empty, else ``into += graph``)."""
+    if not copy_memory_store(graph, into=into):
+        into += graph
 
 
-def copy_memory_store(graph: Graph, out: Graph) -> bool:
-    """Fill ``out``, a new empty graph, with the triples of ``graph`` by copying the
+def copy_memory_store(graph: Graph, *, into: Graph) -> bool:
+    """Fill ``into``, a new empty graph, with the triples of ``graph`` by copying the
     indexes of rdflib's Memory store, when both are held in one (rdflib's default) and
     ``graph``'s store holds its own triples only; return whether it did.
 
-    ``out += graph`` adds triple by triple (~8 us each: an event, three index lookups,
+    ``into += graph`` adds triple by triple (~8 us each: an event, three index lookups,
     the context bookkeeping); copying the indexes' dicts is ~6 times faster, and every
     reference-engine load copies the cached ontology and shapes."""
     from rdflib.plugins.stores.memory import Memory
 
-    source, target = graph.store, out.store
+    source, target = graph.store, into.store
     # Name-mangled internals: a release of rdflib without them gets the plain copy.
     context_name = getattr(Memory, "_Memory__ctx_to_str", None)
     if context_name is None or type(source) is not Memory or type(target) is not Memory:
         return False
-    if len(out):  # (after: rdflib's len reads the internals too)
+    if len(into):  # (after: rdflib's len reads the internals too)
         return False
     state, fresh = vars(source), vars(target)
     own = context_name(source, graph)
@@ -51,10 +51,10 @@ def copy_memory_store(graph: Graph, out: Graph) -> bool:
         }
     triples = state["_Memory__contextTriples"].get(own, set())
     if triples:
-        mine = context_name(target, out)
+        mine = context_name(target, into)
         fresh["_Memory__contextTriples"] = {None: set(triples), mine: set(triples)}
         fresh["_Memory__defaultContexts"] = {mine: False, None: False}
-        fresh["_Memory__all_contexts"].add(out)
+        fresh["_Memory__all_contexts"].add(into)
     return True
 
 

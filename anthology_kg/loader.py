@@ -19,7 +19,6 @@ from rdflib.namespace import NamespaceManager
 from rdflib.term import Node
 
 from . import resources
-from .answers import QueryResult
 from .bnodes import ox_stable_labels
 from .entries import EntryIndex as EntryIndex
 from .entries import Location as Location
@@ -30,6 +29,7 @@ from .layout import LayoutScan
 from .literals import literals_as_written
 from .namespaces import DCTERMS, DEFAULT_BASE, bind_prefixes
 from .progress import track
+from .query_result import QueryResult
 from .ruleset import WAIVERS_FILE as WAIVERS_FILE
 from .ruleset import Rules as Rules
 from .ruleset import load_rules as load_rules
@@ -181,7 +181,7 @@ class Anthology(EntryIndex):
         of 140 entries 19 -> 7 ms), the others' triples added one by one."""
         graph = bind_prefixes(Graph(store=store), self.base)
         for part in parts:
-            add_graph(graph, self.graph(part))
+            add_graph(self.graph(part), into=graph)
         return graph
 
     def triple_count(self, parts: Sequence[str] = ("data",)) -> int:
@@ -220,9 +220,8 @@ class Anthology(EntryIndex):
         parts: Sequence[str] = PARTS,
     ) -> QueryResult:
         """Run ``text`` with rdflib on the union of ``parts``."""
-        from .rdflib_sparql import (
-            evaluate,
-        )  # rdflib's SPARQL engine: loaded by the reference engine only
+        # rdflib's SPARQL engine: loaded by the reference engine only
+        from .rdflib_sparql import evaluate
 
         with literals_as_written():
             return evaluate(self._queried_graph(tuple(parts)), text, dict(bindings or {}), source)

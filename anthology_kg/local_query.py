@@ -12,8 +12,8 @@ from .guards import refuse_service, service_timeout
 if TYPE_CHECKING:
     from rdflib.term import Node
 
-    from .answers import QueryResult
     from .engine import Engine
+    from .query_result import QueryResult
 
 
 def run_local(

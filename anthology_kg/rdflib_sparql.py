@@ -13,9 +13,9 @@ import rdflib
 from rdflib import Graph, Variable
 from rdflib.term import Identifier, Node
 
-from .answers import QueryResult, in_select_star_order
 from .errors import AnthologyError
 from .namespaces import prefixed_like
+from .query_result import QueryResult, in_select_star_order
 from .sparql_text import code_characters
 
 if TYPE_CHECKING:

@@ -17,7 +17,6 @@ import pyoxigraph as ox
 from rdflib import Graph
 from rdflib.term import Node
 
-from .answers import QueryResult
 from .choices import DATA_GRAPH, graph_names
 from .endpoint import Connection, run_remote
 from .kinds import Term
@@ -25,6 +24,7 @@ from .literals import literals_as_written
 from .loader import Anthology, EntryIndex, Location, load_rules
 from .namespaces import DEFAULT_BASE, bind_prefixes
 from .pushdown import remote_rows
+from .query_result import QueryResult
 from .shacl import ResultRow
 from .sparql_text import with_values
 from .terms import PARTS

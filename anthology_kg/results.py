@@ -19,11 +19,11 @@ import pyoxigraph as ox
 from rdflib import BNode, Graph
 from rdflib.term import Node
 
-from .answers import QueryResult
 from .choices import DEFAULT_BASE
 from .choices import RESULT_FORMATS as RESULT_FORMATS
 from .errors import AnthologyError
 from .layout import printable
+from .query_result import QueryResult
 from .terms import to_ox
 
 

@@ -371,7 +371,7 @@ def _copy(graph: Graph) -> Graph:
     from .namespaces import prefixed_like
 
     out = prefixed_like(graph)
-    add_graph(out, graph)
+    add_graph(graph, into=out)
     return out
 
 

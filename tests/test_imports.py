@@ -228,7 +228,7 @@ def test_stats_loads_no_rdflib():
         "anthology_kg.loader",
         "anthology_kg.terms",
         "anthology_kg.queries",
-        "anthology_kg.answers",
+        "anthology_kg.query_result",
         "anthology_kg.rdflib_sparql",
     )
     assert _loaded_after(["--quiet", "stats"], rdf_library) == []

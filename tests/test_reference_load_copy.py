@@ -56,7 +56,7 @@ def _lookups(graph: Graph) -> dict:
 @pytest.mark.parametrize("which", [0, 1], ids=["ontology", "shapes"])
 def test_the_rule_graphs_are_copied_through_the_store_indexes(which):
     source = _cached(which)
-    assert copy_memory_store(source, Graph())
+    assert copy_memory_store(source, into=Graph())
     copy, expected = _copy(source), _added_one_by_one(source)
     assert len(copy) == len(expected) == len(source) > 0
     assert set(copy) == set(expected)
@@ -104,7 +104,7 @@ def test_a_graph_sharing_its_store_is_copied_triple_by_triple():
     mine = dataset.graph(URIRef("urn:test:mine"))
     mine.add(NEW)
     dataset.graph(URIRef("urn:test:theirs")).add((BNode(), RDF.type, RDFS.Class))
-    assert not copy_memory_store(mine, Graph())
+    assert not copy_memory_store(mine, into=Graph())
     copy = _copy(mine)
     assert set(copy) == {NEW}
     copy.add((NEW[0], RDF.type, RDFS.Resource))
@@ -114,13 +114,13 @@ def test_a_graph_sharing_its_store_is_copied_triple_by_triple():
 def test_a_graph_in_another_store_is_copied_triple_by_triple():
     other = Graph(store="SimpleMemory")
     other.add(NEW)
-    assert not copy_memory_store(other, Graph())
+    assert not copy_memory_store(other, into=Graph())
     assert set(_copy(other)) == {NEW}
 
 
 def test_an_empty_graph_copies_empty():
     empty = Graph()
-    assert copy_memory_store(empty, Graph())
+    assert copy_memory_store(empty, into=Graph())
     copy = _copy(empty)
     assert len(copy) == 0
     copy.add(NEW)
@@ -158,4 +158,4 @@ def test_a_memory_store_without_the_internals_read_is_not_index_copied(monkeypat
     source = Graph()
     source.add(NEW)
     monkeypatch.delattr(Memory, "_Memory__ctx_to_str")  # (rdflib's own add needs it)
-    assert not copy_memory_store(source, Graph())
+    assert not copy_memory_store(source, into=Graph())

@@ -1422,7 +1422,7 @@ def test_a_triple_written_twice_is_one_in_the_site_model(bundled_copy):
 def test_the_answers_rows_convert_each_term_as_from_ox_does():
     import pyoxigraph as ox
 
-    from anthology_kg.answers import rows_from_ox
+    from anthology_kg.query_result import rows_from_ox
     from anthology_kg.terms import from_ox
 
     xsd = "http://www.w3.org/2001/XMLSchema#"

@@ -24,12 +24,12 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, Template, select
 from markupsafe import Markup, escape
 from rdflib import Graph
 
-from ..answers import QueryResult
 from ..guards import uses_service
 from ..loader import EntryIndex
 from ..local_query import run_local
 from ..namespaces import bind_prefixes
 from ..queries import StoredQuery, catalog
+from ..query_result import QueryResult
 from ..reports import summary_line
 from ..rules import Rule, rule_catalog
 from ..terms import from_ox
