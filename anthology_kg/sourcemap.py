@@ -472,6 +472,18 @@ def first_triple_term(quads: Iterable[Any], lines: dict[str, int]) -> tuple[Any,
 #: Turtle writes no RDF 1.2 triple term without one of these: ``<<`` (a triple term or a
 #: reified triple), ``{|`` (an annotation) or ``~`` (a reifier).
 _TRIPLE_TERM_MARKS = (b"<<", b"{|", b"~")
+#: How ``may_hold_triple_term`` looks for each mark: its first byte (memchr), then the
+#: mark by a regex search (which finds that byte by memchr too): ``mark in data`` read
+#: the text at about 1 GB/s, 5.5 ms per 10,000 files of the bench for each of "<<" and
+#: "{|", against 2.1 ms and 0.1 ms ("{" is in none).
+_MARK_SEARCHES = [(mark[:1], re.compile(re.escape(mark)).search) for mark in _TRIPLE_TERM_MARKS]
+
+
+def may_hold_triple_term(data: bytes) -> bool:
+    """Whether Turtle ``data`` holds a mark of an RDF 1.2 triple term (``<<``, ``{|`` or
+    ``~``, anywhere, in a string or a comment too): False means it holds none, True
+    that it may (``refuse_triple_terms`` parses it to tell)."""
+    return any(first in data and search(data) for first, search in _MARK_SEARCHES)
 
 
 def refuse_triple_terms(
@@ -481,8 +493,8 @@ def refuse_triple_terms(
     Turtle ``data`` (read from ``path``; ``quads``, its parse, when the caller has it),
     which no engine of the tool supports: rdflib's graphs cannot hold one, so the
     Oxigraph engine refuses the files the reference engine refuses, with its message.
-    Data without a mark of one (``_TRIPLE_TERM_MARKS``) is not parsed again."""
-    if not any(mark in data for mark in _TRIPLE_TERM_MARKS):
+    Data without a mark of one (``may_hold_triple_term``) is not parsed again."""
+    if not may_hold_triple_term(data):
         return
     text = decode_utf8(data, path)
     found = first_triple_term(
