@@ -118,3 +118,26 @@ def test_a_mark_of_a_triple_term_that_is_none_is_read(tmp_path):
         "<urn:x> <urn:p> <http://e.org/~a>",
         "<urn:y> <urn:p> <urn:o>",
     ]
+
+
+def test_a_batch_ends_at_the_file_that_brings_it_to_its_bytes(tmp_path, monkeypatch):
+    # A batch holds its files' bytes, their joined copy and its decoded text at once:
+    # large files make small batches, and every file still comes, in order.
+    monkeypatch.setattr(export_module, "_BYTES_AT_A_TIME", 60)
+    batches: list[list[str]] = []
+    group_lines = export_module._group_lines
+
+    def spy(batch, base, unread):
+        batches.append([Path(path).name for path, _ in batch])
+        return group_lines(batch, base, unread)
+
+    monkeypatch.setattr(export_module, "_group_lines", spy)
+    data = tmp_path / "data"
+    data.mkdir()
+    sizes = {"A": 1, "B": 2, "C": 1, "D": 1, "E": 3}  # statements of 26 bytes each
+    for name, count in sizes.items():
+        text = "".join(f"<urn:{name}> <urn:p> <urn:{n}> .\n" for n in range(count))
+        (data / f"{name}.ttl").write_text(text, encoding="utf-8")
+    lines = FolderSource(tmp_path).statement_lines(("data",))
+    assert batches == [["A.ttl", "B.ttl"], ["C.ttl", "D.ttl", "E.ttl"]]
+    assert len(lines) == sum(sizes.values())
