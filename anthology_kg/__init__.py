@@ -27,13 +27,13 @@ _PUBLIC = {
     "find_query": "queries",
     "bind_params": "queries",
     "run_local": "local_query",
-    "FolderSource": "export",
+    "FolderSource": "export_files",
     "build_export": "export",
-    "to_turtle": "export",
-    "to_ntriples": "export",
-    "to_nquads": "export",
-    "to_jsonld": "export",
-    "to_rdfxml": "export",
+    "to_turtle": "export_writers",
+    "to_ntriples": "export_writers",
+    "to_nquads": "export_writers",
+    "to_jsonld": "export_writers",
+    "to_rdfxml": "export_writers",
     "run_remote": "endpoint",
     "publish": "triplestore",
     "resolve_states": "revisions",
@@ -87,15 +87,9 @@ if TYPE_CHECKING:  # the same names, for type checkers (py.typed)
     from .diff import AnthologyDiff, diff_states
     from .endpoint import run_remote
     from .errors import AnthologyError
-    from .export import (
-        FolderSource,
-        build_export,
-        to_jsonld,
-        to_nquads,
-        to_ntriples,
-        to_rdfxml,
-        to_turtle,
-    )
+    from .export import build_export
+    from .export_files import FolderSource
+    from .export_writers import to_jsonld, to_nquads, to_ntriples, to_rdfxml, to_turtle
     from .loader import Anthology, load_anthology
     from .local_query import run_local
     from .queries import StoredQuery, bind_params, catalog, find_query

@@ -1038,7 +1038,9 @@ def render(settings, identifier, output) -> None:
 @click.pass_obj
 def export(settings, fmt, inferred, include, output) -> None:
     """Export the graph for other tools (Protégé, Fuseki, Oxigraph, GraphDB, rapper)."""
-    from .export import FolderSource, build_export, export_bytes, parse_include
+    from .export import build_export, parse_include
+    from .export_files import FolderSource
+    from .export_writers import export_bytes
 
     fmt = _output_format("export", fmt, output, EXPORT_FORMATS) or "turtle"
     built = build_export(

@@ -84,7 +84,7 @@ def to_json(result: QueryResult) -> str:
 
 
 def _refuse_non_xml(result: QueryResult) -> None:
-    from .export import NOT_XML  # (the export writers' module: loaded for XML only)
+    from .export_writers import NOT_XML  # (the export writers' module: loaded for XML only)
 
     for number, row in enumerate(result.rows, start=1):
         for variable, node in zip(result.variables, row, strict=True):
@@ -99,7 +99,7 @@ def _refuse_non_xml(result: QueryResult) -> None:
 def to_xml(result: QueryResult) -> str:
     """The SPARQL Query Results XML Format. A value holding a character XML 1.0 cannot
     carry (U+0001, say) is an AnthologyError: the document would not be well-formed."""
-    from .export import CR_REFERENCE
+    from .export_writers import CR_REFERENCE
 
     _refuse_non_xml(result)
     # pyoxigraph writes CR raw, read back as LF; it writes no line ends of its own, so

@@ -48,14 +48,14 @@ def _export(report: Report, base: str) -> Export:
 
 def shacl_turtle(report: Report, base: str) -> str:
     """The engine's report graph in the project's canonical Turtle."""
-    from .export import to_turtle
+    from .export_writers import to_turtle
 
     return to_turtle(_export(report, base))
 
 
 def shacl_jsonld(report: Report, base: str) -> str:
     """The engine's report graph as expanded JSON-LD, nodes and values sorted."""
-    from .export import to_jsonld
+    from .export_writers import to_jsonld
 
     return to_jsonld(_export(report, base))
 

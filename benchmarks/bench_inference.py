@@ -143,7 +143,8 @@ def stock_owlrl() -> None:
 def compare_with_owlrl(
     entries: int, folder: Path, clock: str, profiles: list[str], stock: bool = False
 ) -> None:
-    from anthology_kg.export import FolderSource, build_export, owlrl_export
+    from anthology_kg.export import build_export, owlrl_export
+    from anthology_kg.export_files import FolderSource
 
     source = FolderSource(anthology(entries, folder))
     if stock:

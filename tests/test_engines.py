@@ -10,7 +10,8 @@ from conftest import FIXTURES, reference_results
 
 from anthology_kg.engine import open_engine
 from anthology_kg.errors import AnthologyError
-from anthology_kg.export import build_export, to_nquads, to_turtle
+from anthology_kg.export import build_export
+from anthology_kg.export_writers import to_nquads, to_turtle
 from anthology_kg.fast import load_fast
 from anthology_kg.generate import generate
 from anthology_kg.loader import load_anthology

@@ -12,14 +12,9 @@ from rdflib.compare import isomorphic
 
 from anthology_kg import files
 from anthology_kg.errors import AnthologyError
-from anthology_kg.export import (
-    INFERRED_GRAPH,
-    WRITERS,
-    FolderSource,
-    build_export,
-    to_nquads,
-    to_turtle,
-)
+from anthology_kg.export import INFERRED_GRAPH, build_export
+from anthology_kg.export_files import FolderSource
+from anthology_kg.export_writers import WRITERS, to_nquads, to_turtle
 from anthology_kg.loader import load_anthology
 from anthology_kg.namespaces import AK, DEFAULT_BASE, RDF
 from anthology_kg.terms import nt_term
@@ -61,7 +56,9 @@ def test_round_trip_is_isomorphic(fmt):
 _ALL_FORMATS = """
 import sys
 from pathlib import Path
-from anthology_kg.export import WRITERS, FolderSource, build_export
+from anthology_kg.export import build_export
+from anthology_kg.export_files import FolderSource
+from anthology_kg.export_writers import WRITERS
 out, shared = Path(sys.argv[1]), Path(sys.argv[2])
 for name, source in (("bundled", FolderSource()), ("shared", FolderSource(shared))):
     for inference in ("none", "owlrl"):
@@ -431,7 +428,8 @@ def test_export_loads_no_rdflib(tmp_path):
         f"for fmt in {sorted(FORMATS)!r}:\n"
         f"    out = {str(tmp_path)!r} + '/export.' + fmt\n"
         "    main(['export', '--format', fmt, '-o', out], standalone_mode=False)\n"
-        "heavy = ('rdflib', 'owlrl', 'anthology_kg.loader', 'xml.sax')\n"
+        "heavy = ('rdflib', 'owlrl', 'anthology_kg.loader', 'anthology_kg.export_inference',"
+        " 'xml.sax')\n"
         "print([m for m in heavy if m in sys.modules])\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)

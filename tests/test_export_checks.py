@@ -5,7 +5,8 @@ from conftest import run_cli
 from rdflib import Graph
 from rdflib.compare import isomorphic
 
-from anthology_kg.export import FolderSource, build_export
+from anthology_kg.export import build_export
+from anthology_kg.export_files import FolderSource
 
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 

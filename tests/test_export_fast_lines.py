@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from anthology_kg import export as export_module
+from anthology_kg import export_files
 from anthology_kg.errors import AnthologyError
-from anthology_kg.export import Export, FolderSource, build_export, to_turtle
+from anthology_kg.export import Export, build_export
+from anthology_kg.export_files import FolderSource
+from anthology_kg.export_writers import to_turtle
 from anthology_kg.turtle import statement_lines
 
 PARTS = [("data",), ("data", "ontology"), ("data", "ontology", "shapes"), ("ontology",)]
@@ -35,7 +37,7 @@ def test_the_lines_are_those_of_the_quads_and_write_the_same_turtle(bundled_copy
 
 
 def test_files_past_a_batch_all_come_and_a_repeated_triple_comes_twice(tmp_path, monkeypatch):
-    monkeypatch.setattr(export_module, "_FILES_AT_A_TIME", 4)
+    monkeypatch.setattr(export_files, "_FILES_AT_A_TIME", 4)
     data = tmp_path / "data"
     data.mkdir()
     for n in range(12):  # three batches of 4 and one file more; one file empty
@@ -93,7 +95,7 @@ def _write_fault(data: Path, name: str, fault: str) -> None:
 def test_of_two_faulty_files_the_first_is_reported(tmp_path, monkeypatch, first, later, batch):
     # The files of a batch are read before they are checked and parsed: the errors
     # still come file by file, whichever kinds they are and wherever a batch ends.
-    monkeypatch.setattr(export_module, "_FILES_AT_A_TIME", batch)
+    monkeypatch.setattr(export_files, "_FILES_AT_A_TIME", batch)
     data = tmp_path / "data"
     data.mkdir()
     (data / "A.ttl").write_bytes(b"<urn:x> <urn:p> <http://e.org/~a> .\n")  # a mark, no term
@@ -123,15 +125,15 @@ def test_a_mark_of_a_triple_term_that_is_none_is_read(tmp_path):
 def test_a_batch_ends_at_the_file_that_brings_it_to_its_bytes(tmp_path, monkeypatch):
     # A batch holds its files' bytes, their joined copy and its decoded text at once:
     # large files make small batches, and every file still comes, in order.
-    monkeypatch.setattr(export_module, "_BYTES_AT_A_TIME", 60)
+    monkeypatch.setattr(export_files, "_BYTES_AT_A_TIME", 60)
     batches: list[list[str]] = []
-    group_lines = export_module._group_lines
+    group_lines = export_files._group_lines
 
     def spy(batch, base, unread):
         batches.append([Path(path).name for path, _ in batch])
         return group_lines(batch, base, unread)
 
-    monkeypatch.setattr(export_module, "_group_lines", spy)
+    monkeypatch.setattr(export_files, "_group_lines", spy)
     data = tmp_path / "data"
     data.mkdir()
     sizes = {"A": 1, "B": 2, "C": 1, "D": 1, "E": 3}  # statements of 26 bytes each

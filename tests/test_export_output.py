@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 from conftest import FIXTURES, run_cli
 
-from anthology_kg import export as export_module
+from anthology_kg import export_writers
 from anthology_kg.errors import AnthologyError
-from anthology_kg.export import WRITERS, FolderSource, _utf8_chunks, build_export, export_bytes
+from anthology_kg.export import build_export
+from anthology_kg.export_files import FolderSource
+from anthology_kg.export_writers import WRITERS, _utf8_chunks, export_bytes
 
 NON_ASCII = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
 @prefix dcterms: <http://purl.org/dc/terms/> .
@@ -58,8 +60,8 @@ def test_turtle_is_never_joined_into_one_text(monkeypatch):
     def joined(_export):
         raise AssertionError("the whole Turtle text was made")
 
-    monkeypatch.setattr(export_module, "to_turtle", joined)
-    monkeypatch.setitem(export_module.WRITERS, "turtle", joined)
+    monkeypatch.setattr(export_writers, "to_turtle", joined)
+    monkeypatch.setitem(export_writers.WRITERS, "turtle", joined)
     result = run_cli("--root", str(FIXTURES / "minimal"), "export")
     assert result.exit_code == 0 and result.stdout.startswith("@prefix ")
 
@@ -75,7 +77,7 @@ def test_a_failure_midway_leaves_the_old_output(tmp_path, monkeypatch):
         yield b"@prefix half: <urn:half#> .\n"
         raise AnthologyError("the writer failed")
 
-    monkeypatch.setattr(export_module, "export_bytes", failing)
+    monkeypatch.setattr(export_writers, "export_bytes", failing)
     result = run_cli("--root", str(FIXTURES / "minimal"), "export", "-o", str(target))
     assert result.exit_code == 2 and "the writer failed" in result.stderr
     assert target.read_bytes() == b"old"

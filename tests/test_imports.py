@@ -230,6 +230,7 @@ def test_stats_loads_no_rdflib():
         "anthology_kg.queries",
         "anthology_kg.query_result",
         "anthology_kg.rdflib_sparql",
+        "anthology_kg.export_inference",
     )
     assert _loaded_after(["--quiet", "stats"], rdf_library) == []
     assert _loaded_after(["--quiet", "stats", "--format", "json"], rdf_library) == []
@@ -244,11 +245,11 @@ def test_the_reference_engine_does_load_pyshacl():
 
 def test_the_command_lines_choices_are_the_writers_tables():
     """choices.py names what the writers' tables hold, for the options built without them."""
-    from anthology_kg import authoring, choices, diffreport, export, reports, w3c_report
+    from anthology_kg import authoring, choices, diffreport, export_writers, reports, w3c_report
 
     assert choices.REPORT_FORMATS == tuple(reports.WRITERS)
     assert choices.SHACL_REPORT_FORMATS == tuple(w3c_report.WRITERS)
-    assert choices.EXPORT_FORMATS == tuple(export.WRITERS)
+    assert choices.EXPORT_FORMATS == tuple(export_writers.WRITERS)
     assert choices.DIFF_FORMATS == tuple(diffreport.WRITERS)
     assert choices.QUERY_DIFF_FORMATS == tuple(diffreport.QUERY_WRITERS)
     assert choices.ENTRY_KINDS == tuple(authoring.KINDS)

@@ -21,7 +21,8 @@ from rdflib.namespace import RDF, RDFS
 from anthology_kg import resources
 from anthology_kg.engine import open_engine
 from anthology_kg.errors import AnthologyError
-from anthology_kg.export import FolderSource, build_export, owlrl_export
+from anthology_kg.export import build_export, owlrl_export
+from anthology_kg.export_files import FolderSource
 from anthology_kg.generate import generate
 from anthology_kg.inference import (
     INFERRED,

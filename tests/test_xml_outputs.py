@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from rdflib import Graph
 from rdflib.compare import isomorphic
 
-from anthology_kg.export import NOT_XML, xml_escape
+from anthology_kg.export_writers import NOT_XML, xml_escape
 from anthology_kg.layout import printable
 
 PREFIXES = (

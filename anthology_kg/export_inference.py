@@ -1,0 +1,51 @@
+"""Inference for an export on rdflib graphs: owlrl's closure (run by ``owlrl_linear``)
+of data and ontology, kept to the triples about the anthology's own entries and terms.
+The reference the fast closure (``inference.inferred_triples``) is tested against, and
+its fallback; imported only by an export with inference.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rdflib import Graph
+    from rdflib.term import Node
+
+
+def infer(data: Graph, ontology: Graph, asserted: Graph, inference: str) -> Graph:
+    """The triples the ``inference`` closure (owlrl's, run by ``owlrl_linear``) of data
+    and ontology adds to ``asserted`` about the anthology's own entries and terms: no
+    axioms about the RDF, RDFS, OWL, XSD, SKOS or SHACL vocabularies."""
+    import owlrl  # only here: the fast path infers without it
+    from rdflib import RDF, BNode, Graph, Literal
+
+    from .inference import REFLEXIVE, STANDARD_NAMESPACES, TRIVIAL_OBJECTS, TRIVIAL_TYPES
+    from .owlrl_linear import OWLRLSemantics, RDFSSemantics
+
+    def about_the_anthology(triple: tuple[Node, Node, Node]) -> bool:
+        """An inferred triple worth exporting: about a subject the export asserts
+        something of (or a blank node), and neither trivial nor about a standard
+        vocabulary."""
+        s, p, o = triple
+        if isinstance(s, Literal) or str(s).startswith(STANDARD_NAMESPACES):
+            return False
+        if s not in subjects and not isinstance(s, BNode):
+            return False
+        if p in REFLEXIVE and s == o:
+            return False
+        return o not in TRIVIAL_OBJECTS and not (p == RDF.type and o in TRIVIAL_TYPES)
+
+    # rdflib's SimpleMemory store (no contexts to index): owlrl's closure ~20% faster, the
+    # same triples.
+    closure = Graph(store="SimpleMemory")
+    closure += data
+    closure += ontology
+    semantics = OWLRLSemantics if inference == "owlrl" else RDFSSemantics
+    owlrl.DeductiveClosure(semantics, axiomatic_triples=False).expand(closure)
+    subjects = set(asserted.subjects())  # a set: one lookup per inferred triple
+    inferred = Graph()
+    for triple in closure:
+        if triple not in asserted and about_the_anthology(triple):
+            inferred.add(triple)
+    return inferred
