@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -34,13 +35,22 @@ def write_atomic(path: Path, content: str | bytes | Iterable[bytes]) -> None:
     Any failure (a read-only or full file system, a folder in the way) removes the
     temporary file and raises AnthologyError naming ``path``. A symbolic link is written
     through: its target is replaced, the link stays (as an editor saves a linked file).
+    A character device or a named pipe (``/dev/null``, ``/dev/stdout`` in a pipeline) is
+    written into as a stream, never replaced; a block device or a socket is refused.
     """
     path = Path(path)
-    if path.is_symlink():
-        path = Path(os.path.realpath(path))
     if isinstance(content, str):
         content = content.encode("utf-8")
     chunks = [content] if isinstance(content, bytes) else content
+    if _is_stream(path):
+        try:
+            with open(path, "wb") as stream:
+                stream.writelines(chunks)
+        except OSError as exc:
+            raise write_error(exc, path) from None
+        return
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise AnthologyError("cannot write: no such folder", folder)
@@ -64,3 +74,17 @@ def write_atomic(path: Path, content: str | bytes | Iterable[bytes]) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _is_stream(path: Path) -> bool:
+    """Whether ``path`` (a symbolic link followed) is a character device or a named
+    pipe. A rename over it would replace the device or the pipe with a plain file (as
+    root, ``-o /dev/null`` did); a block device or a socket raises AnthologyError."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False  # nothing there yet (or not reachable): written as a file, or refused
+    if stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
+        kind = "a block device" if stat.S_ISBLK(mode) else "a socket"
+        raise AnthologyError(f"cannot write: {kind} is in the way, not a file", path)
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
