@@ -36,9 +36,9 @@ HTTP_TIMEOUT = 60.0
 #: the store refuses it or does not start answering (endpoint.py).
 METHODS = ("auto", "post", "form", "get")
 
-#: ``validate --inference`` (reference_shacl.py) and ``export --inferred`` (export.py).
+#: ``validate --inference`` (reference_shacl.py) and ``export --inferred`` (export_inference.py).
 INFERENCE_CHOICES = ("none", "rdfs", "owlrl")
-#: ``export --format`` (export.WRITERS).
+#: ``export --format`` (export_writers.WRITERS).
 EXPORT_FORMATS = ("turtle", "ntriples", "nquads", "jsonld", "rdfxml")
 #: ``query --format`` and ``sparql --format`` (results.py).
 RESULT_FORMATS = ("table", "csv", "tsv", "json", "xml")

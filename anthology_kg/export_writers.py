@@ -15,16 +15,13 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate, chain, islice
 from json.encoder import encode_basestring as _json_string  # json.dumps's, in C
 from operator import eq
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from .errors import AnthologyError
 from .export import INFERRED_GRAPH, Export, collector_paused
 from .layout import printable
 from .prefixes import NAME_CHARS, NAME_START_CHARS, PREFIXES
-from .turtle import Statement, graph_quads, literal_parts, statement_lines, turtle_section_pieces
-
-if TYPE_CHECKING:
-    from rdflib import Graph
+from .turtle import Statement, literal_parts, turtle_section_pieces
 
 _XSD_STRING = PREFIXES["xsd"] + "string"
 _LANG_STRING = PREFIXES["rdf"] + "langString"
@@ -83,11 +80,6 @@ def _nt_text(lines: list[str], graph: str = "") -> str:
         lines = list(dict.fromkeys(lines))
     lines.append("")  # the last line's suffix, in the one copy of the text join makes
     return suffix.join(lines)
-
-
-def graph_ntriples(graph: Graph) -> str:
-    """Sorted N-Triples of one rdflib graph, its blank-node labels kept (for a store)."""
-    return _nt_text(statement_lines(graph_quads(graph)))
 
 
 @_paused

@@ -1,5 +1,5 @@
 """The prefixes the tool writes, as plain strings: writing RDF as text (the canonical
-writers of ``turtle.py`` and ``export.py``) needs no RDF library. ``namespaces.py``
+writers of ``turtle.py`` and ``export_writers.py``) needs no RDF library. ``namespaces.py``
 gives the same namespaces as rdflib objects; a test holds the two equal."""
 
 from __future__ import annotations

@@ -188,7 +188,7 @@ def junit_report(report: Report) -> str:
     """JUnit XML: one testcase per rule shape; a violation fails it, warnings go to
     system-out. Text from the data is shown as the text report shows it (control
     characters escaped, layout.printable), which also keeps out every character XML
-    1.0 cannot carry (export.NOT_XML): the report is well-formed whatever the data."""
+    1.0 cannot carry (export_writers.NOT_XML): the report is well-formed whatever the data."""
     suite = ET.Element("testsuite", name="anthology-kg rules")
     failures = 0
     for rule in report.rules:

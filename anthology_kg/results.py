@@ -3,7 +3,7 @@
 pyoxigraph writes the W3C formats (SPARQL 1.1 Query Results CSV and TSV, JSON, and the
 XML Format). Two fixes of its XML are ours, each proven by tests/test_hardening.py, not
 by the W3C tests (which pyoxigraph's writers pass as the old hand-written ones did): a
-value holding a character XML 1.0 cannot carry (export.NOT_XML, which the RDF/XML
+value holding a character XML 1.0 cannot carry (export_writers.NOT_XML, which the RDF/XML
 writer refuses too) is refused (pyoxigraph writes it raw, which is not well-formed
 XML), and a CR is written as ``&#13;`` (pyoxigraph writes it raw, which an XML reader
 reads back as LF). Blank nodes are labelled b0, b1, ... in the order they first
@@ -103,7 +103,7 @@ def to_xml(result: QueryResult) -> str:
 
     _refuse_non_xml(result)
     # pyoxigraph writes CR raw, read back as LF; it writes no line ends of its own, so
-    # every CR is a value's: written as the XML writers write it (export.CR_REFERENCE).
+    # every CR is a value's: written as the XML writers write it (export_writers.CR_REFERENCE).
     return _write(result, ox.QueryResultsFormat.XML).replace("\r", CR_REFERENCE)
 
 

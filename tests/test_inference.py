@@ -3,8 +3,9 @@ own terms, and what it cannot infer as owlrl does it refuses rather than half in
 
 The differential tests compare the inferred triples an export writes (the closure less
 the asserted triples, about the anthology's entries and ``ak:`` terms: see
-``export._about_the_anthology``), computed by the fast rules and by owlrl on rdflib
-graphs, blank nodes labelled by RDFC-1.0 over asserted and inferred triples alike.
+``about_the_anthology`` in ``export_inference.infer``), computed by the fast rules and by
+owlrl on rdflib graphs, blank nodes labelled by RDFC-1.0 over asserted and inferred
+triples alike.
 """
 
 from __future__ import annotations
