@@ -80,11 +80,29 @@ def _is_stream(path: Path) -> bool:
     """Whether ``path`` (a symbolic link followed) is a character device or a named
     pipe. A rename over it would replace the device or the pipe with a plain file (as
     root, ``-o /dev/null`` did); a block device or a socket raises AnthologyError."""
+    kind = special_file(path)
+    if kind in ("a block device", "a socket"):
+        raise AnthologyError(f"cannot write: {kind} is in the way, not a file", path)
+    return kind is not None
+
+
+def special_file(path: Path) -> str | None:
+    """What ``path`` (a symbolic link followed) is when it is neither a regular file nor
+    a folder ("a character device", "a named pipe", "a block device", "a socket"); None
+    for those, and where nothing is (or it cannot be reached)."""
     try:
         mode = os.stat(path).st_mode
     except OSError:
-        return False  # nothing there yet (or not reachable): written as a file, or refused
-    if stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
-        kind = "a block device" if stat.S_ISBLK(mode) else "a socket"
-        raise AnthologyError(f"cannot write: {kind} is in the way, not a file", path)
-    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
+        return None
+    for test, kind in _SPECIAL_FILES:
+        if test(mode):
+            return kind
+    return None
+
+
+_SPECIAL_FILES = (
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)

@@ -1,7 +1,8 @@
 """``-o`` names a character device or a named pipe: written into as a stream, never replaced
 by a file (as root, ``export -o /dev/null`` once replaced the device with a plain file); a
-block device or a socket is refused, exit 2. The device nodes are made in the test's own
-folder (``mknod``, as root), so that a failure breaks nothing of the machine's."""
+block device or a socket is refused, exit 2; ``import FOLDER --replace`` refuses any of
+them (all or none). The device nodes are made in the test's own folder (``mknod``, as
+root), so that a failure breaks nothing of the machine's."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import cli_process, run_cli
+from conftest import FIXTURES, cli_process, run_cli
 
 #: The pipe's buffer: room for the whole export, which no one reads until the command ends.
 PIPE_BYTES = 1 << 20
@@ -112,3 +113,21 @@ def test_dev_stdout_in_a_pipeline_gets_the_output(exported):
     out, _ = process.communicate(timeout=120)
     assert process.returncode == 0
     assert out == exported
+
+
+def test_import_of_a_folder_refuses_a_named_pipe_it_would_replace_and_writes_nothing(tmp_path):
+    """All or none: an ID.ttl that is a pipe is not written into, nor replaced."""
+    records = sorted((FIXTURES / "records").glob("*.txt"))
+    folder = tmp_path / "records"
+    folder.mkdir()
+    for record in records:
+        (folder / record.name).write_bytes(record.read_bytes())
+    out = tmp_path / "out"
+    out.mkdir()
+    fifo = out / f"{records[-1].stem}.ttl"
+    os.mkfifo(fifo)
+    result = run_cli("import", "--replace", str(folder), "-o", str(out))
+    assert result.exit_code == 2
+    assert result.stderr == f"{fifo}: cannot write: a named pipe is in the way, not a file\n"
+    assert [p.name for p in out.iterdir()] == [fifo.name]
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
