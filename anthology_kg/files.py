@@ -82,7 +82,7 @@ def _is_stream(path: Path) -> bool:
     root, ``-o /dev/null`` did); a block device or a socket raises AnthologyError."""
     kind = special_file(path)
     if kind in ("a block device", "a socket"):
-        raise AnthologyError(f"cannot write: {kind} is in the way, not a file", path)
+        refuse_special_file(path)
     return kind is not None
 
 
@@ -91,18 +91,22 @@ def special_file(path: Path) -> str | None:
     a folder ("a character device", "a named pipe", "a block device", "a socket"); None
     for those, and where nothing is (or it cannot be reached)."""
     try:
-        mode = os.stat(path).st_mode
+        return _SPECIAL_FILES.get(stat.S_IFMT(os.stat(path).st_mode))
     except OSError:
         return None
-    for test, kind in _SPECIAL_FILES:
-        if test(mode):
-            return kind
-    return None
 
 
-_SPECIAL_FILES = (
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISFIFO, "a named pipe"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
+def refuse_special_file(path: Path) -> None:
+    """Raise AnthologyError when ``path`` is a ``special_file``: output that must be a
+    file (a folder's, written all or none) is not written into a device or a pipe."""
+    kind = special_file(path)
+    if kind is not None:
+        raise AnthologyError(f"cannot write: {kind} is in the way, not a file", path)
+
+
+_SPECIAL_FILES = {
+    stat.S_IFCHR: "a character device",
+    stat.S_IFIFO: "a named pipe",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+}

@@ -30,7 +30,7 @@ from rdflib.term import Node
 
 from . import formatting
 from .errors import AnthologyError, printable
-from .files import special_file, write_atomic, write_error
+from .files import refuse_special_file, write_atomic, write_error
 from .loader import TurtleFiles, parse_turtle
 from .namespaces import AK, DEFAULT_BASE, bind_prefixes
 from .resources import find_root, ontology_file
@@ -398,9 +398,7 @@ def _write_all(targets: list[Path], texts: list[str], where: Path, replace: bool
     if replace:
         targets = [Path(os.path.realpath(t)) if t.is_symlink() else t for t in targets]
         for target in targets:  # all or none: nothing is written into a device or a pipe
-            kind = special_file(target)
-            if kind is not None:
-                raise AnthologyError(f"cannot write: {kind} is in the way, not a file", target)
+            refuse_special_file(target)
     staged: list[tuple[Path, int]] = []
     placed: list[_Placed] = []
     try:
