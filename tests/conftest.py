@@ -9,6 +9,7 @@ import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,8 @@ from anthology_kg.cli import main
 from anthology_kg.resources import bundled_dir
 
 FIXTURES = Path(__file__).parent / "fixtures"
+#: The printed records of the fixtures (``import``'s input).
+RECORDS = sorted((FIXTURES / "records").glob("*.txt"))
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -28,6 +31,15 @@ def bundled_copy(tmp_path: Path) -> Path:
     root = tmp_path / "anthology"
     shutil.copytree(bundled_dir() / "data", root / "data")
     return root
+
+
+def records_folder(tmp_path: Path, paths: Iterable[Path]) -> Path:
+    """A folder ``records`` in ``tmp_path`` holding a copy of each record of ``paths``."""
+    folder = tmp_path / "records"
+    folder.mkdir()
+    for path in paths:
+        (folder / path.name).write_bytes(path.read_bytes())
+    return folder
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -2,20 +2,10 @@
 unless --replace asks for it: all or none either way."""
 
 import os
-import shutil
 
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, RECORDS, records_folder, run_cli
 
 SEED = FIXTURES / "records" / "seed" / "ARXIV-2409.19256.txt"
-RECORDS = sorted((FIXTURES / "records").glob("*.txt"))
-
-
-def records_folder(tmp_path, paths=(SEED,)):
-    folder = tmp_path / "records"
-    folder.mkdir()
-    for path in paths:
-        shutil.copy(path, folder / path.name)
-    return folder
 
 
 def snapshot(folder):
@@ -28,7 +18,7 @@ def snapshot(folder):
 
 def test_the_readme_example_keeps_the_hand_written_entry(bundled_copy, monkeypatch):
     monkeypatch.chdir(bundled_copy)
-    records_folder(bundled_copy)
+    records_folder(bundled_copy, (SEED,))
     before = snapshot(bundled_copy / "data")
     result = run_cli("import", "records/", "-o", "data/")
     assert result.exit_code == 2
@@ -73,7 +63,7 @@ def test_replace_writes_over_existing_files(tmp_path):
 
 
 def test_a_new_file_is_written_as_before(tmp_path):
-    folder = records_folder(tmp_path)
+    folder = records_folder(tmp_path, (SEED,))
     out = tmp_path / "out"
     out.mkdir()
     result = run_cli("import", str(folder), "-o", str(out))

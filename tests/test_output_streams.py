@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, cli_process, run_cli
+from conftest import RECORDS, cli_process, records_folder, run_cli
 
 #: The pipe's buffer: room for the whole export, which no one reads until the command ends.
 PIPE_BYTES = 1 << 20
@@ -117,14 +117,10 @@ def test_dev_stdout_in_a_pipeline_gets_the_output(exported):
 
 def test_import_of_a_folder_refuses_a_named_pipe_it_would_replace_and_writes_nothing(tmp_path):
     """All or none: an ID.ttl that is a pipe is not written into, nor replaced."""
-    records = sorted((FIXTURES / "records").glob("*.txt"))
-    folder = tmp_path / "records"
-    folder.mkdir()
-    for record in records:
-        (folder / record.name).write_bytes(record.read_bytes())
+    folder = records_folder(tmp_path, RECORDS)
     out = tmp_path / "out"
     out.mkdir()
-    fifo = out / f"{records[-1].stem}.ttl"
+    fifo = out / f"{RECORDS[-1].stem}.ttl"
     os.mkfifo(fifo)
     result = run_cli("import", "--replace", str(folder), "-o", str(out))
     assert result.exit_code == 2

@@ -1,7 +1,7 @@
 """The printed record: import to RDF, render back byte for byte, and bad input."""
 
 import pytest
-from conftest import FIXTURES, REPO, run_cli
+from conftest import FIXTURES, RECORDS, REPO, records_folder, run_cli
 from rdflib import RDF, BNode, Graph, Literal, URIRef
 
 from anthology_kg.errors import AnthologyError
@@ -18,7 +18,6 @@ from anthology_kg.records import (
 
 SEED = REPO.parent / "shared" / "records" / "ARXIV-2409.19256.txt"
 SEED_COPY = FIXTURES / "records" / "seed" / "ARXIV-2409.19256.txt"
-RECORDS = sorted((FIXTURES / "records").glob("*.txt"))
 BAD = FIXTURES / "records" / "bad"
 
 
@@ -351,10 +350,7 @@ def test_the_categories_read_alone_are_those_of_the_whole_anthology(tmp_path):
 
 
 def test_import_a_folder_writes_every_record_and_reports_it(tmp_path):
-    folder = tmp_path / "records"
-    folder.mkdir()
-    for path in RECORDS:
-        (folder / path.name).write_bytes(path.read_bytes())
+    folder = records_folder(tmp_path, RECORDS)
     out = tmp_path / "data"
     out.mkdir()
     result = run_cli("import", str(folder), "-o", str(out))
@@ -368,10 +364,7 @@ def test_import_a_folder_writes_every_record_and_reports_it(tmp_path):
 
 
 def test_import_a_folder_is_all_or_nothing(tmp_path):
-    folder = tmp_path / "records"
-    folder.mkdir()
-    for path in RECORDS:
-        (folder / path.name).write_bytes(path.read_bytes())
+    folder = records_folder(tmp_path, RECORDS)
     (folder / "zz-bad.txt").write_bytes(
         seed_text().replace("Filed as infrastructure", "Filed as Evaluation").encode()
     )
