@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 from rdflib import RDF, RDFS, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS
 
+from .config import did_you_mean
 from .errors import AnthologyError
 from .files import write_atomic
 from .namespaces import AK, bind_prefixes
-from .records import entry_class
+from .records import anthology_categories, entry_class
 from .turtle import canonical_turtle
 
 if TYPE_CHECKING:
@@ -36,7 +37,9 @@ def new_entry_graph(
     category: str | None = None,
 ) -> Graph:
     """The triples of a new entry; an identifier of the wrong form for ``kind``, one the
-    anthology already has, or a category on a kind that takes none is an AnthologyError."""
+    anthology already has, a category on a kind that takes none, or one the anthology
+    does not admit (``records.anthology_categories``; ``""`` included) is an
+    AnthologyError."""
     cls = KINDS[kind]
     if entry_class(identifier) != cls:
         raise AnthologyError(
@@ -48,6 +51,13 @@ def new_entry_graph(
         raise AnthologyError(f"the anthology already has an entry {identifier!r}")
     if category is not None and cls not in (AK.Reference, AK.LiteratureRecord):
         raise AnthologyError(f"a {kind} entry has no category")
+    if category is not None:
+        admitted = sorted(anthology_categories(anthology.root, anthology.base))
+        if category not in admitted:
+            raise AnthologyError(
+                f"--category {category!r} is not a category the anthology admits"
+                f"{did_you_mean(category, admitted)} (admitted: {', '.join(admitted)})"
+            )
     entry = URIRef(anthology.base + identifier)
     graph = bind_prefixes(Graph(), anthology.base)
     graph.add((entry, RDF.type, cls))
@@ -56,7 +66,7 @@ def new_entry_graph(
         graph.add((entry, DCTERMS.title if cls == AK.Reference else RDFS.label, Literal(title)))
     if authors:
         graph.add((entry, AK.authors, Literal(authors)))
-    if category:
+    if category is not None:
         graph.add((entry, AK.category, AK[category]))
     if cls in (AK.Reference, AK.LiteratureRecord):
         graph.add((entry, AK.readingStatus, AK.unread))
