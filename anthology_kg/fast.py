@@ -29,7 +29,15 @@ from .prefixes import prefixed_name
 from .progress import track
 from .ruleset import Rules, load_rules
 from .sourcemap import refuse_triple_terms
-from .sources import TurtleFiles, load_into, parse_quads, read_source, read_text, sparql_error
+from .sources import (
+    TurtleFiles,
+    file_names,
+    load_into,
+    parse_quads,
+    read_source,
+    read_text,
+    sparql_error,
+)
 
 # rdflib loads only where a caller asks for rdflib terms or graphs (a lookup, a query's
 # rows, the rules): loading the data and counting it (``stats``) do without. The SHACL
@@ -95,6 +103,7 @@ class OxigraphEngine(EntryIndex):
     _scanned: set[Path] = field(default_factory=set, repr=False)
     _names: Graph | None = field(default=None, repr=False)
     _identifier_files: dict[str, Path] | None = field(default=None, repr=False)
+    _data_file_names: frozenset[str] | None = field(default=None, repr=False)
     _data: Graph | None = field(default=None, repr=False)
     #: The bytes of each data file as read, when the load was deferred (``sources``).
     _sources: list[bytes] | None = field(default=None, repr=False)
@@ -235,9 +244,15 @@ class OxigraphEngine(EntryIndex):
         return self._identifier_files
 
     def _named_file(self, name: str) -> Path | None:
-        """``data/NAME.ttl``, for a name that is a plain file name (nothing in the data
-        chooses a path outside data/)."""
-        return self.root / "data" / f"{name}.ttl" if _FILE_NAME.fullmatch(name) else None
+        """``data/NAME.ttl`` when it is one of the data files read, else None. Nothing in
+        the data chooses a path outside data/, nor asks the file system about a name
+        (one longer than the file system allows would raise)."""
+        if not _FILE_NAME.fullmatch(name):
+            return None
+        if self._data_file_names is None:
+            self._data_file_names = frozenset(file_names(self.data_files))
+        file_name = f"{name}.ttl"
+        return self.root / "data" / file_name if file_name in self._data_file_names else None
 
     def location(self, node: Term) -> Location | None:
         """Found lazily: a waiver where waivers.ttl writes it; else the file named by the

@@ -63,3 +63,24 @@ def test_an_iri_parameter_refuses_text_that_is_no_iri(value):
         bind_params(open_engine(), query, {"target": value})
     bound = bind_params(open_engine(), query, {"target": "urn:x:é"})
     assert str(bound["target"]) == "urn:x:é"
+
+
+def test_an_identifier_longer_than_a_file_name_is_reported_alike_on_both_engines(tmp_path):
+    """The fast engine looks for an entry's file by its identifier: a name longer than the
+    file system allows is no file of the data (it raised ENAMETOOLONG, exit 1 with a
+    traceback, and the site blamed its output folder)."""
+    identifier = "LIT-" + "1" * 300
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "LIT-001.ttl").write_text(
+        "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+        "@prefix dcterms: <http://purl.org/dc/terms/> .\n"
+        f'<LIT-001> a ak:LiteratureRecord ; dcterms:identifier "{identifier}" .\n'
+    )
+    root = ("--root", str(tmp_path))
+    fast = run_cli(*root, "check")
+    reference = run_cli(*root, "check", "--engine", "reference")
+    assert fast.exit_code == reference.exit_code == 1, fast.output
+    assert fast.stdout == reference.stdout
+    assert "AK008" in fast.stdout and "LIT-001.ttl:3:" in fast.stdout
+    site = run_cli(*root, "site", "-o", str(tmp_path / "site"))
+    assert site.exit_code == 0, site.output
