@@ -28,6 +28,7 @@ from .choices import (
     MAX_ENTRIES,
     METHODS,
     MIN_ENTRIES,
+    QUERY_DIFF_FORMATS,
     QUERY_TIMEOUT,
     REPORT_FORMATS,
     RESULT_FORMATS,
@@ -1154,9 +1155,8 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
     old_state, new_state = resolve_states(settings.root or anthology_root(), old, new)
     if query_name is not None:
         if fmt not in QUERY_DIFF_WRITERS:
-            raise AnthologyError(
-                f"--format {fmt} does not apply to --query: use text, markdown or json"
-            )
+            usable = f"{', '.join(QUERY_DIFF_FORMATS[:-1])} or {QUERY_DIFF_FORMATS[-1]}"
+            raise AnthologyError(f"--format {fmt} does not apply to --query: use {usable}")
         answers = diff_query(
             old_state,
             new_state,

@@ -62,11 +62,13 @@ def _turtle_files(folder: Path) -> list[tuple[str, bool]]:
 
 def _parsed_files(files: Iterable[tuple[str, bool]], base: str) -> Iterator[list[ox.Quad]]:
     """The quads of each Turtle file (its path, and whether its folder's listing showed
-    a regular file: ``_turtle_files``), as ``sources.iter_turtle_file`` gives them: the
-    same checks and messages, written out here so that ten thousand files do not cost
-    ten thousand context managers (a parse error is translated after the fact). A
-    file's quads come as one list, so that a caller chaining them (``itertools.chain``,
-    in C) runs no Python code per quad, and a parse error is raised here, at its file."""
+    a regular file: ``_turtle_files``), one list per file, blank nodes given fresh labels
+    per file; a file that cannot be read, is not UTF-8, is not Turtle or holds a triple
+    term raises AnthologyError at that file, with ``parse_quads``' message. The parse is
+    written out rather than using ``turtle_errors`` so that ten thousand files do not
+    cost ten thousand context managers (a parse error is translated after the fact); one
+    list per file lets a caller chaining them (``itertools.chain``, in C) run no Python
+    code per quad."""
     for path, listed_regular in files:
         data = read_source(path, listed_regular=listed_regular)
         decode_utf8(data, path)

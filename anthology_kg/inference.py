@@ -135,7 +135,7 @@ OWLRL_AXIOMS = (
 _PROPERTY_KINDS = ("owl:ObjectProperty", "owl:DatatypeProperty", "rdf:Property")
 #: In an order that lets one round go far: the schema first (Table 9), then the
 #: properties (Table 5), the classes (Table 7) and equality (Table 4). eq-ref is added
-#: once at the end (see ``EQ_REF``).
+#: once at the end (see ``_reflexive_same_as``).
 OWLRL_RULES = (
     _rule("scm-cls", "?c rdf:type owl:Class", "?c rdfs:subClassOf ?c"),
     _rule("scm-cls", "?c rdf:type owl:Class", "?c owl:equivalentClass ?c"),

@@ -221,17 +221,6 @@ def to_graph(quads: list[ox.Quad], graph: Graph | None = None) -> Graph:
     return graph
 
 
-def iter_turtle_file(path: Path | str, base: str) -> Iterator[ox.Quad]:
-    """The quads of one Turtle file, as ``parse_quads`` gives them, one at a time: a
-    consumer that writes each quad out as it comes keeps none of them alive."""
-    data = read_source(path)
-    decode_utf8(data, path)
-    with turtle_errors(path, base):
-        yield from ox.parse(
-            data, format=ox.RdfFormat.TURTLE, base_iri=base, rename_blank_nodes=True
-        )
-
-
 def parse_turtle_file(path: Path, base: str) -> tuple[list[ox.Quad], str, bytes]:
     """Read and parse one Turtle file: its quads, its text and its bytes."""
     data = read_source(path)

@@ -148,12 +148,6 @@ def statements(quads: Iterable[ox.Quad] | Iterable[ox.Triple]) -> list[Statement
     return split_lines(statement_lines(quads))
 
 
-def _has_blank(statement: Statement) -> bool:
-    """Whether a blank node is the subject or the object, or in a triple term object."""
-    obj = statement[2]
-    return statement[0][0] == "_" or obj[0] == "_" or (obj.startswith("<<") and "_:" in obj)
-
-
 def canonical_groups(groups: Sequence[Iterable[Statement]]) -> list[list[Statement]]:
     """The statements of each group (a graph of one dataset) with their blank nodes
     relabelled by RDFC-1.0, the label a blank node gets being the same in every group.
@@ -167,7 +161,8 @@ def canonical_groups(groups: Sequence[Iterable[Statement]]) -> list[list[Stateme
         keep = kept.append
         for st in group:
             s, p, o = st
-            if s[0] == "_" or o[0] == "_" or (o[:2] == "<<" and "_:" in o):  # _has_blank
+            # A blank node as subject or object, or inside a triple term object.
+            if s[0] == "_" or o[0] == "_" or (o[:2] == "<<" and "_:" in o):
                 blank[s, p, o, graph] = None
             else:
                 keep(st)

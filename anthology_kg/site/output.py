@@ -189,21 +189,6 @@ class SiteWriter:
         shutil.rmtree(self.fresh, ignore_errors=True)
 
 
-def write_tree(
-    output: Path, files: dict[str, str | bytes], sources: Mapping[str, Callable[[], Source]]
-) -> None:
-    """Write ``files`` (relative path to content) as the whole of ``output`` (see
-    ``SiteWriter``)."""
-    writer = SiteWriter(output, sources)
-    try:
-        for relative, content in files.items():
-            writer.add(relative, content)
-    except BaseException:
-        writer.discard()
-        raise
-    writer.commit()
-
-
 def _swap(fresh: Path, output: Path) -> None:
     """Put ``fresh`` where ``output`` is, removing the old site only after the rename."""
     if not output.exists():
