@@ -108,6 +108,29 @@ def test_only_the_new_violation_counts_beside_an_old_one(repo, no_temporaries):
     ]
 
 
+def test_an_old_violation_whose_line_moved_is_still_existing(repo, no_temporaries):
+    """A result is matched without its line, which moves when a file is edited above it
+    (README: "not the line"): lines inserted above the legacy violation leave it existing."""
+    dangling_reference(repo)
+    commit_all(repo, "a legacy violation")
+    before = run_cli("check")
+    path = repo / "data" / "SOTA-154.ttl"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        text.replace("id:SOTA-154 a", "# moved down\n\n\nid:SOTA-154 a", 1), encoding="utf-8"
+    )
+    after = run_cli("check", "--baseline", "HEAD")
+    assert after.exit_code == 0, after.output
+    located = r"data/SOTA-154\.ttl:(\d+):\d+: AK009 Violation"
+    (old_line,) = re.findall(located + " ", before.stdout)
+    (moved_line,) = re.findall(located + r" \(existing\) ", after.stdout)
+    assert int(moved_line) == int(old_line) + 3
+    assert re.match(r"conforms: 0 violation\(s\), .*, 0 fixed", after.stdout.splitlines()[-1])
+    sarif = run_cli("validate", "--baseline", "HEAD", "--format", "sarif")
+    assert sarif.exit_code == 0
+    assert sarif_states(sarif) == [("AK009", "SOTA-154", "unchanged")]
+
+
 def test_fixed_violation_is_absent(repo, no_temporaries):
     dangling_reference(repo)
     commit_all(repo, "a legacy violation")
