@@ -341,14 +341,15 @@ def _output_format(
 
 
 def _url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """A store's URL: absolute http or https (else every request would fail alike, and
-    publish would say the store may hold a mix of what it never sent)."""
-    from urllib.parse import urlsplit
-
+    """A store's URL: absolute http or https with a host (else every request would fail
+    alike, and publish would say the store may hold a mix of what it never sent)."""
     if value is not None:
-        parts = urlsplit(value)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise click.BadParameter(f"{value!r} is not an http:// or https:// URL")
+        from .endpoint import check_url
+
+        try:
+            check_url(value)
+        except AnthologyError as exc:
+            raise click.BadParameter(exc.message) from None
     return value
 
 

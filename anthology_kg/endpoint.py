@@ -146,12 +146,36 @@ def _opened(connection: Connection | None) -> Iterator[Connection]:
         yield made
 
 
+def check_url(url: str) -> str:
+    """``url`` if it is an absolute http or https URL with a host (and a port, if it
+    names one, in 0-65535), else an AnthologyError saying so: every request to it would
+    fail alike, or raise before it is sent."""
+    refused = f"{url!r} is not an http:// or https:// URL"
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 - read for its check: a port not a number in range raises
+    except ValueError as exc:  # that, or a broken [IPv6] bracket
+        reason = str(exc)
+        raise AnthologyError(f"{refused} ({reason[:1].lower()}{reason[1:]})") from None
+    if parts.scheme not in ("http", "https"):
+        raise AnthologyError(refused)
+    if not parts.hostname:
+        raise AnthologyError(f"{refused} (no host)")
+    return url
+
+
 def shown(url: str) -> str:
-    """``url`` as it may be printed: no credentials, no query string."""
-    parts = urllib.parse.urlsplit(url)
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
+    """``url`` as it may be printed: no credentials, no query string (a URL that does
+    not parse, as written up to its query string, without what precedes an ``@``)."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host, port = parts.hostname or "", parts.port
+    except ValueError:
+        return re.sub(r"(?<=//)[^/?#]*@", "", url.split("?", 1)[0].split("#", 1)[0])
+    if ":" in host:  # an IPv6 address, bracketed again (hostname drops the brackets)
+        host = f"[{host}]"
+    if port is not None:
+        host = f"{host}:{port}"
     return urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
