@@ -42,16 +42,21 @@ DASH = " — "
 BOM = "\ufeff"
 #: The category words of RECORD_FORMAT.md; an anthology's decision records may admit more.
 CATEGORY_WORDS = ("method", "evaluation", "infrastructure")
+# Digits are [0-9]: Python's \d matches any script's digits ("LIT-１２３"), which the
+# rules' patterns and xsd:gYear do not admit. _MENTION's lookarounds keep \w and \d
+# Unicode: a letter or digit of any script beside an identifier makes it no mention.
 IDENTIFIER_CLASSES = {
-    r"LIT-\d{3}": AK.LiteratureRecord,
-    r"ADR-\d{3}": AK.DecisionRecord,
-    r"SOTA-\d{3}": AK.SotaRecord,
-    r"NOTE-\d{3}": AK.Note,
-    r"ARXIV-\d{4}\.\d{4,5}": AK.Reference,
+    r"LIT-[0-9]{3}": AK.LiteratureRecord,
+    r"ADR-[0-9]{3}": AK.DecisionRecord,
+    r"SOTA-[0-9]{3}": AK.SotaRecord,
+    r"NOTE-[0-9]{3}": AK.Note,
+    r"ARXIV-[0-9]{4}\.[0-9]{4,5}": AK.Reference,
 }
-_HEADING = re.compile(r"^(?P<authors>.+) \((?P<year>\d{4})\) — (?P<identifier>\S+)$")
+_HEADING = re.compile(r"^(?P<authors>.+) \((?P<year>[0-9]{4})\) — (?P<identifier>\S+)$")
 _MENTION = re.compile(r"(?<![\w.-])(?:" + "|".join(IDENTIFIER_CLASSES) + r")(?![\w-]|\.\d)")
-_WITHHELD = re.compile(r"Carries no practice, deliberately — (ADR-\d{3})\.")
+_WITHHELD = re.compile(r"Carries no practice, deliberately — (ADR-[0-9]{3})\.")
+#: xsd:integer's lexical form (whitespace collapsed); int() also takes "１", "1_0".
+_INTEGER = re.compile(r"[ \t\n\r]*[+-]?[0-9]+[ \t\n\r]*")
 # Any word after "Filed as" is read, so that a wrong one is an error, not a silent omission.
 _FILED = re.compile(
     r"Filed as (?:an? )?(?P<category>[^\s:.,;]+)"
@@ -554,12 +559,11 @@ def ordered_values(graph: Graph, subject: Node, predicate: URIRef, text: URIRef)
         position = graph.value(node, AK.position)
         value = graph.value(node, text)
         if value is not None:
-            try:
-                number = int(str(position)) if isinstance(position, Literal) else 0
-            except ValueError:  # an ill-formed "abc"^^xsd:integer, say
-                raise AnthologyError(
+            if isinstance(position, Literal) and not _INTEGER.fullmatch(str(position)):
+                raise AnthologyError(  # an ill-formed "abc"^^xsd:integer, say
                     f"<{subject}>: ak:position {str(position)!r} is not an integer"
-                ) from None
+                )
+            number = int(str(position)) if isinstance(position, Literal) else 0
             items.append((number, str(value)))
     return [value for _, value in sorted(items)]
 
