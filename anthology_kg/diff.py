@@ -38,7 +38,7 @@ from .errors import AnthologyError
 from .loader import find_owner
 from .namespaces import DCTERMS, DEFAULT_BASE, PREFIXES, RDF, RDFS, XSD
 from .revisions import State
-from .sourcemap import Positions, refuse_triple_terms, written_triples
+from .sourcemap import Positions, refuse_rdf12_terms, written_triples
 from .sources import parse_quads
 
 IDENTIFIER = ox.NamedNode(str(DCTERMS.identifier))
@@ -104,7 +104,7 @@ def parse_data(content: bytes, source: str | None = None, base: str = DEFAULT_BA
     Raises AnthologyError with the file and line when the Turtle does not parse.
     """
     quads = parse_quads(content, source, base)  # the loaders' strict parser and messages
-    refuse_triple_terms(content, source, base, quads)
+    refuse_rdf12_terms(content, source, base, quads)
     facts: set[Fact] = set()
     with_blanks: list[tuple] = []
     identifiers: dict[ox.NamedNode, str] = {}

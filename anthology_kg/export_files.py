@@ -18,7 +18,7 @@ from . import resources
 from .choices import DEFAULT_BASE
 from .errors import AnthologyError
 from .parts import PARTS
-from .sourcemap import may_hold_triple_term, refuse_triple_terms
+from .sourcemap import may_hold_rdf12_term, refuse_rdf12_terms
 from .sources import decode_utf8, listed_name, read_source, turtle_errors
 from .turtle import graph_quads, statement_lines
 
@@ -77,7 +77,7 @@ def _parsed_files(files: Iterable[tuple[str, bool]], base: str) -> Iterator[list
         except (SyntaxError, ValueError, MemoryError):
             with turtle_errors(path, base):
                 raise
-        refuse_triple_terms(data, path, base, quads)
+        refuse_rdf12_terms(data, path, base, quads)
         yield quads
 
 
@@ -135,7 +135,7 @@ def _group_lines(
     it are checked."""
     # Joined by a line end, which no mark holds: none is made of two files' bytes.
     joined = b"\n".join([data for _, data in batch])
-    marked = may_hold_triple_term(joined)
+    marked = may_hold_rdf12_term(joined)
     try:
         joined.decode("utf-8")
         utf8 = True
@@ -147,7 +147,7 @@ def _group_lines(
         if not utf8:
             decode_utf8(data, path)
         if marked:
-            refuse_triple_terms(data, path, base)
+            refuse_rdf12_terms(data, path, base)
         try:
             parsed = ox.parse(data, format=_TURTLE, base_iri=base, rename_blank_nodes=True)
             texts.append(ox.serialize(parsed, format=ox.RdfFormat.N_TRIPLES) or b"")

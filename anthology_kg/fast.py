@@ -28,7 +28,7 @@ from .parts import GRAPHS, PARTS, OxTerm
 from .prefixes import prefixed_name
 from .progress import track
 from .ruleset import Rules, load_rules
-from .sourcemap import refuse_triple_terms
+from .sourcemap import refuse_rdf12_terms
 from .sources import (
     TurtleFiles,
     file_names,
@@ -567,7 +567,7 @@ def _parse(
     graph; its text."""
     try:
         text = load_into(store, data, path, base, DATA)
-        refuse_triple_terms(data, path, base)  # as the reference engine does
+        refuse_rdf12_terms(data, path, base)  # as the reference engine does
     except AnthologyError as exc:
         exc.path = data_files[index]
         raise

@@ -20,7 +20,7 @@ from .choices import DEFAULT_BASE
 from .errors import AnthologyError
 from .files import write_atomic
 from .layout import FileEntries, LayoutWarning, entries_of, layout_warnings
-from .sourcemap import refuse_triple_terms, scan, string_end
+from .sourcemap import refuse_rdf12_terms, scan, string_end
 from .sources import TurtleFiles, decode_utf8, parse_quads, read_source
 from .sparql_text import IRI
 from .turtle import canonical_line_groups, statement_lines, turtle_sections
@@ -166,7 +166,7 @@ def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
     text = decode_utf8(data, path)
     quads = parse_quads(data, path, base)
     found = scan(text, base)
-    refuse_triple_terms(data, path, base, quads)
+    refuse_rdf12_terms(data, path, base, quads)
     statements = statement_lines(quads)
     canonical = turtle_sections(
         [("", statements)], base=base, comments=found.comments, header=found.header

@@ -35,7 +35,7 @@ from .ruleset import Rules as Rules
 from .ruleset import load_rules as load_rules
 from .ruleset import parse_turtle as parse_turtle
 from .ruleset import vocabulary as vocabulary
-from .sourcemap import refuse_triple_terms, subject_lines
+from .sourcemap import refuse_rdf12_terms, subject_lines
 from .sources import TurtleFiles as TurtleFiles
 from .sources import parse_turtle_file, to_graph
 from .terms import GRAPHS, PARTS, rdflib_term, to_ox
@@ -301,7 +301,7 @@ def load_anthology(
     scan = LayoutScan(data_files) if layout else None
     for index, path in enumerate(track(data_files, "loading")):
         quads, text, source = parse_turtle_file(path, base)
-        refuse_triple_terms(source, path, base, quads)  # which rdflib's graphs cannot hold
+        refuse_rdf12_terms(source, path, base, quads)  # which rdflib's graphs cannot hold
         for quad in quads:
             found[(quad.subject, quad.predicate, quad.object)] = None  # type: ignore[index]
         for subject, line in subject_lines(text, base).items():

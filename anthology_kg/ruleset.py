@@ -153,11 +153,11 @@ def parse_turtle(
     engines accept and refuse the same files with the same message; literals keep
     their lexical form as written.
     """
-    from .sourcemap import refuse_triple_terms
+    from .sourcemap import refuse_rdf12_terms
     from .sources import parse_turtle_file, to_graph
 
     quads, text, data = parse_turtle_file(path, base)
-    refuse_triple_terms(data, path, base, quads)  # which rdflib's graphs cannot hold
+    refuse_rdf12_terms(data, path, base, quads)  # which rdflib's graphs cannot hold
     return to_graph(quads, into), text
 
 
@@ -343,7 +343,7 @@ def _parsed_rule_triples(
     ontology_file: Path, shape_files: tuple[Path, ...], base: str
 ) -> tuple[tuple[Triple, ...], tuple[Triple, ...]]:
     from .bnodes import ox_stable_labels
-    from .sourcemap import refuse_triple_terms
+    from .sourcemap import refuse_rdf12_terms
     from .sources import parse_turtle_file
 
     def triples(paths: Sequence[Path]) -> tuple[Triple, ...]:
@@ -351,7 +351,7 @@ def _parsed_rule_triples(
         found: dict[Triple, None] = {}
         for path in paths:
             quads, _, data = parse_turtle_file(path, base)
-            refuse_triple_terms(data, path, base, quads)  # as the reference engine does
+            refuse_rdf12_terms(data, path, base, quads)  # as the reference engine does
             for quad in quads:
                 found[(quad.subject, quad.predicate, quad.object)] = None  # type: ignore[index]
         labels: dict[Any, Any] = dict(ox_stable_labels(found))

@@ -87,6 +87,13 @@ def from_ox(term: object) -> Node:
     if not isinstance(term, ox.Literal):
         raise TypeError(f"not an RDF term: {term!r}")
     if term.language:
+        if getattr(term, "direction", None) is not None:  # pyoxigraph 0.5's RDF 1.2
+            from .errors import AnthologyError
+
+            raise AnthologyError(
+                f"the answer holds a literal with a base direction, {term}: RDF 1.2 base "
+                "directions are not supported"
+            )
         return Literal(term.value, lang=term.language, normalize=False)
     if term.datatype.value == _XSD_STRING:
         return Literal(term.value, normalize=False)
