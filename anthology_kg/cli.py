@@ -1073,11 +1073,10 @@ def fmt_command(settings, check, show_diff) -> None:
     ("changed while formatting: FILE", exit 1).
     """
     from .formatting import diff_labels, format_anthology, unified_diff
-    from .resources import find_root
+    from .resources import data_folder, find_root
 
     root = settings.root or find_root()
-    if not (root / "data").is_dir():
-        raise AnthologyError("no data/ folder here: not an anthology", root)
+    data_folder(root)
     check = check or show_diff
     run = format_anthology(root, settings.base, write=not check)
     changed = [

@@ -173,8 +173,7 @@ class FolderSource:
 
     def __init__(self, root: Path | None = None, base: str = DEFAULT_BASE):
         self.root = (root or resources.find_root()).resolve()
-        if not (self.root / "data").is_dir():
-            raise AnthologyError("no data/ folder here: not an anthology", self.root)
+        resources.data_folder(self.root)
         self.base = base
         self._anthology: Anthology | None = None  # for the owlrl closure only
 

@@ -23,7 +23,6 @@ from .bnodes import ox_stable_labels
 from .entries import EntryIndex as EntryIndex
 from .entries import Location as Location
 from .entries import find_owner as find_owner
-from .errors import AnthologyError
 from .graphcopy import add_graph
 from .layout import LayoutScan
 from .literals import literals_as_written
@@ -287,9 +286,7 @@ def load_anthology(
     AnthologyError and leaves nothing half-loaded.
     """
     root = (root or resources.find_root()).resolve()
-    data_dir = root / "data"
-    if not data_dir.is_dir():
-        raise AnthologyError("no data/ folder here: not an anthology", root)
+    data_dir = resources.data_folder(root)
 
     # The triples as pyoxigraph parsed them, a set in the order first read; the blank
     # nodes are labelled (``bnodes.ox_stable_labels``: rdflib's ``relabel`` labels) before

@@ -33,7 +33,7 @@ from .errors import AnthologyError, printable
 from .files import refuse_special_file, write_atomic, write_error
 from .loader import TurtleFiles, parse_turtle
 from .namespaces import AK, DEFAULT_BASE, bind_prefixes
-from .resources import find_root, ontology_file
+from .resources import data_folder, find_root, ontology_file
 from .sources import read_source
 from .turtle import canonical_turtle
 
@@ -128,9 +128,7 @@ def anthology_categories(root: Path | None = None, base: str = DEFAULT_BASE) -> 
     files that could name the terms it reads are parsed (see ``_MAY_NAME_CATEGORY``);
     the others cannot change the answer."""
     root = (root or find_root()).resolve()
-    data_dir = root / "data"
-    if not data_dir.is_dir():
-        raise AnthologyError("no data/ folder here: not an anthology", root)
+    data_dir = data_folder(root)
     graph = parse_turtle(ontology_file(), base)[0]
     for path in TurtleFiles.of(data_dir):
         if _MAY_NAME_CATEGORY.search(read_source(path)):

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .errors import AnthologyError
+
 _PACKAGE = Path(__file__).resolve().parent
+#: The folder of an anthology that holds its entries, one Turtle file each.
+DATA_DIR = "data"
 
 
 def bundled_dir() -> Path:
@@ -47,6 +51,15 @@ def nearest_root(start: Path | None = None) -> Path | None:
     ``data/``; None when none has one."""
     here = (start or Path.cwd()).resolve()
     for candidate in (here, *here.parents):
-        if (candidate / "data").is_dir():
+        if (candidate / DATA_DIR).is_dir():
             return candidate
     return None
+
+
+def data_folder(root: Path) -> Path:
+    """The ``data/`` folder of the anthology at ``root``; AnthologyError at ``root`` when
+    there is none: a folder without one is not an anthology."""
+    data = root / DATA_DIR
+    if not data.is_dir():
+        raise AnthologyError("no data/ folder here: not an anthology", root)
+    return data

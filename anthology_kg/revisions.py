@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from .errors import AnthologyError, display_path
+from .resources import DATA_DIR, data_folder
 from .sources import listed_name, read_source
 
 #: What a state holds, relative to the anthology's folder: what the loader reads.
-DATA_DIR = "data"
 STATE_DIRS = {DATA_DIR: ".ttl", "ontology/shapes": ".ttl", "queries": ".rq"}
 STATE_FILES = ("waivers.ttl",)
 WORKING_TREE = "working tree"
@@ -70,8 +70,7 @@ def _wanted(relative: str) -> bool:
 def read_folder(root: Path, name: str | None = None) -> State:
     """The state of the anthology in folder ``root`` (its ``data/`` must exist)."""
     root = root.resolve()
-    if not (root / DATA_DIR).is_dir():
-        raise AnthologyError("no data/ folder here: not an anthology", root)
+    data_folder(root)
     files: dict[str, bytes] = {}
     for folder, suffix in STATE_DIRS.items():
         directory = root / folder

@@ -401,8 +401,7 @@ def _distinct_files(paths: Iterable[Path]) -> list[Path]:
 def load_rules(root: Path, base: str = DEFAULT_BASE, extra_shapes: Sequence[Path] = ()) -> Rules:
     """The bundled ontology, shapes and queries, with ``root``'s own shapes, queries
     and waivers added (the graphs parsed on first use: see ``Rules``)."""
-    if not (root / "data").is_dir():
-        raise AnthologyError("no data/ folder here: not an anthology", root)
+    resources.data_folder(root)
     shape_dirs = _distinct_dirs(resources.bundled_shapes_dir(), root / "ontology" / "shapes")
     shape_files = _distinct_files(p for folder in shape_dirs for p in TurtleFiles.of(folder))
     shape_files += [Path(p) for p in extra_shapes]

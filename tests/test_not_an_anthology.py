@@ -1,0 +1,71 @@
+"""A folder without data/ is not an anthology: every reader of one says so in the same
+words, at the folder, and the CLI exits 2."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import RECORDS, run_cli
+
+from anthology_kg.errors import AnthologyError
+from anthology_kg.export_files import FolderSource
+from anthology_kg.loader import load_anthology
+from anthology_kg.records import anthology_categories
+from anthology_kg.resources import data_folder
+from anthology_kg.revisions import read_folder
+from anthology_kg.ruleset import load_rules
+
+MESSAGE = "no data/ folder here: not an anthology"
+
+READERS: dict[str, Callable[[Path], object]] = {
+    "resources.data_folder": data_folder,
+    "loader.load_anthology": load_anthology,
+    "records.anthology_categories": anthology_categories,
+    "revisions.read_folder": read_folder,
+    "export_files.FolderSource": FolderSource,
+    "ruleset.load_rules": load_rules,
+}
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_each_reader_refuses_a_folder_without_data(tmp_path, reader):
+    with pytest.raises(AnthologyError) as raised:
+        READERS[reader](tmp_path)
+    assert raised.value.message == MESSAGE
+    assert Path(raised.value.path).resolve() == tmp_path.resolve()
+
+
+def test_data_folder_of_an_anthology(tmp_path):
+    (tmp_path / "data").mkdir()
+    assert data_folder(tmp_path) == tmp_path / "data"
+    (tmp_path / "other").touch()
+    with pytest.raises(AnthologyError):
+        data_folder(tmp_path / "other")  # a file is not an anthology either
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("check",),
+        ("validate",),
+        ("fmt",),
+        ("export",),
+        ("stats",),
+        ("queries",),
+        ("query", "confounders"),
+        ("render", "LIT-168"),
+        ("new", "lit", "LIT-001"),
+        ("import", str(RECORDS[0])),
+        ("diff", "empty", "empty"),
+    ],
+    ids=lambda command: command[0],
+)
+def test_the_cli_says_it_and_exits_2(tmp_path, monkeypatch, command):
+    (tmp_path / "empty").mkdir()
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("--root", "empty", *command)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == f"empty: {MESSAGE}\n"
