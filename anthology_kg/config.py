@@ -106,7 +106,10 @@ def find_config(start: Path) -> Config:
             return Config(own, _checked(copy.deepcopy(_read(own)), own))
         pyproject = folder / PYPROJECT
         if pyproject.is_file():
-            table = _read(pyproject).get("tool", {}).get("anthology-kg")
+            tool = _read(pyproject).get("tool", {})
+            if not isinstance(tool, dict):
+                raise AnthologyError("[tool] is not a table", pyproject)
+            table = tool.get("anthology-kg")
             if table is not None:
                 return Config(pyproject, _checked(copy.deepcopy(table), pyproject))
     return Config()
@@ -146,6 +149,8 @@ def _checked(values: Any, path: Path) -> dict[str, Any]:
             )
         if key in ("root", "base") and not isinstance(value, str):
             raise AnthologyError(f"{key} is a string", path)
+        if key == "base":
+            _check_base(value, path)
         if key == "fail-on" and value not in FAIL_ON:
             raise AnthologyError(f"fail-on is one of {', '.join(FAIL_ON)}", path)
         if key in ("select", "ignore") and not (
@@ -162,6 +167,19 @@ def _checked(values: Any, path: Path) -> dict[str, Any]:
                         path,
                     )
     return values
+
+
+def _check_base(base: str, path: Path) -> None:
+    """An AnthologyError naming the file and its key, not the --base option the user did
+    not write, if ``base`` is not an absolute IRI (``sources.check_base``)."""
+    # pyoxigraph's IRI parser: every command loads it anyway (main checks --base); only
+    # --help, --version and completion pay for it here (~10 ms of CPU) with a base set.
+    from .sources import check_base
+
+    try:
+        check_base(base)
+    except AnthologyError as exc:
+        raise AnthologyError(f"base: {exc.message.removeprefix('--base ')}", path) from None
 
 
 def format_from_output(command: str, output: Path | None, choices: Iterable[str]) -> str | None:

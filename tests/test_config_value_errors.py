@@ -10,10 +10,15 @@ from conftest import run_cli
 CASES = [
     ('root = "/nonexistent/x"\n', ("check",), "root: Directory '/nonexistent/x' does not exist"),
     ('[format]\nvalidate = "nope"\n', ("validate",), "format: 'nope' is not one of 'github'"),
+    # hunt1 F3: "anthology-kg: --base 'not a base' is not an absolute IRI"
+    ('base = "not a base"\n', ("check",), "base: 'not a base' is not an absolute IRI"),
+    ('base = "relative/"\n', ("stats",), "base: 'relative/' is not an absolute IRI"),
 ]
 
 
-@pytest.mark.parametrize(("toml", "command", "said"), CASES, ids=["root", "format"])
+@pytest.mark.parametrize(
+    ("toml", "command", "said"), CASES, ids=["root", "format", "base", "relative-base"]
+)
 def test_a_bad_value_from_the_configuration_names_the_file(
     tmp_path, monkeypatch, toml, command, said
 ):
@@ -32,3 +37,14 @@ def test_a_bad_option_on_the_command_line_is_still_clicks(tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)
     result = run_cli("validate", "--format", "nope")
     assert result.exit_code == 2 and "Invalid value for '--format'" in result.stderr
+
+
+@pytest.mark.parametrize("tool", ['tool = "x"\n', "tool = [1, 2]\n", "tool = 3\n"])
+def test_a_pyproject_whose_tool_is_not_a_table_is_named(tmp_path, monkeypatch, tool):
+    """hunt1 F3: AttributeError: 'str' object has no attribute 'get', exit 1."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "pyproject.toml").write_text(tool, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("validate")
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert result.stderr == "pyproject.toml: [tool] is not a table\n", result.stderr
