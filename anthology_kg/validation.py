@@ -167,7 +167,9 @@ def validate(
     results (the same model whichever engine found them). A shape whose SPARQL calls a
     remote endpoint (SERVICE) is an AnthologyError unless ``allow_service``: validation
     reaches the network only when the user asks (no engine pushes such a shape down to
-    a store: the compiler refuses SERVICE, so it would run here)."""
+    a store: the compiler refuses SERVICE, so it would run here). A waiver has expired
+    when its ak:expires date is before ``today``, by default the UTC date (not the
+    machine's, so that CI and a laptop agree)."""
     from .guards import refuse_service_in_shapes, service_timeout
 
     calls_service = refuse_service_in_shapes(anthology.rules.shapes_view, allow_service)
@@ -176,7 +178,7 @@ def validate(
     rules = rule_catalog(anthology)
     by_shape = {rule.shape: rule for rule in rules}
     results = [_result(anthology, row, by_shape) for row in rows]
-    results = _apply_waivers(anthology, results, today or dt.date.today())
+    results = _apply_waivers(anthology, results, today or dt.datetime.now(dt.timezone.utc).date())
     return Report(
         results=sorted(set(results), key=RuleResult.sort_key),
         rules=rules,
