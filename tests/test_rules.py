@@ -12,6 +12,7 @@ from anthology_kg.validation import validate
 
 RULES = FIXTURES / "rules"
 A = "ADR-032"
+ID = "dcterms:identifier"
 
 # (severity, focus, shape, adr, file, line, path, value): the line of the triple at
 # fault, or of the focus entry's subject where no single triple is (a missing value)
@@ -208,6 +209,24 @@ EXPECTED = {
             "dcterms:identifier",
             "SOTA-001",
         ),
+        # Each kind's pattern (review10 F3: a weakened pattern went unnoticed).
+        *(
+            ("Violation", name, f"Rule8{kind}Identifier", None, f"{name}.ttl", 7, ID, name)
+            for name, kind in (
+                ("ADR-1", "Decision"),
+                ("SOTA-01", "Sota"),
+                ("NOTE-01", "Note"),
+                ("ARXIV-2409.192", "Reference"),
+                ("CODEBASE-", "Other"),
+                ("COMPARISON-_x", "Other"),
+                ("SWEEP_backlog", "Other"),
+                ("question-x", "Other"),
+            )
+        ),
+        # Exactly one identifier, a string: two (one of them language-tagged), and none.
+        ("Violation", "SOTA-002", "Rule8OneIdentifier", None, "SOTA-002.ttl", 10, ID, None),
+        ("Violation", "SOTA-002", "Rule8OneIdentifier", None, "SOTA-002.ttl", 10, ID, "SOTA-002"),
+        ("Violation", "id:SOTA-003", "Rule8OneIdentifier", None, "SOTA-002.ttl", 13, ID, None),
     },
     "rule9-bad": {
         (
