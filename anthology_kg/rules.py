@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
 
+from .prefixes import PREFIXES
 from .shacl.vocabulary import RDFS, SH, Namespace, text
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from .engine import Engine
     from .shacl.vocabulary import Term
 
-AK = Namespace("https://w3id.org/anthology-kg/ns#")
+AK = Namespace(PREFIXES["ak"])
 
 
 @dataclass(frozen=True)
