@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .model import Constraint, Context, Out
-from .sparql_text import negate
+from .sparql_rewrite import negate
 from .vocabulary import SH
 
 

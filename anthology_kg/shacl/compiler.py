@@ -32,7 +32,7 @@ from .errors import Unsupported
 from .graph import ShapesGraph
 from .model import Component, Constraint, Out
 from .paths import exists_value, path_text, path_triples
-from .sparql_text import negate, rename
+from .sparql_rewrite import negate, rename
 from .targets import (
     TARGET_PREDICATES,
     Hierarchy,

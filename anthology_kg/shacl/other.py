@@ -6,7 +6,7 @@ from __future__ import annotations
 import pyoxigraph as ox
 
 from .model import Constraint, Context, Out
-from .sparql_text import same_term, term
+from .sparql_rewrite import same_term, term
 from .vocabulary import SH, TRUE
 from .vocabulary import Term as Node
 

@@ -4,7 +4,7 @@ sh:lessThanOrEquals. On a node shape the value node is the focus node itself."""
 from __future__ import annotations
 
 from .model import Constraint, Context, Out
-from .sparql_text import term
+from .sparql_rewrite import term
 from .vocabulary import SH
 
 

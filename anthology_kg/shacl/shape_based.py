@@ -6,7 +6,7 @@ nodes of the shape that declares it.)"""
 from __future__ import annotations
 
 from .model import Constraint, Context, Out
-from .sparql_text import negate
+from .sparql_rewrite import negate
 from .vocabulary import SH, TRUE, text
 
 

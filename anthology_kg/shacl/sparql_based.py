@@ -4,7 +4,7 @@ components (sh:parameter with sh:validator, sh:nodeValidator, sh:propertyValidat
 A SELECT constraint or validator becomes a whole query whose solutions are the results:
 ``$PATH`` is replaced by the shape's path, ``$this`` is bound to the focus nodes and
 ``$currentShape``, ``$shapesGraph`` and the parameters to their values by joining (see
-``sparql_text.prebind``). An ASK validator is a test per value node, so it also works
+``sparql_rewrite.prebind``). An ASK validator is a test per value node, so it also works
 inside sh:node, sh:or and the other shape-based components.
 """
 
@@ -21,7 +21,7 @@ from .errors import Unsupported
 from .graph import ShapesGraph as Graph
 from .model import Component, Constraint, Context, Out
 from .paths import path_text
-from .sparql_text import (
+from .sparql_rewrite import (
     prebind,
     rename,
     subquery_projections,

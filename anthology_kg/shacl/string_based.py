@@ -6,7 +6,7 @@ from __future__ import annotations
 import pyoxigraph as ox
 
 from .model import Constraint, Context, Out
-from .sparql_text import term
+from .sparql_rewrite import term
 from .vocabulary import SH, TRUE
 
 

@@ -168,7 +168,7 @@ def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
     from ..guards import uses_service
     from .errors import Unsupported
     from .sparql_based import declarations, declared_prefixes, prefixes
-    from .sparql_text import rename, variables
+    from .sparql_rewrite import rename, variables
 
     empty, rows = ox.Store(), _declaration_results(shapes)
     ill_declared = {row.focus for row in rows}

@@ -18,7 +18,7 @@ import pyoxigraph as ox
 
 from .errors import Unsupported
 from .graph import ShapesGraph as Graph
-from .sparql_text import term
+from .sparql_rewrite import term
 from .vocabulary import OWL, RDF, RDFS, SH, ox_term, text
 from .vocabulary import Term as Node
 

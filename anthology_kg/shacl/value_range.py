@@ -5,7 +5,7 @@ ill-formed literal) is a result, as SPARQL's comparison error says."""
 from __future__ import annotations
 
 from .model import Constraint, Context, ValueTest
-from .sparql_text import term
+from .sparql_rewrite import term
 from .vocabulary import SH
 
 

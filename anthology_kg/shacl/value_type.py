@@ -6,7 +6,7 @@ import pyoxigraph as ox
 
 from .errors import Unsupported
 from .model import Constraint, Context
-from .sparql_text import same_term, term
+from .sparql_rewrite import same_term, term
 from .targets import instance_of
 from .vocabulary import RDF, SH, XSD, text
 

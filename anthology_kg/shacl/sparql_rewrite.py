@@ -1,4 +1,5 @@
-"""SPARQL as text: constants, variable renaming and pre-binding.
+"""SPARQL rewritten as text for the SHACL compiler: constants, variable renaming and
+pre-binding (the scanner it steps with is the package's ``sparql_text``).
 
 The compiler writes SPARQL as strings, and SHACL-SPARQL hands it query strings to
 pre-bind (``$this``, ``$value``, ``$PATH``, ``$currentShape``, ``$shapesGraph``,
