@@ -32,7 +32,7 @@ from ..namespaces import AK as _AK
 from ..namespaces import bind_prefixes
 from ..sources import read_source, turtle_errors
 from ..terms import nt_term
-from .output import slug
+from .output import unique_slug
 
 if TYPE_CHECKING:
     from ..ruleset import Triple
@@ -388,11 +388,8 @@ class Model:
         for node, identifier in sorted(identifiers.items(), key=lambda e: (e[1], key(e[0]))):
             if node[0] != "<":
                 continue
-            name = slug(identifier)
-            if name.lower() in used:  # the same identifier twice, or twice up to case
-                name = slug(identifier + "\x00" + node[1:-1])
-            used.add(name.lower())
-            model.pages[node] = f"entries/{name}.html"
+            # The same identifier twice, or twice up to case: the later one's name is hashed.
+            model.pages[node] = f"entries/{unique_slug(identifier, used, node[1:-1])}.html"
         return model
 
     def sort_key(self, node: Term) -> tuple[int, str]:

@@ -33,6 +33,17 @@ def slug(text: str) -> str:
     return f"{plain}-{digest}"
 
 
+def unique_slug(text: str, used: set[str], salt: str = "") -> str:
+    """``slug(text)``, unless that name is in ``used`` up to case (a file system may not
+    tell ``A.html`` from ``a.html``): then the hashed slug of ``text`` and ``salt``. The
+    name returned is added to ``used``, lower-cased."""
+    name = slug(text)
+    if name.lower() in used:
+        name = slug(text + "\x00" + salt)
+    used.add(name.lower())
+    return name
+
+
 Source = tuple[str, "tuple[Path, int | None] | None"]
 
 

@@ -50,7 +50,7 @@ from .model import (
     paragraphs,
     text,
 )
-from .output import Source, slug
+from .output import Source, unique_slug
 from .pictures import Box, Picture, draw_all, layered_svg
 from .sparql_text import tokens
 
@@ -66,6 +66,7 @@ PICTURE_MAX_BOXES = 300  # larger anthologies get per-entry pictures only
 NEIGHBOURS_MAX = 12
 DOT_NEIGHBOURHOODS = 1000  # more are drawn by the layered layout (dot: ~1 ms each)
 ANSWER_ROWS_SHOWN = 500  # a query page lists this many rows; the browser runs give all
+_QUERY_FOLDER_PAGES = ("index", "sparql")  # the site's own pages in queries/ (queries_pages)
 Neighbours = list[tuple[Term, Term, Term]]  # (entry, relation, entry it rests on)
 _EMPTY = Markup("")
 _COMMA = Markup(", ")  # joins values already escaped
@@ -212,7 +213,10 @@ class Pages:
         self.site_name = name
         self.out = SiteText()
         self.queries = queries if queries is not None else catalog(anthology)  # type: ignore[arg-type]
-        self.query_pages = {q: f"queries/{slug(q)}.html" for q in self.queries}
+        # A query named index or sparql, or two names equal up to case, must not take a
+        # page already taken: the later name (sorted) gets the hashed slug, as entries do.
+        used = set(_QUERY_FOLDER_PAGES)
+        self.query_pages = {q: f"queries/{unique_slug(q, used)}.html" for q in sorted(self.queries)}
         self._lines: dict[str, list[str]] = {}
         self._names = bind_prefixes(Graph(), anthology.base)
         self._links: dict[tuple[Term, int], Markup] = {}
