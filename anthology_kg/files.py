@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
+import signal
 import stat
 import tempfile
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from .errors import AnthologyError
 
@@ -56,12 +60,12 @@ def write_atomic(path: Path, content: str | bytes | Iterable[bytes]) -> None:
         raise AnthologyError("cannot write: no such folder", folder)
     if path.is_dir():
         raise AnthologyError("cannot write: a folder is in the way", path)
+    tmp: str | None = None
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise write_error(exc, path) from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
+        with stop_signals_held():  # a file made is a name kept, to be removed
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+            handle = os.fdopen(fd, "wb")
+        with handle:
             handle.writelines(chunks)
         if path.exists():
             os.chmod(tmp, path.stat().st_mode & 0o777)
@@ -69,11 +73,62 @@ def write_atomic(path: Path, content: str | bytes | Iterable[bytes]) -> None:
             os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
         raise write_error(exc, path) from None
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
         raise
+
+
+#: The signals that stop a command (Ctrl-C; SIGTERM, which the command line turns into
+#: KeyboardInterrupt as well): ``stop_signals_held`` holds them back.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def stop_signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back while the block runs, then give the first that came
+    to its own handler: a temporary file made is a name kept, and a clean-up is not left
+    half done. Outside the main thread (where Python runs no signal handler) the block
+    runs as it is, and a signal ignored, or handled outside Python, is left alone."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pending: list[int] = []
+
+    def hold(number: int, _frame: object) -> None:
+        pending.append(number)
+
+    previous: dict[int, Any] = {}
+    try:
+        for number in STOP_SIGNALS:
+            handler = signal.getsignal(number)
+            if callable(handler) or handler == signal.SIG_DFL:
+                previous[number] = handler
+                signal.signal(number, hold)
+        yield
+    finally:
+        _put_back(previous)
+        if pending:
+            signal.raise_signal(pending[0])  # its handler runs now, as if it came now
+
+
+def _put_back(handlers: dict[int, Any]) -> None:
+    """Install each of ``handlers`` again, all of them even if a signal whose handler is
+    back already comes meanwhile: its handler runs within ``signal.signal`` (and may
+    raise); what it raised is raised once every handler is back."""
+    stopped: BaseException | None = None
+    for number, handler in handlers.items():
+        while True:
+            try:
+                signal.signal(number, handler)
+                break
+            except BaseException as exc:  # raised by a handler put back already
+                stopped = stopped or exc
+    if stopped is not None:
+        raise stopped
 
 
 def _is_stream(path: Path) -> bool:
