@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import pyoxigraph as ox
 
 from .choices import INFERENCE_CHOICES as INFERENCE_CHOICES
-from .config import FAIL_ON
+from .config import FAIL_ON, did_you_mean
 from .entries import iri_of
 from .errors import AnthologyError, display_path
 from .kinds import is_blank, is_iri, is_literal, text
@@ -178,7 +178,8 @@ def validate(
     rules = rule_catalog(anthology)
     by_shape = {rule.shape: rule for rule in rules}
     results = [_result(anthology, row, by_shape) for row in rows]
-    results = _apply_waivers(anthology, results, today or dt.datetime.now(dt.timezone.utc).date())
+    today = today or dt.datetime.now(dt.timezone.utc).date()
+    results = _apply_waivers(anthology, results, rules, today)
     return Report(
         results=sorted(set(results), key=RuleResult.sort_key),
         rules=rules,
@@ -284,17 +285,20 @@ def _enclosing_rule(
 
 
 def _apply_waivers(
-    anthology: Engine, results: list[RuleResult], today: dt.date
+    anthology: Engine, results: list[RuleResult], rules: list[Rule], today: dt.date
 ) -> list[RuleResult]:
-    """Mark waived results; add a violation for each expired waiver."""
+    """Mark waived results; add a violation (AK000, at the waiver) for each waiver that is
+    incomplete, gives more than one expiry date or one that is not a date, names no rule
+    of ``rules`` nor a shape (it would waive nothing), or has expired."""
     waivers = anthology.rules.waivers_view
     active: dict[tuple[str, str], str] = {}
     out: list[RuleResult] = []
+    known: dict[str, None] | None = None  # what ak:rule may name, read at the first waiver
     for waiver in sorted(waivers.subjects(RDF.type, AK.Waiver), key=text):
         focus = waivers.value(waiver, AK.waives)
         shape = waivers.value(waiver, AK.rule)
         reason = waivers.value(waiver, RDFS.comment)
-        expires = waivers.value(waiver, AK.expires)
+        dates = waivers.objects(waiver, AK.expires)
         iri = iri_of(waiver)
         location = anthology.rules.waiver_lines.get(iri) if iri is not None else None
         start = (
@@ -302,16 +306,24 @@ def _apply_waivers(
             if location
             else {}
         )
+        names = _rule_names(anthology, shape) if shape is not None else []
         problem = None
-        if focus is None or shape is None or reason is None or expires is None:
+        if focus is None or shape is None or reason is None or not dates:
             problem = "a waiver names the focus entry, the rule, a reason and an expiry date"
+        elif len(dates) > 1:
+            listed = ", ".join(sorted(text(date) for date in dates))
+            problem = f"a waiver has one expiry date (ak:expires), not {len(dates)}: {listed}"
         else:
+            if known is None:
+                known = _waivable(anthology, rules)
             try:
-                expiry = dt.date.fromisoformat(expires.value)
+                expiry = dt.date.fromisoformat(text(dates[0]))
             except ValueError:
                 expiry = None
-                problem = f"the waiver's expiry {expires.value} is not a date (YYYY-MM-DD)"
-            if expiry is not None and expiry < today:
+                problem = f"the waiver's expiry {text(dates[0])} is not a date (YYYY-MM-DD)"
+            if not any(name in known for name in names):
+                problem = f"the waiver names no rule {names[0]!r}{did_you_mean(names[0], known)}"
+            elif expiry is not None and expiry < today:
                 problem = f"the waiver expired on {expiry.isoformat()}: {reason.value}"
         if problem or focus is None:  # (no focus always states a problem)
             out.append(
@@ -330,13 +342,37 @@ def _apply_waivers(
                 )
             )
             continue
-        assert shape is not None and reason is not None  # (else a problem, above)
-        # A waiver names the rule by its shape or by its code (ak:rule "AK009").
-        rule_name = (
-            anthology.normalize(shape.value) if isinstance(shape, ox.NamedNode) else shape.value
-        )
-        active[(short(anthology, focus) or "", rule_name)] = reason.value
+        assert reason is not None  # (else a problem, above)
+        for name in names:
+            active[(short(anthology, focus) or "", name)] = reason.value
     for result in results:
         why = active.get((result.focus, result.shape)) or active.get((result.focus, result.code))
         out.append(replace(result, waived=True, waiver_reason=why) if why else result)
     return out
+
+
+def _rule_names(anthology: Engine, shape: ShapeTerm) -> list[str]:
+    """The names a waiver's ``ak:rule`` value is matched by, the one to show first: a
+    code or shape name as written ("AK009"), or a shape's IRI as a prefixed name (as a
+    numbered rule's results give it) and as it is (as a shape of no number gives it)."""
+    if isinstance(shape, ox.NamedNode):
+        return [anthology.normalize(shape.value), shape.value]
+    return [text(shape)]
+
+
+def _waivable(anthology: Engine, rules: list[Rule]) -> dict[str, None]:
+    """What a waiver's ``ak:rule`` may name, in order for "did you mean": each rule's code
+    and shape name, then the IRI of each named shape (a NodeShape, a PropertyShape or one
+    with a target) of no rule number, which its results carry as their shape."""
+    known = dict.fromkeys([rule.code for rule in rules] + [rule.name for rule in rules])
+    numbered = {rule.shape for rule in rules}
+    for subject, predicate, value in anthology.rules.shapes_view:
+        if not isinstance(subject, ox.NamedNode) or subject in numbered:
+            continue
+        if predicate in _TARGETS or (predicate == RDF.type and value in _SHAPE_TYPES):
+            known[subject.value] = None
+    return known
+
+
+_SHAPE_TYPES = (SH.NodeShape, SH.PropertyShape)
+_TARGETS = (SH.targetClass, SH.targetNode, SH.targetSubjectsOf, SH.targetObjectsOf, SH.target)

@@ -1,0 +1,126 @@
+"""A waiver must name a rule that exists and give one expiry date (hunt1 F8): else it is
+an AK000 violation at its line, as an incomplete waiver is, not a waiver of nothing."""
+
+import shutil
+
+import pytest
+from conftest import FIXTURES, run_cli
+
+WAIVER = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix aks: <https://w3id.org/anthology-kg/shapes#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+
+<waiver/LIT-001-rule9> a ak:Waiver ;
+    ak:waives <LIT-001> ;
+    ak:rule {rule} ;
+    rdfs:comment "LIT-999 is being written" ;
+    ak:expires {expires} .
+"""
+DANGLING = (
+    "data/LIT-001.ttl:9:36: AK009 Violation [integrity] Integrity rule 9: points at "
+    "something the record does not have (LIT-001, dcterms:references id:LIT-999)"
+)
+
+
+@pytest.fixture
+def root(tmp_path, monkeypatch):
+    root = tmp_path / "w"
+    shutil.copytree(FIXTURES / "rules" / "rule9-bad", root)
+    monkeypatch.chdir(root)  # files are shown relative to it
+    return root
+
+
+def check(root, rule: str, expires: str = '"2999-12-31"^^xsd:date', *options: str):
+    (root / "waivers.ttl").write_text(WAIVER.format(rule=rule, expires=expires), "utf-8")
+    return run_cli("--root", str(root), "check", *options)
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+@pytest.mark.parametrize(
+    ("rule", "problem"),
+    [
+        ('"AK999"', "the waiver names no rule 'AK999'; did you mean 'AK009'?"),
+        ('"ak009"', "the waiver names no rule 'ak009'; did you mean 'AK009'?"),
+        (
+            "aks:Rule9NoDanglingReferences",
+            "the waiver names no rule 'aks:Rule9NoDanglingReferences'; "
+            "did you mean 'aks:Rule9NoDanglingReference'?",
+        ),
+        (
+            '"https://w3id.org/anthology-kg/shapes#Rule9NoDanglingReference"',
+            "the waiver names no rule "
+            "'https://w3id.org/anthology-kg/shapes#Rule9NoDanglingReference'",
+        ),
+        ('"nothing like a rule"', "the waiver names no rule 'nothing like a rule'"),
+        # The shapes file's prefix declarations are no shape.
+        ("aks:prefixes", "the waiver names no rule 'aks:prefixes'"),
+    ],
+)
+def test_a_waiver_naming_no_rule_is_a_violation_at_its_line(root, rule, problem, engine):
+    result = check(root, rule, '"2999-12-31"^^xsd:date', "--engine", engine)
+    assert result.exit_code == 1, result.stderr
+    assert result.stdout.splitlines() == [
+        DANGLING,
+        f"waivers.ttl:6:1: AK000 Violation [integrity] Waiver: {problem} (LIT-001)",
+        "does not conform: 2 violation(s), 0 warning(s), 0 waived, 24 rule shapes",
+    ]
+
+
+@pytest.mark.parametrize(
+    "expires",
+    [
+        '"2000-01-01"^^xsd:date, "2999-12-31"^^xsd:date',
+        '"2999-12-31"^^xsd:date, "2998-01-01"^^xsd:date',
+    ],
+)
+def test_a_waiver_with_two_expiry_dates_is_a_violation_at_its_line(root, expires):
+    result = check(root, "aks:Rule9NoDanglingReference", expires)
+    assert result.exit_code == 1, result.stderr
+    dates = sorted(expires.replace('"', "").replace("^^xsd:date", "").split(", "))
+    assert result.stdout.splitlines() == [
+        DANGLING,
+        "waivers.ttl:6:1: AK000 Violation [integrity] Waiver: a waiver has one expiry "
+        f"date (ak:expires), not 2: {', '.join(dates)} (LIT-001)",
+        "does not conform: 2 violation(s), 0 warning(s), 0 waived, 24 rule shapes",
+    ]
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        '"AK009"',
+        '"aks:Rule9NoDanglingReference"',
+        "aks:Rule9NoDanglingReference",
+        "<https://w3id.org/anthology-kg/shapes#Rule9NoDanglingReference>",
+    ],
+)
+def test_a_waiver_naming_a_rule_waives_it(root, rule):
+    result = check(root, rule)
+    assert result.exit_code == 0, result.stdout
+    assert result.stdout.splitlines()[-1] == (
+        "conforms: 0 violation(s), 0 warning(s), 1 waived, 24 rule shapes"
+    )
+
+
+OWN_SHAPE = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix sh: <http://www.w3.org/ns/shacl#> .
+<urn:x:Mine> a sh:PropertyShape ; sh:targetClass ak:LiteratureRecord ;
+    sh:path ak:nothing ; sh:minCount 1 ; sh:message "mine" .
+"""
+
+
+@pytest.mark.parametrize("rule", ["<urn:x:Mine>", '"urn:x:Mine"'])
+def test_a_waiver_naming_a_shape_of_ones_own_by_its_iri_waives_it(root, rule):
+    (root / "ontology" / "shapes").mkdir(parents=True)
+    (root / "ontology" / "shapes" / "mine.ttl").write_text(OWN_SHAPE, "utf-8")
+    (root / "data" / "LIT-001.ttl").write_text(
+        (root / "data" / "LIT-001.ttl").read_text("utf-8").replace("id:LIT-999", "id:LIT-001"),
+        "utf-8",
+    )
+    result = check(root, rule)
+    assert result.exit_code == 0, result.stdout
+    assert "urn:x:Mine Violation (waived: LIT-999 is being written)" in result.stdout
+    assert result.stdout.splitlines()[-1].startswith(
+        "conforms: 0 violation(s), 0 warning(s), 1 waived"
+    )
