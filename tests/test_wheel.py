@@ -179,3 +179,28 @@ def test_readme_pre_commit_revision_is_the_version_tag():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     (rev,) = re.findall(r"^\s+rev: (\S+)", readme, flags=re.MULTILINE)
     assert rev == f"v{__version__}"
+
+
+def test_readme_pre_commit_revision_exists_and_holds_the_hooks():
+    """pre-commit clones the repository at the snippet's revision: it must exist (a
+    release tag, pushed with the commits) and hold the hooks file. A shallow checkout
+    (CI's depth-1 clone) carries no tags to look the revision up in."""
+    git = shutil.which("git")
+    if git is None or not (REPO / ".git").exists():
+        pytest.skip("not a git checkout")
+    shallow = subprocess.run(
+        [git, "-C", str(REPO), "rev-parse", "--is-shallow-repository"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    if shallow.stdout.strip() == "true":
+        pytest.skip("a shallow clone holds no tags")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    (rev,) = re.findall(r"^\s+rev: (\S+)", readme, flags=re.MULTILINE)
+    hooks = subprocess.run(
+        [git, "-C", str(REPO), "cat-file", "-e", f"{rev}^{{commit}}:.pre-commit-hooks.yaml"],
+        capture_output=True,
+        text=True,
+    )
+    assert hooks.returncode == 0, f"{rev}: {hooks.stderr}"
