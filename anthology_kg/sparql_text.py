@@ -26,8 +26,12 @@ IRI = re.compile(r"<[^<>\"{}|^`\\\x00-\x20]*>")
 
 
 def with_values(text: str, bindings: Mapping[str, Node]) -> str:
-    """The query with a VALUES block for ``bindings`` at the start of its WHERE clause,
-    for a store that takes only query text (the SPARQL 1.1 Protocol).
+    """The query with a VALUES block for ``bindings`` at the start of its WHERE clause
+    and of each sub-SELECT's (which sees only what it projects, so a parameter used
+    inside one is bound there too), for a store that takes only query text (the SPARQL
+    1.1 Protocol). A ``CONSTRUCT WHERE { T }`` is written ``CONSTRUCT { T } WHERE { …
+    T }``, its template being its pattern. The blocks and the template take no line of
+    their own: a syntax error keeps the line it has in the text as written.
 
     Each term is written by the one N-Triples term writer (``terms.nt_term``; N-Triples
     terms are SPARQL terms), which escapes every string: a value can never end the
@@ -38,14 +42,85 @@ def with_values(text: str, bindings: Mapping[str, Node]) -> str:
         return text
     names = sorted(bindings)
     block = (
-        "VALUES ("
+        " VALUES ("
         + " ".join(f"?{n}" for n in names)
         + ") { ("
         + " ".join(_values_term(bindings[n]) for n in names)
         + ") }"
     )
     brace = where_brace(text)
-    return text[: brace + 1] + "\n    " + block + text[brace + 1 :]
+    braces = [brace, *_sub_select_braces(text, brace)]
+    template = _short_construct(text, brace)
+    for at in sorted(braces, reverse=True):
+        text = text[: at + 1] + block + text[at + 1 :]
+    if template is not None:
+        keyword_end, group = template
+        text = text[:keyword_end] + " " + group + text[keyword_end:]
+    return text
+
+
+#: The keyword of a sub-SELECT (``_TOKEN`` reads it: not in a string, IRI or name).
+_SELECT = "SELECT"
+
+
+def _sub_select_braces(text: str, where: int) -> list[int]:
+    """The offsets of the ``{`` opening each sub-SELECT's WHERE clause: the first brace
+    after each SELECT keyword inside the WHERE clause opening at ``where``."""
+    braces = [match.start() for match in code_matches(_OPEN_BRACE, text)]
+    found = []
+    for keyword in _keywords(text, where):
+        after = next((b for b in braces if b > keyword), None)
+        if after is not None:
+            found.append(after)
+    return found
+
+
+def _keywords(text: str, start: int) -> Iterator[int]:
+    """The offsets of the SELECT keywords of ``text`` from ``start``, as written."""
+    i, n = start, len(text)
+    while i < n:
+        token = _TOKEN.match(text, i)
+        if token is None or token.end() == i:
+            i += 1
+            continue
+        word = token.group("word")
+        if word is not None and word.upper() == _SELECT:
+            yield i
+        i = token.end()
+
+
+def _short_construct(text: str, brace: int) -> tuple[int, str] | None:
+    """For ``CONSTRUCT WHERE { T }`` (its WHERE clause opening at ``brace``, no template
+    before it): where the CONSTRUCT keyword ends, and ``{ T }`` on one line (its
+    comments dropped, line breaks outside strings made spaces) to write there as the
+    template. None for any other query."""
+    first = next(code_matches(_OPEN_BRACE, text)).start()
+    construct = re.search(r"\bCONSTRUCT\b", text[:brace], re.IGNORECASE)
+    if first != brace or construct is None:
+        return None
+    close = _group_end(text, brace)
+    pieces, at = [], brace
+    for start, end in code_spans(text):
+        if end <= brace or start > close:
+            continue
+        start, end = max(start, brace), min(end, close + 1)
+        between = text[at:start]  # a comment, or the rest of a string or an IRI
+        pieces.append(" " if between.startswith("#") else between)
+        pieces.append(text[start:end].replace("\r", " ").replace("\n", " "))
+        at = end
+    return construct.end(), "".join(pieces)
+
+
+def _group_end(text: str, brace: int) -> int:
+    """The offset of the ``}`` closing the group that opens at ``brace``."""
+    depth = 0
+    for i, character in code_characters(text):
+        if i < brace or character not in "{}":
+            continue
+        depth += 1 if character == "{" else -1
+        if depth == 0:
+            return i
+    raise AnthologyError("the query's WHERE clause is not closed")
 
 
 def _values_term(node: Node) -> str:
