@@ -273,6 +273,11 @@ _NOT_PROPERTY_ELEMENTS = {
 }
 
 
+#: The namespace XML binds to no prefix. (xml's, ``…/XML/1998/namespace``, ends in a
+#: name character, so no predicate is split into it and a local name.)
+_XMLNS = "http://www.w3.org/2000/xmlns/"
+
+
 def _split_predicate(predicate: str) -> tuple[str, str]:
     """``predicate`` as the namespace and local name of an XML element; an
     AnthologyError if RDF/XML cannot write it as a property element."""
@@ -284,7 +289,14 @@ def _split_predicate(predicate: str) -> tuple[str, str]:
             f"RDF/XML cannot write the predicate <{predicate}>: RDF/XML keeps that name "
             "for its own syntax; export it as turtle, ntriples, nquads or jsonld"
         )
-    return predicate[: match.start()], match.group(0)
+    namespace = predicate[: match.start()]
+    if namespace == _XMLNS:
+        raise AnthologyError(
+            f"RDF/XML cannot write the predicate <{predicate}>: no prefix may be declared "
+            "for its namespace (Namespaces in XML, section 3); export it as turtle, "
+            "ntriples, nquads or jsonld"
+        )
+    return namespace, match.group(0)
 
 
 @_paused

@@ -83,3 +83,19 @@ def test_build_export_refuses_what_is_no_sequence_of_parts(include):
     the wrong part, silently."""
     with pytest.raises(ValueError, match="include is a sequence of parts"):
         build_export(FolderSource(), include)
+
+
+def test_rdfxml_refuses_a_predicate_in_the_namespace_xml_reserves(tmp_path):
+    """Written, ``xmlns:ns1="http://www.w3.org/2000/xmlns/"`` made the file unreadable
+    to pyoxigraph and rdflib (hunt2)."""
+    predicate = "http://www.w3.org/2000/xmlns/foo"
+    root = tmp_path / "anthology"
+    (root / "data").mkdir(parents=True)
+    (root / "data" / "LIT-903.ttl").write_text(
+        f'<https://w3id.org/anthology-kg/id/LIT-903> <{predicate}> "v" .\n', encoding="utf-8"
+    )
+    out = tmp_path / "out.rdf"
+    result = run_cli("--root", str(root), "export", "--format", "rdfxml", "-o", str(out))
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert f"RDF/XML cannot write the predicate <{predicate}>: no prefix may be" in (result.stderr)
+    assert not out.exists()
