@@ -632,10 +632,12 @@ def _run(
     default_graph: Sequence[ox.NamedNode],
     source: str | Path | None,
 ) -> ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples:
-    """``store.query`` with ``default_graph``; its errors are AnthologyErrors at ``source``."""
+    """``store.query`` with ``default_graph`` and no named graph (the anthology is one
+    default graph: GRAPH matches nothing, and the store's own graph names stay its own);
+    its errors are AnthologyErrors at ``source``."""
     graphs: list[ox.NamedNode | ox.BlankNode | ox.DefaultGraph] = list(default_graph)
     try:
-        return store.query(text, default_graph=graphs)
+        return store.query(text, default_graph=graphs, named_graphs=[])
     except SyntaxError as exc:
         raise sparql_error(exc, source) from None
     except (OSError, RuntimeError) as exc:  # RuntimeError: an unknown custom function
