@@ -171,23 +171,31 @@ def _named_values(value: object) -> dict[str, Any]:
     return found
 
 
-def catalog(anthology: Engine) -> dict[str, StoredQuery]:
-    """The stored queries by name; a query of the anthology's own replaces a bundled one."""
-    queries: dict[str, StoredQuery] = {}
+def _query_files(anthology: Engine) -> dict[str, Path]:
+    """The stored queries' files by name, sorted, none of them read; a query of the
+    anthology's own replaces a bundled one."""
+    files: dict[str, Path] = {}
     for folder in anthology.query_dirs:
         for path in sorted(p for p in folder.glob("*.rq") if listed_name(p.name, ".rq")):
-            queries[path.stem] = read_query(path)
-    return dict(sorted(queries.items()))
+            files[path.stem] = path
+    return dict(sorted(files.items()))
+
+
+def catalog(anthology: Engine) -> dict[str, StoredQuery]:
+    """The stored queries by name; a query of the anthology's own replaces a bundled one.
+    A malformed one is an AnthologyError at its file."""
+    return {name: read_query(path) for name, path in _query_files(anthology).items()}
 
 
 def find_query(anthology: Engine, name: str) -> StoredQuery:
-    """The stored query ``name``, or an AnthologyError listing the known names."""
-    queries = catalog(anthology)
-    if name not in queries:
+    """The stored query ``name``, its file alone read (a malformed file of another query
+    does not stop it), or an AnthologyError listing the known names."""
+    files = _query_files(anthology)
+    if name not in files:
         raise AnthologyError(
-            f"no stored query {name!r}{did_you_mean(name, queries)}; known: {', '.join(queries)}"
+            f"no stored query {name!r}{did_you_mean(name, files)}; known: {', '.join(files)}"
         )
-    return queries[name]
+    return read_query(files[name])
 
 
 def bind_params(anthology: Engine, query: StoredQuery, values: dict[str, str]) -> dict[str, Node]:
