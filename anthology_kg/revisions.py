@@ -151,11 +151,17 @@ class Repository:
         return done.stdout.decode("ascii").strip()
 
     def merge_base(self, left: str, right: str) -> str:
-        """The best common ancestor of two commits (what ``A...B`` compares from)."""
+        """The commit id of the best common ancestor of revisions ``left`` and ``right``
+        (what ``A...B`` compares from); an AnthologyError naming each as typed and its
+        commit when they have none."""
+        commits = self.commit(left), self.commit(right)
         try:
-            return _git(self.top, "merge-base", left, right).decode("ascii").strip()
+            return _git(self.top, "merge-base", *commits).decode("ascii").strip()
         except AnthologyError:
-            raise AnthologyError(f"no common ancestor of {left!r} and {right!r}") from None
+            raise AnthologyError(
+                f"no common ancestor of {left!r} ({commits[0][:12]}) "
+                f"and {right!r} ({commits[1][:12]})"
+            ) from None
 
     def read(self, revision: str, root: Path, name: str | None = None) -> State:
         """The state of the anthology at ``revision``, read from git's object store."""
@@ -282,7 +288,7 @@ def resolve_states(
         left, _, right = old.partition(separator)
         left, right = left or "HEAD", right or "HEAD"
         if separator == "...":
-            base = repository.merge_base(repository.commit(left), repository.commit(right))
+            base = repository.merge_base(left, right)
             old_state = repository.read(base, root, name=base[:12])
         else:
             old_state = repository.read(left, root)
