@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from html import escape as _html_escape
 
+from ..errors import printable
+
 FONT = 14  # px at natural size: the page shows pictures unscaled, scrolling if wide
 LINE = 18
 WRAP = 26  # characters per label line
@@ -73,9 +75,11 @@ def _relations(edges: Sequence[tuple[object, str, object]]) -> dict[str, str]:
     return {rel: COLOURS[i % len(COLOURS)] for i, rel in enumerate(sorted({e[1] for e in edges}))}
 
 
-# The same labels and relations come back in picture after picture (an entry is drawn in
-# each of its neighbours' pictures): each is escaped once.
-escape = lru_cache(maxsize=1 << 16)(_html_escape)
+@lru_cache(maxsize=1 << 16)  # the same texts come back in picture after picture
+def escape(text: str) -> str:
+    """``text`` for SVG: its control characters (and the others XML 1.0 cannot hold)
+    written as the text report writes them (``\\x01``), then escaped as HTML."""
+    return _html_escape(printable(text))
 
 
 @lru_cache(maxsize=256)
@@ -111,7 +115,9 @@ def _markers_and_legend(relations: tuple[str, ...]) -> tuple[str, list[str], dic
 
 
 def _dot_string(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+    """``text`` as a DOT string, its control characters written as ``printable`` writes
+    them: Graphviz would copy them into its SVG, which XML cannot hold."""
+    return '"' + printable(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def dot_source(picture: Picture) -> str:
@@ -129,7 +135,7 @@ def dot_source(picture: Picture) -> str:
     ]
     for box in picture.boxes:
         label = "\\n".join(
-            line.replace("\\", "\\\\").replace('"', '\\"') for line in wrapped(box.label)
+            printable(line).replace("\\", "\\\\").replace('"', '\\"') for line in wrapped(box.label)
         )
         attrs = [f'label="{label}"', f"tooltip={_dot_string(box.label)}"]
         if box.href:
