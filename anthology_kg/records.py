@@ -16,10 +16,8 @@ import os
 import re
 import secrets
 import shutil
-import signal
 import tempfile
-import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
@@ -30,7 +28,7 @@ from rdflib.term import Node
 
 from . import formatting
 from .errors import AnthologyError, printable
-from .files import refuse_special_file, write_atomic, write_error
+from .files import refuse_special_file, stop_signals_held, write_atomic, write_error
 from .loader import TurtleFiles, parse_turtle
 from .namespaces import AK, DEFAULT_BASE, bind_prefixes
 from .resources import data_folder, find_root, ontology_file
@@ -414,7 +412,7 @@ def _write_all(targets: list[Path], texts: list[str], where: Path, replace: bool
             placed.append(_Placed(target, inode))
             _place(temporary, placed[-1], replace)
     except BaseException as error:
-        with _ctrl_c_held():
+        with stop_signals_held():
             _undo(placed)
         where = placed[-1].target if placed else where
         if isinstance(error, FileExistsError):
@@ -425,34 +423,12 @@ def _write_all(targets: list[Path], texts: list[str], where: Path, replace: bool
             raise write_error(error, where) from None
         raise
     finally:
-        with _ctrl_c_held():
+        with stop_signals_held():
             for temporary, _ in staged:
                 temporary.unlink(missing_ok=True)
             for done in placed:
                 if done.backup is not None:
                     done.backup.unlink(missing_ok=True)
-
-
-@contextlib.contextmanager
-def _ctrl_c_held() -> Iterator[None]:
-    """Hold Ctrl-C back while the block runs, then raise the KeyboardInterrupt it asked
-    for, so that a clean-up is not left half done. Outside the main thread (the one
-    KeyboardInterrupt is raised in), or under a SIGINT handler of the caller's own, the
-    block runs as it is."""
-    if (
-        threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
-    ):
-        yield
-        return
-    pending: list[int] = []
-    signal.signal(signal.SIGINT, lambda number, _frame: pending.append(number))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        if pending:
-            raise KeyboardInterrupt
 
 
 #: errno values of os.link on a file system without hard links (FAT, some network shares),
@@ -473,7 +449,7 @@ class _Placed:
 def _stage(target: Path, text: str, staged: list[tuple[Path, int]]) -> None:
     """Write ``text`` to a new temporary file beside ``target`` and list it in ``staged``
     with its inode."""
-    with _ctrl_c_held():  # a file made is a file listed, to be removed
+    with stop_signals_held():  # a file made is a file listed, to be removed
         fd, name = tempfile.mkstemp(
             dir=target.parent, prefix=f".{target.name}.", suffix=".importing"
         )

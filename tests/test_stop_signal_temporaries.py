@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import _sigint_as_on_a_terminal
+from conftest import RECORDS, _sigint_as_on_a_terminal, records_folder
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -39,6 +39,35 @@ def mkstemp(*args, **kwargs):
     return result
 
 tempfile.mkstemp = mkstemp
+sys.argv = ["anthology-kg", *sys.argv[3:]]
+run()
+"""
+
+#: As _AT_MKSTEMP, with Ctrl-C at the argv[2]-th mkstemp; then SIGTERM right after the
+#: first temporary file of import is removed, in the clean-up that Ctrl-C started.
+_IN_CLEAN_UP = """
+import os, pathlib, signal, sys, tempfile
+from anthology_kg.cli import run
+
+at = int(sys.argv[2])
+made, unlink = tempfile.mkstemp, pathlib.Path.unlink
+calls, removed = [], []
+
+def mkstemp(*args, **kwargs):
+    result = made(*args, **kwargs)
+    calls.append(result)
+    if len(calls) == at:
+        os.kill(os.getpid(), signal.SIGINT)
+    return result
+
+def remove(self, *args, **kwargs):
+    unlink(self, *args, **kwargs)
+    if self.name.endswith(".importing") and not removed:
+        removed.append(self)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+tempfile.mkstemp = mkstemp
+pathlib.Path.unlink = remove
 sys.argv = ["anthology-kg", *sys.argv[3:]]
 run()
 """
@@ -76,3 +105,22 @@ def test_a_stop_while_fmt_makes_its_temporary_file_leaves_none(bundled_copy, nam
     assert code == _EXIT[name]
     data = sorted(p.name for p in (bundled_copy / "data").iterdir())
     assert data == sorted(p.name for p in files)  # no .ID.ttl.XXXX.tmp beside them
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
+def test_a_stop_while_import_makes_its_temporary_file_leaves_none(tmp_path, name):
+    records = records_folder(tmp_path, RECORDS[:3])
+    out = tmp_path / "out"
+    out.mkdir()
+    code = _stopped(_AT_MKSTEMP, name, 2, "import", str(records), "-o", str(out), cwd=tmp_path)
+    assert code == _EXIT[name]
+    assert list(out.iterdir()) == []  # all or none, and no .ID.ttl.XXXX.importing
+
+
+def test_sigterm_in_import_clean_up_leaves_no_temporary_file(tmp_path):
+    records = records_folder(tmp_path, RECORDS[:3])
+    out = tmp_path / "out"
+    out.mkdir()
+    code = _stopped(_IN_CLEAN_UP, "SIGINT", 3, "import", str(records), "-o", str(out), cwd=tmp_path)
+    assert code in (_EXIT["SIGINT"], _EXIT["SIGTERM"])
+    assert list(out.iterdir()) == []  # the clean-up ran to its end
