@@ -285,8 +285,9 @@ _method_option = click.option(
 def _connection(settings: Settings, method: str = "auto", timeout: float | None = None):
     """How to reach a store: --method, and --timeout (the command's own, else the
     query timeout the settings hold, else the HTTP default). Credentials come from the
-    environment or ~/.netrc, never from an option. Its HTTP client is shared by the
-    command's requests and closed when the command ends."""
+    environment or ~/.netrc, never from an option (a netrc file that gives none for being
+    malformed is said on stderr). Its HTTP client is shared by the command's requests and
+    closed when the command ends."""
     from .endpoint import Connection
 
     seconds = timeout or getattr(settings, "timeout", None)
@@ -294,7 +295,9 @@ def _connection(settings: Settings, method: str = "auto", timeout: float | None 
         seconds = HTTP_TIMEOUT
     elif seconds == 0:  # --timeout 0: no limit; a day stands for it
         seconds = 86400
-    connection = Connection(timeout=float(seconds), method=method)
+    connection = Connection(
+        timeout=float(seconds), method=method, warn=lambda message: _note(settings, message)
+    )
     click.get_current_context().call_on_close(connection.close)
     return connection
 

@@ -3,9 +3,11 @@ Store HTTP Protocol for uploads.
 
 Credentials never come from the command line: ``ANTHOLOGY_KG_TOKEN`` (a bearer token),
 else ``ANTHOLOGY_KG_USER`` and ``ANTHOLOGY_KG_PASSWORD``, else the host's entry in
-``~/.netrc`` (or ``$NETRC``). A user and password answer the store's challenge, HTTP
-Basic or Digest, whichever it asks for. Every failure is an AnthologyError of one line
-that names the URL (without credentials) and never shows a secret.
+``~/.netrc`` (or ``$NETRC``); a netrc file that cannot be read, is not UTF-8 text or
+does not parse gives none, and the connection's ``warn`` says so. A user and password
+answer the store's challenge, HTTP Basic or Digest, whichever it asks for. Every failure
+is an AnthologyError of one line that names the URL (without credentials) and never
+shows a secret.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ import re
 import ssl
 import threading
 import urllib.parse
+import warnings
 import weakref
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -101,10 +104,15 @@ class _Pool:
             client.close()
 
 
+def _warn(message: str) -> None:
+    warnings.warn(message, stacklevel=2)
+
+
 @dataclass(frozen=True)
 class Connection:
     """How requests reach a store: the total timeout, the query method, and where the
-    credentials come from (``credentials`` None: the environment or ~/.netrc).
+    credentials come from (``credentials`` None: the environment or ~/.netrc; ``warn``
+    is told, once, of a netrc file that gives none for being unreadable or malformed).
 
     Its requests share one HTTP client (open connections are reused, to every store it
     reaches); ``close()``, or leaving a ``with Connection(...)`` block, closes them. A
@@ -113,13 +121,22 @@ class Connection:
     timeout: float = DEFAULT_TIMEOUT
     method: str = "auto"
     credentials: Credentials | None = None
+    warn: Callable[[str], None] = field(default=_warn, repr=False, compare=False)
     _pool: _Pool = field(default_factory=_Pool, init=False, repr=False, compare=False)
+    _warned: set[str] = field(default_factory=set, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         if self.method not in METHODS:
             raise AnthologyError(f"--method is one of {', '.join(METHODS)}")
         if not self.timeout > 0:
             raise AnthologyError("--timeout is a number of seconds above 0")
+
+    def warn_once(self, message: str) -> None:
+        """``warn`` of ``message`` unless this connection has already said it (each
+        request reads ~/.netrc anew)."""
+        if message not in self._warned:
+            self._warned.add(message)
+            self.warn(message)
 
     def client(self) -> httpx.Client:
         """The HTTP client the requests of this connection share."""
@@ -179,8 +196,9 @@ def shown(url: str) -> str:
     return urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
-def credentials_for(url: str) -> Credentials | None:
-    """The credentials for ``url``'s host: from the environment, else ~/.netrc.
+def credentials_for(url: str, warn: Callable[[str], None] = _warn) -> Credentials | None:
+    """The credentials for ``url``'s host: from the environment, else ~/.netrc (one that
+    cannot be read, is not UTF-8 text or does not parse gives none: ``warn`` says why).
 
     A URL that carries credentials itself is refused: they would sit on the command
     line, in the shell's history and in process listings.
@@ -195,13 +213,36 @@ def credentials_for(url: str) -> Credentials | None:
         return Credentials(token=os.environ[ENV_TOKEN])
     if os.environ.get(ENV_USER):
         return Credentials(os.environ[ENV_USER], os.environ.get(ENV_PASSWORD, ""))
-    try:
-        found = netrc.netrc(os.environ.get("NETRC")).authenticators(parts.hostname or "")
-    except (OSError, netrc.NetrcParseError):
-        found = None
+    found = _netrc_entry(parts.hostname or "", warn)
     if found:
         user, _, password = found
         return Credentials(user, password or "")
+    return None
+
+
+def _netrc_entry(
+    host: str, warn: Callable[[str], None]
+) -> tuple[str, str | None, str | None] | None:
+    """``host``'s login, account and password in ``$NETRC``, else ``~/.netrc``; None when
+    the file names no such host, or (``warn`` says which and why, the sentence naming the
+    file) cannot be read, is not UTF-8 text or does not parse. No such file is no news
+    (``NETRC=/nonexistent`` is how a CI job keeps a runner's ~/.netrc out)."""
+    given = os.environ.get("NETRC")
+    name = given or "~/.netrc"
+    problem = None
+    try:
+        return netrc.netrc(given).authenticators(host)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        problem = f"{name}: cannot read ({exc.strerror or type(exc).__name__})"
+    except UnicodeDecodeError:  # (after netrc's own retry in the locale's encoding)
+        problem = f"{name}: not UTF-8 text"
+    except netrc.NetrcParseError as exc:
+        # Without exc.lineno: it is one line on when the bad token ends its line.
+        problem = f"{name}: {exc.msg}"
+    if problem:
+        warn(f"{problem}; no credentials are taken from it")
     return None
 
 
@@ -342,7 +383,7 @@ def _exchange(
     connection: Connection,
     timeout: float | None,
 ) -> Answer:
-    credentials = connection.credentials or credentials_for(url)
+    credentials = connection.credentials or credentials_for(url, connection.warn_once)
     secrets = credentials.secrets if credentials else []
     limit = timeout or connection.timeout
     where = f"{method} {shown(url)}"
