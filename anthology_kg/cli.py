@@ -103,6 +103,12 @@ class AnthologyGroup(click.Group):
         except AnthologyError as exc:
             click.echo(f"anthology-kg: {exc}" if exc.path is None else str(exc), err=True)
             ctx.exit(EXIT_INPUT)
+        except BrokenPipeError:
+            # The reader closed the pipe (``| head``): the exit of a command stopped by
+            # SIGPIPE (click's would be 1, "a rule is broken"), stdout pointed at
+            # /dev/null so that the last flush says nothing (Python's documented way).
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(EXIT_BROKEN_PIPE)
         except KeyboardInterrupt:
             if _TERMINATED:
                 click.echo("anthology-kg: terminated", err=True)
@@ -1374,6 +1380,8 @@ def generate(count, seed, violations, output) -> None:
     )
 
 
+#: The exit of a command whose reader closed its output pipe (128 + SIGPIPE).
+EXIT_BROKEN_PIPE = 141
 #: Set when SIGTERM stopped the command (``run``): exit 143, not Ctrl-C's 130.
 _TERMINATED: list[int] = []
 
