@@ -19,8 +19,10 @@ import hashlib
 import http.client
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -32,6 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -68,9 +71,25 @@ MaxQueryExecutionTime = 120
 
 
 def free_port() -> int:
+    """A TCP port of 127.0.0.1 that no one listens on now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def serve_process(
+    *args: str, port: int, sigint: Callable | int = signal.SIG_DFL, **popen: Any
+) -> subprocess.Popen:
+    """``python -m anthology_kg ARGS --port PORT`` (``ARGS`` ending with ``serve`` or one
+    of its options) in a process of its own, SIGINT set to ``sigint`` in it as it starts:
+    at its default, as at a terminal, unless a test says otherwise (a background job of a
+    script starts with it ignored). Its stdout is a text pipe and its stderr goes nowhere
+    unless ``popen`` (given to ``subprocess.Popen``) says otherwise."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "anthology_kg", *args, "--port", str(port)],
+        preexec_fn=lambda: signal.signal(signal.SIGINT, sigint),
+        **{"stdout": subprocess.PIPE, "stderr": subprocess.DEVNULL, "text": True, **popen},
+    )
 
 
 @dataclass

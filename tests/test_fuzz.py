@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
-from conftest import cli_process, run_cli
+from conftest import run_cli
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from rdflib import Graph, Literal
+from stores import free_port, serve_process
 
 from anthology_kg.rdflib_sparql import evaluate
 from anthology_kg.sparql_text import with_values
@@ -77,23 +78,11 @@ def reference_batch(values: list[str]) -> list[str]:
 def served():
     """``anthology-kg serve`` (a real Oxigraph server) on a free port: its query URL."""
     import signal
-    import socket
-    import subprocess
     import sys
 
     if not (Path(sys.executable).parent / "oxigraph").exists() and not shutil.which("oxigraph"):
         pytest.skip("the oxigraph server is not installed (pip install oxigraph)")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = cli_process(
-        "serve",
-        "--port",
-        str(port),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
+    process = serve_process("serve", port=free_port())
     assert process.stdout is not None
     line = process.stdout.readline()
     assert line.startswith("SPARQL endpoint: "), line

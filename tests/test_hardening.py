@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import cli_process, run_cli
+from stores import free_port, serve_process
 
 from anthology_kg.formatting import format_anthology, write_formatted
 
@@ -318,27 +319,15 @@ def test_serve_on_a_port_in_use_is_exit_2_without_started_line():
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
 def test_kill_9_of_serve_leaves_no_server_and_the_next_start_removes_its_store(tmp_path):
     import signal
-    import socket
-    import subprocess
 
     def start(port: int) -> subprocess.Popen:
-        process = cli_process(
-            "serve",
-            "--port",
-            str(port),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            env={**os.environ, "TMPDIR": str(tmp_path)},
-        )
+        process = serve_process("serve", port=port, env={**os.environ, "TMPDIR": str(tmp_path)})
         assert process.stdout is not None
         assert process.stdout.readline().startswith("SPARQL endpoint: ")
         assert process.stdout.readline().startswith("try: curl")
         return process
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     first = start(port)
     children = Path(f"/proc/{first.pid}/task/{first.pid}/children").read_text().split()
     assert len(children) == 1

@@ -10,13 +10,14 @@ import threading
 import time
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from bundled import QUERY_NAMES
 from conftest import run_cli
 from rdflib.compare import isomorphic
-from stores import Proxy, free_port, put_graph
+from stores import Proxy, free_port, put_graph, serve_process
 
 from anthology_kg.choices import ONTOLOGY_GRAPH, SHAPES_GRAPH
 from anthology_kg.endpoint import run_remote
@@ -228,12 +229,7 @@ def test_validate_remote_bundled_conforms(published):
 
 def test_serve_starts_a_loaded_read_only_server():
     port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "anthology_kg", "serve", "--port", str(port), "--read-only"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
+    process = serve_process("serve", "--read-only", port=port)
     try:
         base = f"http://127.0.0.1:{port}"
         # The endpoint line comes once serve itself knows the server listens; a SIGTERM sent
@@ -767,20 +763,19 @@ def test_each_method_sends_the_query_as_the_protocol_says(published):
 # --- stopping serve: SIGTERM (a service manager) and SIGINT (Ctrl-C) -------------------
 
 
-def _serve(tmp_path: Path, sigint: object, *args: str) -> subprocess.Popen:
+def _serve(tmp_path: Path, sigint: Callable | int, *args: str) -> subprocess.Popen:
     """``serve`` in a process of its own with SIGINT set to ``sigint`` as it starts (a
     background job of a script starts with it ignored), its temporary folder
     ``tmp_path``."""
     import os
-    import signal
 
-    return subprocess.Popen(
-        [sys.executable, "-m", "anthology_kg", *args, "serve", "--port", str(free_port())],
-        stdout=subprocess.PIPE,
+    return serve_process(
+        *args,
+        "serve",
+        port=free_port(),
+        sigint=sigint,
         stderr=subprocess.PIPE,
-        text=True,
         env={**os.environ, "TMPDIR": str(tmp_path)},
-        preexec_fn=lambda: signal.signal(signal.SIGINT, sigint),
     )
 
 
