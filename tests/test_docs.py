@@ -53,12 +53,42 @@ def all_options() -> set[str]:
     return found
 
 
+#: A command line of the README: a line of a code block that starts with the command (a
+#: shell prompt's ``$ ``, or a workflow's ``run:``, before it), up to a comment.
+COMMAND_LINE = re.compile(r"^\s*(?:\$ |(?:- )?run: )?((?:\.venv/bin/)?anthology-kg [^#]*)")
+#: A command in running text: a code span that starts with the command.
+COMMAND_SPAN = re.compile(r"`((?:\.venv/bin/)?anthology-kg [^`]*)`")
+
+
+def readme_commands(text: str) -> list[str]:
+    """The command lines and the command code spans of ``text``."""
+    found = []
+    for line in text.splitlines():
+        whole = COMMAND_LINE.match(line)
+        found += [whole[1]] if whole else COMMAND_SPAN.findall(line)
+    return found
+
+
+def test_the_readme_commands_are_found_however_written():
+    text = (
+        "anthology-kg check --a\n$ anthology-kg diff --b # --not-this\n"
+        "        run: anthology-kg fmt --c\n      - run: anthology-kg validate --d || true\n"
+        "Run `anthology-kg new lit --e` or `x --f`.\n  - id: anthology-kg-fmt  # --g\n"
+    )
+    assert readme_commands(text) == [
+        "anthology-kg check --a",
+        "anthology-kg diff --b ",
+        "anthology-kg fmt --c",
+        "anthology-kg validate --d || true",
+        "anthology-kg new lit --e",
+    ]
+
+
 def test_the_readme_names_only_options_that_exist():
     known = all_options()
     used = set()
-    for line in README.splitlines():
-        if line.lstrip().startswith(("anthology-kg ", ".venv/bin/anthology-kg ")):
-            used.update(re.findall(r"(?<![\w-])--[a-z][a-z-]*", line.split("#", 1)[0]))
+    for command in readme_commands(README):
+        used.update(re.findall(r"(?<![\w-])--[a-z][a-z-]*", command))
     assert used and used <= known, used - known
 
 
