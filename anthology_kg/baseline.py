@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from .errors import display_path
+from .errors import AnthologyError, display_path
 from .revisions import State, materialized
 from .validation import Report, RuleResult
 
@@ -47,6 +47,24 @@ def validate_state(state: State, validate_folder: Callable[[Path], Report]) -> R
         if state.revision is None:
             return report
         return replace(report, results=[_relocated(r, folder, state.root) for r in report.results])
+
+
+def compare_to_state(
+    current: Report,
+    state: State,
+    validate_folder: Callable[[Path], Report],
+    unusable: Callable[[AnthologyError], None],
+) -> Report:
+    """``current`` compared with the validation of ``state`` (``validate_state``). A state
+    that cannot be validated (it does not load: a Turtle error it carries) is told to
+    ``unusable`` and counts as an empty base, every result new: a change that mends it
+    must be able to pass."""
+    try:
+        before = validate_state(state, validate_folder)
+    except AnthologyError as exc:
+        unusable(exc)
+        before = replace(current, results=[])
+    return compare_to_baseline(current, before)
 
 
 def _relocated(result: RuleResult, folder: Path, root: Path) -> RuleResult:

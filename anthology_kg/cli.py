@@ -260,21 +260,19 @@ def _against_baseline(settings: Settings, report, baseline: str | None, validate
     ``validate_root(folder)`` validates with the same engine and options."""
     if baseline is None:
         return report
-    from dataclasses import replace
-
-    from .baseline import compare_to_baseline, validate_state
+    from .baseline import compare_to_state
     from .resources import find_root
     from .revisions import read_state
 
     old = read_state(settings.root or find_root(), baseline)  # a bad revision: exit 2
-    try:
-        before = validate_state(old, validate_root)
-    except AnthologyError as exc:
-        # The base does not load (a Turtle error it carries): a change that mends it
-        # must be able to pass, so every result is new, as against an empty base.
-        _note(settings, f"the baseline {baseline} cannot be validated ({exc}): every result is new")
-        before = replace(report, results=[])
-    return compare_to_baseline(report, before)
+    return compare_to_state(
+        report,
+        old,
+        validate_root,
+        lambda exc: _note(
+            settings, f"the baseline {baseline} cannot be validated ({exc}): every result is new"
+        ),
+    )
 
 
 _method_option = click.option(

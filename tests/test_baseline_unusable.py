@@ -1,0 +1,55 @@
+"""baseline.compare_to_state: a base that cannot be validated counts as an empty one
+(every result new) and says why; a base that validates is compared result by result."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from anthology_kg.baseline import compare_to_state
+from anthology_kg.errors import AnthologyError
+from anthology_kg.revisions import State
+from anthology_kg.validation import Report, RuleResult
+
+
+def _result(focus: str, line: int) -> RuleResult:
+    return RuleResult(
+        severity="Violation",
+        focus=focus,
+        path=None,
+        value=None,
+        message="broken",
+        shape="https://example.org/shapes#S",
+        rule=None,
+        adr=None,
+        file="data/X.ttl",
+        line=line,
+    )
+
+
+def _state(root: Path) -> State:
+    return State(name="old", root=root, files={"data/X.ttl": b""})
+
+
+def test_a_base_that_does_not_load_makes_every_result_new(tmp_path):
+    current = Report(results=[_result("a", 1), _result("b", 2)])
+    told: list[AnthologyError] = []
+
+    def does_not_load(folder: Path) -> Report:
+        raise AnthologyError("not Turtle", folder / "data" / "X.ttl", 3)
+
+    compared = compare_to_state(current, _state(tmp_path), does_not_load, told.append)
+    assert [(r.focus, r.baseline) for r in compared.results] == [("a", "new"), ("b", "new")]
+    assert [(e.message, e.line) for e in told] == [("not Turtle", 3)]
+
+
+def test_a_base_that_validates_is_compared(tmp_path):
+    current = Report(results=[_result("a", 1), _result("b", 2)])
+    before = Report(results=[_result("a", 7), _result("c", 5)])
+    told: list[AnthologyError] = []
+    compared = compare_to_state(current, _state(tmp_path), lambda folder: before, told.append)
+    assert sorted((r.focus, r.baseline) for r in compared.results) == [
+        ("a", "unchanged"),
+        ("b", "new"),
+        ("c", "absent"),
+    ]
+    assert told == []
