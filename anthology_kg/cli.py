@@ -960,8 +960,7 @@ def import_record(settings, record, output, check, replace) -> None:
         anthology_categories,
         read_records,
         record_files,
-        render_record,
-        unified_diff,
+        round_trips,
         write_record,
         write_records,
     )
@@ -977,14 +976,12 @@ def import_record(settings, record, output, check, replace) -> None:
             click.echo(f"note: {printable_lines(note)}", err=True)
     if check:
         differ = False
-        for parsed in records:
-            text = (parsed.path or record).read_bytes().decode("utf-8")
-            printed = render_record(parsed.graph, parsed.iri, parsed.layout)
-            if printed == text:
-                click.echo(f"{printable(str(parsed.path))}: round trip is byte-identical")
-            else:
+        for trip in round_trips(records):
+            if trip.diff:
                 differ = True
-                click.echo(unified_diff(text, printed, str(parsed.path)), nl=False)
+                click.echo(trip.diff, nl=False)
+            else:
+                click.echo(f"{printable(str(trip.path))}: round trip is byte-identical")
         if differ:
             sys.exit(EXIT_RULES)
         return

@@ -17,7 +17,7 @@ import re
 import secrets
 import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
@@ -587,3 +587,24 @@ def render_record(graph: Graph, entry: URIRef, layout: Layout | None = None) -> 
 def unified_diff(expected: str, printed: str, name: str) -> str:
     """A unified diff from the record as written to the record as printed back."""
     return formatting.unified_diff(expected, printed, name, f"{name} (printed back)")
+
+
+@dataclass(frozen=True)
+class RoundTrip:
+    """A record's file and the unified diff from it to the record printed back from its
+    graph (``render_record``); the diff is empty when the two are byte-identical."""
+
+    path: Path
+    diff: str
+
+
+def round_trips(records: Iterable[Record]) -> Iterator[RoundTrip]:
+    """Each record read from a file (``read_records``) printed back and compared with
+    that file byte for byte, one at a time in the order given."""
+    for record in records:
+        if record.path is None:
+            raise ValueError(f"{record.identifier} was not read from a file")
+        text = record.path.read_bytes().decode("utf-8")
+        printed = render_record(record.graph, record.iri, record.layout)
+        diff = "" if printed == text else unified_diff(text, printed, str(record.path))
+        yield RoundTrip(record.path, diff)
