@@ -75,6 +75,36 @@ def _tls() -> ssl.SSLContext:
     return httpx.create_ssl_context(trust_env=False)
 
 
+class _BodyDropped(Exception):
+    """A redirect that httpx would follow as a GET without the request's body."""
+
+    def __init__(self, status: int, target: str):
+        super().__init__(status, target)
+        self.status = status
+        self.target = target
+
+
+def _refuse_a_redirect_that_drops_the_body(response: httpx.Response) -> None:
+    """Stop before following a redirect that turns a request with a body into a GET
+    without it (httpx does as browsers do: 302 and 303 turn any method but HEAD into a
+    GET, 301 a POST): a write would be reported done with nothing written, a query
+    answered without its text. 307 and 308 keep the method and the body."""
+    method, status = response.request.method, response.status_code
+    if not response.has_redirect_location or method in ("GET", "HEAD"):
+        return
+    if status in (302, 303) or (status == 301 and method == "POST"):
+        target = response.request.url.join(response.headers["location"])
+        raise _BodyDropped(status, str(target))
+
+
+def _reached(error: object) -> str | None:
+    """The URL of the request an httpx error came from (a redirect's target, maybe)."""
+    try:
+        return str(error.request.url)  # type: ignore[attr-defined]
+    except (AttributeError, RuntimeError):  # not an httpx error, or one without a request
+        return None
+
+
 class _Pool:
     """One httpx client, made at the first request and kept for the next ones, so that
     they reuse its open connections (keep-alive) instead of connecting anew each time."""
@@ -93,6 +123,7 @@ class _Pool:
                     # No cookie is kept from one request to the next: each request is
                     # answered on its own credentials, as with a client per request.
                     cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),
+                    event_hooks={"response": [_refuse_a_redirect_that_drops_the_body]},
                 )
                 weakref.finalize(self, self._client.close)
             return self._client
@@ -420,6 +451,16 @@ def _exchange(
     error = outcome.get("error")
     if isinstance(error, httpx.TimeoutException):
         raise TimedOut(limit, shown(url))
+    if isinstance(error, _BodyDropped):
+        raise RequestFailed(
+            f"{where}: the store redirects it (HTTP {error.status}) to {shown(error.target)}, "
+            "which would get it as a GET without its body; nothing was sent there: use that "
+            "URL instead"
+        )
+    response = outcome.get("response")
+    reached = str(response.url) if isinstance(response, httpx.Response) else _reached(error)
+    if reached is not None and shown(reached) != shown(url):
+        where = f"{where} (redirected to {shown(reached)})"
     if isinstance(error, httpx.ConnectError):
         raise RequestFailed(f"{where}: cannot connect ({_reason(error, secrets)})")
     if isinstance(error, (httpx.RemoteProtocolError, httpx.DecodingError)):

@@ -1,0 +1,88 @@
+"""A store that redirects a request with a body so that it would come back as a GET
+without it (HTTP 301 for a POST, 302 and 303 for any method: what httpx, as browsers,
+does) fails the command, exit 2, naming the URL, the status and the target; nothing is
+sent there (hunt1 F16: publish printed 'added to ...', exit 0, with nothing written, when
+a proxy redirected http:// to https://). 307 and 308 keep the method and the body."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from conftest import run_cli
+from stores import free_port
+
+SAID = "which would get it as a GET without its body; nothing was sent there"
+
+
+@contextmanager
+def serving(status: int, target: str | None = None) -> Iterator[tuple[str, list[str]]]:
+    """A server on 127.0.0.1 that answers every GET, POST and PUT with ``status`` (and,
+    given a ``target``, a Location of ``target`` plus the request's path); yields its URL
+    and the requests it got (``"PUT /path"``). (stores.recording_store answers no PUT.)"""
+    seen: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            seen.append(f"{self.command} {self.path}")
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.send_response(status)
+            if target is not None:
+                self.send_header("Location", target + self.path)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        do_GET = do_PUT = do_POST
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", seen
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+CASES = [
+    (301, ("publish", "--endpoint"), "/store", "POST"),
+    (302, ("publish", "--replace", "--endpoint"), "/store", "PUT"),
+    (303, ("publish", "--update"), "/update", "POST"),
+    (301, ("query", "unread", "--endpoint"), "/query", "POST"),
+]
+
+
+@pytest.mark.parametrize(("status", "command", "path", "method"), CASES, ids=str)
+def test_a_write_redirected_into_a_get_fails_and_nothing_is_sent(status, command, path, method):
+    with serving(204) as (target, seen), serving(status, target) as (store, _):
+        result = run_cli(*command, f"{store}{path}")
+    assert result.exit_code == 2, result.output
+    said = f"{method} {store}{path}: the store redirects it (HTTP {status}) to {target}{path}, "
+    assert said + SAID in result.stderr, result.stderr
+    assert "added to" not in result.stdout and "replaced" not in result.stdout
+    assert seen == []
+
+
+@pytest.mark.parametrize(
+    ("status", "replace", "method"),
+    [(307, (), "POST"), (308, ("--replace",), "PUT"), (301, ("--replace",), "PUT")],
+)
+def test_a_redirect_that_keeps_the_method_and_body_is_followed(status, replace, method):
+    with serving(204) as (target, seen), serving(status, target) as (store, _):
+        result = run_cli("publish", *replace, "--endpoint", f"{store}/store")
+    assert result.exit_code == 0, result.output
+    assert len(seen) == 3 and all(s.startswith(f"{method} /store?graph=") for s in seen), seen
+
+
+def test_a_failure_after_a_redirect_names_where_it_was_redirected():
+    closed = f"http://127.0.0.1:{free_port()}"
+    with serving(307, closed) as (store, _):
+        result = run_cli("publish", "--endpoint", f"{store}/store")
+    assert result.exit_code == 2, result.output
+    said = f"POST {store}/store (redirected to {closed}/store): cannot connect"
+    assert said in result.stderr, result.stderr
