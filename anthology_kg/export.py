@@ -87,8 +87,9 @@ def graph_export(graph: Graph, base: str = DEFAULT_BASE) -> Export:
 
 
 def parse_include(text: str) -> tuple[str, ...]:
-    """``"data,ontology"`` to ``("data", "ontology")``; an unknown part is an error."""
-    parts = tuple(p.strip() for p in text.split(",") if p.strip())
+    """``"data,ontology"`` to ``("data", "ontology")``, each part once (``data,data`` is
+    ``("data",)``); an unknown part is an error."""
+    parts = tuple(dict.fromkeys(p.strip() for p in text.split(",") if p.strip()))
     unknown = [p for p in parts if p not in PARTS]
     if unknown or not parts:
         raise AnthologyError(f"--include takes a comma list of {', '.join(PARTS)}, not {text!r}")
@@ -101,11 +102,13 @@ def build_export(
     """The triples an export writes. Without inference, the included parts' quads as the
     engine gives them; with it, the closure is computed over data and ontology together
     in a pyoxigraph store (``inference.inferred_triples``, owlrl's closure where the
-    rules there cannot give it), and the new triples are kept apart."""
+    rules there cannot give it), and the new triples are kept apart. A part included
+    twice is read once: each reading mints its own blank nodes."""
     if inference not in INFERENCE:
         raise AnthologyError(f"--inferred takes one of {', '.join(INFERENCE)}")
     if isinstance(include, str) or not set(include) <= set(PARTS):
         raise ValueError(f"include is a sequence of parts ({', '.join(PARTS)}): {include!r}")
+    include = tuple(dict.fromkeys(include))
     if inference == "none":
         with collector_paused():
             if isinstance(source, FolderSource):
