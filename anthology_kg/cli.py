@@ -1077,9 +1077,11 @@ def fmt_command(settings, check, show_diff) -> None:
     ("changed while formatting: FILE", exit 1).
     """
     from .formatting import diff_labels, format_anthology, unified_diff
-    from .resources import data_folder, find_root
+    from .resources import data_folder, nearest_root
 
-    root = settings.root or find_root()
+    root = settings.root or nearest_root()
+    if root is None:  # not the bundled sample: fmt would rewrite the installed package
+        raise AnthologyError("no anthology here (no data/ folder); use --root DIR")
     data_folder(root)
     check = check or show_diff
     run = format_anthology(root, settings.base, write=not check)
