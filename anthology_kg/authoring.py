@@ -43,14 +43,14 @@ def new_entry_graph(
     cls = KINDS[kind]
     if entry_class(identifier) != cls:
         raise AnthologyError(
-            f"{identifier!r} is not an identifier for a {kind} entry "
+            f"{identifier!r} is not an identifier for {_a(kind)} entry "
             "(reference: ARXIV-nnnn.nnnnn, lit: LIT-nnn, adr: ADR-nnn, sota: SOTA-nnn, "
             "note: NOTE-nnn)"
         )
     if next(iter(anthology.identified(identifier)), None) is not None:
         raise AnthologyError(f"the anthology already has an entry {identifier!r}")
     if category is not None and cls not in (AK.Reference, AK.LiteratureRecord):
-        raise AnthologyError(f"a {kind} entry has no category")
+        raise AnthologyError(f"{_a(kind)} entry has no category")
     if category is not None:
         admitted = sorted(anthology_categories(anthology.root, anthology.base))
         if category not in admitted:
@@ -82,3 +82,8 @@ def write_new_entry(anthology: Engine, graph: Graph, identifier: str) -> Path:
         raise AnthologyError("the file exists already; nothing written", path)
     write_atomic(path, canonical_turtle(graph, base=anthology.base))
     return path
+
+
+def _a(kind: str) -> str:
+    """``kind`` with its article, as it is read aloud ("an adr", "a lit")."""
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"

@@ -100,7 +100,7 @@ def test_new_with_a_category_passes_check(anthology):
     [
         (["lit", "LIT-168"], "already has an entry 'LIT-168'"),
         (["lit", "LIT-1"], "'LIT-1' is not an identifier for a lit entry"),
-        (["adr", "LIT-170"], "'LIT-170' is not an identifier for a adr entry"),
+        (["adr", "LIT-170"], "'LIT-170' is not an identifier for an adr entry"),
         (["sota", "SOTA-201", "--category", "method"], "a sota entry has no category"),
     ],
 )
