@@ -10,9 +10,8 @@ from rdflib.namespace import DCTERMS
 
 from .config import did_you_mean
 from .errors import AnthologyError
-from .files import write_atomic
 from .namespaces import AK, bind_prefixes
-from .records import anthology_categories, entry_class
+from .records import anthology_categories, entry_class, write_new_file
 from .turtle import canonical_turtle
 
 if TYPE_CHECKING:
@@ -76,11 +75,10 @@ def new_entry_graph(
 
 
 def write_new_entry(anthology: Engine, graph: Graph, identifier: str) -> Path:
-    """Write ``data/ID.ttl`` in the canonical format; refuse to overwrite a file."""
+    """Write ``data/ID.ttl`` in the canonical format; a file there, even one made while
+    it writes, is refused (an AnthologyError) and left as it is."""
     path = anthology.root / "data" / f"{identifier}.ttl"
-    if path.exists():
-        raise AnthologyError("the file exists already; nothing written", path)
-    write_atomic(path, canonical_turtle(graph, base=anthology.base))
+    write_new_file(path, canonical_turtle(graph, base=anthology.base))
     return path
 
 

@@ -390,12 +390,28 @@ def write_record(
     _write_all([target], [text], target, replace=False)
 
 
-def _write_all(targets: list[Path], texts: list[str], where: Path, replace: bool) -> None:
+def write_new_file(target: Path, text: str) -> None:
+    """Write ``text`` to ``target``, a name no file (nor link) may hold, by the rule of
+    ``write_records``: a file there already is refused ("the file exists already;
+    nothing written"), and so is one another process makes while this call writes
+    (the file is linked into place, never over an existing name)."""
+    refusal = "the file exists already; nothing written"
+    _write_all([target], [text], target, replace=False, refusal=refusal)
+
+
+def _write_all(
+    targets: list[Path],
+    texts: list[str],
+    where: Path,
+    replace: bool,
+    refusal: str = "exists already; nothing written (--replace replaces it)",
+) -> None:
     """Write ``texts`` to ``targets`` all or none (``write_records``' contract): each is
     written under a temporary name, then (unless ``replace``) a target that exists is
-    refused, then all are moved into place. ``where`` is named by a failure to write
-    before any target is reached. A target replaced keeps its mode, and one that is a
-    symbolic link is written through, as files.write_atomic writes any other output."""
+    refused (one target with ``refusal``), then all are moved into place.
+    ``where`` is named by a failure to write before any target is reached. A target
+    replaced keeps its mode, and one that is a symbolic link is written through, as
+    files.write_atomic writes any other output."""
     if replace:
         targets = [Path(os.path.realpath(t)) if t.is_symlink() else t for t in targets]
         for target in targets:  # all or none: nothing is written into a device or a pipe
@@ -406,7 +422,7 @@ def _write_all(targets: list[Path], texts: list[str], where: Path, replace: bool
         for text, target in zip(texts, targets, strict=True):
             _stage(target, text, staged)
         if not replace:
-            _refuse_existing(targets)
+            _refuse_existing(targets, refusal)
         for (temporary, inode), target in zip(staged, targets, strict=True):
             # Listed before it is moved, so that Ctrl-C at any point finds it to undo.
             placed.append(_Placed(target, inode))
@@ -511,12 +527,12 @@ def _undo(placed: list[_Placed]) -> None:
                 backup.unlink(missing_ok=True)
 
 
-def _refuse_existing(targets: list[Path]) -> None:
+def _refuse_existing(targets: list[Path], refusal: str) -> None:
     """Raise an AnthologyError naming each of ``targets`` that exists (a dangling symbolic
-    link included): import replaces a file only when asked to."""
+    link included), one alone with ``refusal``: import replaces a file only when asked to."""
     existing = [target for target in targets if os.path.lexists(target)]
     if len(existing) == 1:
-        raise AnthologyError("exists already; nothing written (--replace replaces it)", existing[0])
+        raise AnthologyError(refusal, existing[0])
     if existing:
         names = ", ".join(target.name for target in existing)
         raise AnthologyError(
