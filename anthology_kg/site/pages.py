@@ -298,12 +298,16 @@ class Pages:
         return _markup(shown)
 
     def source_line(self, result: RuleResult) -> str | None:
-        """The text of the line a result points at (read once per file)."""
+        """The text of the line a result points at (read once per file), lines counted
+        as the sourcemap counts them: each ends at a "\n", nothing else."""
         if not result.file or not result.line:
             return None
         if result.file not in self._lines:
             try:
-                self._lines[result.file] = Path(result.file).read_text("utf-8").splitlines()
+                # Bytes decoded, not read as text (which ends a line at a lone "\r" too),
+                # and no str.splitlines (at U+2028, U+0085, a form feed too).
+                text = Path(result.file).read_bytes().decode("utf-8")
+                self._lines[result.file] = text.split("\n")
             except (OSError, UnicodeDecodeError):
                 self._lines[result.file] = []
         lines = self._lines[result.file]
