@@ -108,13 +108,28 @@ def read_text(path: Path) -> str:
 
 
 def check_base(base: str) -> str:
-    """``base`` if it is an absolute IRI the strict parser accepts, else an AnthologyError."""
+    """``base`` if it is an absolute IRI the strict parser accepts and against which a
+    relative IRI ``<ID>`` resolves to ``base + "ID"`` (entry IRIs are base + identifier),
+    else an AnthologyError."""
     try:
         ox.NamedNode(base)
     except ValueError as exc:
         raise AnthologyError(f"--base {base!r} is not an absolute IRI: {exc}") from None
     if ":" not in base:
         raise AnthologyError(f"--base {base!r} is not an absolute IRI")
+    # RFC 3986 drops a base's fragment, query and last segment: 'http://x/id#' gives
+    # <http://x/ID>, so a file's <LIT-501> would not be the entry id:LIT-501.
+    triple = next(ox.parse(b"<ID> <ID> <ID> .", format=ox.RdfFormat.TURTLE, base_iri=base))
+    if triple.subject.value != base + "ID":
+        why, fix = (
+            ("has a query or a fragment", "end its path with / and drop them")
+            if base.endswith("/")
+            else ("does not end in '/'", "end it with /")
+        )
+        raise AnthologyError(
+            f"--base {base!r} {why}: the relative IRI <ID> would be "
+            f"<{triple.subject.value}>, not <{base}ID>; {fix}"
+        )
     return base
 
 

@@ -1,0 +1,55 @@
+"""A base against which a relative IRI ``<ID>`` does not resolve to base + "ID" is
+refused, exit 2, where it was given (hunt1 F13): RFC 3986 drops a base's fragment,
+query and last segment, so with ``--base 'http://x/id#'`` a file's ``<LIT-501>`` was
+``<http://x/LIT-501>``, not the entry ``id:LIT-501``, and check blamed a dangling
+reference while ``new`` wrote ``<http://x/id#LIT-501>``."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import run_cli
+
+from anthology_kg.errors import AnthologyError
+from anthology_kg.sources import check_base
+
+REFUSED = {
+    "http://x/id#": "does not end in '/': the relative IRI <ID> would be <http://x/ID>, "
+    "not <http://x/id#ID>; end it with /",
+    "urn:x:": "does not end in '/': the relative IRI <ID> would be <urn:ID>, "
+    "not <urn:x:ID>; end it with /",
+    "http://x/id": "does not end in '/': the relative IRI <ID> would be <http://x/ID>, "
+    "not <http://x/idID>; end it with /",
+    "http://x": "does not end in '/': the relative IRI <ID> would be <http://x/ID>, "
+    "not <http://xID>; end it with /",
+    "http://x/?q=/": "has a query or a fragment: the relative IRI <ID> would be "
+    "<http://x/ID>, not <http://x/?q=/ID>; end its path with / and drop them",
+}
+
+
+@pytest.mark.parametrize("base", REFUSED)
+def test_the_option_names_itself_and_the_fix(base):
+    result = run_cli("--base", base, "stats")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"anthology-kg: --base {base!r} {REFUSED[base]}\n"
+
+
+@pytest.mark.parametrize("base", ["http://x/id#", "urn:x:"])
+def test_the_configuration_file_is_named(tmp_path, monkeypatch, base):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "anthology-kg.toml").write_text(f'base = "{base}"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("check")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"anthology-kg.toml: base: {base!r} {REFUSED[base]}\n"
+
+
+@pytest.mark.parametrize("base", ["https://example.org/id/", "urn:x/", "file:///tmp/a%20b/"])
+def test_a_base_ending_in_a_slash_is_taken(base):
+    assert check_base(base) == base
+    result = run_cli("--base", base, "stats")
+    assert result.exit_code == 0, result.stderr
+
+
+def test_check_base_refuses_in_the_library():
+    with pytest.raises(AnthologyError, match="end it with /"):
+        check_base("http://x/id#")
