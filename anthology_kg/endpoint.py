@@ -416,7 +416,8 @@ def _exchange(
 ) -> Answer:
     credentials = connection.credentials or credentials_for(url, connection.warn_once)
     secrets = credentials.secrets if credentials else []
-    limit = timeout or connection.timeout
+    # inf (--timeout inf) or any number past what a thread's wait takes is no limit.
+    limit = min(timeout or connection.timeout, threading.TIMEOUT_MAX)
     where = f"{method} {shown(url)}"
     outcome: dict[str, object] = {}
 
