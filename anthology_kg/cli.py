@@ -360,6 +360,22 @@ def _url(ctx: click.Context, param: click.Parameter, value: str | None) -> str |
     return value
 
 
+def _graph(ctx: click.Context, param: click.Parameter, value: str | tuple[str, ...]):
+    """--graph: an absolute IRI, or several (else a store is sent a name that is none, or
+    rdflib raises on it in an update's text); the default is one."""
+    from click.core import ParameterSource
+
+    if ctx.get_parameter_source(str(param.name)) is not ParameterSource.DEFAULT:
+        from .endpoint import check_graph
+
+        try:
+            for iri in (value,) if isinstance(value, str) else value:
+                check_graph(iri)
+        except AnthologyError as exc:
+            raise click.BadParameter(exc.message) from None
+    return value
+
+
 def _seconds(ctx: click.Context, param: click.Parameter, value: float | None):
     """--timeout: a number of seconds (click's FloatRange lets nan through: nan < 0 is
     false), kept on the Settings where the command has them."""
@@ -608,6 +624,7 @@ def _emit_chunks(chunks: Iterable[bytes], output: Path | None = None) -> None:
     default=DATA_GRAPH,
     show_default=True,
     metavar="IRI",
+    callback=_graph,
     help="With --endpoint: the named graph holding the data.",
 )
 @_limit_options
@@ -800,6 +817,7 @@ _endpoint_option = _options(
         "graphs",
         multiple=True,
         metavar="IRI",
+        callback=_graph,
         help="With --endpoint: the graph(s) the query sees as its default graph "
         f"(default: the published data, ontology and shapes graphs, {DATA_GRAPH} …).",
     ),
@@ -1198,7 +1216,12 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
     "a store that applies an update as one transaction, as Oxigraph does).",
 )
 @click.option(
-    "--graph", default=DATA_GRAPH, show_default=True, metavar="IRI", help="Graph for the data."
+    "--graph",
+    default=DATA_GRAPH,
+    show_default=True,
+    metavar="IRI",
+    callback=_graph,
+    help="Graph for the data.",
 )
 @click.option(
     "--replace",

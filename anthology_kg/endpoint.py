@@ -212,6 +212,17 @@ def check_url(url: str) -> str:
     return url
 
 
+def check_graph(iri: str) -> str:
+    """``iri`` if it is an absolute IRI as pyoxigraph parses one (as --base is checked),
+    else an AnthologyError: a graph's name goes as it is into a request's parameters and
+    an update's text."""
+    try:
+        ox.NamedNode(iri)
+    except ValueError as exc:
+        raise AnthologyError(f"{iri!r} is not an absolute IRI: {exc}") from None
+    return iri
+
+
 def shown(url: str) -> str:
     """``url`` as it may be printed: no credentials, no query string (a URL that does
     not parse, as written up to its query string, without what precedes an ``@``)."""

@@ -1,0 +1,39 @@
+"""Every --graph IRI (validate, query, sparql, publish) is an absolute IRI, checked
+before any request (hunt1 F17: 'not an iri' was sent to the store as is, 'added to
+<not an iri>', exit 0; with --update or validate, rdflib's traceback, exit 1)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import run_cli
+from stores import recording_store
+
+CASES = [
+    (("publish", "--endpoint", "{url}/store"), "not an iri", "Invalid IRI code point ' '"),
+    (("publish", "--update", "{url}/update"), "not an iri", "Invalid IRI code point ' '"),
+    (("validate", "--endpoint", "{url}/query"), "x> } DROP", "Invalid IRI code point '>'"),
+    (("query", "unread", "--endpoint", "{url}/q", "--graph", "urn:x"), "rel/x", "No scheme"),
+    (("sparql", "-", "--endpoint", "{url}/q"), "", "No scheme"),
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "graph", "why"),
+    CASES,
+    ids=["publish", "publish-update", "validate", "query", "sparql"],
+)
+def test_a_graph_that_is_no_absolute_iri_is_a_usage_error_before_any_request(command, graph, why):
+    with recording_store() as (url, seen):
+        args = [a.format(url=url) for a in command]
+        result = run_cli(*args, "--graph", graph, input="SELECT * {}")
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    said = f"Invalid value for '--graph': {graph!r} is not an absolute IRI: {why}"
+    assert said in result.stderr, result.stderr
+    assert seen == []
+
+
+def test_a_graph_that_is_an_iri_is_sent():
+    with recording_store(status=204) as (url, seen):
+        result = run_cli("publish", "--endpoint", f"{url}/store", "--graph", "urn:x:data")
+    assert result.exit_code == 0, result.output
+    assert seen[0] == "POST /store?graph=urn%3Ax%3Adata", seen
