@@ -228,7 +228,9 @@ def nquads_patch(diff: AnthologyDiff) -> str:
         name = ox.NamedNode(graph)
         quads += [ox.Quad(_ox(s), _ox(p), _ox(o), name) for s, p, o in facts]
     text = (ox.serialize(quads, format=ox.RdfFormat.N_QUADS) or b"").decode("utf-8")
-    return "".join(sorted(line + "\n" for line in text.splitlines()))
+    # Each statement ends in "\n", which a literal never holds raw; it may hold U+2028,
+    # U+0085 or a form feed, where str.splitlines would cut it.
+    return "".join(sorted(line + "\n" for line in text.split("\n") if line))
 
 
 WRITERS: dict[str, Callable[[AnthologyDiff], str]] = {
