@@ -171,7 +171,8 @@ def _checked(values: Any, path: Path) -> dict[str, Any]:
 
 def _check_base(base: str, path: Path) -> None:
     """An AnthologyError naming the file and its key, not the --base option the user did
-    not write, if ``base`` is not an absolute IRI (``sources.check_base``)."""
+    not write, if ``sources.check_base`` refuses ``base`` (not an absolute IRI, or one
+    that ``<ID>`` does not resolve against to base + ``ID``)."""
     # pyoxigraph's IRI parser: every command loads it anyway (main checks --base); only
     # --help, --version and completion pay for it here (~10 ms of CPU) with a base set.
     from .sources import check_base
