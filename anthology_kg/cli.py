@@ -103,6 +103,15 @@ class AnthologyGroup(click.Group):
         except AnthologyError as exc:
             click.echo(f"anthology-kg: {exc}" if exc.path is None else str(exc), err=True)
             ctx.exit(EXIT_INPUT)
+        except RecursionError:
+            # Python's own limit on nesting, met by data or a query nested hundreds of
+            # levels deep (blank nodes written nested, groups): an input error, not a crash.
+            click.echo(
+                "anthology-kg: the input nests too deep to follow (blank nodes or groups "
+                "nested hundreds of levels deep)",
+                err=True,
+            )
+            ctx.exit(EXIT_INPUT)
         except BrokenPipeError:
             # The reader closed the pipe (``| head``): the exit of a command stopped by
             # SIGPIPE (click's would be 1, "a rule is broken"), stdout pointed at
