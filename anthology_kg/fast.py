@@ -186,13 +186,14 @@ class OxigraphEngine(EntryIndex):
         return self._names.namespace_manager.normalizeUri(node)
 
     def identifier(self, node: Term) -> str | None:
-        """The ``dcterms:identifier`` of ``node`` (an rdflib or a pyoxigraph term)."""
+        """The ``dcterms:identifier`` of ``node`` (an rdflib or a pyoxigraph term); of
+        several (rule 8 reports them), the least by its text, as the reference engine
+        takes it."""
         subject = _as_ox(node)
         if isinstance(subject, ox.Literal):
             return None
-        for quad in self._store.quads_for_pattern(subject, _IDENTIFIER, None, DATA):
-            return _text(quad.object)
-        return None
+        quads = self._store.quads_for_pattern(subject, _IDENTIFIER, None, DATA)
+        return min((_text(quad.object) for quad in quads), default=None)
 
     def identifier_pairs(self) -> Iterator[tuple[Node, str]]:
         from .terms import from_ox

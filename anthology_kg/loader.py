@@ -138,10 +138,12 @@ class Anthology(EntryIndex):
 
     def identifier(self, node: Term) -> str | None:
         """The ``dcterms:identifier`` of ``node`` in the data, if it has one (``node``:
-        an rdflib or a pyoxigraph term, as each lookup here takes)."""
+        an rdflib or a pyoxigraph term, as each lookup here takes); of several (rule 8
+        reports them), the least by its text, as the Oxigraph engine takes it."""
         subject = _rdflib_term(node)
-        value = self.data.value(subject, DCTERMS.identifier) if subject is not None else None
-        return str(value) if value is not None else None
+        if subject is None:
+            return None
+        return min((str(o) for o in self.data.objects(subject, DCTERMS.identifier)), default=None)
 
     def identifier_pairs(self) -> Iterator[tuple[Node, str]]:
         for s, o in self.data.subject_objects(DCTERMS.identifier):
