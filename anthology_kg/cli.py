@@ -1314,8 +1314,9 @@ def serve(settings, port, host, read_only) -> None:
 def new(settings, kind, identifier, title, authors, category) -> None:
     """Write data/IDENTIFIER.ttl for a new entry of KIND, then check it.
 
-    Refuses an identifier of the wrong form or one the anthology has (exit 2, nothing
-    written). Prints what the rules still ask of the entry: only you can fill it in.
+    Refuses an identifier of the wrong form or one the anthology has, and a category
+    the anthology does not admit (exit 2, nothing written). Prints what the rules still
+    ask of the entry: only you can fill it in.
     """
     from .authoring import new_entry_graph, write_new_entry
     from .guards import refuse_service_in_shapes
