@@ -10,8 +10,9 @@ from rdflib.namespace import DCTERMS
 
 from .config import did_you_mean
 from .errors import AnthologyError
+from .files import write_new_file
 from .namespaces import AK, bind_prefixes
-from .records import anthology_categories, entry_class, write_new_file
+from .records import anthology_categories, entry_class
 from .turtle import canonical_turtle
 
 if TYPE_CHECKING:

@@ -10,13 +10,7 @@ endings and ends at its status line, with no final newline, as the anthology pri
 
 from __future__ import annotations
 
-import contextlib
-import errno
-import os
 import re
-import secrets
-import shutil
-import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +22,7 @@ from rdflib.term import Node
 
 from . import formatting
 from .errors import AnthologyError, printable
-from .files import refuse_special_file, stop_signals_held, write_atomic, write_error
+from .files import write_all, write_atomic
 from .loader import TurtleFiles, parse_turtle
 from .namespaces import AK, DEFAULT_BASE, bind_prefixes
 from .resources import data_folder, find_root, ontology_file
@@ -370,7 +364,7 @@ def write_records(
         raise AnthologyError("not a folder to write into", folder)
     targets = [folder / f"{record.identifier}.ttl" for record in records]
     texts = [canonical_turtle(record.graph, base=base) for record in records]
-    _write_all(targets, texts, folder, replace)
+    write_all(targets, texts, folder, replace)
     return targets
 
 
@@ -387,159 +381,7 @@ def write_record(
         return
     if not target.parent.is_dir():
         raise AnthologyError("cannot write: no such folder", target.parent)
-    _write_all([target], [text], target, replace=False)
-
-
-def write_new_file(target: Path, text: str) -> None:
-    """Write ``text`` to ``target``, a name no file (nor link) may hold, by the rule of
-    ``write_records``: a file there already is refused ("the file exists already;
-    nothing written"), and so is one another process makes while this call writes
-    (the file is linked into place, never over an existing name)."""
-    refusal = "the file exists already; nothing written"
-    _write_all([target], [text], target, replace=False, refusal=refusal)
-
-
-def _write_all(
-    targets: list[Path],
-    texts: list[str],
-    where: Path,
-    replace: bool,
-    refusal: str = "exists already; nothing written (--replace replaces it)",
-) -> None:
-    """Write ``texts`` to ``targets`` all or none (``write_records``' contract): each is
-    written under a temporary name, then (unless ``replace``) a target that exists is
-    refused (one target with ``refusal``), then all are moved into place.
-    ``where`` is named by a failure to write before any target is reached. A target
-    replaced keeps its mode, and one that is a symbolic link is written through, as
-    files.write_atomic writes any other output."""
-    if replace:
-        targets = [Path(os.path.realpath(t)) if t.is_symlink() else t for t in targets]
-        for target in targets:  # all or none: nothing is written into a device or a pipe
-            refuse_special_file(target)
-    staged: list[tuple[Path, int]] = []
-    placed: list[_Placed] = []
-    try:
-        for text, target in zip(texts, targets, strict=True):
-            _stage(target, text, staged)
-        if not replace:
-            _refuse_existing(targets, refusal)
-        for (temporary, inode), target in zip(staged, targets, strict=True):
-            # Listed before it is moved, so that Ctrl-C at any point finds it to undo.
-            placed.append(_Placed(target, inode))
-            _place(temporary, placed[-1], replace)
-    except BaseException as error:
-        with stop_signals_held():
-            _undo(placed)
-        where = placed[-1].target if placed else where
-        if isinstance(error, FileExistsError):
-            raise AnthologyError(
-                "written meanwhile by another process; nothing written", where
-            ) from None
-        if isinstance(error, OSError):
-            raise write_error(error, where) from None
-        raise
-    finally:
-        with stop_signals_held():
-            for temporary, _ in staged:
-                temporary.unlink(missing_ok=True)
-            for done in placed:
-                if done.backup is not None:
-                    done.backup.unlink(missing_ok=True)
-
-
-#: errno values of os.link on a file system without hard links (FAT, some network shares),
-#: or where a file may not be linked (another user's, under fs.protected_hardlinks).
-_NO_HARD_LINKS = frozenset({errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS})
-
-
-@dataclass
-class _Placed:
-    """A target ``write_records`` moves its file to: the file's inode, and the hard link
-    that keeps the file it replaced, if any."""
-
-    target: Path
-    inode: int
-    backup: Path | None = None
-
-
-def _stage(target: Path, text: str, staged: list[tuple[Path, int]]) -> None:
-    """Write ``text`` to a new temporary file beside ``target`` and list it in ``staged``
-    with its inode."""
-    with stop_signals_held():  # a file made is a file listed, to be removed
-        fd, name = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.", suffix=".importing"
-        )
-        temporary = Path(name)
-        staged.append((temporary, os.fstat(fd).st_ino))
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(text.encode("utf-8"))
-    os.chmod(temporary, 0o644)  # mkstemp's 0600 is for the temporary alone (files.write_atomic)
-
-
-def _place(temporary: Path, placed: _Placed, replace: bool) -> None:
-    """Give ``temporary``'s file the name ``placed.target``: without ``replace`` only if
-    the name is free (else FileExistsError); with it, first keeping the file it replaces."""
-    target = placed.target
-    if not replace:
-        try:
-            os.link(temporary, target)  # atomic, and never over an existing name
-        except OSError as error:
-            if error.errno not in _NO_HARD_LINKS:
-                raise
-            if os.path.lexists(target):
-                raise FileExistsError(
-                    errno.EEXIST, os.strerror(errno.EEXIST), str(target)
-                ) from None
-            os.replace(temporary, target)
-        return
-    backup = target.with_name(f".{target.name}.{secrets.token_hex(8)}.replaced")
-    placed.backup = backup  # before it exists, so that Ctrl-C finds it to remove
-    try:
-        os.link(target, backup, follow_symlinks=False)
-    except FileNotFoundError:
-        placed.backup = None  # nothing to replace
-    except OSError as error:
-        if error.errno not in _NO_HARD_LINKS:
-            raise
-        if os.path.lexists(target):
-            shutil.copy2(target, backup, follow_symlinks=False)
-        else:
-            placed.backup = None
-    if placed.backup is not None:  # the file replaced keeps its mode, as write_atomic's do
-        os.chmod(temporary, os.stat(placed.backup).st_mode & 0o777)
-    os.replace(temporary, target)
-
-
-def _undo(placed: list[_Placed]) -> None:
-    """Take back the moves of ``placed``, last first: a target still holding this call's
-    file is removed, or given back the file it replaced. A failure to undo is not raised
-    (the error that made the call undo its work is the one reported), and then the file
-    replaced stays in its backup."""
-    for done in reversed(placed):
-        backup, done.backup = done.backup, None  # kept, if it cannot be put back
-        with contextlib.suppress(OSError):
-            ours = done.target.lstat().st_ino == done.inode
-            if ours and backup is not None:
-                os.replace(backup, done.target)
-            elif ours:
-                done.target.unlink()
-            elif backup is not None:  # another process wrote the target since
-                backup.unlink(missing_ok=True)
-
-
-def _refuse_existing(targets: list[Path], refusal: str) -> None:
-    """Raise an AnthologyError naming each of ``targets`` that exists (a dangling symbolic
-    link included), one alone with ``refusal``: import replaces a file only when asked to."""
-    existing = [target for target in targets if os.path.lexists(target)]
-    if len(existing) == 1:
-        raise AnthologyError(refusal, existing[0])
-    if existing:
-        names = ", ".join(target.name for target in existing)
-        raise AnthologyError(
-            f"{len(existing)} files exist already; nothing written (--replace replaces them): "
-            + names,
-            existing[0].parent,
-        )
+    write_all([target], [text], target)
 
 
 def ordered_values(graph: Graph, subject: Node, predicate: URIRef, text: URIRef) -> list[str]:

@@ -13,6 +13,7 @@ import sys
 import pytest
 from conftest import FIXTURES, run_cli
 
+import anthology_kg.files
 import anthology_kg.records
 
 SEED = (FIXTURES / "records" / "seed" / "ARXIV-2409.19256.txt").read_text(encoding="utf-8")
@@ -182,7 +183,7 @@ def test_a_full_disk_is_exit_2_and_leaves_the_folder_as_it_was(tmp_path, records
     out = a_folder_with_one_entry(tmp_path, records)
     before = snapshot(out)
     full = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-    failing_on_call(monkeypatch, anthology_kg.records.tempfile, "mkstemp", 30, full)
+    failing_on_call(monkeypatch, anthology_kg.files.tempfile, "mkstemp", 30, full)
     result = run_cli("import", "--replace", str(records), "-o", str(out))
     assert result.exit_code == 2
     assert result.stderr.endswith("out: cannot write: no space left on the device\n")

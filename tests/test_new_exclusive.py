@@ -4,7 +4,7 @@
 import pytest
 from conftest import run_cli
 
-from anthology_kg import authoring, records
+from anthology_kg import authoring, files
 
 THEIRS = "# written by someone else\n"
 
@@ -21,7 +21,7 @@ def anthology(bundled_copy, monkeypatch):
         # Once the entry is known to be new, before its file is written.
         (authoring, "canonical_turtle", "the file exists already; nothing written"),
         # Once the file is written under its temporary name, before it is put in place.
-        (records, "_refuse_existing", "written meanwhile by another process; nothing written"),
+        (files, "_refuse_existing", "written meanwhile by another process; nothing written"),
     ],
 )
 def test_a_file_made_while_new_writes_is_left_as_it_is(
