@@ -670,6 +670,7 @@ def validate(
             "baseline state (use sarif or json)"
         )
     # A store's connection (and its HTTP client) only with --endpoint.
+    _refuse_without_endpoint(endpoint, graph="--graph", method="--method")
     connection = _connection(settings, method) if endpoint else None
     report = _validated(settings, engine, inference, extra_shapes, endpoint, graph, connection)
     _check_selection(report, select, ignore)
@@ -867,6 +868,7 @@ def _querying_engine(
     --inference), or the store at --endpoint reached by --method."""
     if endpoint and inference != "none":
         raise AnthologyError("--inference applies to the local anthology, not to --endpoint")
+    _refuse_without_endpoint(endpoint, graphs="--graph", method="--method")
     return settings.engine(
         engine,
         inference=inference,
@@ -874,6 +876,19 @@ def _querying_engine(
         graphs=graphs,
         connection=_connection(settings, method) if endpoint else None,
     )
+
+
+def _refuse_without_endpoint(endpoint: str | None, **options: str) -> None:
+    """An AnthologyError (exit 2) for a store's option (``options``: parameter name to
+    option) given on the command line without --endpoint, where it would be ignored."""
+    from click.core import ParameterSource
+
+    if endpoint:
+        return
+    context = click.get_current_context()
+    for name, option in options.items():
+        if context.get_parameter_source(name) is ParameterSource.COMMANDLINE:
+            raise AnthologyError(f"{option} applies to --endpoint, not to the local anthology")
 
 
 def _run(settings, anthology, text, endpoint, what, bindings=None, source=None):
