@@ -17,9 +17,11 @@ bytes. JSON is this object (``schema`` names its version)::
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from urllib.parse import quote
 from xml.etree import ElementTree as ET
 
 import click
@@ -222,6 +224,12 @@ def junit_report(report: Report) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, "unicode") + "\n"
 
 
+def _uri(file: str) -> str:
+    """``file`` as a relative URI reference: its bytes (a name that is not UTF-8 too)
+    percent-encoded but for ``/`` and unreserved characters."""
+    return quote(os.fsencode(file))
+
+
 def sarif_report(report: Report) -> str:
     """SARIF 2.1.0 with one reporting descriptor per rule code (``AK002``); the shapes
     that encode a rule are listed in its descriptor, each result names its shape."""
@@ -261,7 +269,7 @@ def sarif_report(report: Report) -> str:
         if r.code in index:
             result["ruleIndex"] = index[r.code]
         if r.file:
-            location: dict = {"artifactLocation": {"uri": r.file}}
+            location: dict = {"artifactLocation": {"uri": _uri(r.file)}}
             if r.line:
                 location["region"] = {"startLine": r.line}
                 if r.column:
@@ -286,6 +294,9 @@ def sarif_report(report: Report) -> str:
                     }
                 },
                 "results": results,
+                # Columns count code points, as the text report's do (SARIF's default
+                # is UTF-16 code units: a character past U+FFFF is two of them).
+                "columnKind": "unicodeCodePoints",
             }
         ],
     }
