@@ -33,6 +33,27 @@ def bundled_copy(tmp_path: Path) -> Path:
     return root
 
 
+def waiver_text(expires: str, rule: str = "aks:Rule9NoDanglingReference") -> str:
+    """A waivers.ttl of one waiver: LIT-001's reference to LIT-999 (the fixtures' rule 9
+    result), its ``rule`` and ``expires`` written as given (Turtle terms)."""
+    return f"""@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix aks: <https://w3id.org/anthology-kg/shapes#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+
+<waiver/LIT-001-rule9> a ak:Waiver ;
+    ak:waives <LIT-001> ;
+    ak:rule {rule} ;
+    rdfs:comment "LIT-999 is being written" ;
+    ak:expires {expires} .
+"""
+
+
+def date_term(day: str) -> str:
+    """``day`` (YYYY-MM-DD) as an xsd:date literal in Turtle."""
+    return f'"{day}"^^xsd:date'
+
+
 def records_folder(tmp_path: Path, paths: Iterable[Path]) -> Path:
     """A folder ``records`` in ``tmp_path`` holding a copy of each record of ``paths``."""
     folder = tmp_path / "records"

@@ -6,7 +6,7 @@ import shutil
 from xml.etree import ElementTree as ET
 
 import pytest
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, date_term, run_cli, waiver_text
 
 RULES = FIXTURES / "rules"
 
@@ -179,19 +179,6 @@ def test_rules_lists_each_shape():
     assert any(line.split("\t")[2:4] == ["ADR-032", "Warning"] for line in lines)
 
 
-WAIVER = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
-@prefix aks: <https://w3id.org/anthology-kg/shapes#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
-
-<waiver/LIT-001-rule9> a ak:Waiver ;
-    ak:waives <LIT-001> ;
-    ak:rule aks:Rule9NoDanglingReference ;
-    rdfs:comment "LIT-999 is being written" ;
-    ak:expires "{expires}"^^xsd:date .
-"""
-
-
 @pytest.fixture
 def waived_root(tmp_path):
     root = tmp_path / "w"
@@ -200,7 +187,7 @@ def waived_root(tmp_path):
 
 
 def test_active_waiver_is_reported_not_counted(waived_root):
-    (waived_root / "waivers.ttl").write_text(WAIVER.format(expires="2999-12-31"), "utf-8")
+    (waived_root / "waivers.ttl").write_text(waiver_text(date_term("2999-12-31")), "utf-8")
     result = run_cli("--root", str(waived_root), "check")
     assert result.exit_code == 0
     assert "Violation (waived: LIT-999 is being written)" in result.stdout
@@ -208,7 +195,7 @@ def test_active_waiver_is_reported_not_counted(waived_root):
 
 
 def test_expired_waiver_is_itself_a_violation(waived_root):
-    (waived_root / "waivers.ttl").write_text(WAIVER.format(expires="2000-01-01"), "utf-8")
+    (waived_root / "waivers.ttl").write_text(waiver_text(date_term("2000-01-01")), "utf-8")
     result = run_cli("--root", str(waived_root), "validate", "--format", "json")
     assert result.exit_code == 1
     doc = json.loads(result.stdout)

@@ -4,19 +4,8 @@ an AK000 violation at its line, as an incomplete waiver is, not a waiver of noth
 import shutil
 
 import pytest
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, run_cli, waiver_text
 
-WAIVER = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
-@prefix aks: <https://w3id.org/anthology-kg/shapes#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
-
-<waiver/LIT-001-rule9> a ak:Waiver ;
-    ak:waives <LIT-001> ;
-    ak:rule {rule} ;
-    rdfs:comment "LIT-999 is being written" ;
-    ak:expires {expires} .
-"""
 DANGLING = (
     "data/LIT-001.ttl:9:36: AK009 Violation [integrity] Integrity rule 9: points at "
     "something the record does not have (LIT-001, dcterms:references id:LIT-999)"
@@ -32,7 +21,7 @@ def root(tmp_path, monkeypatch):
 
 
 def check(root, rule: str, expires: str = '"2999-12-31"^^xsd:date', *options: str):
-    (root / "waivers.ttl").write_text(WAIVER.format(rule=rule, expires=expires), "utf-8")
+    (root / "waivers.ttl").write_text(waiver_text(expires, rule), "utf-8")
     return run_cli("--root", str(root), "check", *options)
 
 

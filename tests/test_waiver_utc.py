@@ -8,19 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import FIXTURES
-
-WAIVER = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
-@prefix aks: <https://w3id.org/anthology-kg/shapes#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
-
-<waiver/LIT-001-rule9> a ak:Waiver ;
-    ak:waives <LIT-001> ;
-    ak:rule aks:Rule9NoDanglingReference ;
-    rdfs:comment "LIT-999 is being written" ;
-    ak:expires "{expires}"^^xsd:date .
-"""
+from conftest import FIXTURES, date_term, waiver_text
 
 
 def _utc_today() -> dt.date:
@@ -44,7 +32,7 @@ def test_expiry_is_by_the_utc_date_not_the_local_one(tmp_path, zone):
         # Expiring on the earlier of the two dates: expired by the UTC date exactly when
         # the local date is the earlier one, and the other way round by the local date.
         expires = min(local, utc)
-        (root / "waivers.ttl").write_text(WAIVER.format(expires=expires.isoformat()), "utf-8")
+        (root / "waivers.ttl").write_text(waiver_text(date_term(expires.isoformat())), "utf-8")
         result = subprocess.run(
             [sys.executable, "-m", "anthology_kg", "--root", str(root), "check"],
             env=env,
