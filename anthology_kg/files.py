@@ -26,6 +26,7 @@ _WRITE_REASONS = {
     errno.EACCES: "permission denied",
     errno.EPERM: "permission denied",
     errno.EISDIR: "a folder is in the way",
+    errno.ENAMETOOLONG: "a name too long for the file system",
 }
 
 
@@ -57,17 +58,21 @@ def write_atomic(path: Path, content: str | bytes | Iterable[bytes]) -> None:
         except OSError as exc:
             raise write_error(exc, path) from None
         return
-    if path.is_symlink():
-        path = Path(os.path.realpath(path))
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise AnthologyError("cannot write: no such folder", folder)
-    if path.is_dir():
-        raise AnthologyError("cannot write: a folder is in the way", path)
+    try:
+        if path.is_symlink():
+            path = Path(os.path.realpath(path))
+        folder = path.parent if str(path.parent) else Path(".")
+        if not folder.is_dir():
+            raise AnthologyError("cannot write: no such folder", folder)
+        if path.is_dir():
+            raise AnthologyError("cannot write: a folder is in the way", path)
+    except OSError as exc:  # a name too long to look up
+        raise write_error(exc, path) from None
+    prefix = hidden_prefix(path, MKSTEMP_RANDOM + len(".tmp"))
     tmp: str | None = None
     try:
         with stop_signals_held():  # a file made is a name kept, to be removed
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=".tmp")
             handle = os.fdopen(fd, "wb")
         with handle:
             handle.writelines(chunks)
@@ -84,6 +89,34 @@ def write_atomic(path: Path, content: str | bytes | Iterable[bytes]) -> None:
         if tmp is not None:
             Path(tmp).unlink(missing_ok=True)
         raise
+
+
+#: The random characters tempfile.mkstemp puts between its prefix and suffix.
+MKSTEMP_RANDOM = 8
+
+
+def hidden_prefix(target: Path, more: int) -> str:
+    """``.NAME.`` for a hidden temporary file beside ``target`` (NAME its name), NAME cut
+    short (at a character) when the prefix and ``more`` bytes after it would not fit in
+    a name of its folder's file system: a legal name of 249 bytes made a temporary one
+    of 263."""
+    name = os.fsencode(target.name)
+    room = _name_max(target.parent) - 2 - more
+    if len(name) <= room:
+        return f".{target.name}."
+    room = max(room, 0)
+    while room and name[room] & 0xC0 == 0x80:  # not within a UTF-8 character
+        room -= 1
+    return f".{os.fsdecode(name[:room])}."
+
+
+def _name_max(folder: Path) -> int:
+    """The longest name, in bytes, the file system of ``folder`` takes (255 when it
+    cannot say)."""
+    try:
+        return os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # no pathconf on Windows
+        return 255
 
 
 #: The signals that stop a command (Ctrl-C; SIGTERM, which the command line turns into
@@ -255,7 +288,9 @@ def _stage(target: Path, text: str, staged: list[tuple[Path, int]]) -> None:
     with its inode."""
     with stop_signals_held():  # a file made is a file listed, to be removed
         fd, name = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.", suffix=".importing"
+            dir=target.parent,
+            prefix=hidden_prefix(target, MKSTEMP_RANDOM + len(".importing")),
+            suffix=".importing",
         )
         temporary = Path(name)
         staged.append((temporary, os.fstat(fd).st_ino))

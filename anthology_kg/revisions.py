@@ -15,6 +15,7 @@ every exit path.
 from __future__ import annotations
 
 import contextlib
+import errno
 import shutil
 import subprocess
 import tempfile
@@ -282,7 +283,7 @@ def resolve_states(
     ancestor with A (what a pull request changes), ``A..B`` compares B with A; an empty
     side is ``HEAD``."""
     root = root.resolve()
-    if old is not None and new is None and ".." in old and not Path(old).is_dir():
+    if old is not None and new is None and ".." in old and not _is_folder(old):
         repository = Repository.of(root)
         separator = "..." if "..." in old else ".."
         left, _, right = old.partition(separator)
@@ -299,11 +300,26 @@ def resolve_states(
 
 
 def read_state(root: Path, spec: str) -> State:
-    """A folder when ``spec`` is one, else a revision of the repository of ``root``."""
-    folder = Path(spec)
-    if folder.is_dir():
-        return read_folder(folder, display_path(folder))
+    """A folder when ``spec`` is one, else a revision of the repository of ``root``; a
+    name too long to be a folder's is an AnthologyError at ``spec``."""
+    folder = _is_folder(spec)
+    if folder is None:
+        raise AnthologyError("cannot read: a name too long for the file system", spec)
+    if folder:
+        return read_folder(Path(spec), display_path(Path(spec)))
     return Repository.of(root).read(spec, root)
+
+
+def _is_folder(spec: str) -> bool | None:
+    """Whether ``spec`` names a folder; None when no folder can have that name (longer
+    than the file system takes: ``A...B``, a range, may be). Another failure to look it
+    up (permission denied on the way) is an AnthologyError at ``spec``."""
+    try:
+        return Path(spec).is_dir()
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            return None
+        raise AnthologyError(f"cannot read: {exc.strerror or exc}", spec) from None
 
 
 @contextlib.contextmanager
