@@ -183,9 +183,15 @@ def _fact_json(diff: AnthologyDiff, change: FactChange, located: bool) -> dict:
         "object": namer.term(change.object),
     }
     if located:
-        item["file"] = change.file
+        item["file"] = _name(change.file)
         item["line"] = change.line
     return item
+
+
+def _name(name: str | None) -> str | None:
+    """A file's or revision's name as the text diff shows it (``printable``): a name that
+    is not UTF-8 holds lone surrogates, which JSON in UTF-8 cannot carry."""
+    return printable(name) if name else name
 
 
 def json_diff(diff: AnthologyDiff) -> str:
@@ -197,7 +203,7 @@ def json_diff(diff: AnthologyDiff) -> str:
             "status": e.status,
             "previousIdentifier": e.previous,
             "label": e.label,
-            "file": e.file,
+            "file": _name(e.file),
             "line": e.line,
             "added": [_fact_json(diff, c, True) for c in e.added],
             "removed": [_fact_json(diff, c, False) for c in e.removed],
@@ -206,11 +212,11 @@ def json_diff(diff: AnthologyDiff) -> str:
     ]
     document = {
         "schema": JSON_SCHEMA_ID,
-        "old": diff.old,
-        "new": diff.new,
+        "old": _name(diff.old),
+        "new": _name(diff.new),
         "equal": diff.equal,
         "counts": diff.counts(),
-        "ruleFiles": [{"path": path, "status": status} for path, status in diff.rule_files],
+        "ruleFiles": [{"path": _name(path), "status": status} for path, status in diff.rule_files],
         "entries": entries,
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
@@ -290,8 +296,8 @@ def query_json_diff(diff: QueryDiff) -> str:
     document = {
         "schema": QUERY_JSON_SCHEMA_ID,
         "query": diff.name,
-        "old": diff.old,
-        "new": diff.new,
+        "old": _name(diff.old),
+        "new": _name(diff.new),
         "equal": diff.equal,
         "variables": diff.variables,
         "appeared": [dict(zip(diff.variables, row, strict=True)) for row in diff.appeared],

@@ -151,9 +151,18 @@ def json_report(report: Report) -> str:
         "schema": JSON_SCHEMA_ID,
         "conforms": report.conforms,
         "counts": report.counts,
-        "results": [r.as_dict() for r in report.results],
+        "results": [_json_result(r) for r in report.results],
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _json_result(result: RuleResult) -> dict:
+    """``result.as_dict()``, its file named as the text report names it (``printable``):
+    a name that is not UTF-8 holds lone surrogates, which JSON in UTF-8 cannot carry."""
+    item = result.as_dict()
+    if result.file:
+        item["file"] = printable(result.file)
+    return item
 
 
 def _escape_data(text: str) -> str:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
 
+from .errors import printable
 from .sources import file_names
 
 if TYPE_CHECKING:
@@ -75,5 +76,5 @@ def compute_stats(anthology: Engine) -> Stats:
         entries=_count(anthology, _ENTRIES),
         by_class=grouped["class"],
         by_category=grouped["category"],
-        files=file_names(anthology.data_files),
+        files=[printable(name) for name in file_names(anthology.data_files)],
     )

@@ -24,6 +24,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, Template, select
 from markupsafe import Markup, escape
 from rdflib import Graph
 
+from ..errors import printable
 from ..guards import uses_service
 from ..loader import EntryIndex
 from ..local_query import run_local
@@ -325,7 +326,7 @@ class Pages:
             if path.is_relative_to(self.anthology.root)
             else Path(path.name)
         )
-        return f"{shown.as_posix()}:{result.line}"
+        return printable(f"{shown.as_posix()}:{result.line}")  # a name may not be UTF-8
 
     @cached_property
     def rules(self) -> list[Rule]:
