@@ -169,16 +169,24 @@ class _StopGate:
     """Where ``serve``'s SIGTERM handler stops it: at once, or, while a child process is
     being started (``held``), as soon as the child's Popen is ours to stop. A stop raised
     inside ``subprocess.Popen`` after the fork would leave the child running unseen,
-    still writing into a store that is being removed."""
+    still writing into a store that is being removed.
+
+    A stop is kept once asked for (``requested``), and ``check`` raises it again: Python
+    drops an exception that a signal handler raises while a weakref callback runs (the
+    module locks of an import), so the raise alone could be lost and serve run on."""
 
     def __init__(self) -> None:
         self.holding = 0
-        self.pending = False
+        self.requested = False
 
     def stop(self, *_: object) -> None:
-        if self.holding:
-            self.pending = True
-        else:
+        self.requested = True
+        if not self.holding:
+            raise _Stopped
+
+    def check(self) -> None:
+        """Raise ``_Stopped`` if a stop was asked for (and is not held off)."""
+        if self.requested and not self.holding:
             raise _Stopped
 
     @contextmanager
@@ -188,12 +196,12 @@ class _StopGate:
             yield
         finally:
             self.holding -= 1
-        if not self.holding and self.pending:
-            self.pending = False
-            raise _Stopped
+        self.check()
 
 
 _STOPS = _StopGate()
+#: How often a serving process looks for a stop whose raise was lost (``_StopGate``).
+_STOP_CHECK_SECONDS = 0.5
 
 
 def _remove_own_stores() -> None:
@@ -233,7 +241,7 @@ def serve(
     previous = signal.getsignal(signal.SIGTERM)
     # From the start: a SIGTERM while the store loads (seconds at 10,000 entries) would
     # otherwise kill this process with the store and its loader left behind.
-    _STOPS.pending = False
+    _STOPS.requested = False
     signal.signal(signal.SIGTERM, _STOPS.stop)
     process: subprocess.Popen[str] | None = None
     try:
@@ -241,6 +249,7 @@ def serve(
         check_port(host, port)
         folder = Path(tempfile.mkdtemp(prefix=f"{STORE_PREFIX}{os.getpid()}-"))
         load_store(anthology, folder)
+        _STOPS.check()
         with _STOPS.held():
             process = subprocess.Popen(
                 serve_command(folder, host, port, read_only),
@@ -265,6 +274,7 @@ def serve(
         threading.Thread(target=relay, daemon=True).start()
         deadline = time.monotonic() + startup_seconds
         while not _listening(host, port):
+            _STOPS.check()
             if process.poll() is not None or time.monotonic() > deadline:
                 if process.poll() is None:
                     process.kill()
@@ -279,7 +289,12 @@ def serve(
             sys.stderr.write(line + "\n")
         try:  # a Ctrl-C that comes while ``started`` prints is a stop like any other
             started(endpoint_base(host, port))
-            return process.wait()
+            while True:
+                _STOPS.check()
+                try:
+                    return process.wait(timeout=_STOP_CHECK_SECONDS)
+                except subprocess.TimeoutExpired:
+                    continue
         except KeyboardInterrupt:
             return 0
     except _Stopped:
