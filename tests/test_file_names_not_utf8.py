@@ -92,3 +92,14 @@ def test_stats_names_the_file_escaped_in_utf8(anthology, fmt):
     shown = utf8(result.stdout_bytes)
     files = json.loads(shown)["files"] if fmt == "json" else shown.split()
     assert SHOWN in files
+
+
+def test_the_site_names_a_stored_query_whose_name_is_not_utf8_escaped(anthology, tmp_path):
+    (anthology / "queries").mkdir()
+    query = "#+ summary: s\nSELECT ?s WHERE { ?s ?p ?o } LIMIT 1\n"
+    (anthology / "queries" / os.fsdecode(b"q\xff.rq")).write_text(query, "utf-8")
+    assert "q\\udcff\ts" in utf8(run_cli("queries").stdout_bytes)  # as `queries` lists it
+    result = run_cli("site", "-o", str(tmp_path / "site"))
+    assert result.exit_code == 0, result.output
+    listing = utf8((tmp_path / "site" / "queries" / "index.html").read_bytes())
+    assert ">q\\udcff</a>" in listing

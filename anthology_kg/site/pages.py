@@ -914,6 +914,7 @@ class Pages:
         example_entry = self.loaded_entry() if wanted else ""
         for name, stored in self.queries.items():
             path = self.query_pages[name]
+            shown = printable(name)  # as `queries` lists it: a file's name may not be UTF-8
             self.out.sources[path] = partial(_fixed, f"query {name!r}", (stored.path, None))
             refused = None
             if uses_service(stored.text):
@@ -938,10 +939,10 @@ class Pages:
             self.render(
                 "query.html",
                 path,
-                title=f"Query: {name}",
+                title=f"Query: {shown}",
                 csp=CSP_WASM,
                 q={
-                    "title": f"Query: {name}",
+                    "title": f"Query: {shown}",
                     "summary": stored.summary,
                     "description": stored.description,
                     "params": params,
@@ -958,7 +959,7 @@ class Pages:
             )
             listed.append(
                 {
-                    "name": name,
+                    "name": shown,
                     "href": Path(path).name,
                     "summary": stored.summary,
                     "params": [p.name for p in stored.params],
