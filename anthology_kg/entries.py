@@ -7,6 +7,7 @@ calls that take or give them (an entry's owner, resolving an IRI).
 
 from __future__ import annotations
 
+import re
 import sys
 from abc import ABC, abstractmethod
 from collections import deque
@@ -20,8 +21,15 @@ import pyoxigraph as ox
 from .choices import DEFAULT_BASE
 from .config import did_you_mean
 from .errors import AnthologyError
-from .layout import LayoutWarning, anthology_layout_warnings, layout_warnings, suspect_entries
+from .layout import (
+    LayoutWarning,
+    anthology_layout_warnings,
+    layout_warnings,
+    suspect_entries,
+    written_identifiers,
+)
 from .parts import PARTS
+from .sources import file_names, read_text
 
 if TYPE_CHECKING:
     from rdflib import Graph, URIRef
@@ -78,6 +86,12 @@ class EntryIndex(ABC):
     base: str = DEFAULT_BASE
     locations: dict[Node, Location] = field(default_factory=dict)
     _owners: dict[Term, Term | None] = field(default_factory=dict, repr=False)
+    #: Each data file's subject IRIs and their first lines, for the files read so far.
+    _file_lines: dict[Path, dict[str, int]] = field(default_factory=dict, repr=False)
+    #: Where each subject IRI is first written, all data files read by name (``location``).
+    _first_lines: dict[str, Location] | None = field(default=None, repr=False)
+    _identifier_files: dict[str, Path] | None = field(default=None, repr=False)
+    _data_file_names: frozenset[str] | None = field(default=None, repr=False)
     #: The data files the loader's layout scan found worth parsing (``layout.LayoutScan``),
     #: when it was asked to scan; None: ``layout_warnings`` reads the files itself.
     layout_suspects: list[Path] | None = field(default=None, repr=False)
@@ -175,6 +189,79 @@ class EntryIndex(ABC):
         assert isinstance(count, ox.Literal), count
         return int(count.value)
 
+    def location(self, node: Term) -> Location | None:
+        """Where ``node`` (a term of either library) is written: a waiver where
+        waivers.ttl writes it; else, of the data files, its owner's own first (named by
+        the owner's identifier, else by its IRI, else the one that first writes that
+        identifier), where ``node`` is a subject there, else its owner; else the first
+        file by name that writes ``node``, else its owner. The same on both engines,
+        whatever was asked before."""
+        iri = iri_of(node)
+        if iri is not None and iri in self.rules.waiver_lines:
+            return self.rules.waiver_lines[iri]
+        owner = self.owner(node)
+        owner_iri = iri_of(owner)
+        keys = [key for key in (iri, owner_iri) if key is not None]
+        own = self._own_files(owner, owner_iri)
+        for key in keys:
+            for path in own:
+                line = self._lines_of(path).get(key)
+                if line is not None:
+                    return Location(path, line)
+        first = self._first_written()
+        return next((first[key] for key in keys if key in first), None)
+
+    def _own_files(self, owner: Term | None, owner_iri: str | None) -> list[Path]:
+        """The data files an entry is expected in, in order (``location``)."""
+        found: list[Path] = []
+        identifier = self.identifier(owner) if owner is not None else None
+        if identifier and (path := self._named_file(identifier)) is not None:
+            found.append(path)
+        if owner_iri is not None and owner_iri.startswith(self.base):
+            if (path := self._named_file(owner_iri[len(self.base) :])) is not None:
+                found.append(path)
+        if identifier and (path := self._files_by_identifier().get(identifier)) is not None:
+            found.append(path)
+        return list(dict.fromkeys(found))
+
+    def _named_file(self, name: str) -> Path | None:
+        """``data/NAME.ttl`` when it is one of the data files read, else None. Nothing in
+        the data chooses a path outside data/, nor asks the file system about a name
+        (one longer than the file system allows would raise)."""
+        if not _FILE_NAME.fullmatch(name):
+            return None
+        if self._data_file_names is None:
+            self._data_file_names = frozenset(file_names(self.data_files))
+        file_name = f"{name}.ttl"
+        return self.root / "data" / file_name if file_name in self._data_file_names else None
+
+    def _files_by_identifier(self) -> dict[str, Path]:
+        """Which file writes ``identifier "X"`` first, read once with the layout rule's
+        text search (``layout.written_identifiers``)."""
+        if self._identifier_files is None:
+            self._identifier_files = {}
+            for path in self.data_files:
+                for identifier in written_identifiers(read_text(path)):
+                    self._identifier_files.setdefault(identifier, path)
+        return self._identifier_files
+
+    def _lines_of(self, path: Path) -> dict[str, int]:
+        """The subject IRIs of data file ``path`` and their first lines (read once)."""
+        lines = self._file_lines.get(path)
+        if lines is None:
+            lines = self._file_lines[path] = _subject_lines(path, self.base)
+        return lines
+
+    def _first_written(self) -> dict[str, Location]:
+        """Where each subject IRI is first written, the data files read by name."""
+        if self._first_lines is None:
+            self._first_lines = {}
+            for path in self.data_files:
+                lines = self._file_lines.get(path) or _subject_lines(path, self.base)
+                for iri, line in lines.items():
+                    self._first_lines.setdefault(iri, Location(path, line))
+        return self._first_lines
+
     def resolve_entry(self, text: str) -> URIRef:
         """The entry named by an identifier (``LIT-168``) or a full IRI.
 
@@ -193,6 +280,21 @@ class EntryIndex(ABC):
                 return iri
         known = {identifier for _, identifier in self.identifier_pairs()}
         raise AnthologyError(f"no entry {text!r} in the anthology{did_you_mean(text, known)}")
+
+
+#: A name that is a plain file name (``EntryIndex._named_file``).
+_FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def _subject_lines(path: Path, base: str) -> dict[str, int]:
+    """The subject IRIs of Turtle file ``path`` and their first lines; none if it is
+    gone or unreadable since it was loaded."""
+    from .sourcemap import subject_iris
+
+    try:
+        return subject_iris(read_text(path), base)
+    except (OSError, AnthologyError):
+        return {}
 
 
 def find_owner(

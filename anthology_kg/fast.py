@@ -9,7 +9,6 @@ engine, so every writer, waiver and source location works the same on either eng
 from __future__ import annotations
 
 import os
-import re
 import threading
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -21,9 +20,9 @@ import pyoxigraph as ox
 
 from . import resources
 from .choices import DEFAULT_BASE
-from .entries import EntryIndex, Location, iri_of
+from .entries import EntryIndex
 from .errors import AnthologyError
-from .layout import LayoutScan, written_identifiers
+from .layout import LayoutScan
 from .parts import GRAPHS, PARTS, OxTerm
 from .prefixes import prefixed_name
 from .progress import track
@@ -31,11 +30,9 @@ from .ruleset import Rules, load_rules
 from .sourcemap import refuse_rdf12_terms
 from .sources import (
     TurtleFiles,
-    file_names,
     load_into,
     parse_quads,
     read_source,
-    read_text,
     sparql_error,
 )
 
@@ -63,7 +60,6 @@ VOCABULARY = ox.NamedNode("urn:anthology-kg:graph:vocabulary")
 HASH_JOINED_TARGETS_UP_TO = 50_000
 _IDENTIFIER = ox.NamedNode("http://purl.org/dc/terms/identifier")
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
-_FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
 def _text(term: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple) -> str:
@@ -98,12 +94,7 @@ class OxigraphEngine(EntryIndex):
     _loading: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _rules_in_store: bool = field(default=False, repr=False)
     _waivers_located: bool = field(default=False, repr=False)
-    #: Where each data subject IRI is first written, from the files scanned so far.
-    _lines: dict[str, Location] = field(default_factory=dict, repr=False)
-    _scanned: set[Path] = field(default_factory=set, repr=False)
     _names: Graph | None = field(default=None, repr=False)
-    _identifier_files: dict[str, Path] | None = field(default=None, repr=False)
-    _data_file_names: frozenset[str] | None = field(default=None, repr=False)
     _data: Graph | None = field(default=None, repr=False)
     #: The bytes of each data file as read, when the load was deferred (``sources``).
     _sources: list[bytes] | None = field(default=None, repr=False)
@@ -224,68 +215,6 @@ class OxigraphEngine(EntryIndex):
         from .terms import from_ox
 
         return {from_ox(q.subject) for q in quads}
-
-    def _scan(self, path: Path) -> None:
-        from .sourcemap import subject_iris
-
-        if path in self._scanned or not path.is_file():
-            return
-        self._scanned.add(path)
-        for iri, line in subject_iris(read_text(path), self.base).items():
-            self._lines.setdefault(iri, Location(path, line))
-
-    def _files_by_identifier(self) -> dict[str, Path]:
-        """Which file writes ``identifier "X"``, read once with the layout rule's text
-        search (``layout.written_identifiers``)."""
-        if self._identifier_files is None:
-            self._identifier_files = {}
-            for path in self.data_files:
-                for identifier in written_identifiers(read_text(path)):
-                    self._identifier_files.setdefault(identifier, path)
-        return self._identifier_files
-
-    def _named_file(self, name: str) -> Path | None:
-        """``data/NAME.ttl`` when it is one of the data files read, else None. Nothing in
-        the data chooses a path outside data/, nor asks the file system about a name
-        (one longer than the file system allows would raise)."""
-        if not _FILE_NAME.fullmatch(name):
-            return None
-        if self._data_file_names is None:
-            self._data_file_names = frozenset(file_names(self.data_files))
-        file_name = f"{name}.ttl"
-        return self.root / "data" / file_name if file_name in self._data_file_names else None
-
-    def location(self, node: Term) -> Location | None:
-        """Found lazily: a waiver where waivers.ttl writes it; else the file named by the
-        owner's identifier is scanned first, then the one its IRI names (an entry whose
-        identifier is wrong is still there); when the entry is not there either, the
-        files whose text holds its identifier. ``node``: an rdflib or pyoxigraph term."""
-        iri = iri_of(node)
-        if iri is not None and iri in self.rules.waiver_lines:
-            return self.rules.waiver_lines[iri]
-        owner = self.owner(node)
-        owner_iri = iri_of(owner)
-        identifier = self.identifier(owner) if owner is not None else None
-
-        def unlocated() -> bool:
-            return (iri is None or iri not in self._lines) and (
-                owner_iri is None or owner_iri not in self._lines
-            )
-
-        if identifier and (path := self._named_file(identifier)) is not None:
-            self._scan(path)
-        if unlocated() and owner_iri is not None and owner_iri.startswith(self.base):
-            if (path := self._named_file(owner_iri[len(self.base) :])) is not None:
-                self._scan(path)
-        if unlocated() and identifier and identifier in self._files_by_identifier():
-            self._scan(self._files_by_identifier()[identifier])
-        if unlocated():
-            # Not where its identifier is first written (two entries share it, say).
-            for path in self.data_files:
-                self._scan(path)
-        if iri is not None and iri in self._lines:
-            return self._lines[iri]
-        return self._lines.get(owner_iri) if owner_iri is not None else None
 
     # -- the graph -----------------------------------------------------------------------
 

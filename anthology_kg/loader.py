@@ -34,7 +34,7 @@ from .ruleset import Rules as Rules
 from .ruleset import load_rules as load_rules
 from .ruleset import parse_turtle as parse_turtle
 from .ruleset import vocabulary as vocabulary
-from .sourcemap import refuse_rdf12_terms, subject_lines
+from .sourcemap import refuse_rdf12_terms
 from .sources import TurtleFiles as TurtleFiles
 from .sources import parse_turtle_file, to_graph
 from .terms import GRAPHS, PARTS, rdflib_term, to_ox
@@ -157,16 +157,6 @@ class Anthology(EntryIndex):
         """The subjects of the triples whose object is ``node``."""
         value = _rdflib_term(node)
         return set(self.data.subjects(None, value)) if value is not None else set()
-
-    def location(self, node: Term) -> Location | None:
-        """Where ``node`` is first written as a subject, or else where its owner is."""
-        subject = _rdflib_term(node)
-        if subject is None:
-            return None
-        if subject in self.locations:
-            return self.locations[subject]
-        owner = self.owner(subject)
-        return self.locations.get(owner) if owner is not None else None
 
     def normalize(self, node: str) -> str:
         """An IRI as a prefixed name where a bound prefix fits, else ``<iri>``."""
@@ -295,7 +285,6 @@ def load_anthology(
     # rdflib's graph is built, once: relabelling that graph built it again, triple by
     # triple (~a fifth of the load).
     found: dict[tuple[ox.NamedNode | ox.BlankNode, ox.NamedNode, OxObject], None] = {}
-    locations: dict[Node, Location] = {}
     data_files = TurtleFiles.of(data_dir)
     scan = LayoutScan(data_files) if layout else None
     for index, path in enumerate(track(data_files, "loading")):
@@ -303,8 +292,6 @@ def load_anthology(
         refuse_rdf12_terms(source, path, base, quads)  # which rdflib's graphs cannot hold
         for quad in quads:
             found[(quad.subject, quad.predicate, quad.object)] = None  # type: ignore[index]
-        for subject, line in subject_lines(text, base).items():
-            locations.setdefault(subject, Location(path, line))
         if scan is not None:
             scan.add(index, path.name, text)
     labels = ox_stable_labels(found)
@@ -327,6 +314,6 @@ def load_anthology(
         rules=rules,
         data_files=data_files,
         base=base,
-        locations={**rules.locations, **locations},
+        locations=dict(rules.locations),
         layout_suspects=scan.suspects() if scan is not None else None,
     )

@@ -18,8 +18,8 @@ from urllib.parse import urljoin
 from .errors import AnthologyError
 from .sources import decode_utf8, parse_quads, read_text
 
-# rdflib's IRIs only for callers that ask for them (``subject_lines``, the positions of
-# triples): ``scan`` and ``subject_iris`` give plain strings.
+# rdflib's IRIs only for callers that ask for them (the positions of triples): ``scan``
+# and ``subject_iris`` give plain strings.
 if TYPE_CHECKING:
     from rdflib import URIRef
 
@@ -57,15 +57,9 @@ def scan(text: str, base: str = "") -> SourceMap:
     return SourceMap(*_scan(text, base))
 
 
-def subject_lines(text: str, base: str = "") -> dict[URIRef, int]:
-    """Map each IRI that starts a top-level statement to its first line (1-based)."""
-    from rdflib import URIRef
-
-    return {URIRef(iri): line for iri, line in _scan(text, base)[0].items()}
-
-
 def subject_iris(text: str, base: str = "") -> dict[str, int]:
-    """``subject_lines`` with each IRI as a plain string (no RDF library needed)."""
+    """Each IRI that starts a top-level statement of Turtle ``text``, and its first line
+    (1-based)."""
     return _scan(text, base)[0]
 
 

@@ -1,0 +1,44 @@
+"""Where a result is written, when its entry is described in more than one file: the
+entry's own file first, the same on both engines and whatever was located before (the
+reference engine took the first file by name, and the Oxigraph engine's answer
+depended on which files earlier lookups had read)."""
+
+import pytest
+from conftest import run_cli
+from rdflib import URIRef
+
+from anthology_kg.engine import ENGINES, open_engine
+
+ENTRY = URIRef("https://w3id.org/anthology-kg/id/LIT-168")
+#: Sorted before LIT-168.ttl, it says one more thing of LIT-168, and holds an orphan
+#: blank node (no owner: it sends a lookup through every file).
+EXTRA = (
+    "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+    "@prefix id: <https://w3id.org/anthology-kg/id/> .\n"
+    "id:LIT-168 ak:readingStatus ak:unread .\n"
+    "[] ak:readingStatus ak:read .\n"
+)
+
+
+@pytest.fixture
+def anthology(bundled_copy):
+    (bundled_copy / "data" / "AAA-extra.ttl").write_text(EXTRA, encoding="utf-8")
+    return bundled_copy
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("orphan_first", [False, True])
+def test_an_entry_is_located_in_its_own_file(anthology, engine, orphan_first):
+    opened = open_engine(engine, root=anthology)
+    if orphan_first:  # a lookup that reads every file, before the entry's own
+        assert opened.location(URIRef("https://w3id.org/anthology-kg/id/nowhere")) is None
+    where = opened.location(ENTRY)
+    assert where is not None and where.path.name == "LIT-168.ttl", where
+
+
+def test_check_names_the_same_file_and_line_on_both_engines(anthology):
+    root = ("--root", str(anthology))
+    fast = run_cli(*root, "check", "--fail-on", "info")
+    reference = run_cli(*root, "check", "--fail-on", "info", "--engine", "reference")
+    assert fast.stdout == reference.stdout
+    assert "data/LIT-168.ttl:" in fast.stdout and "AAA-extra.ttl:3" not in fast.stdout
