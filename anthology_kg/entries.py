@@ -191,8 +191,8 @@ class EntryIndex(ABC):
 
     def location(self, node: Term) -> Location | None:
         """Where ``node`` (a term of either library) is written: a waiver where
-        waivers.ttl writes it; else, of the data files, its owner's own first (named by
-        the owner's identifier, else by its IRI, else the one that first writes that
+        waivers.ttl writes it; else, of the data files, its owner's own (named by the
+        owner's identifier or by its IRI; else the one that first writes that
         identifier), where ``node`` is a subject there, else its owner; else the first
         file by name that writes ``node``, else its owner. The same on both engines,
         whatever was asked before."""
@@ -202,27 +202,36 @@ class EntryIndex(ABC):
         owner = self.owner(node)
         owner_iri = iri_of(owner)
         keys = [key for key in (iri, owner_iri) if key is not None]
-        own = self._own_files(owner, owner_iri)
-        for key in keys:
-            for path in own:
-                line = self._lines_of(path).get(key)
-                if line is not None:
-                    return Location(path, line)
+        identifier = self.identifier(owner) if owner is not None else None
+        named = [
+            path
+            for name in (
+                identifier,
+                owner_iri[len(self.base) :]
+                if owner_iri and owner_iri.startswith(self.base)
+                else None,
+            )
+            if name and (path := self._named_file(name)) is not None
+        ]
+        found = self._written_in(keys, named)
+        if found is None and identifier:
+            # Every file's text is searched for the identifier only now: most entries
+            # are in the file their identifier names.
+            path = self._files_by_identifier().get(identifier)
+            found = self._written_in(keys, [path] if path is not None else [])
+        if found is not None:
+            return found
         first = self._first_written()
         return next((first[key] for key in keys if key in first), None)
 
-    def _own_files(self, owner: Term | None, owner_iri: str | None) -> list[Path]:
-        """The data files an entry is expected in, in order (``location``)."""
-        found: list[Path] = []
-        identifier = self.identifier(owner) if owner is not None else None
-        if identifier and (path := self._named_file(identifier)) is not None:
-            found.append(path)
-        if owner_iri is not None and owner_iri.startswith(self.base):
-            if (path := self._named_file(owner_iri[len(self.base) :])) is not None:
-                found.append(path)
-        if identifier and (path := self._files_by_identifier().get(identifier)) is not None:
-            found.append(path)
-        return list(dict.fromkeys(found))
+    def _written_in(self, keys: Sequence[str], paths: Sequence[Path]) -> Location | None:
+        """Where the first of ``keys`` is a subject in one of ``paths``, tried in order."""
+        for key in keys:
+            for path in paths:
+                line = self._lines_of(path).get(key)
+                if line is not None:
+                    return Location(path, line)
+        return None
 
     def _named_file(self, name: str) -> Path | None:
         """``data/NAME.ttl`` when it is one of the data files read, else None. Nothing in
