@@ -194,12 +194,15 @@ class EntryIndex(ABC):
         waivers.ttl writes it; else, of the data files, its owner's own (named by the
         owner's identifier or by its IRI; else the one that first writes that
         identifier), where ``node`` is a subject there, else its owner; else the first
-        file by name that writes ``node``, else its owner. The same on both engines,
-        whatever was asked before."""
+        file by name that writes ``node``, else its owner. A node in no entry is placed
+        by the nearest IRI that points at it. The same on both engines, whatever was
+        asked before."""
         iri = iri_of(node)
         if iri is not None and iri in self.rules.waiver_lines:
             return self.rules.waiver_lines[iri]
         owner = self.owner(node)
+        if owner is None:  # in no entry: where the nearest IRI that points at it is
+            owner = find_owner(node, iri_of, self.referrers)
         owner_iri = iri_of(owner)
         keys = [key for key in (iri, owner_iri) if key is not None]
         identifier = self.identifier(owner) if owner is not None else None

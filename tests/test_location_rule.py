@@ -58,3 +58,21 @@ def test_an_entry_in_its_own_file_is_located_without_reading_the_others(
     monkeypatch.setattr(EntryIndex, "_files_by_identifier", every_file)
     where = open_engine(engine, root=bundled_copy).location(ENTRY)
     assert where is not None and where.path.name == "LIT-168.ttl"
+
+
+def test_a_node_in_no_entry_is_placed_by_the_nearest_iri_pointing_at_it(bundled_copy):
+    """An arm of a comparison with no identifier belongs to no entry: its result was at
+    "<graph>", no file or line, though the comparison's statement is written."""
+    (bundled_copy / "data" / "LIT-400.ttl").write_text(
+        "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n\n"
+        "<X> a ak:Comparison ;\n    ak:arm [ a ak:Arm ] .\n",
+        encoding="utf-8",
+    )
+    root = ("--root", str(bundled_copy))
+    fast = run_cli(*root, "check")
+    reference = run_cli(*root, "check", "--engine", "reference")
+    assert fast.exit_code == reference.exit_code == 1
+    assert fast.stdout == reference.stdout
+    arm = [line for line in fast.stdout.splitlines() if "an arm of a comparison" in line]
+    assert len(arm) == 1 and "data/LIT-400.ttl:3: AK010" in arm[0], arm
+    assert "<graph>" not in fast.stdout
