@@ -957,12 +957,12 @@ def sparql(settings, file, fmt, endpoint, graphs, method, engine, inference) -> 
     canonical Turtle `export` writes (the same bytes for the same graph).
     """
     from .guards import timeouts_named
-    from .sources import _without_bom, decode_utf8
+    from .sources import decode_utf8, without_bom
 
     name = getattr(file, "name", "<stdin>")
     source = None if name in ("<stdin>", "-") else name
     # Without a leading byte order mark, as a stored query is read (sources.read_source).
-    text = decode_utf8(_without_bom(file.read()), source or "<stdin>")
+    text = decode_utf8(without_bom(file.read()), source or "<stdin>")
     what = f"the query in {display_path(source)}" if source else "the query from stdin"
     with timeouts_named(what):
         anthology = _querying_engine(settings, engine, inference, endpoint, graphs, method)

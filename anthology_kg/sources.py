@@ -45,7 +45,7 @@ def _reason(exc: OSError) -> str:
 _BOM = b"\xef\xbb\xbf"
 
 
-def _without_bom(data: bytes) -> bytes:
+def without_bom(data: bytes) -> bytes:
     """``data`` without a leading UTF-8 byte order mark: a file that starts with one is
     UTF-8 text all the same (Notepad writes it), which the Turtle parser would refuse
     as a stray character; no line changes, since the mark holds no newline."""
@@ -59,7 +59,7 @@ def read_source(
     out, unless ``keep_mark``); anything else is an AnthologyError. ``listed_regular``:
     the folder's listing said the file is a regular one (``TurtleFiles.listed_regular``),
     so it is not looked at before it is opened (the check after opening stays)."""
-    strip = (lambda data: data) if keep_mark else _without_bom
+    strip = (lambda data: data) if keep_mark else without_bom
     if not listed_regular:
         try:
             info = os.stat(path)
