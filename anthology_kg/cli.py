@@ -1150,6 +1150,10 @@ def fmt_command(settings, check, show_diff) -> None:
         sys.exit(EXIT_RULES)
 
 
+#: The formats ``diff --query`` writes, as its help and its message name them.
+_QUERY_DIFF_USABLE = f"{', '.join(QUERY_DIFF_FORMATS[:-1])} or {QUERY_DIFF_FORMATS[-1]}"
+
+
 @main.command("diff")
 @click.argument("old", required=False)
 @click.argument("new", required=False)
@@ -1170,7 +1174,7 @@ def fmt_command(settings, check, show_diff) -> None:
     metavar="NAME",
     shell_complete=complete_queries,
     help="Compare the answers of stored query NAME in both states instead: the rows that "
-    "appeared and disappeared (text, markdown or json).",
+    f"appeared and disappeared ({_QUERY_DIFF_USABLE}).",
 )
 @click.option(
     "--param",
@@ -1204,8 +1208,9 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
     old_state, new_state = resolve_states(settings.root or anthology_root(), old, new)
     if query_name is not None:
         if fmt not in QUERY_DIFF_WRITERS:
-            usable = f"{', '.join(QUERY_DIFF_FORMATS[:-1])} or {QUERY_DIFF_FORMATS[-1]}"
-            raise AnthologyError(f"--format {fmt} does not apply to --query: use {usable}")
+            raise AnthologyError(
+                f"--format {fmt} does not apply to --query: use {_QUERY_DIFF_USABLE}"
+            )
         answers = diff_query(
             old_state,
             new_state,
