@@ -271,10 +271,15 @@ def put_graph(store: str, graph: str, turtle: str, connection=None) -> None:
 
 @contextmanager
 def recording_store(
-    status: int = 200, body: bytes = b"", content_type: str = "application/sparql-results+json"
+    status: int = 200,
+    body: bytes = b"",
+    content_type: str = "application/sparql-results+json",
+    location: str | None = None,
 ) -> Iterator[tuple[str, list[str]]]:
-    """An HTTP server on 127.0.0.1 answering every GET and POST with ``status`` and
-    ``body``; yields its URL and the list of the requests it gets (``"POST /path"``)."""
+    """An HTTP server on 127.0.0.1 answering every GET, POST and PUT with ``status`` and
+    ``body`` (and, given a ``location``, a Location of ``location`` plus the request's
+    path: a redirect); yields its URL and the list of the requests it gets
+    (``"POST /path"``)."""
     seen: list[str] = []
 
     class Handler(BaseHTTPRequestHandler):
@@ -282,12 +287,14 @@ def recording_store(
             seen.append(f"{self.command} {self.path}")
             self.rfile.read(int(self.headers.get("Content-Length") or 0))
             self.send_response(status)
+            if location is not None:
+                self.send_header("Location", location + self.path)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
 
-        do_GET = do_POST
+        do_GET = do_PUT = do_POST
 
         def log_message(self, *args: object) -> None:
             pass

@@ -6,47 +6,11 @@ a proxy redirected http:// to https://). 307 and 308 keep the method and the bod
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
 import pytest
 from conftest import run_cli
-from stores import free_port
+from stores import free_port, recording_store
 
 SAID = "which would get it as a GET without its body; nothing was sent there"
-
-
-@contextmanager
-def serving(status: int, target: str | None = None) -> Iterator[tuple[str, list[str]]]:
-    """A server on 127.0.0.1 that answers every GET, POST and PUT with ``status`` (and,
-    given a ``target``, a Location of ``target`` plus the request's path); yields its URL
-    and the requests it got (``"PUT /path"``). (stores.recording_store answers no PUT.)"""
-    seen: list[str] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            seen.append(f"{self.command} {self.path}")
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            self.send_response(status)
-            if target is not None:
-                self.send_header("Location", target + self.path)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        do_GET = do_PUT = do_POST
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", seen
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 CASES = [
@@ -59,7 +23,10 @@ CASES = [
 
 @pytest.mark.parametrize(("status", "command", "path", "method"), CASES, ids=str)
 def test_a_write_redirected_into_a_get_fails_and_nothing_is_sent(status, command, path, method):
-    with serving(204) as (target, seen), serving(status, target) as (store, _):
+    with (
+        recording_store(204) as (target, seen),
+        recording_store(status, location=target) as (store, _),
+    ):
         result = run_cli(*command, f"{store}{path}")
     assert result.exit_code == 2, result.output
     said = f"{method} {store}{path}: the store redirects it (HTTP {status}) to {target}{path}, "
@@ -73,7 +40,10 @@ def test_a_write_redirected_into_a_get_fails_and_nothing_is_sent(status, command
     [(307, (), "POST"), (308, ("--replace",), "PUT"), (301, ("--replace",), "PUT")],
 )
 def test_a_redirect_that_keeps_the_method_and_body_is_followed(status, replace, method):
-    with serving(204) as (target, seen), serving(status, target) as (store, _):
+    with (
+        recording_store(204) as (target, seen),
+        recording_store(status, location=target) as (store, _),
+    ):
         result = run_cli("publish", *replace, "--endpoint", f"{store}/store")
     assert result.exit_code == 0, result.output
     assert len(seen) == 3 and all(s.startswith(f"{method} /store?graph=") for s in seen), seen
@@ -81,7 +51,7 @@ def test_a_redirect_that_keeps_the_method_and_body_is_followed(status, replace, 
 
 def test_a_failure_after_a_redirect_names_where_it_was_redirected():
     closed = f"http://127.0.0.1:{free_port()}"
-    with serving(307, closed) as (store, _):
+    with recording_store(307, location=closed) as (store, _):
         result = run_cli("publish", "--endpoint", f"{store}/store")
     assert result.exit_code == 2, result.output
     said = f"POST {store}/store (redirected to {closed}/store): cannot connect"
