@@ -59,7 +59,7 @@ def with_values(text: str, bindings: Mapping[str, Node]) -> str:
     return text
 
 
-#: The keyword of a sub-SELECT (``_TOKEN`` reads it: not in a string, IRI or name).
+#: The keyword of a sub-SELECT (``_keyword_offsets``: not in a string, IRI or name).
 _SELECT = "SELECT"
 
 
@@ -68,25 +68,11 @@ def _sub_select_braces(text: str, where: int) -> list[int]:
     after each SELECT keyword inside the WHERE clause opening at ``where``."""
     braces = [match.start() for match in code_matches(_OPEN_BRACE, text)]
     found = []
-    for keyword in _keywords(text, where):
+    for keyword in _keyword_offsets(text, _SELECT, where):
         after = next((b for b in braces if b > keyword), None)
         if after is not None:
             found.append(after)
     return found
-
-
-def _keywords(text: str, start: int) -> Iterator[int]:
-    """The offsets of the SELECT keywords of ``text`` from ``start``, as written."""
-    i, n = start, len(text)
-    while i < n:
-        token = _TOKEN.match(text, i)
-        if token is None or token.end() == i:
-            i += 1
-            continue
-        word = token.group("word")
-        if word is not None and word.upper() == _SELECT:
-            yield i
-        i = token.end()
 
 
 def _short_construct(text: str, brace: int) -> tuple[int, str] | None:
@@ -285,7 +271,13 @@ def _codepoint(escape: re.Match[str]) -> str:
 
 
 def _keyword_in(text: str, keyword: str) -> bool:
-    i, n = 0, len(text)
+    return next(_keyword_offsets(text, keyword), None) is not None
+
+
+def _keyword_offsets(text: str, keyword: str, start: int = 0) -> Iterator[int]:
+    """The offsets, from ``start``, where ``keyword`` (in capitals) is written as a
+    keyword of SPARQL ``text`` as it stands (``_TOKEN``'s terminals)."""
+    i, n = start, len(text)
     while i < n:
         token = _TOKEN.match(text, i)
         if token is None or token.end() == i:
@@ -293,6 +285,5 @@ def _keyword_in(text: str, keyword: str) -> bool:
             continue
         word = token.group("word")
         if word is not None and word.upper() == keyword:
-            return True
+            yield i
         i = token.end()
-    return False
