@@ -33,6 +33,20 @@ def bundled_copy(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.fixture(params=["dot", "python"])
+def layout(request, monkeypatch):
+    """Both picture layouts: Graphviz's dot (skipped without it) and the Python fallback."""
+    from anthology_kg.site import pictures
+
+    if request.param == "dot":
+        if shutil.which("dot") is None:
+            pytest.skip("Graphviz dot is not installed (Debian package graphviz)")
+    else:
+        real = shutil.which
+        monkeypatch.setattr(pictures.shutil, "which", lambda n: None if n == "dot" else real(n))
+    return request.param
+
+
 def waiver_text(expires: str, rule: str = "aks:Rule9NoDanglingReference") -> str:
     """A waivers.ttl of one waiver: LIT-001's reference to LIT-999 (the fixtures' rule 9
     result), its ``rule`` and ``expires`` written as given (Turtle terms)."""

@@ -24,7 +24,7 @@ from conftest import FIXTURES, REPO, needs_chromium, run_cli
 
 from anthology_kg.errors import AnthologyError
 from anthology_kg.guards import uses_service
-from anthology_kg.site import pages, pictures
+from anthology_kg.site import pages
 from anthology_kg.site.model import paragraphs
 from anthology_kg.site.output import confined, slug
 from anthology_kg.site.sparql_text import tokens
@@ -167,18 +167,6 @@ def svg_texts(svg: str) -> set[str]:
         for t in root.iter()
         if t.tag.endswith("}text") or t.tag == "text"
     }
-
-
-@pytest.fixture(params=["dot", "python"])
-def layout(request, monkeypatch):
-    """Both picture layouts: Graphviz's dot (skipped without it) and the Python fallback."""
-    if request.param == "dot":
-        if shutil.which("dot") is None:
-            pytest.skip("Graphviz dot is not installed (Debian package graphviz)")
-    else:
-        real = shutil.which
-        monkeypatch.setattr(pictures.shutil, "which", lambda n: None if n == "dot" else real(n))
-    return request.param
 
 
 @pytest.fixture(scope="module")

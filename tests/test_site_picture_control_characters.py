@@ -8,11 +8,9 @@ import re
 import shutil
 import xml.etree.ElementTree as ET
 
-import pytest
 from conftest import run_cli
 
 from anthology_kg.resources import bundled_dir
-from anthology_kg.site import pictures
 
 ID = "https://w3id.org/anthology-kg/id/"
 LABELS = {"CODEBASE-c0": "ctl\x01\x02\x08\x0b\x0c\x1b end", "CODEBASE-c1": "nul\x00x\uffff"}
@@ -21,17 +19,6 @@ SHOWN = {"CODEBASE-c0": r"ctl\x01\x02\x08\x0b\x0c\x1b end", "CODEBASE-c1": r"nul
 
 def turtle_string(text: str) -> str:
     return '"' + "".join(f"\\u{ord(c):04X}" if not c.isprintable() else c for c in text) + '"'
-
-
-@pytest.fixture(params=["dot", "python"])
-def layout(request, monkeypatch):
-    if request.param == "dot":
-        if shutil.which("dot") is None:
-            pytest.skip("Graphviz dot is not installed (Debian package graphviz)")
-    else:
-        real = shutil.which
-        monkeypatch.setattr(pictures.shutil, "which", lambda n: None if n == "dot" else real(n))
-    return request.param
 
 
 def test_pictures_with_control_characters_in_labels_are_well_formed(tmp_path, layout):
