@@ -174,17 +174,25 @@ def test_pre_commit_hooks_run_with_no_additional_dependencies(tmp_path):
         assert re.search(r"anthology-kg (fmt --check|check)\.+Passed", result.stdout), result.stdout
 
 
-def test_readme_pre_commit_revision_is_the_version_tag():
-    """The README's snippet names the release tag of this version (``v`` + version)."""
+def _pre_commit_revision() -> tuple[str, str]:
+    """The README snippet's ``rev:`` and the version its ``# frozen:`` comment names."""
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    (rev,) = re.findall(r"^\s+rev: (\S+)", readme, flags=re.MULTILINE)
-    assert rev == f"v{__version__}"
+    ((rev, frozen),) = re.findall(r"^\s+rev: (\S+)\s+# frozen: v(\S+)$", readme, flags=re.MULTILINE)
+    return rev, frozen
+
+
+def test_readme_pre_commit_revision_is_a_commit_frozen_at_this_version():
+    """The README's snippet pins a full commit id (a tag is only where tags were pushed;
+    CI's checkout has none) and its comment names this version."""
+    rev, frozen = _pre_commit_revision()
+    assert re.fullmatch(r"[0-9a-f]{40}", rev), rev
+    assert frozen == __version__
 
 
 def test_readme_pre_commit_revision_exists_and_holds_the_hooks():
-    """pre-commit clones the repository at the snippet's revision: it must exist (a
-    release tag, pushed with the commits) and hold the hooks file. A shallow checkout
-    (CI's depth-1 clone) carries no tags to look the revision up in."""
+    """pre-commit clones the repository and checks out the snippet's commit: it must be in
+    the history, hold the hooks file and carry the version the comment names; where the
+    release tag is present, it names the same commit. A shallow checkout may lack it."""
     git = shutil.which("git")
     if git is None or not (REPO / ".git").exists():
         pytest.skip("not a git checkout")
@@ -195,12 +203,25 @@ def test_readme_pre_commit_revision_exists_and_holds_the_hooks():
         check=True,
     )
     if shallow.stdout.strip() == "true":
-        pytest.skip("a shallow clone holds no tags")
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    (rev,) = re.findall(r"^\s+rev: (\S+)", readme, flags=re.MULTILINE)
+        pytest.skip("a shallow clone may not hold the pinned commit")
+    rev, frozen = _pre_commit_revision()
     hooks = subprocess.run(
         [git, "-C", str(REPO), "cat-file", "-e", f"{rev}^{{commit}}:.pre-commit-hooks.yaml"],
         capture_output=True,
         text=True,
     )
     assert hooks.returncode == 0, f"{rev}: {hooks.stderr}"
+    init = subprocess.run(
+        [git, "-C", str(REPO), "show", f"{rev}:anthology_kg/__init__.py"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert f'__version__ = "{frozen}"' in init.stdout
+    tag = subprocess.run(
+        [git, "-C", str(REPO), "rev-parse", "--verify", "-q", f"refs/tags/v{frozen}^{{commit}}"],
+        capture_output=True,
+        text=True,
+    )
+    if tag.returncode == 0:
+        assert tag.stdout.strip() == rev
