@@ -221,13 +221,18 @@ def parse_record(
     takeaways: list[str] = []
     practices: list[str] = []
     current = takeaways
+    practices_line = 0  # the line of the Practices heading, once read
     index = 2
     while index < status_index and lines[index] != STANDING:
         line = lines[index]
         if line.rstrip() in (PRACTICES, STANDING) and line != line.rstrip():
             _trailing_space_error(line, f"the section heading {line.rstrip()!r}", path, index + 1)
-        if line == PRACTICES and current is takeaways and not practices:
-            current = practices
+        if line == PRACTICES and practices_line:
+            fail(
+                index + 1, f"a second section {PRACTICES!r} (the first is on line {practices_line})"
+            )
+        if line == PRACTICES:
+            current, practices_line = practices, index + 1
         elif line.startswith("- ") and line[2:].strip():
             current.append(line[2:])
         elif not line.strip():
@@ -240,6 +245,13 @@ def parse_record(
         index += 1
     if index >= status_index:
         fail(index + 1, f"no section {STANDING!r} before the status line")
+    if practices_line and not practices:
+        # Not printed back (no practice, no heading): the round trip would fail instead.
+        fail(
+            practices_line,
+            f"the section {PRACTICES!r} has no items: write '- practice' lines under it, "
+            "or leave the heading out",
+        )
     standing_lines = lines[index + 1 : status_index]
     if standing_lines and not any(line.strip() for line in standing_lines):
         fail(

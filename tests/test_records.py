@@ -167,16 +167,43 @@ def test_bad_records_are_file_line_errors_and_write_nothing(tmp_path, name, line
         parse_record((BAD / name).read_text("utf-8"), BAD / name)
 
 
-def test_check_shows_a_diff_and_exits_1(tmp_path):
-    # An empty Practices section is read, but not printed back.
+def test_check_shows_a_diff_and_exits_1(tmp_path, monkeypatch):
+    # Every record the parser accepts prints back as it was read; the file is compared as
+    # it is when printed back, so one edited meanwhile (here: an empty Practices section
+    # added after it was parsed) differs.
+    from anthology_kg import records
+
+    path = tmp_path / "seed.txt"
+    path.write_bytes(seed_text().encode("utf-8"))
+    text = seed_text().replace(
+        "Standing in the anthology\n", "Practices\nStanding in the anthology\n"
+    )
+    parse = records.read_records
+
+    def read_then_edit(*args, **kwargs):
+        parsed = parse(*args, **kwargs)
+        path.write_bytes(text.encode("utf-8"))
+        return parsed
+
+    monkeypatch.setattr(records, "read_records", read_then_edit)
+    result = run_cli("import", "--check", str(path))
+    assert result.exit_code == 1
+    assert "+++ " in result.stdout and "-Practices" in result.stdout
+
+
+@pytest.mark.parametrize("check", [(), ("--check",)])
+def test_an_empty_practices_section_is_an_input_error_at_its_line(tmp_path, check):
+    # It would not be printed back (no practice, no heading): --check failed the round
+    # trip, exit 1, where the record itself is wrong.
     path = tmp_path / "seed.txt"
     text = seed_text().replace(
         "Standing in the anthology\n", "Practices\nStanding in the anthology\n"
     )
     path.write_bytes(text.encode("utf-8"))
-    result = run_cli("import", "--check", str(path))
-    assert result.exit_code == 1
-    assert "+++ " in result.stdout and "-Practices" in result.stdout
+    result = run_cli("import", *check, str(path))
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert f"{path}:6: the section 'Practices' has no items" in result.stderr
 
 
 # ---- edge cases the format allows (RECORD_FORMAT.md) ---------------------------------------
@@ -274,6 +301,14 @@ def test_an_empty_standing_section_round_trips(tmp_path):
             "trailing whitespace after the section heading 'Standing in the anthology'",
         ),
         (lambda s: s + " ", 24, "trailing whitespace after the status line"),
+        (
+            lambda s: s.replace(
+                "Standing in the anthology",
+                "Practices\n- one\nPractices\nStanding in the anthology",
+            ),
+            8,
+            "a second section 'Practices' (the first is on line 6)",
+        ),
         (
             lambda s: s.replace("\n", "\r\n", 3),
             4,
