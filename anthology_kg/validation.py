@@ -11,6 +11,7 @@ engine's path); the W3C report graph is built with rdflib when a caller asks for
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -316,15 +317,17 @@ def _apply_waivers(
         else:
             if known is None:
                 known = _waivable(anthology, rules)
-            try:
-                expiry = dt.date.fromisoformat(text(dates[0]))
-            except ValueError:
-                expiry = None
-                problem = f"the waiver's expiry {text(dates[0])} is not a date (YYYY-MM-DD)"
+            expiry = xsd_date(text(dates[0]))
+            if expiry is None:
+                problem = (
+                    f"the waiver's expiry {text(dates[0])} is not a date (YYYY-MM-DD, "
+                    "xsd:date's form, a time zone allowed)"
+                )
             if not any(name in known for name in names):
                 problem = f"the waiver names no rule {names[0]!r}{did_you_mean(names[0], known)}"
-            elif expiry is not None and expiry < today:
-                problem = f"the waiver expired on {expiry.isoformat()}: {reason.value}"
+            elif expiry is not None and expiry < (today.year, today.month, today.day):
+                written = text(dates[0]).strip(_XML_SPACE)
+                problem = f"the waiver expired on {written}: {reason.value}"
         if problem or focus is None:  # (no focus always states a problem)
             out.append(
                 RuleResult(
@@ -349,6 +352,32 @@ def _apply_waivers(
         why = active.get((result.focus, result.shape)) or active.get((result.focus, result.code))
         out.append(replace(result, waived=True, waiver_reason=why) if why else result)
     return out
+
+
+#: xsd:date's lexical form (XSD 1.1, 3.3.9): a year of four digits or more (a leading
+#: zero only to make four; negative allowed), month, day, and an optional time zone.
+#: Not ``date.fromisoformat``: since Python 3.11 it also takes ``20240101`` and week
+#: dates (``2024-W01-1``), which no RDF tool reads as an xsd:date.
+_XSD_DATE = re.compile(
+    r"(-?(?:[1-9][0-9]{3,}|0[0-9]{3}))-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+    r"(?:Z|[+-](?:(?:0[0-9]|1[0-3]):[0-5][0-9]|14:00))?"
+)
+#: The whitespace xsd:date's lexical space collapses (XSD's whiteSpace facet).
+_XML_SPACE = " \t\n\r"
+
+
+def xsd_date(lexical: str) -> tuple[int, int, int] | None:
+    """The (year, month, day) of an xsd:date lexical form, its time zone left out (a
+    waiver expires by the UTC date: see ``validate``); None when ``lexical`` is not one,
+    or names a day its month lacks (``2023-02-29``). Years outside 1-9999 are kept
+    (proleptic Gregorian, year 0 a leap year, as XSD 1.1 says)."""
+    found = _XSD_DATE.fullmatch(lexical.strip(_XML_SPACE))
+    if found is None:
+        return None
+    year, month, day = (int(part) for part in found.groups())
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    days = (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
+    return (year, month, day) if day <= days else None
 
 
 def _rule_names(anthology: Engine, shape: ShapeTerm) -> list[str]:

@@ -113,3 +113,47 @@ def test_a_waiver_naming_a_shape_of_ones_own_by_its_iri_waives_it(root, rule):
     assert result.stdout.splitlines()[-1].startswith(
         "conforms: 0 violation(s), 0 warning(s), 1 waived"
     )
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+@pytest.mark.parametrize(
+    "expires",
+    # Python 3.11's date.fromisoformat takes these (ISO 8601's basic, week and ordinal
+    # forms): none is xsd:date's lexical form, so none is an expiry date.
+    ['"29991231"^^xsd:date', '"2999-W01-1"^^xsd:date', '"2999-001"', '"2999-02-29"^^xsd:date'],
+)
+def test_an_expiry_not_in_xsd_date_form_is_a_violation_at_its_line(root, expires, engine):
+    result = check(root, "aks:Rule9NoDanglingReference", expires, "--engine", engine)
+    assert result.exit_code == 1, result.stderr
+    written = expires.split('"')[1]
+    assert result.stdout.splitlines() == [
+        DANGLING,
+        f"waivers.ttl:6:1: AK000 Violation [integrity] Waiver: the waiver's expiry {written} "
+        "is not a date (YYYY-MM-DD, xsd:date's form, a time zone allowed) (LIT-001)",
+        "does not conform: 2 violation(s), 0 warning(s), 0 waived, 24 rule shapes",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("expires", "waived"),
+    [
+        ('"2999-12-31Z"^^xsd:date', True),
+        ('"2999-12-31+14:00"^^xsd:date', True),
+        ('"12999-01-01"^^xsd:date', True),  # past year 9999, which Python's dates end at
+        ('"2000-01-01-12:00"^^xsd:date', False),
+        ('"-0044-03-15"^^xsd:date', False),  # before year 1
+    ],
+)
+def test_an_expiry_in_xsd_date_form_with_a_time_zone_or_any_year_is_read(root, expires, waived):
+    result = check(root, "aks:Rule9NoDanglingReference", expires)
+    if waived:
+        assert result.exit_code == 0, result.stdout
+        assert result.stdout.splitlines()[-1] == (
+            "conforms: 0 violation(s), 0 warning(s), 1 waived, 24 rule shapes"
+        )
+    else:
+        assert result.exit_code == 1, result.stdout
+        written = expires.split('"')[1]
+        assert f"Waiver: the waiver expired on {written}: LIT-999 is being written" in (
+            result.stdout
+        )
