@@ -10,6 +10,7 @@ endings and ends at its status line, with no final newline, as the anthology pri
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from .files import write_all, write_atomic
 from .loader import TurtleFiles, parse_turtle
 from .namespaces import AK, DEFAULT_BASE, bind_prefixes
 from .resources import data_folder, find_root, ontology_file
-from .sources import read_source
+from .sources import listed_name, read_source, require_regular_file
 from .turtle import canonical_turtle
 
 TAKEAWAYS, PRACTICES, STANDING = "Key takeaways", "Practices", "Standing in the anthology"
@@ -320,8 +321,19 @@ def parse_record(
 
 
 def record_files(folder: Path) -> list[Path]:
-    """The printed records of ``folder``: its ``*.txt`` files, sorted by name."""
-    return sorted(p for p in folder.glob("*.txt") if p.is_file())
+    """The printed records of ``folder``: its ``*.txt`` files but hidden ones (an
+    editor's lock file: ``sources.listed_name``), sorted by name. One that is not a
+    regular file (a symlink loop, a dangling symlink, a FIFO, a device, a folder) is an
+    AnthologyError naming it, and is never opened: a folder is imported all or none."""
+    try:
+        with os.scandir(folder) as entries:
+            names = sorted(entry.name for entry in entries if listed_name(entry.name, ".txt"))
+    except OSError as error:
+        raise AnthologyError(f"cannot list the folder: {error.strerror}", folder) from None
+    paths = [folder / name for name in names]
+    for path in paths:
+        require_regular_file(path)
+    return paths
 
 
 def read_record(

@@ -61,14 +61,7 @@ def read_source(
     so it is not looked at before it is opened (the check after opening stays)."""
     strip = (lambda data: data) if keep_mark else without_bom
     if not listed_regular:
-        try:
-            info = os.stat(path)
-        except OSError as exc:
-            raise AnthologyError(f"cannot read: {_reason(exc)}", path) from None
-        if stat.S_ISDIR(info.st_mode):
-            raise AnthologyError("cannot read: a folder, not a file", path)
-        if not stat.S_ISREG(info.st_mode):
-            raise AnthologyError("cannot read: not a regular file (a FIFO, socket or device)", path)
+        require_regular_file(path)
     try:
         # O_NONBLOCK: should the file be swapped for a FIFO after the check, open
         # still returns at once instead of waiting for a writer.
@@ -91,6 +84,20 @@ def read_source(
         raise AnthologyError(f"cannot read: {_reason(exc)}", path) from None
     except MemoryError:
         raise AnthologyError("cannot read: the file is too large for memory", path) from None
+
+
+def require_regular_file(path: Path | str) -> None:
+    """Raise AnthologyError unless ``path`` (a symbolic link followed) is a regular file,
+    saying what it is instead: a folder, a FIFO, socket or device, a symlink loop, a
+    dangling symlink. Nothing is opened, so a FIFO never blocks."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise AnthologyError(f"cannot read: {_reason(exc)}", path) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise AnthologyError("cannot read: a folder, not a file", path)
+    if not stat.S_ISREG(info.st_mode):
+        raise AnthologyError("cannot read: not a regular file (a FIFO, socket or device)", path)
 
 
 def decode_utf8(data: bytes, path: Path | str | None) -> str:
