@@ -98,6 +98,26 @@ class AnthologyGroup(click.Group):
 
     def invoke(self, ctx: click.Context):
         try:
+            outcome = self._invoke_reporting_errors(ctx)
+        except (click.exceptions.Exit, SystemExit) as exit_:
+            code = exit_.exit_code if isinstance(exit_, click.exceptions.Exit) else exit_.code
+            if _TERMINATED and code != EXIT_TERMINATED:
+                self._terminated(ctx)
+            raise
+        if _TERMINATED:
+            self._terminated(ctx)
+        return outcome
+
+    @staticmethod
+    def _terminated(ctx: click.Context) -> None:
+        # A SIGTERM came but its KeyboardInterrupt was dropped: Python drops what a signal
+        # handler raises while a weakref callback runs (an import's module locks), and the
+        # command ran on to its end. It still ends as terminated, for CI to see.
+        click.echo("anthology-kg: terminated", err=True)
+        ctx.exit(EXIT_TERMINATED)
+
+    def _invoke_reporting_errors(self, ctx: click.Context):
+        try:
             with _naming_the_configuration(ctx.meta.get(_CONFIGURATION)):
                 return super().invoke(ctx)
         except AnthologyError as exc:
@@ -120,8 +140,7 @@ class AnthologyGroup(click.Group):
             ctx.exit(EXIT_BROKEN_PIPE)
         except KeyboardInterrupt:
             if _TERMINATED:
-                click.echo("anthology-kg: terminated", err=True)
-                ctx.exit(EXIT_TERMINATED)
+                self._terminated(ctx)
             click.echo("anthology-kg: interrupted", err=True)
             ctx.exit(EXIT_INTERRUPTED)
 

@@ -61,3 +61,44 @@ def test_sigterm_during_a_site_build_with_workers_leaves_nothing(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["anthology"]  # no site, no .site.*
     time.sleep(0.2)
     assert not [w for w in workers if Path(f"/proc/{w}").exists()]  # every worker ended
+
+
+#: A command whose SIGTERM comes while a weakref callback runs: Python drops the
+#: KeyboardInterrupt the handler raises there ("Exception ignored in"), as it does inside
+#: an import's module locks, and the command runs on to its end.
+_DROPPED_SIGTERM = """
+import signal, sys, weakref
+from anthology_kg import cli
+
+naming = cli._naming_the_configuration
+
+class Owner:
+    pass
+
+def dropping_a_sigterm(*args):
+    owner = Owner()
+    watcher = weakref.ref(owner, lambda _: signal.raise_signal(signal.SIGTERM))
+    del owner
+    return naming(*args)
+
+cli._naming_the_configuration = dropping_a_sigterm
+sys.argv[0] = "anthology-kg"
+cli.run()
+"""
+
+
+@pytest.mark.parametrize("command", [["stats"], ["check"], ["export", "-o", "{out}"]])
+def test_a_sigterm_whose_raise_was_dropped_still_ends_the_command_as_terminated(
+    tmp_path, bundled_copy, command
+):
+    out = tmp_path / "out.ttl"
+    args = [part.format(out=out) for part in command]
+    done = subprocess.run(
+        [sys.executable, "-c", _DROPPED_SIGTERM, "--root", str(bundled_copy), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "Exception ignored" in done.stderr and "KeyboardInterrupt" in done.stderr
+    assert done.returncode == 143, done.stderr
+    assert done.stderr.endswith("anthology-kg: terminated\n")
