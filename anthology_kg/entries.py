@@ -24,12 +24,13 @@ from .errors import AnthologyError
 from .layout import (
     LayoutWarning,
     anthology_layout_warnings,
+    folder_warnings,
     layout_warnings,
     suspect_entries,
     written_identifiers,
 )
 from .parts import PARTS
-from .sources import file_names, read_text
+from .sources import TurtleFiles, file_names, read_text
 
 if TYPE_CHECKING:
     from rdflib import Graph, URIRef
@@ -100,7 +101,10 @@ class EntryIndex(ABC):
         """The data files that break the layout rule (``layout.layout_warnings``)."""
         if self.layout_suspects is None:
             return anthology_layout_warnings(self.root, self.base)
-        return layout_warnings(suspect_entries(self.layout_suspects, self.base), self.base)
+        found = layout_warnings(suspect_entries(self.layout_suspects, self.base), self.base)
+        if isinstance(self.data_files, TurtleFiles):  # as the loaders list them
+            found = folder_warnings(self.data_files) + found
+        return found
 
     @property
     def ontology(self) -> Graph:

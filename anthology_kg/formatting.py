@@ -19,7 +19,7 @@ from pathlib import Path
 from .choices import DEFAULT_BASE
 from .errors import AnthologyError
 from .files import write_atomic
-from .layout import FileEntries, LayoutWarning, entries_of, layout_warnings
+from .layout import FileEntries, LayoutWarning, entries_of, folder_warnings, layout_warnings
 from .sourcemap import refuse_rdf12_terms, scan, string_end
 from .sources import TurtleFiles, decode_utf8, parse_quads, read_source
 from .sparql_text import IRI
@@ -51,10 +51,14 @@ class FormatRun:
 
     files: list[Formatted] = field(default_factory=list)
     changed_meanwhile: list[Path] = field(default_factory=list)
+    #: The data folder's listing the files came from (for ``layout.folder_warnings``).
+    listing: TurtleFiles | None = None
 
     def layout_warnings(self, base: str = DEFAULT_BASE) -> list[LayoutWarning]:
-        """The files that break the layout rule (see ``layout``)."""
-        return layout_warnings((f.entries for f in self.files if f.entries), base)
+        """The files that break the layout rule (see ``layout``), after what the folder's
+        listing shows (``layout.folder_warnings``)."""
+        found = folder_warnings(self.listing) if self.listing is not None else []
+        return found + layout_warnings((f.entries for f in self.files if f.entries), base)
 
 
 def unified_diff(before: str, after: str, fromfile: str, tofile: str) -> str:
@@ -218,8 +222,9 @@ def format_anthology(root: Path, base: str = DEFAULT_BASE, write: bool = True) -
     All files are formatted before any is written, so a broken file stops the run with
     nothing rewritten.
     """
-    files = [format_file(p, base) for p in TurtleFiles.of(root / "data")]
-    run = FormatRun(files=files)
+    listing = TurtleFiles.of(root / "data")
+    files = [format_file(p, base) for p in listing]
+    run = FormatRun(files=files, listing=listing)
     if write:
         run.changed_meanwhile = write_formatted(files)
     return run

@@ -195,7 +195,31 @@ def _lines(item: FileEntries, base: str) -> Callable[[str], int | None]:
     return scanned.get
 
 
+def folder_warnings(files: TurtleFiles) -> list[LayoutWarning]:
+    """What the listing of a data folder shows that is almost surely a mistake: a file
+    whose name ends in ``.ttl`` in another case (``LIT-168.TTL``), which is not read, and
+    a folder with no data file at all, where every rule holds with nothing checked."""
+    found = [
+        LayoutWarning(
+            files.folder / name,
+            None,
+            f"not read: data files end in '.ttl', in lower case (rename it {_stem(name)}.ttl)",
+        )
+        for name in files.miscased
+    ]
+    if not files:
+        found.append(
+            LayoutWarning(
+                files.folder,
+                None,
+                "no entries: the folder holds no *.ttl file (an empty anthology: nothing to check)",
+            )
+        )
+    return found
+
+
 def anthology_layout_warnings(root: Path, base: str) -> list[LayoutWarning]:
-    """The layout warnings of the data files of the anthology at ``root``."""
-    files = list(TurtleFiles.of(root / "data"))
-    return layout_warnings(data_entries(files, base), base)
+    """The layout warnings of the data folder of the anthology at ``root`` and of its
+    files (``folder_warnings`` first)."""
+    files = TurtleFiles.of(root / "data")
+    return folder_warnings(files) + layout_warnings(data_entries(list(files), base), base)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -410,6 +411,8 @@ def load_rules(root: Path, base: str = DEFAULT_BASE, extra_shapes: Sequence[Path
         ontology_file=resources.ontology_file(),
         shape_files=shape_files,
         query_dirs=_distinct_dirs(resources.bundled_queries_dir(), root / "queries"),
-        waivers_file=waivers if waivers.is_file() else None,
+        # Anything by that name is read (a folder or a dangling link is an error then,
+        # not a file of no waivers).
+        waivers_file=waivers if os.path.lexists(waivers) else None,
         base=base,
     )

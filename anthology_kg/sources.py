@@ -267,11 +267,14 @@ class TurtleFiles(Sequence[Path]):
         self.names = tuple(names)
         #: The names the listing did not show as regular files (None: not listed).
         self._irregular: frozenset[str] | None = None
+        #: The names not read that end in ``.ttl`` in another case (``LIT-168.TTL``).
+        self.miscased: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, folder: Path) -> TurtleFiles:
         """The folder's files named ``*.ttl`` but hidden ones (``listed_name``); none if
-        ``folder`` is not a folder."""
+        ``folder`` is not a folder. Names ending in ``.TTL`` (any other case) are not
+        read, and are kept in ``miscased`` for a warning."""
         if not folder.is_dir():
             return cls(folder)
         try:
@@ -279,9 +282,16 @@ class TurtleFiles(Sequence[Path]):
                 listed = [(e.name, e.is_file(follow_symlinks=False)) for e in entries]
         except OSError as exc:
             raise AnthologyError(f"cannot list the folder: {exc.strerror}", folder) from None
-        listed = sorted(item for item in listed if listed_name(item[0]))
-        files = cls(folder, [name for name, _ in listed])
-        files._irregular = frozenset(name for name, regular in listed if not regular)
+        kept, miscased = [], []
+        for item in listed:
+            if listed_name(item[0]):
+                kept.append(item)
+            elif listed_name(item[0].lower()):
+                miscased.append(item[0])
+        kept.sort()
+        files = cls(folder, [name for name, _ in kept])
+        files._irregular = frozenset(name for name, regular in kept if not regular)
+        files.miscased = tuple(sorted(miscased))
         return files
 
     def listed_regular(self, name: str) -> bool:
