@@ -104,6 +104,59 @@ def test_confounder_properties_come_from_the_graph():
     }
 
 
+def short(iri: str) -> str:
+    return iri.rsplit("/", 1)[-1].rsplit("#", 1)[-1]
+
+
+def test_a_question_about_two_confounders_is_the_question_of_both_rows():
+    """QUESTION-two concerns the ES arm's framework and its hardware: each row has it
+    (it was dropped from both, and the arm reported as asked about by nobody)."""
+    got = rows(answer(FIXTURES / "queries-two", "confounders", ""))
+    es = [(short(r["property"]), short(r["question"])) for r in got if r["arm"].endswith("-es")]
+    assert es == [("hardware", "QUESTION-two"), ("trainedWith", "QUESTION-two")]
+
+
+def test_the_load_of_an_entry_takes_in_the_claims_of_an_entry_resting_on_it():
+    """LIT-003-builds-on rests on LIT-002, whose claim rests on CODEBASE-a, described in
+    LIT-001: it is in LIT-001's load, and known-unknowns counts it."""
+    got = rows(answer(FIXTURES / "queries-two", "depends-on", "LIT-001"))
+    load = [
+        (short(r["dependent"]), short(r["via"])) for r in got if r["relation"].endswith("restsOn")
+    ]
+    assert load == [
+        ("LIT-002-repro", "CODEBASE-a"),
+        ("LIT-002-repro", "LIT-001"),
+        ("LIT-003-builds-on", "LIT-002"),
+    ]
+    (known,) = rows(answer(FIXTURES / "queries-two", "known-unknowns", ""))
+    assert (short(known["subject"]), known["stated"], known["known"]) == ("LIT-001", "3", "2")
+
+
+def test_reproducibility_follows_an_entry_rested_on_and_keeps_a_claim_on_nothing():
+    got = rows(answer(FIXTURES / "queries-two", "reproducibility", ""))
+    chains = {}
+    for r in got:
+        link = (short(r["from"]), short(r["link"]), short(r["to"])) if r["link"] != "None" else ()
+        chains.setdefault(short(r["claim"]), []).append(link)
+    assert chains["LIT-003-bare"] == [()]  # rests on nothing: listed, its chain empty
+    assert chains["LIT-003-builds-on"] == [
+        ("LIT-003-builds-on", "restsOn", "LIT-002"),
+        ("CODEBASE-a", "describedIn", "LIT-001"),
+        ("LIT-002", "makesClaim", "LIT-002-repro"),
+        ("LIT-002-repro", "restsOn", "CODEBASE-a"),
+        ("LIT-002-repro", "restsOn", "LIT-001"),
+    ]
+
+
+def test_backlog_lists_a_decision_that_names_references_without_a_size():
+    got = rows(answer(FIXTURES / "queries-two", "backlog", ""))
+    assert [(short(r["decision"]), r["stated"], r["known"], short(r["entry"])) for r in got] == [
+        ("ADR-001", "2", "2", "LIT-001"),
+        ("ADR-001", "2", "2", "LIT-002"),
+        ("ADR-002", "None", "1", "LIT-003"),
+    ]
+
+
 def test_reproducibility_chain_reaches_the_entry_describing_verl():
     got = rows(answer(bundled_dir(), "reproducibility", ""))
     links = [
