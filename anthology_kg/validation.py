@@ -28,6 +28,7 @@ from .shacl.graph import ShapesGraph
 from .shacl.vocabulary import RDF, RDFS, SH, ox_term
 from .shacl.vocabulary import Term as ShapeTerm  # a node of the shapes graph (pyoxigraph's)
 from .sourcemap import file_positions, locate
+from .sparql_text import code_matches, where_brace
 
 if TYPE_CHECKING:
     from rdflib import Graph
@@ -240,6 +241,7 @@ def _result(anthology: Engine, row: ResultRow, by_shape: dict[ShapeTerm, Rule]) 
     rule = by_shape.get(shape) or _enclosing_rule(anthology.rules.shapes_view, shape, by_shape)
     messages = sorted(text(m) for m in row.messages)
     message = rule.message if rule and rule.message else (messages[0] if messages else "")
+    value = None if _value_is_the_focus_by_default(anthology.rules.shapes_view, row) else row.value
     owner = anthology.owner(row.focus)
     location = anthology.location(row.focus)
     where = (
@@ -248,7 +250,7 @@ def _result(anthology: Engine, row: ResultRow, by_shape: dict[ShapeTerm, Rule]) 
             row.focus,
             owner,
             row.path,
-            row.value,
+            value,
         )
         if location
         else None
@@ -257,7 +259,7 @@ def _result(anthology: Engine, row: ResultRow, by_shape: dict[ShapeTerm, Rule]) 
         severity=text(row.severity).rsplit("#", 1)[-1],
         focus=short(anthology, owner if owner is not None else row.focus) or "",
         path=_path_text(anthology, ox_term(row.path) if row.path is not None else None),
-        value=short(anthology, row.value),
+        value=short(anthology, value),
         message=message,
         shape=rule.name if rule else text(row.source_shape),
         rule=rule.number if rule else None,
@@ -267,6 +269,30 @@ def _result(anthology: Engine, row: ResultRow, by_shape: dict[ShapeTerm, Rule]) 
         column=where[1] if where else None,
         component=text(row.source_constraint_component).rsplit("#", 1)[-1],
     )
+
+
+#: A SELECT clause that projects ?value (or every variable).
+_PROJECTS_VALUE = re.compile(r"[?$]value\b|\bSELECT\s+(?:(?:DISTINCT|REDUCED)\s+)?\*", re.I)
+
+
+def _value_is_the_focus_by_default(shapes: ShapesGraph, row: ResultRow) -> bool:
+    """Whether ``row``'s value is its focus node only because SHACL says so: a SPARQL
+    constraint whose SELECT projects no ?value has the focus node as sh:value (SHACL
+    5.3.2), as the W3C report graph keeps it; shown to people it would read as the
+    value at fault (``(LIT-001, ak:category LIT-001)`` for a missing category). Read
+    from the shapes alone, so both engines agree."""
+    if row.value is None or row.value != row.focus or row.source_constraint is None:
+        return False
+    if ox_term(row.source_constraint_component) != SH.SPARQLConstraintComponent:
+        return False
+    select = shapes.value(ox_term(row.source_constraint), SH.select)
+    if not isinstance(select, ox.Literal):
+        return False
+    try:
+        head = select.value[: where_brace(select.value)]
+    except AnthologyError:  # (the engine ran it, so it has one)
+        return False
+    return next(code_matches(_PROJECTS_VALUE, head), None) is None
 
 
 def _enclosing_rule(
