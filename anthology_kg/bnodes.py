@@ -12,14 +12,21 @@ where its first step settles them all, the exports' common case.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
-from collections import defaultdict
-from collections.abc import Callable, Iterable
+import os
+import signal
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
+
+from .errors import CanonicalizationTooCostly
 
 # rdflib only for ``stable_labels`` and ``relabel`` (rdflib graphs): the writers' RDFC-1.0
 # labels work on text, and ``export`` runs without loading rdflib.
@@ -317,6 +324,21 @@ def _first_degree_line(quad: QuadText, node: str) -> str:
     return f"{s} {p} {o} {g} .\n" if g else f"{s} {p} {o} .\n"
 
 
+def _first_degree_hashes(quads: Iterable[QuadText]) -> dict[str, str]:
+    """Each blank node's RDFC-1.0 first-degree hash (Hash First Degree Quads)."""
+    by_node: dict[str, list[QuadText]] = defaultdict(list)
+    for quad in quads:
+        s, _, o, _ = quad
+        if s[0] == "_":
+            by_node[s].append(quad)
+        if o[0] == "_" and o != s:
+            by_node[o].append(quad)
+    return {
+        node: _digest("".join(sorted([_first_degree_line(q, node) for q in found])))
+        for node, found in by_node.items()
+    }
+
+
 def first_degree_labels(quads: Iterable[QuadText]) -> dict[str, str] | None:
     """The RDFC-1.0 canonical labels (``_:c14nN``) of the blank nodes of ``quads`` when
     each has a first-degree hash of its own, else None.
@@ -328,17 +350,211 @@ def first_degree_labels(quads: Iterable[QuadText]) -> dict[str, str] | None:
     Quads) is needed and the caller asks pyoxigraph (``Dataset.canonicalize``). Terms
     are pyoxigraph's N-Triples text, the form the algorithm hashes; blank nodes only as
     subject or object (a triple term, a blank graph name: the caller's to refuse)."""
-    by_node: dict[str, list[QuadText]] = defaultdict(list)
-    for quad in quads:
-        s, _, o, _ = quad
-        if s[0] == "_":
-            by_node[s].append(quad)
-        if o[0] == "_" and o != s:
-            by_node[o].append(quad)
-    hashes = {
-        _digest("".join(sorted([_first_degree_line(q, node) for q in found]))): node
-        for node, found in by_node.items()
-    }
+    by_node = _first_degree_hashes(quads)
+    hashes = {h: node for node, h in by_node.items()}
     if len(hashes) < len(by_node):  # two blank nodes share a hash
         return None
     return {hashes[h]: f"_:c14n{index}" for index, h in enumerate(sorted(hashes))}
+
+
+#: ``canonical_work``'s estimate past which ``check_canonical_work`` refuses: about 10 s
+#: of CPU for an rdf:List of equal values or a chain of blank nodes (465 of them), the
+#: costliest shapes measured per step (benchmarks/bench_canonical.py); the anthology's
+#: own graphs estimate at 0 (every blank node has a first-degree hash of its own).
+CANONICAL_WORK_LIMIT = 100_000_000
+
+#: The limit and the option that sets it, where ``canonical_work_limit`` set them.
+_work_limit: ContextVar[tuple[int | None, str | None] | None] = ContextVar(
+    "canonical_work_limit", default=None
+)
+
+
+@contextlib.contextmanager
+def canonical_work_limit(limit: int | None, option: str | None = None) -> Iterator[None]:
+    """Within the block, ``check_canonical_work`` refuses past ``limit`` steps (None:
+    never) instead of ``CANONICAL_WORK_LIMIT``, and its error names ``option``, the
+    command's option that sets the limit."""
+    token = _work_limit.set((limit, option))
+    try:
+        yield
+    finally:
+        _work_limit.reset(token)
+
+
+def current_work_limit() -> tuple[int | None, str | None]:
+    """The limit ``check_canonical_work`` applies here (None: none) and the option
+    that sets it (None: no option)."""
+    return _work_limit.get() or (CANONICAL_WORK_LIMIT, None)
+
+
+@dataclass(frozen=True)
+class TiedGroup:
+    """Blank nodes RDFC-1.0 can tell apart only by exploring paths (Hash N-Degree
+    Quads): ``size`` nodes linked by quads, each sharing its first-degree hash with
+    another; ``orders``, the most orderings of alike neighbours one of them has;
+    ``steps``, the group's estimated work (``canonical_work``); ``members``, its nodes."""
+
+    size: int
+    orders: int
+    steps: int
+    members: frozenset[str]
+
+
+@dataclass(frozen=True)
+class CanonicalWork:
+    """``canonical_work``'s estimate: ``steps`` in all, and the groups it counts."""
+
+    steps: int
+    groups: list[TiedGroup]
+
+
+#: An alike-neighbour group past this size counts as this size: its orderings are far
+#: past any limit already (25! is 1.6e25).
+_MOST_ALIKE = 25
+
+
+def canonical_work(quads: Sequence[QuadText]) -> CanonicalWork:
+    """RDFC-1.0's work on ``quads`` estimated in linear time, without canonicalizing.
+
+    Step 5 of the algorithm runs Hash N-Degree Quads from each blank node whose
+    first-degree hash another shares (a tied node). The call recurses into every tied
+    node linked to it, so through its whole group of tied nodes linked by quads, copying
+    the issuer (which grows to the group's nodes) at each step, and tries every order
+    of the neighbours that look alike (same position, predicate and first-degree hash).
+    A group of ``m`` tied nodes, one of which has ``P`` such orders (the product of the
+    factorials of its alike groups' sizes), is estimated at ``m**3 * P`` steps; nodes
+    with a hash of their own cost nothing. Only first-degree hashes are used, so the
+    estimate does not depend on the labels the parser gave."""
+    hashes = _first_degree_hashes(quads)
+    counts = Counter(hashes.values())
+    tied = {node for node, h in hashes.items() if counts[h] > 1}
+    if not tied:
+        return CanonicalWork(0, [])
+    parent = {node: node for node in tied}
+
+    def root(node: str) -> str:
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    alike: Counter[tuple[str, str, str, str]] = Counter()
+    for s, p, o, _ in quads:
+        if s in tied and o in tied and s != o:
+            parent[root(o)] = root(s)
+            alike[s, "s", p, hashes[o]] += 1
+            alike[o, "o", p, hashes[s]] += 1
+    orders = dict.fromkeys(tied, 1)
+    for (node, *_), count in alike.items():
+        orders[node] *= math.factorial(min(count, _MOST_ALIKE))
+    members: dict[str, set[str]] = defaultdict(set)
+    for node in tied:
+        members[root(node)].add(node)
+    groups = []
+    for nodes in members.values():
+        most = max(orders[node] for node in nodes)
+        groups.append(TiedGroup(len(nodes), most, len(nodes) ** 3 * most, frozenset(nodes)))
+    return CanonicalWork(sum(group.steps for group in groups), groups)
+
+
+def anchor(quads: Sequence[QuadText], nodes: frozenset[str]) -> tuple[str, str] | None:
+    """Where the blank ``nodes`` hang: the least (subject, predicate) whose subject is
+    an IRI nearest to them through blank nodes pointing at them, or None if no IRI
+    points at them."""
+    incoming: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for s, p, o, _ in quads:
+        if o[0] == "_":
+            incoming[o].append((s, p))
+    seen = set(nodes)
+    layer = list(nodes)
+    while layer:
+        found = [(s, p) for node in layer for s, p in incoming[node] if s[0] != "_"]
+        if found:
+            return min(found)
+        layer = [s for node in layer for s, _ in incoming[node] if s not in seen]
+        seen.update(layer)
+    return None
+
+
+def check_canonical_work(quads: Sequence[QuadText]) -> int:
+    """The estimated work of canonicalizing ``quads`` (``canonical_work``'s steps);
+    ``CanonicalizationTooCostly`` when it passes the limit (``current_work_limit``),
+    naming the costliest group of tied blank nodes and where it hangs. Called before
+    ``Dataset.canonicalize``, which cannot be stopped once started."""
+    limit, option = current_work_limit()
+    work = canonical_work(quads)
+    if limit is None or work.steps <= limit:
+        return work.steps
+    worst = max(group.steps for group in work.groups)
+    placed = [
+        (anchor(quads, group.members) or ("", ""), group)
+        for group in work.groups
+        if group.steps == worst
+    ]
+    where, group = min(placed, key=lambda pair: (pair[0], pair[1].size))
+    raise CanonicalizationTooCostly(
+        group.size, group.orders, work.steps, limit, where if where[0] else None, option
+    )
+
+
+#: ``canonical_nquads`` canonicalizes in a child process from this many estimated steps
+#: on (about 0.1 s of CPU): below it, a stop signal waits at most that long.
+CHILD_PROCESS_STEPS = 1_000_000
+
+
+def canonical_nquads(quads: Sequence[QuadText]) -> bytes:
+    """The N-Quads of ``quads`` with their blank nodes labelled by RDFC-1.0 (pyoxigraph's
+    ``Dataset.canonicalize``), once ``check_canonical_work`` allows it.
+
+    pyoxigraph holds the interpreter's lock while it canonicalizes, so no signal
+    handler runs until it returns: Ctrl-C and SIGTERM would wait for it. A
+    canonicalization estimated at ``CHILD_PROCESS_STEPS`` or more therefore runs in a
+    forked child process while this one waits on a pipe, where a stop signal acts at
+    once: the child is killed and the signal's exception goes on (a file being written
+    is removed as on any failure). Where there is no fork (Windows) it runs here."""
+    steps = check_canonical_work(quads)
+    text = "".join(f"{s} {p} {o} {g} .\n" if g else f"{s} {p} {o} .\n" for s, p, o, g in quads)
+    if steps < CHILD_PROCESS_STEPS or not hasattr(os, "fork"):
+        return _canonicalized(text)
+    return _in_child(_canonicalized, text)
+
+
+def _canonicalized(text: str) -> bytes:
+    """N-Quads ``text`` canonicalized by RDFC-1.0 and serialized as N-Quads."""
+    dataset = ox.Dataset(ox.parse(text, format=ox.RdfFormat.N_QUADS))
+    dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
+    return ox.serialize(dataset, format=ox.RdfFormat.N_QUADS) or b""
+
+
+def _in_child(work: Callable[[str], bytes], text: str) -> bytes:
+    """``work(text)`` computed in a forked child process, its bytes read through a
+    pipe; any exception here (a stop signal's) kills the child first. The child ends
+    with ``os._exit``: none of this process's clean-up (a temporary file it removes,
+    say) runs twice."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: it must never return into the caller's code
+        status = 1
+        try:
+            os.close(read_end)
+            for number in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(number, signal.SIG_DFL)
+            with os.fdopen(write_end, "wb") as pipe:
+                pipe.write(work(text))
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write_end)
+    try:
+        with os.fdopen(read_end, "rb") as pipe:
+            result = pipe.read()
+        _, status = os.waitpid(pid, 0)
+    except BaseException:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+        raise
+    if status != 0:
+        raise RuntimeError(f"canonicalization failed in its child process (status {status})")
+    return result

@@ -1103,9 +1103,18 @@ def render(settings, identifier, output) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write atomically to this file (a failure leaves the old file untouched).",
 )
+@click.option(
+    "--canonical-limit",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="STEPS",
+    help="Refuse (exit 2) blank nodes whose canonical labels (RDFC-1.0) are estimated to "
+    "take more than STEPS (default 100000000, about 10 s of CPU); 0: no limit.",
+)
 @click.pass_obj
-def export(settings, fmt, inferred, include, output) -> None:
+def export(settings, fmt, inferred, include, output, canonical_limit) -> None:
     """Export the graph for other tools (Protégé, Fuseki, Oxigraph, GraphDB, rapper)."""
+    from .bnodes import CANONICAL_WORK_LIMIT, canonical_work_limit
     from .export import build_export, parse_include
     from .export_files import FolderSource
     from .export_writers import export_bytes
@@ -1114,7 +1123,9 @@ def export(settings, fmt, inferred, include, output) -> None:
     built = build_export(
         FolderSource(settings.root, settings.base), parse_include(include), inferred
     )
-    _emit_chunks(export_bytes(built, fmt), output)
+    limit = CANONICAL_WORK_LIMIT if canonical_limit is None else canonical_limit or None
+    with canonical_work_limit(limit, "--canonical-limit"):
+        _emit_chunks(export_bytes(built, fmt), output)
 
 
 @main.command("fmt")

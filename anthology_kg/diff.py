@@ -34,6 +34,7 @@ from functools import cached_property
 import pyoxigraph as ox
 from rdflib import URIRef
 
+from .bnodes import canonical_nquads
 from .errors import AnthologyError
 from .loader import find_owner
 from .namespaces import DCTERMS, DEFAULT_BASE, PREFIXES, RDF, RDFS, XSD
@@ -211,8 +212,8 @@ def _canonical_facts(triples: list[tuple]) -> set[Fact]:
     """A group of blank nodes with a cycle, canonicalized alone with RDFC-1.0; each label
     is prefixed by a digest of the group's canonical form, so equal groups get equal keys
     and different groups never share one."""
-    dataset = ox.Dataset(ox.Quad(s, p, o) for s, p, o in triples)
-    dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
+    text = canonical_nquads([(str(s), str(p), str(o), "") for s, p, o in triples])
+    dataset = ox.Dataset(ox.parse(text, format=ox.RdfFormat.N_QUADS))
     canonical = sorted(str(q) for q in dataset)
     digest = hashlib.sha256("\n".join(canonical).encode("utf-8")).hexdigest()[:16]
 

@@ -92,3 +92,39 @@ class TimedOut(AnthologyError):
     def about(self, what: str) -> TimedOut:
         """The same time-out, said of ``what`` (kept if it already names something)."""
         return self if self.what else TimedOut(self.seconds, self.url, what, self.option)
+
+
+class CanonicalizationTooCostly(AnthologyError):
+    """Labelling blank nodes by RDF Dataset Canonicalization (RDFC-1.0) is estimated to
+    cost more than ``limit`` steps (``bnodes.canonical_work``): ``size`` blank nodes that
+    only their paths tell apart, hanging from ``where`` (a subject IRI and predicate, or
+    None), ``orders`` orderings of alike neighbours at one of them. ``option`` is the
+    command's option that raises the limit (None if the command has none)."""
+
+    def __init__(
+        self,
+        size: int,
+        orders: int,
+        steps: int,
+        limit: int,
+        where: tuple[str, str] | None = None,
+        option: str | None = None,
+    ):
+        self.size, self.orders, self.steps, self.limit = size, orders, steps, limit
+        self.where, self.option = where, option
+        place = f" in the triples of {where[0]} {where[1]}" if where else ""
+        alike = (
+            f", one of them with {orders:,} orders of alike neighbours to try" if orders > 1 else ""
+        )
+        raise_it = (
+            f"; or raise the limit with {option} (0: none), accepting the time" if option else ""
+        )
+        steps_text = f"{steps:,}" if steps < 10**15 else f"{steps:.2e}"
+        super().__init__(
+            f"{size:,} blank nodes{place} look alike to RDF canonicalization (RDFC-1.0): "
+            f"none of them is told apart by its own triples{alike} (as in an rdf:List of "
+            "equal values or a chain of blank nodes). Labelling them is estimated at "
+            f"{steps_text} steps, past the limit of {limit:,}; the work grows with the cube "
+            "of their number. Write Turtle (--format turtle), which nests a list or a tree "
+            f"of blank nodes and needs no labels for it; or give these nodes IRIs{raise_it}."
+        )

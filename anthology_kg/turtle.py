@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import pyoxigraph as ox
 
-from .bnodes import QuadText, first_degree_labels
+from .bnodes import QuadText, canonical_nquads, first_degree_labels
 from .choices import DEFAULT_BASE
 from .prefixes import PREFIXES
 
@@ -179,10 +179,9 @@ def canonical_groups(groups: Sequence[Iterable[Statement]]) -> list[list[Stateme
         for kept, blank in zip(out, blanks, strict=True):
             kept.extend([(label(s, s), p, label(o, o)) for s, p, o, _ in blank])
         return out
-    text = "".join(f"{s} {p} {o} {g} .\n" for s, p, o, g in quads)
-    dataset = ox.Dataset(ox.parse(text, format=ox.RdfFormat.N_QUADS))
-    dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
-    for line in _lines(dataset, ox.RdfFormat.N_QUADS):
+    lines = canonical_nquads(quads).decode("utf-8").split(" .\n")
+    lines.pop()  # after the last statement
+    for line in lines:
         s, p, rest = line.split(" ", 2)
         o, graph = rest.rsplit(" ", 1)  # the graph name is ours: no space in it
         out[int(graph[len(_GROUP) + 1 : -1])].append((s, p, o))
