@@ -154,10 +154,8 @@ def test_changed_takeaway_is_one_removed_and_one_added(repo):
     result = run_cli("diff")
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
-    assert lines[0] == (
-        'changed ARXIV-2409.19256 "HybridFlow: A Flexible and Efficient RLHF Framework"  '
-        "(data/ARXIV-2409.19256.ttl:9)"
-    )
+    # The record states no title (a stated unknown), so the heading has no label.
+    assert lines[0] == "changed ARXIV-2409.19256  (data/ARXIV-2409.19256.ttl:12)"
     assert lines[1].startswith('  - ak:takeaway [ a ak:Takeaway ; rdf:value "1.53×–20.57×')
     assert lines[1].endswith("; ak:position 3 ]")
     # The line where the changed takeaway's "[" is written (in the object list).
@@ -195,7 +193,9 @@ HAND_WRITTEN = """\
 PREFIX ak: <https://w3id.org/anthology-kg/ns#>
 @prefix dcterms: <http://purl.org/dc/terms/> .
 # Written by hand: full IRIs, one predicate per statement, a labelled blank node.
-<https://w3id.org/anthology-kg/id/LIT-168> ak:techniqueCount 4 ; ak:about <ARXIV-2503.14476> .
+<https://w3id.org/anthology-kg/id/LIT-168> ak:techniqueCount 4 ; ak:notStated _:about .
+_:about a ak:StatedUnknown ; ak:unknownProperty ak:about ; ak:lookedIn <ARXIV-2409.19256> ;
+  ak:statedAs "DAPO" .
 <LIT-168> <http://www.w3.org/2000/01/rdf-schema#label> "DAPO" ;
   a ak:LiteratureRecord ; ak:category ak:method ;
   dcterms:identifier "LIT-168" ; ak:makesClaim <LIT-168-reproducible> ;
@@ -219,19 +219,19 @@ def test_reformatted_file_is_no_change(repo):
 
 
 def test_renamed_entry(repo):
-    old = repo / "data" / "ARXIV-2503.14476.ttl"
-    text = old.read_text(encoding="utf-8").replace("ARXIV-2503.14476", "ARXIV-2503.99999")
-    (repo / "data" / "ARXIV-2503.99999.ttl").write_text(text, encoding="utf-8")
+    old = repo / "data" / "SOTA-154.ttl"
+    text = old.read_text(encoding="utf-8").replace("SOTA-154", "SOTA-999")
+    (repo / "data" / "SOTA-999.ttl").write_text(text, encoding="utf-8")
     old.unlink()
     code, doc = diff_json()
     assert code == 1
     by_id = {e["identifier"]: e for e in doc["entries"]}
-    renamed = by_id.pop("ARXIV-2503.99999")
-    assert renamed["status"] == "renamed" and renamed["previousIdentifier"] == "ARXIV-2503.14476"
+    renamed = by_id.pop("SOTA-999")
+    assert renamed["status"] == "renamed" and renamed["previousIdentifier"] == "SOTA-154"
     assert renamed["added"] == [] and renamed["removed"] == []
     assert doc["counts"]["renamed"] == 1 and doc["counts"]["removed"] == 0
-    # LIT-168 is about the work: it still points at the old identifier, now dangling.
-    assert "ARXIV-2503.14476" not in by_id
+    # The arms and the seed entry still point at the old identifier, now dangling.
+    assert "SOTA-154" not in by_id
 
 
 def test_revisions_and_ranges(repo):

@@ -267,7 +267,7 @@ MESSY = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
 def test_fmt_check_passes_on_the_bundled_data():
     result = run_cli("fmt", "--check")
     assert result.exit_code == 0, result.stdout
-    assert result.stdout.endswith("0 of 9 file(s) would change\n")
+    assert result.stdout.endswith("0 of 8 file(s) would change\n")
 
 
 def test_fmt_check_lists_files_then_fmt_rewrites_without_changing_meaning(tmp_path):

@@ -64,8 +64,8 @@ def test_text_diff_shows_data_escaped_one_line_each(repo):
     lines = result.stdout.splitlines()
     # The heading quotes the label's value, the fact writes the literal as Turtle does.
     heading = SHOWN.replace("\\\\*", "\\*")
-    assert lines[0] == f'changed LIT-168 "{heading}"  (data/LIT-168.ttl:12)'
-    assert lines[2] == f'  + rdfs:label "{SHOWN}"  data/LIT-168.ttl:14'
+    assert lines[0] == f'changed LIT-168 "{heading}"  (data/LIT-168.ttl:14)'
+    assert lines[2] == f'  + rdfs:label "{SHOWN}"  data/LIT-168.ttl:16'
     assert len(lines) == 4
 
 
@@ -81,7 +81,7 @@ def test_markdown_diff_shows_data_as_it_is_and_injects_nothing(repo):
         '- ➕ rdfs:label "D&#92;x1b[31mA&#92;n::error::x 100% &#124; '
         "&lt;script&gt;x&lt;/script&gt; [l]&#40;http://e) &#96;c&#96; &#42;e&#42; &#95;u&#95; "
         '&#126;s&#126; &#92;&#92;&#42;"'
-        " — `data/LIT-168.ttl:14`"
+        " — `data/LIT-168.ttl:16`"
     )
     summary = next(line for line in out.splitlines() if line.startswith("<summary>"))
     assert summary.startswith("<summary><b>LIT-168</b> changed (+1 −1) — D&#92;x1b[31mA&#92;n")

@@ -37,9 +37,21 @@ def _stored_title(engine: OxigraphEngine) -> str:
 def _retitle(root: Path, title: str) -> None:
     path = root / "data" / f"{ENTRY}.ttl"
     text = path.read_text("utf-8")
-    start = text.index("dcterms:title")
+    start = text.index('dcterms:title "')
     end = text.index("\n", start)
     path.write_text(f'{text[:start]}dcterms:title "{title}" ;{text[end:]}', "utf-8")
+
+
+def _titled(root: Path) -> Path:
+    """``root`` with a title given to the entry (the record states none: a stated unknown)."""
+    path = root / "data" / f"{ENTRY}.ttl"
+    identifier = f'dcterms:identifier "{ENTRY}" ;'
+    text = path.read_text("utf-8")
+    assert identifier in text and 'dcterms:title "' not in text
+    path.write_text(
+        text.replace(identifier, f'{identifier} dcterms:title "First written" ;'), "utf-8"
+    )
+    return root
 
 
 def _deferred(root: Path) -> OxigraphEngine:
@@ -51,6 +63,7 @@ def _deferred(root: Path) -> OxigraphEngine:
 def test_a_deferred_load_is_what_model_and_store_show_though_the_file_changed_since(
     bundled_copy,
 ):
+    _titled(bundled_copy)
     before = _title(Model.read(open_engine("fast", root=bundled_copy)))
     engine = _deferred(bundled_copy)
     assert not engine.loaded
@@ -64,7 +77,7 @@ def test_a_deferred_load_is_what_model_and_store_show_though_the_file_changed_si
 
 
 def test_a_load_not_deferred_keeps_nothing_and_the_model_reads_the_files(bundled_copy):
-    engine = open_engine("fast", root=bundled_copy)
+    engine = open_engine("fast", root=_titled(bundled_copy))
     assert isinstance(engine, OxigraphEngine)
     assert engine.loaded
     assert engine.sources() is None
