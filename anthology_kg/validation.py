@@ -261,7 +261,7 @@ def _result(anthology: Engine, row: ResultRow, by_shape: dict[ShapeTerm, Rule]) 
         path=_path_text(anthology, ox_term(row.path) if row.path is not None else None),
         value=short(anthology, value),
         message=message,
-        shape=rule.name if rule else text(row.source_shape),
+        shape=rule.name if rule else own_shape_name(anthology.rules.shapes_view, shape),
         rule=rule.number if rule else None,
         adr=rule.adr if rule else None,
         file=display_path(location.path) if location else None,
@@ -269,6 +269,43 @@ def _result(anthology: Engine, row: ResultRow, by_shape: dict[ShapeTerm, Rule]) 
         column=where[1] if where else None,
         component=text(row.source_constraint_component).rsplit("#", 1)[-1],
     )
+
+
+def own_shape_name(shapes: ShapesGraph, shape: ShapeTerm) -> str:
+    """The name, and code, of the results of ``shape``, a shape of no rule number (the
+    anthology's own): its IRI; for a blank node, the IRI of the nearest named shape it is
+    nested in (a property shape takes its node shape's), else the first ``rdfs:label`` or
+    ``sh:name`` found on it or the blank shapes it is nested in, else ``shape-`` and
+    eight hex digits of the outermost one's label, which is a hash of its content
+    (``bnodes``): the same on both engines, in every run."""
+    if isinstance(shape, ox.NamedNode):
+        return shape.value
+    level, outermost = [shape], shape
+    seen: set[ShapeTerm] = {shape}
+    named: list[str] = []
+    labels: list[str] = []
+    while level and not named:
+        for node in level:
+            if not labels:
+                labels = sorted(
+                    str(label.value)
+                    for predicate in (RDFS.label, SH.name)
+                    for label in shapes.objects(node, predicate)
+                    if isinstance(label, ox.Literal)
+                )[:1]
+        parents = sorted(
+            {parent for node in level for parent in shapes.subjects(None, node)} - seen, key=str
+        )
+        named = sorted(p.value for p in parents if isinstance(p, ox.NamedNode))
+        level = [p for p in parents if isinstance(p, ox.BlankNode)]
+        seen.update(parents)
+        if level:
+            outermost = level[0]
+    if named:
+        return named[0]
+    if labels:
+        return labels[0]
+    return f"shape-{text(outermost).removeprefix('b')[:8]}"
 
 
 #: A SELECT clause that projects ?value (or every variable).
