@@ -281,6 +281,13 @@ def parse_record(
             graph.add((node, text, Literal(value)))
     graph.add((iri, AK.standing, Literal(standing)))
     prose = standing.replace("\n", " ")
+    withheld = _WITHHELD.search(prose)
+    if withheld and practices:
+        fail(
+            index + 2 + standing[: withheld.start()].count("\n"),
+            f"the entry carries practices (section {PRACTICES!r}, line {practices_line}) "
+            "and says here that it carries none",
+        )
     for adr in _WITHHELD.findall(prose):
         graph.add((iri, AK.practiceWithheldBy, URIRef(base + adr)))
     for filed in _FILED.finditer(prose):
@@ -452,6 +459,7 @@ def render_record(graph: Graph, entry: URIRef, layout: Layout | None = None) -> 
     lines.append(STANDING)
     if str(standing):  # an empty Standing section has no line of prose
         lines.append(str(standing))
+    _refuse_a_standing_the_graph_contradicts(graph, entry, str(identifier), str(standing))
     if graph.value(entry, AK.readingStatus) == AK.read:
         notes = set(graph.objects(entry, AK.hasNote)) | set(graph.subjects(AK.noteOn, entry))
         names = sorted(
@@ -464,6 +472,64 @@ def render_record(graph: Graph, entry: URIRef, layout: Layout | None = None) -> 
         lines.append(_UNREAD)
     printed = "\n".join(lines)
     return layout.apply(printed) if layout is not None else printed
+
+
+def _standing_facts(standing: str) -> dict[str, set[str]]:
+    """What the Standing prose's sentences say, as ``parse_record`` reads them: the ADRs
+    withholding a practice, and the category, the one rejected and the filing reason."""
+    prose = standing.replace("\n", " ")
+    filed = list(_FILED.finditer(prose))
+    return {
+        "ak:practiceWithheldBy": set(_WITHHELD.findall(prose)),
+        "ak:category": {f["category"] for f in filed},
+        "ak:ratherThan": {f["rejected"] for f in filed if f["rejected"]},
+        "ak:filingReason": {f["reason"] for f in filed if f["reason"]},
+    }
+
+
+def _graph_facts(graph: Graph, entry: URIRef) -> dict[str, set[str]]:
+    """The same facts as the graph states them, in the words the prose uses."""
+
+    def named(values: Iterable[Node]) -> set[str]:
+        return {
+            str(graph.value(v, DCTERMS.identifier) or str(v).rsplit("/", 1)[-1]) for v in values
+        }
+
+    def words(values: Iterable[Node]) -> set[str]:
+        return {str(v)[len(str(AK)) :] if str(v).startswith(str(AK)) else str(v) for v in values}
+
+    return {
+        "ak:practiceWithheldBy": named(graph.objects(entry, AK.practiceWithheldBy)),
+        "ak:category": words(graph.objects(entry, AK.category)),
+        "ak:ratherThan": words(graph.objects(entry, AK.ratherThan)),
+        "ak:filingReason": {str(v) for v in graph.objects(entry, AK.filingReason)},
+    }
+
+
+def _refuse_a_standing_the_graph_contradicts(
+    graph: Graph, entry: URIRef, identifier: str, standing: str
+) -> None:
+    """The Standing prose is printed as stored, and its sentences ("Filed as …", "Carries
+    no practice, deliberately — ADR-nnn.") are what an import reads back: where they say
+    other than the graph's triples, the printed entry would contradict the graph, and is
+    refused (an AnthologyError naming the property and both sides)."""
+    said, stated = _standing_facts(standing), _graph_facts(graph, entry)
+    for name in said:
+        if said[name] != stated[name]:
+            raise AnthologyError(
+                f"{identifier} cannot be printed: its ak:standing says {name} "
+                f"{_listed(said[name])}, the graph says {_listed(stated[name])} "
+                "(make the Standing prose and the triples agree)"
+            )
+    if said["ak:practiceWithheldBy"] and any(graph.objects(entry, AK.carriesPractice)):
+        raise AnthologyError(
+            f"{identifier} cannot be printed: its ak:standing says it carries no practice, "
+            "and the graph gives it ak:carriesPractice"
+        )
+
+
+def _listed(values: set[str]) -> str:
+    return ", ".join(repr(v) for v in sorted(values)) if values else "nothing"
 
 
 def unified_diff(expected: str, printed: str, name: str) -> str:

@@ -250,7 +250,7 @@ def test_an_identifier_in_a_takeaway_or_practice_is_a_mention():
     text = seed_text().replace("not the maximum", "not the maximum (see LIT-200)")
     text = text.replace(
         "Standing in the anthology", "Practices\n- Read NOTE-004 first\nStanding in the anthology"
-    )
+    ).replace("Carries no practice, deliberately — ADR-032.\n", "")  # it has one now
     record = parse_record(text)
     mentions = {
         str(o).rsplit("/", 1)[1] for o in record.graph.objects(record.iri, DCTERMS.references)
@@ -328,6 +328,14 @@ def test_an_empty_standing_section_round_trips(tmp_path):
             ),
             7,
             "the section 'Standing in the anthology' holds only blank lines",
+        ),
+        (
+            lambda s: s.replace(
+                "Standing in the anthology", "Practices\n- one\nStanding in the anthology"
+            ),
+            9,
+            "the entry carries practices (section 'Practices', line 6) and says here that it "
+            "carries none",
         ),
     ],
 )
@@ -453,6 +461,45 @@ def test_render_of_an_unknown_entry_exits_2():
 def test_render_needs_standing_text():
     result = run_cli("render", "LIT-168")
     assert result.exit_code == 2 and "cannot be printed" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            "ak:category ak:infrastructure ;",
+            "ak:category ak:evaluation ;",
+            "its ak:standing says ak:category 'infrastructure', the graph says 'evaluation'",
+        ),
+        (
+            "ak:ratherThan ak:method ;",
+            "",
+            "its ak:standing says ak:ratherThan 'method', the graph says nothing",
+        ),
+        (
+            "ak:practiceWithheldBy id:ADR-032 ;",
+            "",
+            "its ak:standing says ak:practiceWithheldBy 'ADR-032', the graph says nothing",
+        ),
+        (
+            "ak:practiceWithheldBy id:ADR-032 ;",
+            "ak:practiceWithheldBy id:ADR-032 ; "
+            'ak:carriesPractice [ a ak:Practice ; rdfs:label "Pin it" ; ak:position 1 ] ;',
+            "its ak:standing says it carries no practice, and the graph gives it "
+            "ak:carriesPractice",
+        ),
+    ],
+)
+def test_render_refuses_a_standing_the_triples_contradict(bundled_copy, old, new, message):
+    """The Standing prose is printed as stored: where its sentences say other than the
+    triples, the printed entry (and what an import of it gives) would contradict the graph."""
+    path = bundled_copy / "data" / "ARXIV-2409.19256.ttl"
+    text = path.read_text("utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), "utf-8")
+    result = run_cli("--root", str(bundled_copy), "render", "ARXIV-2409.19256")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert f"ARXIV-2409.19256 cannot be printed: {message}" in result.stderr
 
 
 @pytest.mark.parametrize(
