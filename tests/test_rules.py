@@ -169,6 +169,8 @@ EXPECTED = {
             "ak:restsOn",
             None,
         ),
+        # It rests on a claim only: no value is at fault (rule 7 asks for at least one
+        # codebase or entry, hunt3 F6), the line is the triple's.
         (
             "Violation",
             "LIT-001",
@@ -177,7 +179,21 @@ EXPECTED = {
             "LIT-001.ttl",
             14,
             "ak:restsOn",
-            "id:LIT-001-repro",
+            None,
+        ),
+    },
+    # Resting on a claim and on a text, nothing of the record: one result, not one for
+    # each value (rule7-some-good: with a codebase or entry besides them, it conforms).
+    "rule7-some-bad": {
+        (
+            "Violation",
+            "LIT-001",
+            "Rule7ReproducibilityRestsOnRecord",
+            None,
+            "LIT-001.ttl",
+            16,
+            "ak:restsOn",
+            None,
         ),
     },
     "rule8-bad": {
