@@ -96,10 +96,11 @@ class TimedOut(AnthologyError):
 
 class CanonicalizationTooCostly(AnthologyError):
     """Labelling blank nodes by RDF Dataset Canonicalization (RDFC-1.0) is estimated to
-    cost more than ``limit`` steps (``bnodes.canonical_work``): ``size`` blank nodes that
-    only their paths tell apart, hanging from ``where`` (a subject IRI and predicate, or
-    None), ``orders`` orderings of alike neighbours at one of them. ``option`` is the
-    command's option that raises the limit (None if the command has none)."""
+    cost more than ``limit`` steps (``bnodes.canonical_work``): the costliest of
+    ``groups`` groups is ``size`` blank nodes that only their paths tell apart, hanging
+    from ``where`` (a subject IRI and predicate, or None), ``orders`` orderings of alike
+    neighbours at one of them; ``nested`` if Turtle writes them nested, without labels.
+    ``option`` is the command's option that raises the limit (None if it has none)."""
 
     def __init__(
         self,
@@ -109,22 +110,27 @@ class CanonicalizationTooCostly(AnthologyError):
         limit: int,
         where: tuple[str, str] | None = None,
         option: str | None = None,
+        *,
+        groups: int = 1,
+        nested: bool = False,
     ):
         self.size, self.orders, self.steps, self.limit = size, orders, steps, limit
-        self.where, self.option = where, option
+        self.where, self.option, self.groups, self.nested = where, option, groups, nested
         place = f" in the triples of {where[0]} {where[1]}" if where else ""
-        alike = (
-            f", one of them with {orders:,} orders of alike neighbours to try" if orders > 1 else ""
-        )
-        raise_it = (
-            f"; or raise the limit with {option} (0: none), accepting the time" if option else ""
-        )
+        alike = f", one of them with {orders:,} orders of alike neighbours to try"
+        others = f" (and {groups - 1:,} other groups)" if groups > 1 else ""
+        advice = ["give these nodes IRIs"]
+        if nested:
+            advice.insert(0, "write Turtle (--format turtle), which nests them and needs no labels")
+        if option:
+            advice.append(f"raise the limit with {option} (0: none), accepting the time")
+        todo = "; or ".join(advice)
         steps_text = f"{steps:,}" if steps < 10**15 else f"{steps:.2e}"
         super().__init__(
-            f"{size:,} blank nodes{place} look alike to RDF canonicalization (RDFC-1.0): "
-            f"none of them is told apart by its own triples{alike} (as in an rdf:List of "
-            "equal values or a chain of blank nodes). Labelling them is estimated at "
-            f"{steps_text} steps, past the limit of {limit:,}; the work grows with the cube "
-            "of their number. Write Turtle (--format turtle), which nests a list or a tree "
-            f"of blank nodes and needs no labels for it; or give these nodes IRIs{raise_it}."
+            f"{size:,} blank nodes{place}{others} look alike to RDF canonicalization "
+            f"(RDFC-1.0): none of them is told apart by its own triples"
+            f"{alike if orders > 1 else ''} (as in an rdf:List of equal values or a chain "
+            f"of blank nodes). Labelling them is estimated at {steps_text} steps, past the "
+            f"limit of {limit:,}; the work grows with the cube of their number. "
+            f"{todo[0].upper()}{todo[1:]}."
         )

@@ -109,7 +109,8 @@ def test_the_limit_fires_through_the_library(tmp_path):
     assert (error.size, error.steps, error.limit) == (28, 28**3, 1000)
     assert error.where == (NOTE, COMMENT)
     assert "28 blank nodes in the triples of" in error.message
-    assert "Write Turtle" in error.message and "give these nodes IRIs" in error.message
+    assert error.nested and "Write Turtle (--format turtle)" in error.message
+    assert "give these nodes IRIs" in error.message
     # Turtle nests the list: no label, nothing to refuse
     with canonical_work_limit(1000):
         assert '"x"' in to_turtle(export)
@@ -117,11 +118,28 @@ def test_the_limit_fires_through_the_library(tmp_path):
     assert to_nquads(export).count('"x"') == 30
 
 
+def test_many_groups_are_counted_and_named_once():
+    quads = []
+    for k in range(40):
+        labels = [f"_:k{k}n{i}" for i in range(12)]
+        head = f"<http://e/s{k:02}>"
+        quads += [(head if q[0] == NOTE else q[0], *q[1:]) for q in list_quads(12, labels)]
+    with canonical_work_limit(1000), pytest.raises(CanonicalizationTooCostly) as raised:
+        bnodes.check_canonical_work(quads)
+    error = raised.value
+    # the 40 lists' last nodes share a hash too: 11 tied nodes a list
+    assert (error.groups, error.size, error.steps) == (40, 11, 40 * 11**3)
+    assert error.where == ("<http://e/s00>", COMMENT)
+    assert "(and 39 other groups)" in error.message
+
+
 def test_the_limit_fires_in_diff():
     ring = "".join(f"_:b{i} <http://e/q> _:b{(i + 1) % 12} .\n" for i in range(12))
     with canonical_work_limit(100), pytest.raises(CanonicalizationTooCostly) as raised:
         parse_data(ring.encode(), "x.ttl")
     assert raised.value.size == 12 and raised.value.where is None
+    assert not raised.value.nested and "Turtle" not in raised.value.message
+    assert "Give these nodes IRIs." in raised.value.message  # diff has no option
     assert parse_data(ring.encode(), "x.ttl").facts  # under the default limit
 
 
