@@ -241,6 +241,8 @@ def _result(anthology: Engine, row: ResultRow, by_shape: dict[ShapeTerm, Rule]) 
     rule = by_shape.get(shape) or _enclosing_rule(anthology.rules.shapes_view, shape, by_shape)
     messages = sorted(text(m) for m in row.messages)
     message = rule.message if rule and rule.message else (messages[0] if messages else "")
+    if not message:
+        message = default_message(anthology, shape, row.source_constraint_component)
     value = None if _value_is_the_focus_by_default(anthology.rules.shapes_view, row) else row.value
     owner = anthology.owner(row.focus)
     location = anthology.location(row.focus)
@@ -269,6 +271,29 @@ def _result(anthology: Engine, row: ResultRow, by_shape: dict[ShapeTerm, Rule]) 
         column=where[1] if where else None,
         component=text(row.source_constraint_component).rsplit("#", 1)[-1],
     )
+
+
+_SHACL = "http://www.w3.org/ns/shacl#"
+
+
+def default_message(anthology: Engine, shape: ShapeTerm, component: Term) -> str:
+    """The message of a result whose shape gives none (no sh:message): the constraint it
+    fails, with the shape's values of its parameter (``fails sh:minCount 1``), the same
+    on both engines (pySHACL's own text is left out: ``reference_shacl``)."""
+    iri = text(component)
+    if not iri.startswith(_SHACL):  # a component of one's own
+        return f"fails {anthology.normalize(iri)}"
+    name = iri[len(_SHACL) :].removesuffix("ConstraintComponent")
+    if name == "SPARQL":
+        return "fails a SPARQL constraint (sh:sparql)"
+    parameter = name[0].lower() + name[1:]
+    shapes = anthology.rules.shapes_view
+    values = sorted(
+        anthology.normalize(v.value) if isinstance(v, ox.NamedNode) else text(v)
+        for v in shapes.objects(shape, SH[parameter])
+        if not isinstance(v, ox.BlankNode)  # a list or a shape: named alone
+    )
+    return " ".join(["fails", f"sh:{parameter}", *values])
 
 
 def own_shape_name(shapes: ShapesGraph, shape: ShapeTerm) -> str:
