@@ -727,8 +727,10 @@ def check(settings, fail_on, select, ignore, engine, inference, baseline) -> Non
     The job for CI and pre-commit: exit 0 when it conforms, 1 when a rule is broken,
     2 when a file cannot be read. With --baseline, only new results break the run.
     A data file not named by its entry's identifier, or an entry described in two
-    files, is warned of on stderr (the exit code is the rules').
+    files, is warned of on stderr (the exit code is the rules'), and so are a data or
+    shapes file named *.TTL (not read) and a data/ holding no *.ttl file.
     """
+    from .layout import shapes_folder_warnings
     from .reports import select_results
 
     def validated(settings: Settings):
@@ -747,7 +749,7 @@ def check(settings, fail_on, select, ignore, engine, inference, baseline) -> Non
         baseline,
         lambda folder: validated(_settings_at(settings, folder)),
     )
-    for warning in checked[0].layout_warnings():
+    for warning in checked[0].layout_warnings() + shapes_folder_warnings(checked[0].root):
         click.echo(str(warning), err=True)
     _echo_report(settings, report)
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)

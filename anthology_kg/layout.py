@@ -195,19 +195,20 @@ def _lines(item: FileEntries, base: str) -> Callable[[str], int | None]:
     return scanned.get
 
 
-def folder_warnings(files: TurtleFiles) -> list[LayoutWarning]:
-    """What the listing of a data folder shows that is almost surely a mistake: a file
-    whose name ends in ``.ttl`` in another case (``LIT-168.TTL``), which is not read, and
-    a folder with no data file at all, where every rule holds with nothing checked."""
+def folder_warnings(files: TurtleFiles, what: str = "data") -> list[LayoutWarning]:
+    """What the listing of a folder of ``what`` files shows that is almost surely a
+    mistake: a file whose name ends in ``.ttl`` in another case (``LIT-168.TTL``), which
+    is not read, and, for the data, a folder with no data file at all, where every rule
+    holds with nothing checked."""
     found = [
         LayoutWarning(
             files.folder / name,
             None,
-            f"not read: data files end in '.ttl', in lower case (rename it {_stem(name)}.ttl)",
+            f"not read: {what} files end in '.ttl', in lower case (rename it {_stem(name)}.ttl)",
         )
         for name in files.miscased
     ]
-    if not files:
+    if what == "data" and not files:
         found.append(
             LayoutWarning(
                 files.folder,
@@ -216,6 +217,12 @@ def folder_warnings(files: TurtleFiles) -> list[LayoutWarning]:
             )
         )
     return found
+
+
+def shapes_folder_warnings(root: Path) -> list[LayoutWarning]:
+    """``folder_warnings`` of the shapes folder of the anthology at ``root``
+    (``ontology/shapes``): a ``MINE.TTL`` there is no rule."""
+    return folder_warnings(TurtleFiles.of(root / "ontology" / "shapes"), "shapes")
 
 
 def anthology_layout_warnings(root: Path, base: str) -> list[LayoutWarning]:

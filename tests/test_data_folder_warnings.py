@@ -35,6 +35,21 @@ def test_a_data_file_named_ttl_in_upper_case_is_named_by_check(root, engine):
     )
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_shapes_file_named_ttl_in_upper_case_is_named_by_check(root, engine):
+    expected = run_cli("check", "--engine", engine)
+    shapes = root / "ontology" / "shapes"
+    shapes.mkdir(parents=True)
+    (shapes / "MINE.TTL").write_text("not Turtle, and not read", "utf-8")
+    result = run_cli("check", "--engine", engine)
+    assert result.exit_code == expected.exit_code == 0, result.output
+    assert result.stdout == expected.stdout
+    assert result.stderr == (
+        "ontology/shapes/MINE.TTL: warning: not read: shapes files end in '.ttl', in lower "
+        "case (rename it MINE.ttl)\n"
+    )
+
+
 def test_a_data_file_named_ttl_in_mixed_case_is_named_by_fmt(root):
     expected = run_cli("fmt", "--check")
     (root / "data" / "LIT-002.Ttl").write_text("not Turtle, and not read", "utf-8")
