@@ -184,11 +184,16 @@ def test_known_unknowns_on_bundled():
         for r in got
     ] == [
         ("ADR-032", "backlogTopSize", "4", "1"),
+        ("ADR-032", "status", "not stated", "0"),
         # The title, the pairs behind the range, what LIT-168 digests and its category:
         # stated unknowns, not values, in the record's words where it has any.
         ("ARXIV-2409.19256", "title", "HybridFlow", "0"),
         ("ARXIV-2409.19256-throughput", "algorithm", "several", "0"),
         ("ARXIV-2409.19256-throughput", "baseline", "the systems baselines of the day", "0"),
+        # Which entry reports the comparison, and the ES arm's framework: the record
+        # names neither.
+        ("COMPARISON-es-baselines", "reportedIn", "the evolution-strategies line", "0"),
+        ("COMPARISON-es-baselines-es", "trainedWith", "not stated", "0"),
         # "not stated by the documents that cite them"
         ("COMPARISON-es-baselines-grpo", "trainedWith", "not stated", "0"),
         ("COMPARISON-es-baselines-ppo", "trainedWith", "not stated", "0"),
@@ -199,6 +204,7 @@ def test_known_unknowns_on_bundled():
     ]
     looked = {r["subject"].rsplit("/")[-1]: r["lookedIn"] for r in got}
     assert looked["COMPARISON-es-baselines-grpo"] == "the documents that cite them"
+    assert looked["COMPARISON-es-baselines-es"] == ID + "ARXIV-2409.19256"
     assert looked["LIT-168"] == ID + "ARXIV-2409.19256"
 
 

@@ -304,7 +304,25 @@ FACTS: dict[str, Fact] = {
         "FILTER NOT EXISTS { id:LIT-168 ak:category ?any }",
     ),
     "ADR-032's status is not stated": Fact(
-        "ADR-032", filters="FILTER NOT EXISTS { id:ADR-032 ak:status ?any }"
+        "ADR-032",
+        f"""id:ADR-032 ak:notStated ?gap .
+        ?gap a ak:StatedUnknown ; ak:unknownProperty ak:status ; ak:lookedIn {E} .""",
+        """FILTER NOT EXISTS { id:ADR-032 ak:status ?any }
+        FILTER NOT EXISTS { ?gap ak:statedAs ?words }""",
+    ),
+    "the evolution-strategies arm's framework is not stated": Fact(
+        "the evolution-strategies line is measured against",
+        f"""?es a ak:Arm ; ak:algorithm ak:ES ; ak:notStated ?gap .
+        ?gap a ak:StatedUnknown ; ak:unknownProperty ak:trainedWith ; ak:lookedIn {E} .""",
+        """FILTER NOT EXISTS { ?es ak:trainedWith ?any }
+        FILTER NOT EXISTS { ?gap ak:statedAs ?words }""",
+    ),
+    "the entry that reports the comparison is not named: the evolution-strategies line": Fact(
+        "the GRPO and PPO arms the evolution-strategies line is measured against",
+        f"""?cmp a ak:Comparison ; ak:notStated ?gap .
+        ?gap a ak:StatedUnknown ; ak:unknownProperty ak:reportedIn ; ak:lookedIn {E} ;
+            ak:statedAs "the evolution-strategies line" .""",
+        "FILTER NOT EXISTS { ?cmp ak:reportedIn ?any }",
     ),
 }
 
