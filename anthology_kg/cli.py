@@ -1022,6 +1022,7 @@ def import_record(settings, record, output, check, replace) -> None:
     from .records import (
         anthology_categories,
         read_records,
+        record_file_warnings,
         record_files,
         round_trips,
         write_record,
@@ -1030,6 +1031,8 @@ def import_record(settings, record, output, check, replace) -> None:
     from .turtle import canonical_turtle
 
     paths = record_files(record) if record.is_dir() else [record]
+    for warning in record_file_warnings(record) if record.is_dir() else []:
+        click.echo(printable(warning), err=True)
     if not paths:
         raise AnthologyError("no printed records (*.txt) in this folder", record)
     categories = anthology_categories(settings.root, settings.base)

@@ -22,7 +22,7 @@ from rdflib.namespace import DCTERMS, XSD
 from rdflib.term import Node
 
 from . import formatting
-from .errors import AnthologyError, printable
+from .errors import AnthologyError, display_path, printable
 from .files import write_all, write_atomic
 from .loader import TurtleFiles, parse_turtle
 from .namespaces import AK, DEFAULT_BASE, bind_prefixes
@@ -341,6 +341,26 @@ def record_files(folder: Path) -> list[Path]:
     for path in paths:
         require_regular_file(path)
     return paths
+
+
+def record_file_warnings(folder: Path) -> list[str]:
+    """What ``record_files`` passes over in ``folder`` that is almost surely a record: a
+    file named ``*.TXT`` (``.txt`` in any other case, hidden names aside), as
+    ``FILE: warning: ...`` lines."""
+    try:
+        with os.scandir(folder) as entries:
+            names = sorted(
+                entry.name
+                for entry in entries
+                if not listed_name(entry.name, ".txt") and listed_name(entry.name.lower(), ".txt")
+            )
+    except OSError as error:
+        raise AnthologyError(f"cannot list the folder: {error.strerror}", folder) from None
+    return [
+        f"{display_path(folder / name)}: warning: not read: printed records end in '.txt', "
+        f"in lower case (rename it {name[:-4]}.txt)"
+        for name in names
+    ]
 
 
 def read_record(

@@ -54,3 +54,18 @@ def test_an_editors_lock_file_is_not_a_record(tmp_path):
     result = run_cli("import", str(folder), "-o", str(out))
     assert result.exit_code == 0, result.output
     assert result.stdout.endswith(f"{len(RECORDS)} record(s) imported\n")
+
+
+def test_a_record_named_txt_in_upper_case_is_named_not_imported(tmp_path):
+    folder = records_folder(tmp_path, RECORDS)
+    (folder / "LIT-999.TXT").write_bytes(RECORDS[0].read_bytes())
+    (folder / ".#LIT-998.TXT").write_bytes(b"an editor's, not named")
+    out = tmp_path / "out"
+    out.mkdir()
+    result = run_cli("import", str(folder), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.endswith(f"{len(RECORDS)} record(s) imported\n")
+    assert result.stderr == (
+        f"{folder}/LIT-999.TXT: warning: not read: printed records end in '.txt', in lower "
+        "case (rename it LIT-999.txt)\n"
+    )
