@@ -44,6 +44,10 @@ _BASELINE_WORDS = {"unchanged": "existing", "absent": "fixed"}
 
 
 def _tag(result: RuleResult) -> str:
+    """Who the result's rule answers to: its decision record, the record's integrity (a
+    numbered rule of none, or the waivers), or the anthology's own shapes."""
+    if result.adr is None and result.rule is None and result.shape != WAIVER_SHAPE:
+        return "[own shape]"
     return f"[{result.adr or 'integrity'}]"
 
 
