@@ -503,6 +503,8 @@ def check_canonical_work(quads: Sequence[QuadText]) -> int:
     # Turtle nests a blank node used once as an object: no label needed if all are
     # (a tree hanging from an IRI; a cycle is never reached from one).
     nested = bool(where[0]) and all(len(incoming[node]) == 1 for node in group.members)
+    members = group.members
+    linked = sorted({p for s, p, o, _ in quads if s in members and o in members})
     raise CanonicalizationTooCostly(
         group.size,
         group.orders,
@@ -512,6 +514,7 @@ def check_canonical_work(quads: Sequence[QuadText]) -> int:
         option,
         groups=len(work.groups),
         nested=nested,
+        linked=tuple(linked),
     )
 
 

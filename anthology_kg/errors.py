@@ -99,7 +99,8 @@ class CanonicalizationTooCostly(AnthologyError):
     cost more than ``limit`` steps (``bnodes.canonical_work``): the costliest of
     ``groups`` groups is ``size`` blank nodes that only their paths tell apart, hanging
     from ``where`` (a subject IRI and predicate, or None), ``orders`` orderings of alike
-    neighbours at one of them; ``nested`` if Turtle writes them nested, without labels.
+    neighbours at one of them, linked by the predicates ``linked``; ``nested`` if Turtle
+    writes them nested, without labels.
     ``option`` is the command's option that raises the limit (None if it has none)."""
 
     def __init__(
@@ -113,9 +114,16 @@ class CanonicalizationTooCostly(AnthologyError):
         *,
         groups: int = 1,
         nested: bool = False,
+        linked: tuple[str, ...] = (),
     ):
         self.size, self.orders, self.steps, self.limit = size, orders, steps, limit
         self.where, self.option, self.groups, self.nested = where, option, groups, nested
+        self.linked = linked
+        by = (
+            f" linked by {', '.join(linked[:3])}{', …' if len(linked) > 3 else ''}"
+            if linked
+            else ""
+        )
         place = f" in the triples of {where[0]} {where[1]}" if where else ""
         alike = f", one of them with {orders:,} orders of alike neighbours to try"
         others = f" (and {groups - 1:,} other groups)" if groups > 1 else ""
@@ -127,7 +135,7 @@ class CanonicalizationTooCostly(AnthologyError):
         todo = "; or ".join(advice)
         steps_text = f"{steps:,}" if steps < 10**15 else f"{steps:.2e}"
         super().__init__(
-            f"{size:,} blank nodes{place}{others} look alike to RDF canonicalization "
+            f"{size:,} blank nodes{by}{place}{others} look alike to RDF canonicalization "
             f"(RDFC-1.0): none of them is told apart by its own triples"
             f"{alike if orders > 1 else ''} (as in an rdf:List of equal values or a chain "
             f"of blank nodes). Labelling them is estimated at {steps_text} steps, past the "

@@ -108,7 +108,7 @@ def test_the_limit_fires_through_the_library(tmp_path):
     error = raised.value
     assert (error.size, error.steps, error.limit) == (28, 28**3, 1000)
     assert error.where == (NOTE, COMMENT)
-    assert "28 blank nodes in the triples of" in error.message
+    assert f"28 blank nodes linked by <{RDF}rest> in the triples of" in error.message
     assert error.nested and "Write Turtle (--format turtle)" in error.message
     assert "give these nodes IRIs" in error.message
     # Turtle nests the list: no label, nothing to refuse
@@ -138,6 +138,7 @@ def test_the_limit_fires_in_diff():
     with canonical_work_limit(100), pytest.raises(CanonicalizationTooCostly) as raised:
         parse_data(ring.encode(), "x.ttl")
     assert raised.value.size == 12 and raised.value.where is None
+    assert "12 blank nodes linked by <http://e/q> look alike" in raised.value.message
     assert not raised.value.nested and "Turtle" not in raised.value.message
     assert "Give these nodes IRIs." in raised.value.message  # diff has no option
     assert parse_data(ring.encode(), "x.ttl").facts  # under the default limit
@@ -150,7 +151,7 @@ def test_export_refused_is_exit_2_and_writes_nothing(tmp_path):
     out.write_text("old\n")
     result = run_cli("--root", str(root), "export", "--canonical-limit", "1000", "-o", str(out))
     assert result.exit_code == 2
-    assert "28 blank nodes in the triples of " + NOTE in result.stderr
+    assert f"28 blank nodes linked by <{RDF}rest> in the triples of {NOTE}" in result.stderr
     assert "raise the limit with --canonical-limit" in result.stderr
     assert out.read_text() == "old\n"
     assert os.listdir(out.parent) == ["graph.nq"]  # no temporary file left
