@@ -324,8 +324,13 @@ def _first_degree_line(quad: QuadText, node: str) -> str:
     return f"{s} {p} {o} {g} .\n" if g else f"{s} {p} {o} .\n"
 
 
-def _first_degree_hashes(quads: Iterable[QuadText]) -> dict[str, str]:
-    """Each blank node's RDFC-1.0 first-degree hash (Hash First Degree Quads)."""
+#: Each blank node of some quads with its RDFC-1.0 first-degree hash.
+Hashes = dict[str, str]
+
+
+def first_degree_hashes(quads: Iterable[QuadText]) -> Hashes:
+    """Each blank node's RDFC-1.0 first-degree hash (Hash First Degree Quads); the
+    functions below take them so that one computation serves them all."""
     by_node: dict[str, list[QuadText]] = defaultdict(list)
     for quad in quads:
         s, _, o, _ = quad
@@ -339,7 +344,9 @@ def _first_degree_hashes(quads: Iterable[QuadText]) -> dict[str, str]:
     }
 
 
-def first_degree_labels(quads: Iterable[QuadText]) -> dict[str, str] | None:
+def first_degree_labels(
+    quads: Iterable[QuadText], hashes: Hashes | None = None
+) -> dict[str, str] | None:
     """The RDFC-1.0 canonical labels (``_:c14nN``) of the blank nodes of ``quads`` when
     each has a first-degree hash of its own, else None.
 
@@ -350,17 +357,20 @@ def first_degree_labels(quads: Iterable[QuadText]) -> dict[str, str] | None:
     Quads) is needed and the caller asks pyoxigraph (``Dataset.canonicalize``). Terms
     are pyoxigraph's N-Triples text, the form the algorithm hashes; blank nodes only as
     subject or object (a triple term, a blank graph name: the caller's to refuse)."""
-    by_node = _first_degree_hashes(quads)
-    hashes = {h: node for node, h in by_node.items()}
-    if len(hashes) < len(by_node):  # two blank nodes share a hash
+    by_node = first_degree_hashes(quads) if hashes is None else hashes
+    nodes = {h: node for node, h in by_node.items()}
+    if len(nodes) < len(by_node):  # two blank nodes share a hash
         return None
-    return {hashes[h]: f"_:c14n{index}" for index, h in enumerate(sorted(hashes))}
+    return {nodes[h]: f"_:c14n{index}" for index, h in enumerate(sorted(nodes))}
 
 
-#: ``canonical_work``'s estimate past which ``check_canonical_work`` refuses: about 10 s
-#: of CPU for an rdf:List of equal values or a chain of blank nodes (465 of them), the
-#: costliest shapes measured per step (benchmarks/bench_canonical.py); the anthology's
-#: own graphs estimate at 0 (every blank node has a first-degree hash of its own).
+#: ``canonical_work``'s estimate past which ``check_canonical_work`` refuses: about 13 s
+#: of CPU for an rdf:List of equal values, a chain or a cycle of blank nodes (about 465
+#: of them; 1.1 to 1.4e-7 s a step measured, benchmarks/bench_canonical.py). Alike
+#: leaves under alike nodes cost less a step (1.2 to 1.5e-8), binary trees of alike
+#: nodes more as they grow (1.8e-7 at 511 nodes: about the fourth power of their size).
+#: The anthology's own graphs estimate at 0: every blank node has a first-degree hash
+#: of its own.
 CANONICAL_WORK_LIMIT = 100_000_000
 
 #: The limit and the option that sets it, where ``canonical_work_limit`` set them.
@@ -413,7 +423,7 @@ class CanonicalWork:
 _MOST_ALIKE = 25
 
 
-def canonical_work(quads: Sequence[QuadText]) -> CanonicalWork:
+def canonical_work(quads: Sequence[QuadText], hashes: Hashes | None = None) -> CanonicalWork:
     """RDFC-1.0's work on ``quads`` estimated in linear time, without canonicalizing.
 
     Step 5 of the algorithm runs Hash N-Degree Quads from each blank node whose
@@ -425,7 +435,8 @@ def canonical_work(quads: Sequence[QuadText]) -> CanonicalWork:
     factorials of its alike groups' sizes), is estimated at ``m**3 * P`` steps; nodes
     with a hash of their own cost nothing. Only first-degree hashes are used, so the
     estimate does not depend on the labels the parser gave."""
-    hashes = _first_degree_hashes(quads)
+    if hashes is None:
+        hashes = first_degree_hashes(quads)
     counts = Counter(hashes.values())
     tied = {node for node, h in hashes.items() if counts[h] > 1}
     if not tied:
@@ -483,13 +494,13 @@ def anchor(
     return None
 
 
-def check_canonical_work(quads: Sequence[QuadText]) -> int:
+def check_canonical_work(quads: Sequence[QuadText], hashes: Hashes | None = None) -> int:
     """The estimated work of canonicalizing ``quads`` (``canonical_work``'s steps);
     ``CanonicalizationTooCostly`` when it passes the limit (``current_work_limit``),
     naming the costliest group of tied blank nodes and where it hangs. Called before
     ``Dataset.canonicalize``, which cannot be stopped once started."""
     limit, option = current_work_limit()
-    work = canonical_work(quads)
+    work = canonical_work(quads, hashes)
     if limit is None or work.steps <= limit:
         return work.steps
     incoming = _incoming(quads)
@@ -525,7 +536,7 @@ def check_canonical_work(quads: Sequence[QuadText]) -> int:
 CHILD_PROCESS_STEPS = 10_000_000
 
 
-def canonical_nquads(quads: Sequence[QuadText]) -> bytes:
+def canonical_nquads(quads: Sequence[QuadText], hashes: Hashes | None = None) -> bytes:
     """The N-Quads of ``quads`` with their blank nodes labelled by RDFC-1.0 (pyoxigraph's
     ``Dataset.canonicalize``), once ``check_canonical_work`` allows it.
 
@@ -535,7 +546,7 @@ def canonical_nquads(quads: Sequence[QuadText]) -> bytes:
     forked child process while this one waits on a pipe, where a stop signal acts at
     once: the child is killed and the signal's exception goes on (a file being written
     is removed as on any failure). Where there is no fork (Windows) it runs here."""
-    steps = check_canonical_work(quads)
+    steps = check_canonical_work(quads, hashes)
     text = "".join(f"{s} {p} {o} {g} .\n" if g else f"{s} {p} {o} .\n" for s, p, o, g in quads)
     if steps < CHILD_PROCESS_STEPS or not hasattr(os, "fork"):
         return _canonicalized(text)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import pyoxigraph as ox
 
-from .bnodes import QuadText, canonical_nquads, first_degree_labels
+from .bnodes import QuadText, canonical_nquads, first_degree_hashes, first_degree_labels
 from .choices import DEFAULT_BASE
 from .prefixes import PREFIXES
 
@@ -173,13 +173,14 @@ def canonical_groups(groups: Sequence[Iterable[Statement]]) -> list[list[Stateme
         return out
     # A triple term (``<<( ... )>>``) may hold a blank node: pyoxigraph labels those.
     nested = any(q[2].startswith("<<") for q in quads)
-    labels = None if nested else first_degree_labels(quads)
+    hashes = None if nested else first_degree_hashes(quads)
+    labels = None if hashes is None else first_degree_labels(quads, hashes)
     if labels is not None:
         label = labels.get
         for kept, blank in zip(out, blanks, strict=True):
             kept.extend([(label(s, s), p, label(o, o)) for s, p, o, _ in blank])
         return out
-    lines = canonical_nquads(quads).decode("utf-8").split(" .\n")
+    lines = canonical_nquads(quads, hashes).decode("utf-8").split(" .\n")
     lines.pop()  # after the last statement
     for line in lines:
         s, p, rest = line.split(" ", 2)
