@@ -13,15 +13,19 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .choices import DEFAULT_BASE, GRAPH_BASE
 from .choices import INFERENCE_CHOICES as INFERENCE
-from .errors import AnthologyError
+from .errors import AnthologyError, CanonicalizationTooCostly
 from .export_files import FolderSource, Source
 from .parts import PARTS
+from .sourcemap import subject_iris
+from .sources import read_source
 from .turtle import Statement, canonical_line_groups, graph_quads, split_lines, statement_lines
 
 # The common export (no inference, no shapes) reads the files with pyoxigraph and writes
@@ -30,6 +34,8 @@ if TYPE_CHECKING:
     from rdflib import Graph
 
 INFERRED_GRAPH = GRAPH_BASE + "inferred"
+#: An entry's name as a data file's: no folder, nothing hidden.
+_PLAIN_NAME = re.compile(r"[^/\\.][^/\\]*")
 
 
 @contextlib.contextmanager
@@ -59,6 +65,8 @@ class Export:
     inferred_lines: list[str]
     base: str
     inference: str
+    #: The anthology folder read, if any: a refusal to canonicalize names its file.
+    root: Path | None = None
 
     @property
     def asserted(self) -> list[Statement]:
@@ -74,6 +82,24 @@ class Export:
         """Asserted and inferred lines, blank nodes labelled by RDFC-1.0 over both."""
         asserted, inferred = canonical_line_groups([self.asserted_lines, self.inferred_lines])
         return asserted, inferred
+
+    def locate(self, error: CanonicalizationTooCostly) -> CanonicalizationTooCostly:
+        """``error`` placed at the data file and line of the entry its blank nodes hang
+        from, where ``root`` has the file its IRI names (``data/ID.ttl`` for the IRI
+        base + ID) and the file writes that subject; else as it was."""
+        iri = error.where[0][1:-1] if error.where and error.where[0][0] == "<" else ""
+        name = iri[len(self.base) :] if iri.startswith(self.base) else ""
+        if self.root is None or error.path is not None or not _PLAIN_NAME.fullmatch(name):
+            return error
+        path = self.root / "data" / f"{name}.ttl"
+        try:
+            text = read_source(path).decode("utf-8")
+        except (AnthologyError, UnicodeDecodeError):
+            return error
+        line = subject_iris(text, self.base).get(iri)
+        if line is not None:
+            error.path, error.line = path, line
+        return error
 
     def canonical(self) -> tuple[list[Statement], list[Statement]]:
         """Asserted and inferred triples, blank nodes labelled by RDFC-1.0 over both."""
@@ -115,7 +141,7 @@ def build_export(
                 lines = source.statement_lines(include)
             else:
                 lines = statement_lines(source.quads(include))
-            return Export(lines, [], source.base, inference)
+            return Export(lines, [], source.base, inference, _root(source))
     from .inference import InferenceUnsupported, inferred_triples
 
     parts = {part: list(source.quads((part,))) for part in {*include, "data", "ontology"}}
@@ -124,7 +150,9 @@ def build_export(
     except InferenceUnsupported:  # an OWL construct the fast rules lack: owlrl's closure
         return owlrl_export(source, include, inference)
     asserted = [quad for part in include for quad in parts[part]]
-    return Export(statement_lines(asserted), statement_lines(inferred), source.base, inference)
+    return Export(
+        statement_lines(asserted), statement_lines(inferred), source.base, inference, _root(source)
+    )
 
 
 def owlrl_export(
@@ -146,4 +174,10 @@ def owlrl_export(
         statement_lines(graph_quads(inferred)),
         source.base,
         inference,
+        _root(source),
     )
+
+
+def _root(source: Source) -> Path | None:
+    """The anthology folder ``source`` reads, if it reads one."""
+    return source.root if isinstance(source, FolderSource) else None

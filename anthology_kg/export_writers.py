@@ -17,7 +17,7 @@ from json.encoder import encode_basestring as _json_string  # json.dumps's, in C
 from operator import eq
 from typing import TypeVar
 
-from .errors import AnthologyError
+from .errors import AnthologyError, CanonicalizationTooCostly
 from .export import INFERRED_GRAPH, Export, collector_paused
 from .layout import printable
 from .prefixes import NAME_CHARS, NAME_START_CHARS, PREFIXES
@@ -32,12 +32,17 @@ Written = TypeVar("Written")
 
 
 def _paused(write: Callable[[Export], Written]) -> Callable[[Export], Written]:
-    """A writer that runs with the collector paused (``export.collector_paused``)."""
+    """A writer that runs with the collector paused (``export.collector_paused``), its
+    refusal to canonicalize placed at a data file where the export can say
+    (``Export.locate``)."""
 
     @functools.wraps(write)
     def writer(export: Export) -> Written:
         with collector_paused():
-            return write(export)
+            try:
+                return write(export)
+            except CanonicalizationTooCostly as error:
+                raise export.locate(error) from None
 
     return writer
 

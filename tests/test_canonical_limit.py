@@ -108,6 +108,8 @@ def test_the_limit_fires_through_the_library(tmp_path):
     error = raised.value
     assert (error.size, error.steps, error.limit) == (28, 28**3, 1000)
     assert error.where == (NOTE, COMMENT)
+    # the entry's file and the line of its statement (``id:NOTE-001 a ak:Note ;``)
+    assert (error.path, error.line) == (tmp_path / "data" / "NOTE-001.ttl", 6)
     assert f"28 blank nodes linked by <{RDF}rest> in the triples of" in error.message
     assert error.nested and "Write Turtle (--format turtle)" in error.message
     assert "give these nodes IRIs" in error.message
@@ -116,6 +118,18 @@ def test_the_limit_fires_through_the_library(tmp_path):
         assert '"x"' in to_turtle(export)
     # past the default limit only: the same export is written
     assert to_nquads(export).count('"x"') == 30
+
+
+def test_a_subject_no_data_file_names_is_not_placed(tmp_path):
+    root = equal_values(tmp_path, 30)
+    text = (root / "data" / "NOTE-001.ttl").read_text()
+    (root / "data" / "NOTE-001.ttl").write_text(
+        text.replace("rdfs:comment", 'rdfs:label "n" .\n<http://e/s> rdfs:comment')
+    )
+    export = build_export(FolderSource(root))
+    with canonical_work_limit(1000), pytest.raises(CanonicalizationTooCostly) as raised:
+        to_nquads(export)
+    assert raised.value.where == ("<http://e/s>", COMMENT) and raised.value.path is None
 
 
 def test_many_groups_are_counted_and_named_once():
@@ -151,7 +165,9 @@ def test_export_refused_is_exit_2_and_writes_nothing(tmp_path):
     out.write_text("old\n")
     result = run_cli("--root", str(root), "export", "--canonical-limit", "1000", "-o", str(out))
     assert result.exit_code == 2
-    assert f"28 blank nodes linked by <{RDF}rest> in the triples of {NOTE}" in result.stderr
+    assert f"NOTE-001.ttl:6: 28 blank nodes linked by <{RDF}rest> in the triples of {NOTE}" in (
+        result.stderr
+    )
     assert "raise the limit with --canonical-limit" in result.stderr
     assert out.read_text() == "old\n"
     assert os.listdir(out.parent) == ["graph.nq"]  # no temporary file left
