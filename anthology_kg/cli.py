@@ -677,7 +677,9 @@ def validate(
 ):
     """Check the anthology against the rules of its decision records (SHACL).
 
-    Exit 0 when it conforms, 1 when a rule is broken, 2 on input errors.
+    Exit 0 when it conforms, 1 when a rule is broken, 2 on input errors. A data or
+    shapes file named *.TTL (not read) and a data/ holding no *.ttl file are warned of
+    on stderr.
     """
     from .reports import WRITERS, select_results
     from .w3c_report import WRITERS as SHACL_WRITERS
@@ -693,6 +695,8 @@ def validate(
     connection = _connection(settings, method) if endpoint else None
     report = _validated(settings, engine, inference, extra_shapes, endpoint, graph, connection)
     _check_selection(report, select, ignore)
+    for warning in report.engine.folder_warnings():
+        click.echo(str(warning), err=True)
     report = select_results(report, _codes(select), _codes(ignore))
     report = _against_baseline(
         settings,

@@ -164,6 +164,11 @@ class Engine(Protocol):
         identifier, an entry described in two files (``layout.layout_warnings``)."""
         ...
 
+    def folder_warnings(self) -> list[LayoutWarning]:
+        """What the listings of the data and shapes folders show that is almost surely
+        a mistake (``layout.folder_warnings``), without reading a file."""
+        ...
+
 
 def _warn(message: str) -> None:
     warnings.warn(message, stacklevel=3)

@@ -26,6 +26,7 @@ from .layout import (
     anthology_layout_warnings,
     folder_warnings,
     layout_warnings,
+    shapes_folder_warnings,
     suspect_entries,
     written_identifiers,
 )
@@ -105,6 +106,12 @@ class EntryIndex(ABC):
         if isinstance(self.data_files, TurtleFiles):  # as the loaders list them
             found = folder_warnings(self.data_files) + found
         return found
+
+    def folder_warnings(self) -> list[LayoutWarning]:
+        """``layout.folder_warnings`` of the data folder (none where the data is a
+        store's) and of the anthology's own shapes folder."""
+        found = folder_warnings(self.data_files) if isinstance(self.data_files, TurtleFiles) else []
+        return found + shapes_folder_warnings(self.root)
 
     @property
     def ontology(self) -> Graph:

@@ -5,6 +5,7 @@ with the exit code the rules give; the third is an input error, exit 2."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 
@@ -100,3 +101,33 @@ def test_a_waivers_file_that_is_no_file_is_an_input_error(root, engine, make, sa
     assert result.exit_code == 2, result.output
     assert result.stdout == ""
     assert result.stderr == f"waivers.ttl: cannot read: {said}\n"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("fmt", ["text", "sarif"])
+def test_validate_names_them_too(root, engine, fmt):
+    expected = run_cli("validate", "--engine", engine, "--format", fmt)
+    (root / "data" / "LIT-002.TTL").write_text("not read", "utf-8")
+    (root / "ontology" / "shapes").mkdir(parents=True)
+    (root / "ontology" / "shapes" / "MINE.TTL").write_text("not read", "utf-8")
+    result = run_cli("validate", "--engine", engine, "--format", fmt)
+    assert result.exit_code == expected.exit_code == 0, result.output
+    assert result.stdout == expected.stdout
+    assert result.stderr == (
+        "data/LIT-002.TTL: warning: not read: data files end in '.ttl', in lower case "
+        "(rename it LIT-002.ttl)\n"
+        "ontology/shapes/MINE.TTL: warning: not read: shapes files end in '.ttl', in lower "
+        "case (rename it MINE.ttl)\n"
+    )
+
+
+def test_validate_names_an_empty_data_folder(tmp_path, monkeypatch):
+    (tmp_path / "data").mkdir()
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("validate", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["conforms"] is True
+    assert result.stderr == (
+        "data: warning: no entries: the folder holds no *.ttl file (an empty anthology: "
+        "nothing to check)\n"
+    )
