@@ -32,7 +32,7 @@ from .config import did_you_mean
 from .errors import AnthologyError
 from .layout import printable
 from .rules import WAIVER_CODE, WAIVER_SHAPE, matches_code
-from .validation import Report, RuleResult
+from .validation import Report, RuleResult, own_shape_names
 
 JSON_SCHEMA_ID = "anthology-kg/validation-report/1"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -124,6 +124,11 @@ def check_codes(
         # results would be.
         shapes = report.engine.rules.shapes_view if report.engine is not None else ()
         if any(isinstance(s, ox.NamedNode) and s.value == pattern.strip() for s, _, _ in shapes):
+            continue
+        # A blank-node shape of one's own, by the name its results would have.
+        if report.engine is not None and pattern.strip() in own_shape_names(
+            report.engine.rules.shapes_view
+        ):
             continue
         choices = [WAIVER_CODE] + [rule.code for rule in report.rules]
         choices += [rule.name for rule in report.rules]

@@ -333,6 +333,21 @@ def own_shape_name(shapes: ShapesGraph, shape: ShapeTerm) -> str:
     return f"shape-{text(outermost).removeprefix('b')[:8]}"
 
 
+def own_shape_names(shapes: ShapesGraph) -> set[str]:
+    """``own_shape_name`` of every blank-node shape of ``shapes`` (one with a target, a
+    path or a shape's type, or a shape's sh:property): what --select and --ignore may name
+    when the shape has no result to show it."""
+    found: set[ShapeTerm] = set()
+    for subject, predicate, value in shapes:
+        if predicate in _TARGETS or predicate == SH.path:
+            found.add(subject)
+        elif predicate == RDF.type and value in _SHAPE_TYPES:
+            found.add(subject)
+        elif predicate == SH.property:
+            found.add(value)
+    return {own_shape_name(shapes, node) for node in found if isinstance(node, ox.BlankNode)}
+
+
 #: A SELECT clause that projects ?value (or every variable).
 _PROJECTS_VALUE = re.compile(r"[?$]value\b|\bSELECT\s+(?:(?:DISTINCT|REDUCED)\s+)?\*", re.I)
 
