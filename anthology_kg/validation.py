@@ -354,15 +354,26 @@ _PROJECTS_VALUE = re.compile(r"[?$]value\b|\bSELECT\s+(?:(?:DISTINCT|REDUCED)\s+
 
 def _value_is_the_focus_by_default(shapes: ShapesGraph, row: ResultRow) -> bool:
     """Whether ``row``'s value is its focus node only because SHACL says so: a SPARQL
-    constraint whose SELECT projects no ?value has the focus node as sh:value (SHACL
-    5.3.2), as the W3C report graph keeps it; shown to people it would read as the
-    value at fault (``(LIT-001, ak:category LIT-001)`` for a missing category). Read
-    from the shapes alone, so both engines agree."""
-    if row.value is None or row.value != row.focus or row.source_constraint is None:
+    constraint, or the SELECT validator of a node shape's constraint component, whose
+    SELECT projects no ?value has the focus node as sh:value (SHACL 5.3.2, 6.3), as the
+    W3C report graph keeps it; shown to people it would read as the value at fault
+    (``(LIT-001, ak:category LIT-001)`` for a missing category). Read from the shapes
+    alone (the engines differ in the source constraint they give a component's result),
+    so both engines agree."""
+    if row.value is None or row.value != row.focus:
         return False
-    if ox_term(row.source_constraint_component) != SH.SPARQLConstraintComponent:
+    component = ox_term(row.source_constraint_component)
+    if component == SH.SPARQLConstraintComponent:
+        if row.source_constraint is None:
+            return False
+        select = shapes.value(ox_term(row.source_constraint), SH.select)
+    elif shapes.value(ox_term(row.source_shape), SH.path) is None:  # a node shape's
+        validator = shapes.value(component, SH.nodeValidator) or shapes.value(
+            component, SH.validator
+        )
+        select = shapes.value(validator, SH.select) if validator is not None else None
+    else:
         return False
-    select = shapes.value(ox_term(row.source_constraint), SH.select)
     if not isinstance(select, ox.Literal):
         return False
     try:

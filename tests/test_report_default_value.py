@@ -77,3 +77,37 @@ def test_a_value_the_select_gives_is_shown_even_when_it_is_the_focus(root, engin
     results = json.loads(run_cli("validate", "--engine", engine, "--format", "json").stdout)
     own = [r for r in results["results"] if r["shape"] == "urn:x:NoSelfReference"]
     assert [(r["focus"], r["value"]) for r in own] == [("LIT-001", "LIT-001")]
+
+
+COMPONENT = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix ex: <http://example.org/c#> .
+ex:NeedsProperty a sh:ConstraintComponent ;
+    sh:parameter [ sh:path ex:needs ] ;
+    sh:nodeValidator [
+        a sh:SPARQLSelectValidator ;
+        sh:message "lacks a property it needs" ;
+        sh:select "SELECT $this WHERE { FILTER NOT EXISTS { $this $needs ?any } }"
+    ] .
+ex:Shape a sh:NodeShape ; sh:targetClass ak:LiteratureRecord ;
+    ex:needs <http://purl.org/dc/terms/title> .
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_node_shapes_select_validator_without_value_shows_none(root, engine):
+    (root / "ontology" / "shapes").mkdir(parents=True)
+    (root / "ontology" / "shapes" / "component.ttl").write_text(COMPONENT, "utf-8")
+    results = json.loads(run_cli("validate", "--engine", engine, "--format", "json").stdout)
+    mine = [r for r in results["results"] if r["component"] == "NeedsProperty"]
+    assert [(r["focus"], r["value"]) for r in mine] == [
+        ("LIT-001", None),
+        ("LIT-002", None),
+        ("LIT-003", None),
+    ]
+    graph = Graph().parse(
+        data=run_cli("validate", "--engine", engine, "--format", "turtle").stdout,
+        format="turtle",
+    )
+    ours = [r for r in graph.subjects(SH.focusNode, LIT_001)]
+    assert LIT_001 in {graph.value(r, SH.value) for r in ours}
