@@ -258,6 +258,52 @@ EXPECTED = {
             "id:LIT-999",
         ),
     },
+    # Rule 9 from any node that points, typed or not, through any property of ak: and
+    # the references between works; what a reference points at is an entry (hunt3 F5).
+    "rule9-reach-bad": {
+        # Described by the record, but no entry: no identifier, no type.
+        (
+            "Violation",
+            "LIT-001",
+            "Rule9NoDanglingReference",
+            None,
+            "LIT-001.ttl",
+            10,
+            "dcterms:references",
+            "id:LIT-002",
+        ),
+        # From a claim written as an untyped blank node.
+        (
+            "Violation",
+            "LIT-001",
+            "Rule9NoDanglingReference",
+            None,
+            "LIT-001.ttl",
+            11,
+            "ak:restsOn",
+            "id:GHOST-1",
+        ),
+        (
+            "Violation",
+            "id:LIT-001-cites",
+            "Rule9NoDanglingReference",
+            None,
+            "LIT-001.ttl",
+            15,
+            "cito:hasCitedEntity",
+            "id:ARXIV-9999.00001",
+        ),
+        (
+            "Violation",
+            "QUESTION-x",
+            "Rule9NoDanglingReference",
+            None,
+            "QUESTION-x.ttl",
+            11,
+            "ak:concerns",
+            "id:COMPARISON-x-es",
+        ),
+    },
     "rule10-bad": {
         (
             "Violation",
