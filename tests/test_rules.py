@@ -112,6 +112,10 @@ EXPECTED = {
             "ak:unread",
         ),
     },
+    # What a read entry gives as its note is a literature record, no note (hunt3 F11).
+    "rule5-note-bad": {
+        ("Violation", "LIT-001", "Rule5ReadNeedsNote", None, "LIT-001.ttl", 7, None, "LIT-001"),
+    },
     "rule6-bad": {
         (
             "Violation",
