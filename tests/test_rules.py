@@ -309,16 +309,8 @@ EXPECTED = {
         ),
     },
     "rule10-bad": {
-        (
-            "Violation",
-            "ADR-002",
-            "Rule10SupersededIsReplaced",
-            None,
-            "ADR-002.ttl",
-            6,
-            None,
-            "ADR-002",
-        ),
+        # A SPARQL constraint now ("another" compares with the focus): no value.
+        ("Violation", "ADR-002", "Rule10SupersededIsReplaced", None, "ADR-002.ttl", 6, None, None),
         (
             "Violation",
             "COMPARISON-x",
@@ -339,6 +331,12 @@ EXPECTED = {
             "ak:algorithm",
             None,
         ),
+    },
+    # Replaced by itself only, or by an entry that is no decision record (hunt3 F10;
+    # rule10-replaced-good: dcterms:isReplacedBy alone replaces).
+    "rule10-replaced-bad": {
+        ("Violation", name, "Rule10SupersededIsReplaced", None, f"{name}.ttl", 7, None, None)
+        for name in ("ADR-002", "ADR-003")
     },
 }
 
