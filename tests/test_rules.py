@@ -63,6 +63,19 @@ EXPECTED = {
             "ak:evaluation",
         ),
     },
+    # A literature record that says it admits a category admits none (hunt3 F12).
+    "rule1-admitter-bad": {
+        (
+            "Violation",
+            "LIT-001",
+            "Rule1AdmittedCategory",
+            A,
+            "LIT-001.ttl",
+            9,
+            "ak:category",
+            "ak:folklore",
+        ),
+    },
     "rule2-bad": {
         (
             "Violation",
