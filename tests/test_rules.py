@@ -109,8 +109,14 @@ EXPECTED = {
             "LIT-001.ttl",
             6,
             None,
-            "LIT-001",
+            None,
         ),
+    },
+    # A claim an infrastructure entry makes itself does not hold it, whether it rests on
+    # the entry or on a codebase the entry describes (hunt3 F14).
+    "rule4-own-bad": {
+        ("Warning", name, "Rule4InfrastructureHeldForAReason", A, f"{name}.ttl", 7, None, None)
+        for name in ("LIT-001", "LIT-002")
     },
     "rule5-bad": {
         ("Violation", "LIT-001", "Rule5ReadNeedsNote", None, "LIT-001.ttl", 6, None, "LIT-001"),

@@ -115,7 +115,7 @@ def test_an_edited_copy_of_a_bundled_shapes_file_is_refused_naming_both_files(bu
     own.parent.mkdir(parents=True)
     bundled = resources.bundled_shapes_dir() / "adr-032.ttl"
     text = bundled.read_text(encoding="utf-8")
-    own.write_text(text.replace("sh:minCount 1 ]", "sh:minCount 2 ]"), encoding="utf-8")
+    own.write_text(text.replace("sh:maxCount 1 ;", "sh:maxCount 2 ;"), encoding="utf-8")
     line = 1 + text[: text.index("sh:path ( ak:notStated")].count("\n")
     result = run_cli("--root", str(bundled_copy), "check", "--engine", engine)
     assert result.exit_code == 2, result.output
