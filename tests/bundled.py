@@ -1,5 +1,5 @@
 """What the bundled anthology's stored queries are, as several test modules expect them
-(written out, not read from the queries: the tests compare the code with these)."""
+(written out, not read from the queries or data/: the tests compare the code with these)."""
 
 #: The stored queries, by name, as ``anthology-kg queries`` lists them.
 QUERY_NAMES = [
@@ -24,3 +24,11 @@ CONFOUNDERS_COLUMNS = [
     "question",
     "address",
 ]
+
+#: The ES arm's algorithm and its stated unknown of a framework, as data/ writes them.
+ES_GAP = """    ak:algorithm ak:ES ;
+    ak:notStated [
+        a ak:StatedUnknown ;
+        ak:lookedIn id:ARXIV-2409.19256 ;
+        ak:unknownProperty ak:trainedWith
+    ] ."""

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
-from bundled import CONFOUNDERS_COLUMNS
+from bundled import CONFOUNDERS_COLUMNS, ES_GAP
 from conftest import run_cli
 
 from anthology_kg.diff import diff_states, load_state, parse_data
@@ -25,13 +25,6 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not 
 
 ARXIV = "data/ARXIV-2409.19256.ttl"
 TAKEAWAY_3 = "1.53×–20.57× throughput over the systems baselines of the day"
-#: The ES arm's algorithm and its stated unknown of a framework, as data/ writes them.
-ES_GAP = """    ak:algorithm ak:ES ;
-    ak:notStated [
-        a ak:StatedUnknown ;
-        ak:lookedIn id:ARXIV-2409.19256 ;
-        ak:unknownProperty ak:trainedWith
-    ] ."""
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "t",
     "GIT_AUTHOR_EMAIL": "t@example.org",

@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from bundled import ES_GAP
 from conftest import needs_chromium, run_cli
 from rdflib import Graph, URIRef
 from rdflib.namespace import DCTERMS
@@ -22,13 +23,6 @@ from anthology_kg.resources import bundled_dir, ontology_file
 # entry that makes the claim or has the arm, rests on the object.
 DEPENDENCY_TERMS = (AK.restsOn, AK.releasedOn, AK.describedIn, AK.checkpointsFrom, AK.trainedWith)
 BASE = "https://w3id.org/anthology-kg/id/"
-#: The ES arm's algorithm and its stated unknown of a framework, as data/ writes them.
-ES_GAP = """    ak:algorithm ak:ES ;
-    ak:notStated [
-        a ak:StatedUnknown ;
-        ak:lookedIn id:ARXIV-2409.19256 ;
-        ak:unknownProperty ak:trainedWith
-    ] ."""
 
 
 class Sections(HTMLParser):
