@@ -221,6 +221,7 @@ def _tie_order(
         if o in colors:
             edges[component[o]] += [(s, term(p), o) for s, p in pairs if not is_blank(s)]
     colors = refine(colors)
+    spent = [0]  # the estimated work of the canonicalizations so far (``_marked_text``)
     while True:
         members: dict[str, list[Any]] = defaultdict(list)
         for node, color in colors.items():
@@ -233,7 +234,7 @@ def _tie_order(
         chosen = min(
             members[shared[0]],
             key=lambda node: (
-                _marked_text(colors, node, edges[component[node]], term),
+                _marked_text(colors, node, edges[component[node]], term, spent),
                 term(node),
             ),
         )
@@ -271,11 +272,17 @@ def _marked_text(
     chosen: Any,
     edges: list[tuple[Any, str, Any]],
     term: Callable[[Any], str],
+    spent: list[int],
 ) -> str:
     """The RDFC-1.0 canonical N-Quads of one component's triples (``edges``), each blank node
     carrying its colour and ``chosen`` a mark; other terms are their colour too (a
     non-blank term's colour is its text), so equal texts mean an automorphism of the
-    coloured graph that takes ``chosen`` onto the other candidate."""
+    coloured graph that takes ``chosen`` onto the other candidate.
+
+    ``spent[0]`` adds up the estimated work (``canonical_work``) of these calls, one per
+    candidate: past the limit (``current_work_limit``) ``CanonicalizationTooCostly`` is
+    raised before canonicalizing (a cycle of 500 alike blank nodes cost 500
+    canonicalizations of 1.2e8 steps each, minutes of CPU)."""
     members = {node for s, _, o in edges for node in (s, o) if node in colors} | {chosen}
     blank = {node: ox.BlankNode(f"n{index}") for index, node in enumerate(members)}
 
@@ -290,6 +297,13 @@ def _marked_text(
         ox.Quad(as_ox(s), ox.NamedNode("urn:x-anthology-kg:term:" + _digest(p)), as_ox(o))
         for s, p, o in edges
     ]
+    work = canonical_work([(str(q.subject), str(q.predicate), str(q.object), "") for q in quads])
+    spent[0] += work.steps
+    limit = current_work_limit()[0]
+    if limit is not None and spent[0] > limit:
+        # the terms here are digests: no place or predicate to name
+        largest = max(work.groups, key=lambda group: group.steps)
+        raise CanonicalizationTooCostly(largest.size, largest.orders, spent[0], limit)
     dataset = ox.Dataset(quads)
     dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
     return "".join(sorted(str(quad) + "\n" for quad in dataset))

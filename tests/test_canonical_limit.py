@@ -264,3 +264,15 @@ def test_a_stop_signal_acts_during_canonicalization(tmp_path, number):
         or "Z" in Path(f"/proc/{child[0]}/stat").read_text().split()[2]
     )
     assert os.listdir(out) == []  # no file, no temporary file
+
+
+def test_the_limit_bounds_the_reference_labels_of_a_cycle():
+    # a cycle of alike blank nodes: colour refinement cannot split it, so each candidate
+    # for the first mark was canonicalized (500 nodes: 500 runs of 1.2e8 steps each)
+    q = ox.NamedNode("http://e/q")
+    nodes = [ox.BlankNode(f"b{i}") for i in range(12)]
+    ring = [(nodes[i], q, nodes[(i + 1) % 12]) for i in range(12)]
+    with canonical_work_limit(2000), pytest.raises(CanonicalizationTooCostly) as raised:
+        bnodes.ox_stable_labels(ring)
+    assert raised.value.size == 11 and raised.value.steps > 2000  # the mark tells one apart
+    assert len(set(bnodes.ox_stable_labels(ring).values())) == 12
