@@ -145,8 +145,10 @@ class CompiledConstraint:
     """One query; each solution is a result of ``shape`` with ``component``.
 
     ``value_is_focus``: a solution without ?value reports the focus node as the value
-    (SPARQL-based constraints of node shapes). ``messages``: the result messages. The
-    terms are pyoxigraph's, or rdflib's after ``as_rdflib``."""
+    (SPARQL-based constraints of node shapes). ``messages``: the result messages, whose
+    templates' placeholders (SPARQL-based constraints) take the solution's variables, or
+    ``message_terms``: the constraint component's parameter values by name. The terms
+    are pyoxigraph's, or rdflib's after ``as_rdflib``."""
 
     shape: Term
     component: Term
@@ -156,6 +158,7 @@ class CompiledConstraint:
     value_is_focus: bool = False
     source_constraint: Term | None = None
     messages: tuple[Term, ...] = ()
+    message_terms: tuple[tuple[str, Term], ...] = ()
 
     def as_rdflib(self) -> CompiledConstraint:
         """The same constraint with rdflib's terms (for a caller that gave rdflib's)."""
@@ -172,6 +175,7 @@ class CompiledConstraint:
             path=optional(self.path),
             source_constraint=optional(self.source_constraint),
             messages=tuple(rdflib_term(m) for m in self.messages),
+            message_terms=tuple((name, rdflib_term(t)) for name, t in self.message_terms),
         )
 
 
@@ -407,13 +411,17 @@ class Compiler:
                 validator = validators.property if path is not None else validators.node
                 if validator is not None and not validator.ask:
                     focus = repeated if sparql_based.counts_nothing(validator.text) else targets
+                    said = validator.messages or messages
+                    names = sparql_based.template_names(said)
                     query = sparql_based.select_query(
-                        g, c, validator.text, focus, "", self.shapes_graph
+                        g, c, validator.text, focus, "", self.shapes_graph, names
                     )
+                    parameters = sparql_based.parameter_terms(c)
                     out.append(
                         CompiledConstraint(
                             shape, c.component.iri, severity, path, query, path is None,
-                            validator.node, validator.messages or messages,
+                            validator.node, said,
+                            tuple((n, parameters[n]) for n in names if n in parameters),
                         )
                     )  # fmt: skip
                     continue
@@ -435,14 +443,16 @@ class Compiler:
                 raise Unsupported(f"SPARQL constraint {sparql.value} without sh:select")
             c = Constraint(shape, sparql_based.SPARQL_CONSTRAINT, {}, path)
             focus = repeated if sparql_based.counts_nothing(select.value) else targets
+            said = tuple(g.objects(sparql, SH.message)) or messages
+            names = sparql_based.template_names(said)
             query = sparql_based.select_query(
-                g, c, select.value, focus, sparql_based.prefixes(g, sparql), self.shapes_graph
-            )
-            own = tuple(g.objects(sparql, SH.message))
+                g, c, select.value, focus, sparql_based.prefixes(g, sparql), self.shapes_graph,
+                names,
+            )  # fmt: skip
             out.append(
                 CompiledConstraint(
                     shape, SH.SPARQLConstraintComponent, severity, path, query, path is None,
-                    sparql, own or messages,
+                    sparql, said,
                 )
             )  # fmt: skip
         inner, inner_origins = targets, origins

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import pyoxigraph as ox
@@ -153,12 +154,7 @@ def _check(text: str) -> None:
 
 def _constants(c: Constraint, shapes_graph: str | None, text: str) -> dict[str, str]:
     """VALUES blocks for the pre-bound constants the query uses."""
-    values: dict[str, Node] = {
-        name.value.rsplit("#", 1)[-1].rsplit("/", 1)[-1]: value
-        for name, value in c.params.items()
-        if name not in (SH.sparql,)
-    }
-    values["currentShape"] = c.shape
+    values = {**parameter_terms(c), "currentShape": c.shape}
     used = variables(text)
     blocks = {name: f"VALUES ?{name} {{ {term(v)} }}" for name, v in values.items() if name in used}
     if "shapesGraph" in used:
@@ -184,11 +180,42 @@ def counts_nothing(text: str) -> bool:
     return _COUNTING.search(text) is None
 
 
+#: A placeholder of a message template (SHACL 5.3.2, 6.2.2): {$name} or {?name}.
+TEMPLATE_PLACEHOLDER = re.compile(r"\{[$?](\w+)\}")
+
+
+def template_names(messages: Iterable[Node]) -> list[str]:
+    """The variable names the placeholders of ``messages`` use, each once, in order."""
+    names: dict[str, None] = {}
+    for message in messages:
+        if isinstance(message, ox.Literal):
+            names.update(dict.fromkeys(TEMPLATE_PLACEHOLDER.findall(message.value)))
+    return list(names)
+
+
+def parameter_terms(c: Constraint) -> dict[str, Node]:
+    """The constraint's parameter values by their local names (``$needs``): what a
+    message template of a constraint component may name besides the solution's
+    variables (not ``$currentShape``, which is no parameter)."""
+    return {
+        name.value.rsplit("#", 1)[-1].rsplit("/", 1)[-1]: value
+        for name, value in c.params.items()
+        if name not in (SH.sparql,)
+    }
+
+
 def select_query(
-    g: Graph, c: Constraint, text: str, targets: str, prefix_lines: str, shapes_graph: str | None
+    g: Graph,
+    c: Constraint,
+    text: str,
+    targets: str,
+    prefix_lines: str,
+    shapes_graph: str | None,
+    keep: Iterable[str] = (),
 ) -> str:
     """The whole query for a SELECT constraint or validator at the focus nodes
-    ``targets``; its solutions project ?this, ?value and ?path."""
+    ``targets``; its solutions project ?this, ?value and ?path, and the variables
+    ``keep`` names (those its messages' templates use)."""
     _check(text)
     if c.path is not None:
         text = rename(text, {"PATH": path_text(g, c.path)})
@@ -200,7 +227,8 @@ def select_query(
         body = re.sub(
             r"SELECT\s+(DISTINCT\s+|REDUCED\s+)?", r"SELECT \1?this ", body, count=1, flags=re.I
         )
-    return prefix_lines + f"\nSELECT DISTINCT ?this ?value ?path WHERE {{ {{ {body} }} }}"
+    kept = "".join(f" ?{name}" for name in keep if name not in ("this", "value", "path"))
+    return prefix_lines + f"\nSELECT DISTINCT ?this ?value ?path{kept} WHERE {{ {{ {body} }} }}"
 
 
 def ask_violations(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from ..errors import AnthologyError
 from ..progress import track
 from .compiler import CompiledConstraint, Compiler
 from .graph import ShapesGraph
+from .sparql_based import TEMPLATE_PLACEHOLDER
 
 if TYPE_CHECKING:
     from rdflib import Graph
@@ -164,21 +166,59 @@ def _results(select: Select, constraint: CompiledConstraint) -> list[ResultRow]:
             if key in seen:
                 continue
             seen.add(key)
+            path = solution.get("path") or constraint.path
+            messages = constraint.messages
+            if constraint.source_constraint is not None and messages:
+                bound = {**dict(constraint.message_terms), **solution}
+                bound.update(this=focus, path=path, value=value)
+                messages = tuple(_filled(m, bound) for m in messages)
             rows.append(
                 ResultRow(
                     focus=focus,
-                    path=solution.get("path") or constraint.path,
+                    path=path,
                     value=value,
                     source_shape=constraint.shape,
                     source_constraint_component=constraint.component,
                     severity=constraint.severity,
-                    messages=constraint.messages,
+                    messages=messages,
                     source_constraint=constraint.source_constraint,
                 )
             )
     except ValidationError as exc:
         raise ValidationError(f"compiled shape {constraint.shape}: {exc.message}") from None
     return rows
+
+
+def _filled(message: Term, bound: Mapping[str, Term | None]) -> Term:
+    """A SPARQL-based constraint's message with each placeholder ({$name}, {?name}) of
+    a bound variable or parameter replaced by its text: a literal's lexical form, an
+    IRI, a blank node's label, as the reference engine (pySHACL) writes them. Its
+    language tag or datatype is kept; a placeholder of nothing bound stays as written."""
+    text = _text(message)
+    if "{" not in text:
+        return message
+
+    def value(match: re.Match[str]) -> str:
+        term = bound.get(match[1])
+        return match[0] if term is None else _text(term)
+
+    filled = TEMPLATE_PLACEHOLDER.sub(value, text)
+    if isinstance(message, ox.Literal):
+        if message.language:
+            return ox.Literal(filled, language=message.language)
+        return ox.Literal(filled, datatype=message.datatype)
+    from rdflib import Literal
+
+    assert isinstance(message, Literal)
+    return Literal(
+        filled, lang=message.language, datatype=None if message.language else message.datatype
+    )
+
+
+def _text(term: Term) -> str:
+    if isinstance(term, (ox.NamedNode, ox.BlankNode, ox.Literal)):
+        return term.value
+    return str(term)
 
 
 def validate_store(
