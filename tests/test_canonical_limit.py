@@ -276,3 +276,20 @@ def test_the_limit_bounds_the_reference_labels_of_a_cycle():
         bnodes.ox_stable_labels(ring)
     assert raised.value.size == 11 and raised.value.steps > 2000  # the mark tells one apart
     assert len(set(bnodes.ox_stable_labels(ring).values())) == 12
+
+
+def test_the_limit_fires_on_the_w3c_report_graph():
+    """validate --format turtle/json-ld canonicalizes the report graph, which holds the
+    data's blank nodes a result names: the same limit applies (it was unguarded)."""
+    from rdflib import BNode, Graph, URIRef
+
+    from anthology_kg.w3c_report import _canonical
+
+    ring = [BNode() for _ in range(12)]
+    graph = Graph()
+    for i, node in enumerate(ring):
+        graph.add((node, URIRef("http://e/q"), ring[(i + 1) % 12]))
+    with canonical_work_limit(100), pytest.raises(CanonicalizationTooCostly) as raised:
+        _canonical(graph)
+    assert raised.value.size == 12
+    assert len(_canonical(graph)) == 12  # under the default limit
