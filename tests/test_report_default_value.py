@@ -104,6 +104,7 @@ def test_a_node_shapes_select_validator_without_value_shows_none(root, engine):
         ("LIT-001", None),
         ("LIT-002", None),
         ("LIT-003", None),
+        ("LIT-004", None),
     ]
     graph = Graph().parse(
         data=run_cli("validate", "--engine", engine, "--format", "turtle").stdout,

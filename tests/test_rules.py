@@ -35,6 +35,28 @@ EXPECTED = {
         ("Violation", "LIT-002", "Rule1OneCategory", A, "LIT-002.ttl", 8, "ak:category", None),
         # A stated unknown of another property does not stand for the category.
         ("Violation", "LIT-003", "Rule1OneCategory", A, "LIT-003.ttl", 7, "ak:category", None),
+        # A category and a stated unknown of it contradict each other (hunt3 F12); the
+        # stated unknown is reported as well, as the data gives it.
+        (
+            "Violation",
+            "LIT-004",
+            "Rule1OneCategory",
+            A,
+            "LIT-004.ttl",
+            8,
+            "ak:category",
+            "ak:method",
+        ),
+        (
+            "Info",
+            "LIT-004",
+            "Rule1CategoryNotStated",
+            A,
+            "LIT-004.ttl",
+            6,
+            "ak:notStated/ak:unknownProperty",
+            "ak:category",
+        ),
     },
     # The record does not state the category: accepted, and reported as Info.
     "rule1-unstated": {
@@ -136,6 +158,17 @@ EXPECTED = {
         ("Violation", "LIT-001", "Rule5ReadNeedsNote", None, "LIT-001.ttl", 7, None, "LIT-001"),
     },
     "rule6-bad": {
+        # LIT-001-each's range names two algorithms: no pair (hunt3 F13).
+        (
+            "Violation",
+            "LIT-001",
+            "Rule6FigureNamesOnePair",
+            None,
+            "LIT-001.ttl",
+            6,
+            "ak:algorithm",
+            None,
+        ),
         (
             "Violation",
             "LIT-001",
@@ -399,6 +432,33 @@ def test_results_come_from_the_shapes(name):
     """Without the rule's shapes, the bad fixture gives none of its results."""
     shapes = {expected[2] for expected in EXPECTED[name]}
     assert observed(RULES / name, drop=shapes) == set()
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_rule6_asks_a_pair_of_each_figure_of_a_claim_quoting_a_range(engine):
+    """Every figure of such a claim, its point figures too, names one algorithm and one
+    baseline (hunt3 F13). The figures are blank nodes of one entry, which the report
+    shows once per place: the engine's rows (every SHACL result) are counted here."""
+    from collections import Counter
+
+    from anthology_kg.engine import open_engine
+
+    report = validate(open_engine(engine, root=RULES / "rule6-bad"))
+    said = Counter(
+        str(getattr(message, "value", message))
+        for row in report.rows
+        for message in row.messages
+        if "#Violation" in str(row.severity)
+    )
+    assert said == {
+        # LIT-001-speed's range and LIT-001-each's point figure; LIT-001-other's range
+        # states its algorithm unknown, and names no baseline either
+        "Integrity rule 6: a figure of a claim quoting a range names no algorithm": 2,
+        "Integrity rule 6: a figure of a claim quoting a range names no baseline": 3,
+        # LIT-001-each's range: PPO and GRPO
+        "Integrity rule 6: a figure of a claim quoting a range names more than one "
+        "algorithm or baseline, so no pair": 1,
+    }
 
 
 def test_bundled_anthology_conforms_only_through_stated_unknowns():

@@ -52,7 +52,7 @@ def test_a_waiver_naming_no_rule_is_a_violation_at_its_line(root, rule, problem,
     assert result.stdout.splitlines() == [
         DANGLING,
         f"waivers.ttl:6:1: AK000 Violation [integrity] Waiver: {problem} (LIT-001)",
-        "does not conform: 2 violation(s), 0 warning(s), 0 waived, 24 rule shapes",
+        "does not conform: 2 violation(s), 0 warning(s), 0 waived, 25 rule shapes",
     ]
 
 
@@ -71,7 +71,7 @@ def test_a_waiver_with_two_expiry_dates_is_a_violation_at_its_line(root, expires
         DANGLING,
         "waivers.ttl:6:1: AK000 Violation [integrity] Waiver: a waiver has one expiry "
         f"date (ak:expires), not 2: {', '.join(dates)} (LIT-001)",
-        "does not conform: 2 violation(s), 0 warning(s), 0 waived, 24 rule shapes",
+        "does not conform: 2 violation(s), 0 warning(s), 0 waived, 25 rule shapes",
     ]
 
 
@@ -88,7 +88,7 @@ def test_a_waiver_naming_a_rule_waives_it(root, rule):
     result = check(root, rule)
     assert result.exit_code == 0, result.stdout
     assert result.stdout.splitlines()[-1] == (
-        "conforms: 0 violation(s), 0 warning(s), 1 waived, 24 rule shapes"
+        "conforms: 0 violation(s), 0 warning(s), 1 waived, 25 rule shapes"
     )
 
 
@@ -130,7 +130,7 @@ def test_an_expiry_not_in_xsd_date_form_is_a_violation_at_its_line(root, expires
         DANGLING,
         f"waivers.ttl:6:1: AK000 Violation [integrity] Waiver: the waiver's expiry {written} "
         "is not a date (YYYY-MM-DD, xsd:date's form, a time zone allowed) (LIT-001)",
-        "does not conform: 2 violation(s), 0 warning(s), 0 waived, 24 rule shapes",
+        "does not conform: 2 violation(s), 0 warning(s), 0 waived, 25 rule shapes",
     ]
 
 
@@ -149,7 +149,7 @@ def test_an_expiry_in_xsd_date_form_with_a_time_zone_or_any_year_is_read(root, e
     if waived:
         assert result.exit_code == 0, result.stdout
         assert result.stdout.splitlines()[-1] == (
-            "conforms: 0 violation(s), 0 warning(s), 1 waived, 24 rule shapes"
+            "conforms: 0 violation(s), 0 warning(s), 1 waived, 25 rule shapes"
         )
     else:
         assert result.exit_code == 1, result.stdout
