@@ -1127,11 +1127,15 @@ def export(settings, fmt, inferred, include, output, canonical_limit) -> None:
     from .export import build_export, parse_include
     from .export_files import FolderSource
     from .export_writers import export_bytes
+    from .layout import folder_warnings
+    from .sources import TurtleFiles
 
     fmt = _output_format("export", fmt, output, EXPORT_FORMATS) or "turtle"
-    built = build_export(
-        FolderSource(settings.root, settings.base), parse_include(include), inferred
-    )
+    source, parts = FolderSource(settings.root, settings.base), parse_include(include)
+    if "data" in parts:  # a data/X.TTL is not exported: say so, as check does
+        for warning in folder_warnings(TurtleFiles.of(source.root / "data"), empty=False):
+            click.echo(str(warning), err=True)
+    built = build_export(source, parts, inferred)
     limit = CANONICAL_WORK_LIMIT if canonical_limit is None else canonical_limit or None
     with canonical_work_limit(limit, "--canonical-limit"):
         _emit_chunks(export_bytes(built, fmt), output)

@@ -195,11 +195,13 @@ def _lines(item: FileEntries, base: str) -> Callable[[str], int | None]:
     return scanned.get
 
 
-def folder_warnings(files: TurtleFiles, what: str = "data") -> list[LayoutWarning]:
+def folder_warnings(
+    files: TurtleFiles, what: str = "data", empty: bool = True
+) -> list[LayoutWarning]:
     """What the listing of a folder of ``what`` files shows that is almost surely a
     mistake: a file whose name ends in ``.ttl`` in another case (``LIT-168.TTL``), which
-    is not read, and, for the data, a folder with no data file at all, where every rule
-    holds with nothing checked."""
+    is not read, and, for the data (unless not ``empty``), a folder with no data file at
+    all, where every rule holds with nothing checked."""
     found = [
         LayoutWarning(
             files.folder / name,
@@ -208,7 +210,7 @@ def folder_warnings(files: TurtleFiles, what: str = "data") -> list[LayoutWarnin
         )
         for name in files.miscased
     ]
-    if what == "data" and not files:
+    if what == "data" and empty and not files:
         found.append(
             LayoutWarning(
                 files.folder,

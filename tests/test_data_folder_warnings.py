@@ -131,3 +131,17 @@ def test_validate_names_an_empty_data_folder(tmp_path, monkeypatch):
         "data: warning: no entries: the folder holds no *.ttl file (an empty anthology: "
         "nothing to check)\n"
     )
+
+
+def test_a_data_file_named_ttl_in_upper_case_is_named_by_export(root):
+    expected = run_cli("export")
+    (root / "data" / "LIT-002.TTL").write_text("not Turtle, and not exported", "utf-8")
+    result = run_cli("export")
+    assert result.exit_code == expected.exit_code == 0, result.output
+    assert result.stdout == expected.stdout
+    assert result.stderr == (
+        "data/LIT-002.TTL: warning: not read: data files end in '.ttl', in lower case "
+        "(rename it LIT-002.ttl)\n"
+    )
+    # --include ontology reads no data file: nothing to say
+    assert run_cli("export", "--include", "ontology").stderr == ""
