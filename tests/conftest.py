@@ -33,6 +33,17 @@ def bundled_copy(tmp_path: Path) -> Path:
     return root
 
 
+def rules_fixture_copy(tmp_path: Path, name: str, own_shapes: str | None = None) -> Path:
+    """A writable copy of the rules fixture ``name`` at ``tmp_path / "w"``, with
+    ``own_shapes`` (Turtle) as its ontology/shapes/own.ttl when given."""
+    root = tmp_path / "w"
+    shutil.copytree(FIXTURES / "rules" / name, root)
+    if own_shapes is not None:
+        (root / "ontology" / "shapes").mkdir(parents=True)
+        (root / "ontology" / "shapes" / "own.ttl").write_text(own_shapes, "utf-8")
+    return root
+
+
 @pytest.fixture(params=["dot", "python"])
 def layout(request, monkeypatch):
     """Both picture layouts: Graphviz's dot (skipped without it) and the Python fallback."""

@@ -7,18 +7,16 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 
 import pytest
-from conftest import FIXTURES, run_cli
+from conftest import rules_fixture_copy, run_cli
 
 ENGINES = ["fast", "reference"]
 
 
 @pytest.fixture
 def root(tmp_path, monkeypatch):
-    root = tmp_path / "w"
-    shutil.copytree(FIXTURES / "rules" / "rule9-good", root)
+    root = rules_fixture_copy(tmp_path, "rule9-good")
     monkeypatch.chdir(root)  # files are shown relative to it
     return root
 

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 
 import pytest
-from conftest import FIXTURES, run_cli
+from conftest import rules_fixture_copy, run_cli
 
 ENGINES = ["fast", "reference"]
 PREFIXES = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
@@ -50,13 +49,7 @@ SHAPES = {
 
 @pytest.fixture
 def root(tmp_path):
-    root = tmp_path / "w"
-    shutil.copytree(FIXTURES / "rules" / "rule1-good", root)
-    (root / "ontology" / "shapes").mkdir(parents=True)
-    (root / "ontology" / "shapes" / "own.ttl").write_text(
-        PREFIXES + "".join(SHAPES.values()), "utf-8"
-    )
-    return root
+    return rules_fixture_copy(tmp_path, "rule1-good", PREFIXES + "".join(SHAPES.values()))
 
 
 def codes(root, engine: str) -> dict[str, str]:

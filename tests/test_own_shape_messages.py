@@ -5,10 +5,8 @@ the W3C report graph. The text was empty on the Oxigraph engine and pySHACL's ow
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
-from conftest import FIXTURES, run_cli
+from conftest import rules_fixture_copy, run_cli
 
 SHAPES = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
 @prefix dcterms: <http://purl.org/dc/terms/> .
@@ -24,10 +22,7 @@ ex:Query a sh:NodeShape ; sh:targetClass ak:LiteratureRecord ;
 
 @pytest.fixture
 def root(tmp_path, monkeypatch):
-    root = tmp_path / "w"
-    shutil.copytree(FIXTURES / "rules" / "rule1-good", root)
-    (root / "ontology" / "shapes").mkdir(parents=True)
-    (root / "ontology" / "shapes" / "own.ttl").write_text(SHAPES, "utf-8")
+    root = rules_fixture_copy(tmp_path, "rule1-good", SHAPES)
     monkeypatch.chdir(root)
     return root
 

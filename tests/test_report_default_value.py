@@ -6,10 +6,9 @@ report graph keeps sh:value as SHACL says, and both engines agree."""
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
-from conftest import FIXTURES, run_cli
+from conftest import rules_fixture_copy, run_cli
 from rdflib import Graph, Namespace, URIRef
 
 SH = Namespace("http://www.w3.org/ns/shacl#")
@@ -19,8 +18,7 @@ ENGINES = ["fast", "reference"]
 
 @pytest.fixture
 def root(tmp_path, monkeypatch):
-    root = tmp_path / "w"
-    shutil.copytree(FIXTURES / "rules" / "rule1-bad", root)
+    root = rules_fixture_copy(tmp_path, "rule1-bad")
     monkeypatch.chdir(root)
     return root
 

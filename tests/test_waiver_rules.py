@@ -1,10 +1,8 @@
 """A waiver must name a rule that exists and give one expiry date (hunt1 F8): else it is
 an AK000 violation at its line, as an incomplete waiver is, not a waiver of nothing."""
 
-import shutil
-
 import pytest
-from conftest import FIXTURES, run_cli, waiver_text
+from conftest import rules_fixture_copy, run_cli, waiver_text
 
 DANGLING = (
     "data/LIT-001.ttl:9:36: AK009 Violation [integrity] Integrity rule 9: points at "
@@ -14,8 +12,7 @@ DANGLING = (
 
 @pytest.fixture
 def root(tmp_path, monkeypatch):
-    root = tmp_path / "w"
-    shutil.copytree(FIXTURES / "rules" / "rule9-bad", root)
+    root = rules_fixture_copy(tmp_path, "rule9-bad")
     monkeypatch.chdir(root)  # files are shown relative to it
     return root
 
