@@ -10,7 +10,6 @@ endings and ends at its status line, with no final newline, as the anthology pri
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -27,7 +26,7 @@ from .files import write_all, write_atomic
 from .loader import TurtleFiles, parse_turtle
 from .namespaces import AK, DEFAULT_BASE, bind_prefixes
 from .resources import data_folder, find_root, ontology_file
-from .sources import listed_name, read_source, require_regular_file
+from .sources import list_folder, read_source, require_regular_file
 from .turtle import canonical_turtle
 
 TAKEAWAYS, PRACTICES, STANDING = "Key takeaways", "Practices", "Standing in the anthology"
@@ -332,12 +331,7 @@ def record_files(folder: Path) -> list[Path]:
     editor's lock file: ``sources.listed_name``), sorted by name. One that is not a
     regular file (a symlink loop, a dangling symlink, a FIFO, a device, a folder) is an
     AnthologyError naming it, and is never opened: a folder is imported all or none."""
-    try:
-        with os.scandir(folder) as entries:
-            names = sorted(entry.name for entry in entries if listed_name(entry.name, ".txt"))
-    except OSError as error:
-        raise AnthologyError(f"cannot list the folder: {error.strerror}", folder) from None
-    paths = [folder / name for name in names]
+    paths = [folder / name for name, _ in list_folder(folder, ".txt")[0]]
     for path in paths:
         require_regular_file(path)
     return paths
@@ -347,19 +341,10 @@ def record_file_warnings(folder: Path) -> list[str]:
     """What ``record_files`` passes over in ``folder`` that is almost surely a record: a
     file named ``*.TXT`` (``.txt`` in any other case, hidden names aside), as
     ``FILE: warning: ...`` lines."""
-    try:
-        with os.scandir(folder) as entries:
-            names = sorted(
-                entry.name
-                for entry in entries
-                if not listed_name(entry.name, ".txt") and listed_name(entry.name.lower(), ".txt")
-            )
-    except OSError as error:
-        raise AnthologyError(f"cannot list the folder: {error.strerror}", folder) from None
     return [
         f"{display_path(folder / name)}: warning: not read: printed records end in '.txt', "
         f"in lower case (rename it {name[:-4]}.txt)"
-        for name in names
+        for name in list_folder(folder, ".txt")[1]
     ]
 
 

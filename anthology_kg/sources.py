@@ -257,6 +257,25 @@ def listed_name(name: str, suffix: str = ".ttl") -> bool:
     return name.endswith(suffix) and not name.startswith(".")
 
 
+def list_folder(folder: Path, suffix: str) -> tuple[list[tuple[str, bool]], list[str]]:
+    """One listing of ``folder``: its files named ``*suffix`` (``listed_name``), sorted,
+    each with whether the listing showed a regular file, and the names that end in
+    ``suffix`` in another case (``LIT-168.TTL``: not read, for a warning), sorted. A
+    folder that cannot be listed is an AnthologyError naming it."""
+    try:
+        with os.scandir(folder) as entries:
+            listed = [(e.name, e.is_file(follow_symlinks=False)) for e in entries]
+    except OSError as exc:
+        raise AnthologyError(f"cannot list the folder: {exc.strerror}", folder) from None
+    kept, miscased = [], []
+    for item in listed:
+        if listed_name(item[0], suffix):
+            kept.append(item)
+        elif listed_name(item[0].lower(), suffix):
+            miscased.append(item[0])
+    return sorted(kept), sorted(miscased)
+
+
 class TurtleFiles(Sequence[Path]):
     """The ``*.ttl`` files of a folder, sorted by name, held as the folder and the names
     (a Path is made on access): a Path object each would hold ~250 bytes per file for the
@@ -277,21 +296,10 @@ class TurtleFiles(Sequence[Path]):
         read, and are kept in ``miscased`` for a warning."""
         if not folder.is_dir():
             return cls(folder)
-        try:
-            with os.scandir(folder) as entries:
-                listed = [(e.name, e.is_file(follow_symlinks=False)) for e in entries]
-        except OSError as exc:
-            raise AnthologyError(f"cannot list the folder: {exc.strerror}", folder) from None
-        kept, miscased = [], []
-        for item in listed:
-            if listed_name(item[0]):
-                kept.append(item)
-            elif listed_name(item[0].lower()):
-                miscased.append(item[0])
-        kept.sort()
+        kept, miscased = list_folder(folder, ".ttl")
         files = cls(folder, [name for name, _ in kept])
         files._irregular = frozenset(name for name, regular in kept if not regular)
-        files.miscased = tuple(sorted(miscased))
+        files.miscased = tuple(miscased)
         return files
 
     def listed_regular(self, name: str) -> bool:
