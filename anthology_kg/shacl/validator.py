@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import pyoxigraph as ox
 
 from ..errors import AnthologyError
+from ..kinds import text
 from ..progress import track
 from .compiler import CompiledConstraint, Compiler
 from .graph import ShapesGraph
@@ -154,6 +155,10 @@ def _results(select: Select, constraint: CompiledConstraint) -> list[ResultRow]:
     """The distinct results of one compiled constraint."""
     rows: list[ResultRow] = []
     seen: set[frozenset[tuple[str, Term]]] = set()
+    # Only a SPARQL-based constraint's message is a template (SHACL 5.3.2, 6.2.2).
+    templated = constraint.source_constraint is not None and any(
+        TEMPLATE_PLACEHOLDER.search(text(m)) for m in constraint.messages
+    )
     try:
         for solution in select(constraint.sparql):
             focus = solution.get("this")
@@ -168,7 +173,7 @@ def _results(select: Select, constraint: CompiledConstraint) -> list[ResultRow]:
             seen.add(key)
             path = solution.get("path") or constraint.path
             messages = constraint.messages
-            if constraint.source_constraint is not None and messages:
+            if templated:
                 bound = {**dict(constraint.message_terms), **solution}
                 bound.update(this=focus, path=path, value=value)
                 messages = tuple(_filled(m, bound) for m in messages)
@@ -194,15 +199,12 @@ def _filled(message: Term, bound: Mapping[str, Term | None]) -> Term:
     a bound variable or parameter replaced by its text: a literal's lexical form, an
     IRI, a blank node's label, as the reference engine (pySHACL) writes them. Its
     language tag or datatype is kept; a placeholder of nothing bound stays as written."""
-    text = _text(message)
-    if "{" not in text:
-        return message
 
     def value(match: re.Match[str]) -> str:
         term = bound.get(match[1])
-        return match[0] if term is None else _text(term)
+        return match[0] if term is None else text(term)
 
-    filled = TEMPLATE_PLACEHOLDER.sub(value, text)
+    filled = TEMPLATE_PLACEHOLDER.sub(value, text(message))
     if isinstance(message, ox.Literal):
         if message.language:
             return ox.Literal(filled, language=message.language)
@@ -213,12 +215,6 @@ def _filled(message: Term, bound: Mapping[str, Term | None]) -> Term:
     return Literal(
         filled, lang=message.language, datatype=None if message.language else message.datatype
     )
-
-
-def _text(term: Term) -> str:
-    if isinstance(term, (ox.NamedNode, ox.BlankNode, ox.Literal)):
-        return term.value
-    return str(term)
 
 
 def validate_store(
