@@ -3,9 +3,15 @@
 ``diff_states(old, new)`` parses each state's data files with pyoxigraph and compares the
 two graphs as sets of triples. Blank nodes are matched by content: a blank node that is
 part of a tree (the ``[ ... ]`` nesting the anthology's Turtle uses) is keyed by what it
-says, its outgoing triples with nested blank nodes keyed the same way (a Merkle key). A
-group of blank nodes that points at itself in a cycle is keyed through RDF Dataset
-Canonicalization (RDFC-1.0, pyoxigraph's) of that group alone.
+says, its outgoing triples with nested blank nodes keyed the same way (a Merkle key), and
+by its copy number among the blank nodes that say the same under the same subject and
+predicate (so a block written twice is two blank nodes, as in RDF). A group of blank
+nodes that points at itself in a cycle, or holds a blank node that more than one triple
+points at, is keyed through RDF Dataset Canonicalization (RDFC-1.0, pyoxigraph's) of that
+group alone, and numbered among the groups of a file that canonicalize alike.
+A file's copies are numbered within the file (its facts are cached by its bytes); when
+two files of a state hold the same block under the same subject and predicate, or at
+their top, the state's union numbers the later file's copies on (``StateGraph.facts``).
 
 Why not canonicalize each whole state: RDFC-1.0 numbers blank nodes in the order of their
 hashes across the dataset, so one new blank node anywhere renumbers others, and every
@@ -63,13 +69,18 @@ class Blank:
 
 @dataclass(frozen=True, eq=True)
 class TreeBlank(Blank):
-    """A blank node of a tree: equal to any blank node that says the same things."""
+    """A blank node of a tree: equal to any blank node that says the same things and is the
+    same copy (``copy``: how many blank nodes saying the same come before it under the
+    same subject and predicate, or at the top of the same file)."""
 
     content: frozenset[tuple[Term, Term]]
+    copy: int = 0
 
     @cached_property
     def label(self) -> str:  # type: ignore[override]
         text = "\n".join(sorted(f"{p} {o}" for p, o in self.content))
+        if self.copy:
+            text += f"\ncopy {self.copy}"
         return "b" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
 
     def outgoing(self) -> list[tuple[Term, Term]]:
@@ -97,6 +108,9 @@ class ParsedFile:
     identifiers: dict[ox.NamedNode, str]
     #: The title (or else the smallest rdfs:label) of a node, ranked: (0, title), (1, label).
     labels: dict[ox.NamedNode, tuple[int, str]]
+    #: The blank nodes of trees that hang from no blank node: their slot (the subject and
+    #: predicate pointing at them; None, None at the top of the file) and key.
+    roots: tuple[tuple[Term | None, Term | None, TreeBlank], ...] = ()
 
 
 def parse_data(content: bytes, source: str | None = None, base: str = DEFAULT_BASE) -> ParsedFile:
@@ -121,45 +135,65 @@ def parse_data(content: bytes, source: str | None = None, base: str = DEFAULT_BA
             elif p in LABEL_PREDICATES:
                 name = (LABEL_PREDICATES.index(p), o.value)
                 labels[s] = min(name, labels.get(s, name))
+    roots: list[tuple[Term | None, Term | None, TreeBlank]] = []
     if with_blanks:
-        facts.update(_blank_facts(with_blanks))
-    return ParsedFile(frozenset(facts), identifiers, labels)
+        keyed, tops = _blank_facts(with_blanks)
+        facts.update(keyed)
+        roots = [(None, None, top) for top in tops]
+        roots += [
+            (s, p, o)
+            for s, p, o in keyed
+            if isinstance(o, TreeBlank) and not isinstance(s, TreeBlank)
+        ]
+    return ParsedFile(frozenset(facts), identifiers, labels, tuple(roots))
 
 
-class _Cycle(Exception):
-    pass
+class _NotATree(Exception):
+    """A cycle, or a blank node that more than one triple points at."""
 
 
-def _blank_facts(triples: list[tuple]) -> set[Fact]:
-    """One file's ``triples`` that hold a blank node, each blank node replaced by its key."""
+def _blank_facts(triples: list[tuple]) -> tuple[set[Fact], set[TreeBlank]]:
+    """One file's ``triples`` that hold a blank node, each blank node replaced by its key;
+    and the keys of the tree blank nodes that no triple points at."""
     outgoing: dict[ox.BlankNode, list] = defaultdict(list)
     nodes: set[ox.BlankNode] = set()
+    slots: dict[ox.BlankNode, tuple | None] = {}  # the (subject, predicate) pointing at it
+    shared: set[ox.BlankNode] = set()  # the blank nodes more than one triple points at
     for s, p, o in triples:
         if isinstance(s, ox.BlankNode):
             outgoing[s].append((p, o))
             nodes.add(s)
         if isinstance(o, ox.BlankNode):
             nodes.add(o)
-    try:
-        keys = _tree_keys(outgoing, sorted(nodes, key=str))
-        return {(keys.get(s, s), p, keys.get(o, o)) for s, p, o in triples}
-    except _Cycle:
-        pass
+            if o in slots:
+                shared.add(o)
+            slots[o] = (s, p)
+    if not shared:
+        try:
+            keys = _tree_keys(outgoing, sorted(nodes, key=str), slots, defaultdict(int))
+            tops = {key for node, key in keys.items() if node not in slots}
+            return {(keys.get(s, s), p, keys.get(o, o)) for s, p, o in triples}, tops
+        except _NotATree:
+            pass
     facts: set[Fact] = set()
     keyed: dict = {}
+    copies: dict = defaultdict(int)
     for group in _groups(triples, nodes):
         mine = [t for t in triples if t[0] in group or t[2] in group]
         try:
-            keyed.update(_tree_keys(outgoing, sorted(group, key=str)))
-        except _Cycle:
-            facts.update(_canonical_facts(mine))
+            if not shared.isdisjoint(group):
+                raise _NotATree
+            keyed.update(_tree_keys(outgoing, sorted(group, key=str), slots, copies))
+        except _NotATree:
+            facts.update(_canonical_facts(mine, copies))
             continue
         facts.update((keyed.get(s, s), p, keyed.get(o, o)) for s, p, o in mine)
-    return facts
+    return facts, {key for node, key in keyed.items() if node not in slots}
 
 
-def _tree_keys(outgoing: dict, nodes: list) -> dict:
-    """Merkle keys, children before parents (iteratively: an RDF list may be long)."""
+def _tree_keys(outgoing: dict, nodes: list, slots: dict, copies: dict) -> dict:
+    """Merkle keys, children before parents (iteratively: an RDF list may be long); each
+    key numbered by ``copies``, the count so far of each (slot, content)."""
     keys: dict = {}
     for start in nodes:
         if start in keys:
@@ -170,12 +204,14 @@ def _tree_keys(outgoing: dict, nodes: list) -> dict:
             node, done = stack.pop()
             if done:
                 on_path.discard(node)
-                keys[node] = TreeBlank(
-                    frozenset(
-                        (p, keys[o] if isinstance(o, ox.BlankNode) else o)
-                        for p, o in outgoing.get(node, ())
-                    )
+                content = frozenset(
+                    (p, keys[o] if isinstance(o, ox.BlankNode) else o)
+                    for p, o in outgoing.get(node, ())
                 )
+                # Blank nodes alike under one slot can be swapped: any numbering is the same.
+                seen = (slots.get(node), content)
+                keys[node] = TreeBlank(content, copies[seen])
+                copies[seen] += 1
                 continue
             if node in keys:
                 continue
@@ -184,7 +220,7 @@ def _tree_keys(outgoing: dict, nodes: list) -> dict:
             for _, o in outgoing.get(node, ()):
                 if isinstance(o, ox.BlankNode) and o not in keys:
                     if o in on_path:
-                        raise _Cycle
+                        raise _NotATree
                     stack.append((o, False))
     return keys
 
@@ -208,17 +244,23 @@ def _groups(triples: list[tuple], nodes: set) -> list[set]:
     return list(groups.values())
 
 
-def _canonical_facts(triples: list[tuple]) -> set[Fact]:
-    """A group of blank nodes with a cycle, canonicalized alone with RDFC-1.0; each label
-    is prefixed by a digest of the group's canonical form, so equal groups get equal keys
-    and different groups never share one."""
+def _canonical_facts(triples: list[tuple], copies: dict) -> set[Fact]:
+    """A group of blank nodes that is not a tree, canonicalized alone with RDFC-1.0; each
+    label is prefixed by a digest of the group's canonical form, so equal groups get equal
+    keys and different groups never share one, and numbered by ``copies`` when the file
+    holds the same group more than once."""
     text = canonical_nquads([(str(s), str(p), str(o), "") for s, p, o in triples])
     dataset = ox.Dataset(ox.parse(text, format=ox.RdfFormat.N_QUADS))
     canonical = sorted(str(q) for q in dataset)
     digest = hashlib.sha256("\n".join(canonical).encode("utf-8")).hexdigest()[:16]
+    copy = copies[digest]
+    copies[digest] += 1
+    suffix = f"n{copy}" if copy else ""
 
     def key(term):
-        return CanonicalBlank(f"c{digest}{term.value}") if isinstance(term, ox.BlankNode) else term
+        if isinstance(term, ox.BlankNode):
+            return CanonicalBlank(f"c{digest}{term.value}{suffix}")
+        return term
 
     return {(key(q.subject), q.predicate, key(q.object)) for q in dataset}
 
@@ -236,12 +278,41 @@ class StateGraph:
     _owners: dict = field(default_factory=dict, repr=False)
     _lines: dict = field(default_factory=dict, repr=False)
 
-    @cached_property
+    @property
     def facts(self) -> set[Fact]:
+        """The union of the files' facts, as RDF merges graphs: a copy of a block that an
+        earlier file (by name) holds in the same slot takes the next copy number."""
+        return self._merged[0]
+
+    @property
+    def renumbered(self) -> dict[tuple, tuple[str, TreeBlank]]:
+        """Each copy the union numbered on, as (subject, predicate, key), or (None, None,
+        key) at the top of a file: the file, and the key the copy has there."""
+        return self._merged[1]
+
+    @cached_property
+    def _merged(self) -> tuple[set[Fact], dict[tuple, tuple[str, TreeBlank]]]:
         union: set[Fact] = set()
-        for parsed in self.files.values():
-            union.update(parsed.facts)
-        return union
+        renumbered: dict[tuple, tuple[str, TreeBlank]] = {}
+        copies: dict[tuple, int] = defaultdict(int)  # (slot, content): copies so far
+        for relative, parsed in sorted(self.files.items()):
+            extra: set[Fact] = set()
+            mine: dict[tuple, int] = defaultdict(int)
+            for s, p, key in parsed.roots:
+                slot = (s, p, key.content)
+                mine[slot] += 1
+                if not copies[slot]:
+                    continue
+                renamed = TreeBlank(key.content, key.copy + copies[slot])
+                renumbered[s, p, renamed] = (relative, key)
+                if s is not None:
+                    extra.add((s, p, renamed))  # type: ignore[arg-type]
+                extra.update((renamed, q, o) for q, o in key.content)
+            for slot, count in mine.items():
+                copies[slot] += count
+            union.update(parsed.facts)  # the renumbered copies' own facts are there already
+            union.update(extra)
+        return union, renumbered
 
     @cached_property
     def identifiers(self) -> dict[ox.NamedNode, str]:
@@ -299,6 +370,9 @@ class StateGraph:
         for relative in candidates:
             if fact in self.files[relative].facts:
                 return relative
+        for slot in (fact, (None, None, fact[0])):
+            if slot in self.renumbered:
+                return self.renumbered[slot][0]
         return None
 
     @cached_property
@@ -456,9 +530,14 @@ def diff_states(old: State, new: State, base: str = DEFAULT_BASE) -> AnthologyDi
     kept = {id(parsed) for parsed in after.files.values()}
     old_files = [r for r, parsed in sorted(before.files.items()) if id(parsed) not in kept]
     # A fact can only be added by a file whose bytes the old state lacks, and removed by
-    # one the new state lacks: other files hold the same facts in both.
-    added = {f for r in new_files for f in after.files[r].facts if f not in before.facts}
-    removed = {f for r in old_files for f in before.files[r].facts if f not in after.facts}
+    # one the new state lacks: other files hold the same facts in both. Unless the union
+    # numbered copies on: then a file's copy is another in the other state.
+    if before.renumbered or after.renumbered:
+        added, removed = after.facts - before.facts, before.facts - after.facts
+        new_files = sorted(after.files)
+    else:
+        added = {f for r in new_files for f in after.files[r].facts if f not in before.facts}
+        removed = {f for r in old_files for f in before.files[r].facts if f not in after.facts}
     namer = Namer({**before.identifiers, **after.identifiers}, base)
     entries = _by_entry(before, after, added, removed, new_files)
     return AnthologyDiff(
@@ -585,18 +664,23 @@ def _located(graph: StateGraph, fact: Fact, candidates: list[str]) -> FactChange
 
 def _line(graph: StateGraph, relative: str, fact: Fact) -> int | None:
     """The line where the file writes ``fact`` (its predicate's line, or its object's in
-    an object list); a blank-node object is told from its siblings by its content. The
-    line of the subject's statement when the fact is not found as written."""
+    an object list); a blank-node object is told from its siblings by its content, and
+    from blocks alike by its copy number. The line of the subject's statement when the
+    fact is not found as written."""
     positions = graph.positions(relative)
     subject, predicate, obj = fact
     if isinstance(subject, ox.NamedNode):
+        obj = graph.renumbered.get(fact, (relative, obj))[1]
+        skip = obj.copy if isinstance(obj, TreeBlank) else 0
         for written in positions.triples:
             if (
                 written.subject == URIRef(subject.value)
                 and written.predicate == URIRef(predicate.value)  # type: ignore[union-attr]
                 and _written_as(positions, written.object, obj)
             ):
-                return written.line
+                if not skip:
+                    return written.line
+                skip -= 1
     return graph.subject_line(relative, subject)
 
 

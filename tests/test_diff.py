@@ -189,6 +189,88 @@ def test_moved_blank_node_is_no_change(repo):
     assert result.exit_code == 0
 
 
+def _written_twice(root: Path) -> None:
+    """Takeaway 3 of ARXIV-2409.19256 written a second time, the same words."""
+    text = (root / ARXIV).read_text(encoding="utf-8")
+    end = text.index("        ak:position 3\n    ]") + len("        ak:position 3\n    ]")
+    start = text.rindex("], [", 0, end) + len("], [")
+    (root / ARXIV).write_text(text[:end] + ", [" + text[start:end] + text[end:], "utf-8")
+
+
+def test_block_written_twice_is_a_second_blank_node(repo):
+    # RDF: a "[ ... ]" written twice is two blank nodes, 4 more triples, not the same one.
+    _written_twice(repo)
+    result = run_cli("diff")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[1].startswith('  + ak:takeaway [ a ak:Takeaway ; rdf:value "1.53×–20.57×')
+    written = (repo / ARXIV).read_text(encoding="utf-8").splitlines()
+    second = [n for n, line in enumerate(written, 1) if line == "    ], ["][-1]
+    assert lines[1].endswith(f"; ak:position 3 ]  data/ARXIV-2409.19256.ttl:{second}")
+    assert lines[-1].endswith("1 fact(s) added, 0 removed")
+    commit_all(repo, "twice")
+    git(repo, "checkout", "-q", "HEAD~1", "--", ARXIV)  # and back: one copy removed
+    code, doc = diff_json()
+    assert code == 1 and doc["counts"]["factsRemoved"] == 1
+    assert doc["entries"][0]["removed"][0]["object"].startswith("[ a ak:Takeaway ;")
+
+
+def test_copies_of_blank_nodes_are_counted():
+    def facts(text: str):
+        return parse_data(text.encode(), "x.ttl").facts
+
+    p = "@prefix e: <http://e/> . "
+    once = p + "e:s e:p [ e:q [ e:r 1 ] ] . [] e:t 1 ."
+    # A nested block twice, a top-level one twice, a shared node's group twice: each copy
+    # counts; swapping copies, or writing them in another order, changes nothing.
+    assert len(facts(p + "e:s e:p [ e:q [ e:r 1 ], [ e:r 1 ] ] .")) == 5
+    assert facts(once) != facts(p + "e:s e:p [ e:q [ e:r 1 ], [ e:r 1 ] ] . [] e:t 1 .")
+    assert facts(once) != facts(once + " [] e:t 1 .")
+    assert len(facts(once + " [] e:t 1 .")) == len(facts(once)) + 1
+    shared = p + "e:s e:p _:x . e:o e:p _:x . _:x e:q 1 ."
+    twice = shared + " e:s e:p _:y . e:o e:p _:y . _:y e:q 1 ."
+    assert len(facts(twice)) == 2 * len(facts(shared)) == 6
+    swapped = p + "e:o e:p _:b, _:a . _:a e:q 1 . e:s e:p _:a, _:b . _:b e:q 1 ."
+    assert facts(twice) == facts(swapped)
+
+
+def _states(tmp_path: Path, **folders: dict[str, str]) -> dict:
+    """A state per keyword: a folder of data files (name to Turtle text)."""
+    states = {}
+    for name, files in folders.items():
+        (tmp_path / name / "data").mkdir(parents=True)
+        for file, text in files.items():
+            (tmp_path / name / "data" / file).write_text(text, encoding="utf-8")
+        states[name] = read_folder(tmp_path / name, name)
+    return states
+
+
+def test_copies_in_two_files_are_two_blank_nodes(tmp_path):
+    head = "@prefix e: <http://e/> .\n"
+    block = head + "e:s e:p [ e:q 1 ] .\n"
+    top = head + "[] e:t 1 .\n"
+    s = _states(
+        tmp_path,
+        one={"a.ttl": block + top},
+        two={"a.ttl": block + top, "b.ttl": block + top},
+        moved={"a.ttl": head + "e:x e:y 2 .\n", "b.ttl": block + top, "c.ttl": block + top},
+    )
+    more = diff_states(s["one"], s["two"])
+    assert len(more.added) == 3  # a second [ e:q 1 ] under e:s (2 triples), a second []
+    lines = {(c.file, c.line) for e in more.entries for c in e.added if c.subject == HTTP_E_S}
+    assert lines == {(str(tmp_path / "two" / "data" / "b.ttl"), 2)}
+    fewer = diff_states(s["two"], s["one"])
+    assert len(fewer.removed) == 3 and not fewer.added
+    # Which file holds a copy is no change to the graph.
+    assert diff_states(s["two"], s["moved"]).added == {
+        (HTTP_E_X, ox.NamedNode("http://e/y"), ox.Literal("2", datatype=XSD_INTEGER))
+    }
+
+
+HTTP_E_S, HTTP_E_X = ox.NamedNode("http://e/s"), ox.NamedNode("http://e/x")
+XSD_INTEGER = ox.NamedNode("http://www.w3.org/2001/XMLSchema#integer")
+
+
 HAND_WRITTEN = """\
 PREFIX ak: <https://w3id.org/anthology-kg/ns#>
 @prefix dcterms: <http://purl.org/dc/terms/> .
