@@ -282,6 +282,9 @@ def resolve_states(
     working tree). Without NEW, OLD may be a range: ``A...B`` compares B with its common
     ancestor with A (what a pull request changes), ``A..B`` compares B with A; an empty
     side is ``HEAD``."""
+    for spec in (old, new):
+        if spec is not None:
+            _refuse_empty(spec)
     root = root.resolve()
     if old is not None and new is None and ".." in old and not _is_folder(old):
         repository = Repository.of(root)
@@ -301,13 +304,25 @@ def resolve_states(
 
 def read_state(root: Path, spec: str) -> State:
     """A folder when ``spec`` is one, else a revision of the repository of ``root``; a
-    name too long to be a folder's is an AnthologyError at ``spec``."""
+    name too long to be a folder's is an AnthologyError at ``spec``, and so is an empty
+    one (``--baseline "$BASE"`` with BASE unset would otherwise read ``.``: the state
+    being checked, against which nothing is new)."""
+    _refuse_empty(spec)
     folder = _is_folder(spec)
     if folder is None:
         raise AnthologyError("cannot read: a name too long for the file system", spec)
     if folder:
         return read_folder(Path(spec), display_path(Path(spec)))
     return Repository.of(root).read(spec, root)
+
+
+def _refuse_empty(spec: str) -> None:
+    """An AnthologyError when ``spec`` names no revision or folder (empty or blanks)."""
+    if not spec.strip():
+        raise AnthologyError(
+            f"{spec!r} names no revision or folder (an unset variable?): name a git "
+            "revision such as origin/main, or a folder"
+        )
 
 
 def _is_folder(spec: str) -> bool | None:

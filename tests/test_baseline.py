@@ -196,6 +196,22 @@ def test_bad_baseline(repo, no_temporaries):
     assert said in result.stderr and "Turtle syntax error" in result.stderr
 
 
+def test_an_empty_baseline_is_refused_not_read_as_the_working_tree(repo, no_temporaries):
+    """``--baseline "$BASE"`` with BASE unset: '' was the folder ``.``, the state being
+    checked, so every new violation was existing and the run passed (exit 0)."""
+    practice_on_infrastructure(repo)
+    for args in (
+        ("check", "--baseline", ""),
+        ("validate", "--baseline", " "),
+        ("diff", ""),
+        ("diff", "HEAD", ""),
+    ):
+        result = run_cli(*args)
+        assert result.exit_code == 2, (args, result.output)
+        assert result.stdout == "" and "Traceback" not in result.stderr
+        assert "names no revision or folder" in result.stderr, result.stderr
+
+
 # -- the README's recipe and the issue's done-when ----------------------------------------
 
 
