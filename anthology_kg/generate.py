@@ -336,7 +336,8 @@ def _write_anthology(
                     body.append("    dcterms:references id:ARXIV-9999.99999 ;")
                 note = None
                 if read and lit_plant != "read-without-note":
-                    note = next(note_numbers, None)
+                    # Read only with room for its note (rule 5): the last entry is unread.
+                    note = next(note_numbers, None) if budget >= 2 else None
                     read = note is not None
                 body.append(f"    ak:readingStatus ak:{'read' if read else 'unread'} ;")
                 repro = f"{lit}-reproducible"
