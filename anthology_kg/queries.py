@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from .engine import Engine
 
 PARAM_TYPES = ("entry", "iri", "literal")
+#: The header keys the line reader reads (``read_query``); grlc reads the rest as YAML.
+_LINE_KEYS = frozenset({"summary", "description", "param", "param-type"})
 _HEADER = re.compile(r"^#\+\s*([\w-]+)\s*:\s*(.*)$")
 _PARAM = re.compile(r"^([A-Za-z_]\w*)\s*(?:—|--|-|:)?\s*(.*)$")
 # grlc's parameter variables: ?_name (required), ?__name (optional), with an optional
@@ -99,7 +101,7 @@ def read_query(path: Path) -> StoredQuery:
             meta[key] = value
     if "summary" not in meta:
         raise AnthologyError("the header has no '#+ summary:' line", path, 1)
-    decorators = _grlc_decorators(text)
+    decorators = _grlc_decorators(text, path)
     meanings = dict(params)
     declared: dict[str, Param] = {}
     for match in _GRLC_VARIABLE.finditer(_body(text)):
@@ -143,21 +145,41 @@ def _body(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
 
 
-def _grlc_decorators(text: str) -> dict[str, Any]:
+def _grlc_decorators(text: str, path: Path) -> dict[str, Any]:
     """The ``#+`` lines read as grlc reads them: the marker stripped, the rest YAML.
-    A header that is not YAML gives nothing here (the line reader still reads it)."""
+    A header that is not YAML gives nothing here when the line reader reads all it
+    says (summary, description, param and param-type lines); one that also says what
+    only YAML carries (``enumerate``, ``defaults``, ``tags``, a nested value) is an
+    AnthologyError at its line: read as nothing, its ``enumerate`` would no longer
+    limit the values a parameter takes."""
     # Any: a YAML value may be anything, and read_query takes each as grlc does (str()
     # of a value, iterating a list) without checking its shape first.
     import yaml
 
-    source = "\n".join(line[2:] for line in text.splitlines() if line.startswith("#+"))
+    lines = [(n, line[2:]) for n, line in enumerate(text.splitlines(), 1) if line.startswith("#+")]
+    source = "\n".join(line for _, line in lines)
     # libyaml's safe loader where PyYAML has it (its wheels do): the same documents read
     # ~6x faster than by the pure-Python one (the bundled catalog: 3.3 -> 0.55 ms).
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         found = yaml.load(source, Loader=loader)  # (both loaders are the safe one)
-    except yaml.YAMLError:
-        return {}
+    except yaml.YAMLError as exc:
+        yaml_only = [
+            number
+            for number, line in lines
+            if not (match := _HEADER.match("#+" + line)) or match.group(1).lower() not in _LINE_KEYS
+        ]
+        if not yaml_only:
+            return {}
+        mark = getattr(exc, "problem_mark", None)
+        at = lines[mark.line][0] if mark is not None and mark.line < len(lines) else yaml_only[0]
+        problem = getattr(exc, "problem", None) or "not YAML"
+        raise AnthologyError(
+            f"the #+ header is not YAML ({problem}), so its enumerate, defaults and tags "
+            "cannot be read: quote a value holding ': ' or '#'",
+            path,
+            at,
+        ) from None
     return found if isinstance(found, dict) else {}
 
 

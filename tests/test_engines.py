@@ -372,15 +372,13 @@ def test_a_shape_counting_a_restated_triple_counts_it_once(tmp_path):
     (root / "data").symlink_to(bundled_dir() / "data")
     shapes = root / "ontology" / "shapes"
     shapes.mkdir(parents=True)
-    (root / "ontology" / "anthology.ttl").symlink_to(
-        bundled_dir() / "ontology" / "anthology.ttl"
-    )
+    (root / "ontology" / "anthology.ttl").symlink_to(bundled_dir() / "ontology" / "anthology.ttl")
     (shapes / "once.ttl").write_text(
         "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
         "<urn:once> a sh:NodeShape ; sh:targetNode "
         "<https://w3id.org/anthology-kg/ns#trainedWith> ; sh:sparql [ sh:select "
         '"SELECT $this WHERE { { SELECT $this (COUNT(*) AS ?n) WHERE { $this a '
-        '<https://w3id.org/anthology-kg/ns#ConfounderProperty> } GROUP BY $this } '
+        "<https://w3id.org/anthology-kg/ns#ConfounderProperty> } GROUP BY $this } "
         'FILTER (?n > 1) }" ] .\n',
         encoding="utf-8",
     )

@@ -91,3 +91,23 @@ def test_a_query_written_for_grlc_runs_with_its_defaults_and_enumeration(bundled
 
 
 AK = "https://w3id.org/anthology-kg/ns#"
+
+
+def test_a_header_that_is_not_yaml_is_refused_where_yaml_alone_says_something(bundled_copy):
+    """A summary holding ': ' makes the header invalid YAML. Read as nothing, its
+    enumerate no longer limited the values (any IRI was taken, exit 0); where the line
+    reader reads everything the header says, the query is kept (hunt5 #5)."""
+    (bundled_copy / "queries").mkdir()
+    stored = bundled_copy / "queries" / "in-category.rq"
+    stored.write_text(
+        GRLC_QUERY.replace("under a category", "under a category: any"), encoding="utf-8"
+    )
+    for args in (("queries",), ("query", "in-category", "--param", "category=http://x/y")):
+        result = run_cli("--root", str(bundled_copy), *args)
+        assert result.exit_code == 2, result.output
+        assert result.stdout == ""
+        assert result.stderr.startswith(f"{stored}:1: the #+ header is not YAML (")
+    plain = "#+ summary: By status: read or not\nSELECT ?s WHERE { ?s ?p ?o } LIMIT 1\n"
+    stored.write_text(plain, encoding="utf-8")
+    listed = run_cli("--root", str(bundled_copy), "queries")
+    assert listed.exit_code == 0 and "in-category\tBy status: read or not" in listed.stdout
