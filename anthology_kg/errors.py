@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 from pathlib import Path
 
 
@@ -142,3 +143,15 @@ class CanonicalizationTooCostly(AnthologyError):
             f"limit of {limit:,}; the work grows with the cube of their number. "
             f"{todo[0].upper()}{todo[1:]}."
         )
+
+
+def how_ended(code: int) -> str:
+    """How a child process ended, from its return code as ``subprocess`` gives it (a
+    signal's number negated): ``killed by SIGKILL; out of memory?`` or ``exit code 3``."""
+    if code >= 0:
+        return f"exit code {code}"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        name = f"signal {-code}"
+    return f"killed by {name}{'; out of memory?' if -code == signal.SIGKILL else ''}"

@@ -23,6 +23,8 @@ import traceback
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
+from ..errors import AnthologyError, how_ended
+
 T = TypeVar("T")
 
 
@@ -42,7 +44,8 @@ def in_processes(
     """Run ``tasks[0]`` here and each other task in a child forked for it; return once all
     are done. A child's failure is raised here: an OSError as an OSError with the same
     errno, text and file name, another exception as itself when it can travel (else a
-    RuntimeError with the child's traceback).
+    RuntimeError with the child's traceback); a child killed (SIGKILL from the OOM
+    killer) or ended without a word as an AnthologyError naming the signal or status.
 
     A fork copies the calling thread only, and a lock another thread held stays held:
     every thread but the ``callers`` (those the caller runs, its business; default:
@@ -421,8 +424,8 @@ def _wait(pid: int, read: int) -> tuple[BaseException | None, bytes]:
     code = os.waitstatus_to_exitcode(status)
     if code == 0:
         return None, message
-    if not message:
-        return RuntimeError(f"a process building the site ended with status {code}"), b""
+    if code < 0 or not message:  # killed (what it sent, if anything, may be cut short)
+        return _ended(code), b""
     kind, detail = pickle.loads(message)
     if kind == "oserror":
         number, text, filename = detail
@@ -434,6 +437,14 @@ def _wait(pid: int, read: int) -> tuple[BaseException | None, bytes]:
         error.__cause__ = ChildTraceback(text)
         return error, b""
     return RuntimeError(f"a process building the site failed:\n{text}"), b""
+
+
+def _ended(code: int) -> AnthologyError:
+    """What a child that ended without saying why is reported as (exit 2, one line):
+    killed by a signal (the OOM killer's SIGKILL, a ``kill``), or an exit code."""
+    return AnthologyError(
+        f"the site was not written: a process building it stopped ({how_ended(code)})"
+    )
 
 
 def _stop(pid: int, read: int) -> None:
