@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import pyoxigraph as ox
 
 from .choices import DATA_GRAPH, graph_names
-from .errors import AnthologyError
+from .errors import AnthologyError, how_ended
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -227,11 +227,12 @@ def serve(
     started: Callable[[str], None],
     startup_seconds: float = 60,
 ) -> int:
-    """Serve the anthology with Oxigraph at ``host:port`` until the server stops (its
-    exit code is returned), SIGTERM (0, loading included) or Ctrl-C (SIGINT: 0 once
-    serving; while loading, KeyboardInterrupt). A SIGINT the process was started with
-    ignored (a background job of a script) stays ignored, as the shell meant. Every
-    way out stops the server and removes its store.
+    """Serve the anthology with Oxigraph at ``host:port`` until SIGTERM (0, loading
+    included) or Ctrl-C (SIGINT: 0 once serving; while loading, KeyboardInterrupt). A
+    server that stops on its own (killed by the OOM killer, say) is an AnthologyError
+    naming its signal or exit code. A SIGINT the process was started with ignored (a
+    background job of a script) stays ignored, as the shell meant. Every way out stops
+    the server and removes its store.
 
     ``started(base_url)`` is called once the server accepts connections, never before.
     A port in use, or a server that exits while starting, is an AnthologyError with its
@@ -292,9 +293,11 @@ def serve(
             while True:
                 _STOPS.check()
                 try:
-                    return process.wait(timeout=_STOP_CHECK_SECONDS)
+                    code = process.wait(timeout=_STOP_CHECK_SECONDS)
                 except subprocess.TimeoutExpired:
                     continue
+                _STOPS.check()  # the server stopped by the same SIGTERM as this process
+                raise AnthologyError(f"the oxigraph server stopped ({how_ended(code)})")
         except KeyboardInterrupt:
             return 0
     except _Stopped:
