@@ -23,8 +23,18 @@ SHAPES_GRAPH = GRAPH_BASE + "shapes"
 
 
 def graph_names(data_graph: str = DATA_GRAPH) -> dict[str, str]:
-    """The named graph of each part of the anthology in a store."""
-    return {"data": data_graph, "ontology": ONTOLOGY_GRAPH, "shapes": SHAPES_GRAPH}
+    """The named graph of each part of the anthology in a store; an AnthologyError when
+    ``data_graph`` is the ontology's or the shapes' (one graph would hold, or be replaced
+    by, two parts)."""
+    names = {"ontology": ONTOLOGY_GRAPH, "shapes": SHAPES_GRAPH}
+    for part, graph_iri in names.items():
+        if data_graph == graph_iri:
+            from .errors import AnthologyError  # not at the top: see the docstring
+
+            raise AnthologyError(
+                f"<{data_graph}> is the {part} graph; the data needs a graph of its own"
+            )
+    return {"data": data_graph, **names}
 
 
 #: A local query or validation gives up after this many seconds (guards.bounded).

@@ -404,6 +404,17 @@ def _graph(ctx: click.Context, param: click.Parameter, value: str | tuple[str, .
     return value
 
 
+def _data_graph(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """--graph of publish: as ``_graph``, and neither the ontology's nor the shapes' graph."""
+    from .choices import graph_names
+
+    try:
+        graph_names(_graph(ctx, param, value))
+    except AnthologyError as exc:
+        raise click.BadParameter(exc.message) from None
+    return value
+
+
 def _seconds(ctx: click.Context, param: click.Parameter, value: float | None):
     """--timeout: a number of seconds (click's FloatRange lets nan through: nan < 0 is
     false), kept on the Settings where the command has them."""
@@ -1292,7 +1303,7 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
     default=DATA_GRAPH,
     show_default=True,
     metavar="IRI",
-    callback=_graph,
+    callback=_data_graph,
     help="Graph for the data.",
 )
 @click.option(
