@@ -114,19 +114,29 @@ def _rule_files_markdown(diff: AnthologyDiff) -> list[str]:
 #: (``<``, ``>``, ``&``), a table's cell separator, a code span's backtick, the backslash
 #: that would escape the next character, emphasis and strikethrough (``*``, ``_``, ``~``),
 #: and the ``(`` that would make ``[text](url)`` a link or ``![text](url)`` an image.
-_MARKDOWN = re.compile(r"[<>&|`\\*_~]|(?<=\])\(")
+#: And, as an invisible word joiner (U+2060), a break in what GitHub would link: a bare
+#: ``http://``, ``www.`` or ``x@y.z`` (GFM's autolink extension), an ``@mention`` or an
+#: ``#123`` reference. A character reference alone would not do for the last three:
+#: GitHub finds them in the rendered HTML's text, where references are decoded.
+_MARKDOWN = re.compile(
+    r"[<>&|`\\*_~]|(?<=\])\(|(?=://)|(?i:(?<=www)(?=\.))|(?<=@)(?=\w)|(?<=#)(?=\d)"
+)
+_WORD_JOINER = "&#8288;"
 
 
 def _md(text: str) -> str:
     """``text`` as Markdown shows it literally, in a table cell, a list item, or the HTML of
     a ``<summary>``: control characters and line breaks escaped as the text report shows
-    them (layout.printable), then each character of ``_MARKDOWN`` as ``&#N;``: data can
-    neither break the table nor the comment, nor inject markup, links or images."""
+    them (layout.printable), then each character of ``_MARKDOWN`` as ``&#N;`` and a word
+    joiner in each place it names: data can neither break the table nor the comment, nor
+    inject markup, links, images or mentions."""
     return _MARKDOWN.sub(_reference, printable(text))
 
 
 def _reference(match: re.Match[str]) -> str:
     char = match.group()
+    if not char:
+        return _WORD_JOINER
     return _NAMED.get(char) or f"&#{ord(char)};"
 
 

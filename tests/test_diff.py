@@ -401,6 +401,19 @@ def test_markdown_escapes_markup(repo):
     assert "&lt;script&gt;x&lt;/script&gt; &#124; y" in out
 
 
+def test_markdown_links_and_mentions_nothing(repo):
+    # GitHub would link a bare URL, www. name or e-mail address (GFM autolinks) and notify
+    # @someone; it finds mentions in the rendered text, past any character reference.
+    label = "see https://x.example/a and WWW.x.example, cc @someone on #12 or me@x.example"
+    edit(repo, "data/LIT-168.ttl", 'rdfs:label "DAPO"', f'rdfs:label "{label}"')
+    out = run_cli("diff", "--format", "markdown").stdout
+    for linked in ("https://", "WWW.", "@someone", "#12", "@x.example"):
+        assert linked not in out
+    shown = [line for line in out.splitlines() if "see https" in line]
+    assert len(shown) == 2  # the summary and the fact added
+    assert all(label in line.replace("&#8288;", "") for line in shown)
+
+
 def test_markdown_of_no_change(repo):
     result = run_cli("diff", "--format", "markdown")
     assert (

@@ -79,8 +79,8 @@ def test_markdown_diff_shows_data_as_it_is_and_injects_nothing(repo):
     added = next(line for line in out.splitlines() if line.startswith("- ➕"))
     assert added == (
         '- ➕ rdfs:label "D&#92;x1b[31mA&#92;n::error::x 100% &#124; '
-        "&lt;script&gt;x&lt;/script&gt; [l]&#40;http://e) &#96;c&#96; &#42;e&#42; &#95;u&#95; "
-        '&#126;s&#126; &#92;&#92;&#42;"'
+        "&lt;script&gt;x&lt;/script&gt; [l]&#40;http&#8288;://e) &#96;c&#96; &#42;e&#42; "
+        '&#95;u&#95; &#126;s&#126; &#92;&#92;&#42;"'
         " — `data/LIT-168.ttl:16`"
     )
     summary = next(line for line in out.splitlines() if line.startswith("<summary>"))
