@@ -86,8 +86,15 @@ def answer(
 def _state_answer(
     state: State, name: str, params: dict[str, str], base: str, allow_service: bool
 ) -> Answer:
+    """``answer`` in ``state``; an error that names no file (no such query, no such entry
+    for a parameter) names the state, as the other state may well have them."""
     with materialized(state) as folder:
-        return answer(folder, name, params, base, allow_service=allow_service)
+        try:
+            return answer(folder, name, params, base, allow_service=allow_service)
+        except AnthologyError as exc:
+            if exc.path is not None:
+                raise
+            raise AnthologyError(exc.message, state.name) from None
 
 
 def diff_query(

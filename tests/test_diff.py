@@ -650,6 +650,20 @@ def test_query_bad_input(repo, no_temporaries):
         _fails_cleanly(run_cli("diff", *args), pattern)
 
 
+def test_query_or_entry_of_one_state_only_names_the_state(repo, no_temporaries):
+    (repo / "queries").mkdir()
+    query = "#+ summary: s\nSELECT ?s WHERE { ?s ?p ?o } LIMIT 1\n"
+    (repo / "queries" / "new.rq").write_text(query, encoding="utf-8")
+    _fails_cleanly(run_cli("diff", "--query", "new"), r"^HEAD: no stored query 'new'")
+    commit_all(repo, "a query")
+    _fails_cleanly(run_cli("diff", "HEAD", "HEAD~1", "--query", "new"), r"^HEAD~1: no stored")
+    text = (repo / "data" / "CODEBASE-verl.ttl").read_text(encoding="utf-8")
+    copy = text.replace("CODEBASE-verl", "CODEBASE-x")
+    (repo / "data" / "CODEBASE-x.ttl").write_text(copy, encoding="utf-8")
+    params = ("--query", "depends-on", "--param", "entry=CODEBASE-x")
+    _fails_cleanly(run_cli("diff", *params), r"^HEAD: parameter 'entry': no entry 'CODEBASE-x'")
+
+
 def test_rule_files_are_listed_apart_from_the_graph(repo):
     (repo / "queries").mkdir()
     (repo / "queries" / "mine.rq").write_text("SELECT * WHERE { ?s ?p ?o }\n", encoding="utf-8")
