@@ -154,15 +154,30 @@ class Repository:
     def merge_base(self, left: str, right: str) -> str:
         """The commit id of the best common ancestor of revisions ``left`` and ``right``
         (what ``A...B`` compares from); an AnthologyError naming each as typed and its
-        commit when they have none."""
+        commit when they have none, saying so when the repository is a shallow clone
+        (whose history may stop before the ancestor)."""
         commits = self.commit(left), self.commit(right)
         try:
             return _git(self.top, "merge-base", *commits).decode("ascii").strip()
         except AnthologyError:
+            shallow = (
+                " in the history this shallow clone holds: fetch the whole history (git fetch"
+                " --unshallow; actions/checkout: fetch-depth: 0)"
+                if self.is_shallow()
+                else ""
+            )
             raise AnthologyError(
                 f"no common ancestor of {left!r} ({commits[0][:12]}) "
-                f"and {right!r} ({commits[1][:12]})"
+                f"and {right!r} ({commits[1][:12]}){shallow}"
             ) from None
+
+    def is_shallow(self) -> bool:
+        """Whether the repository is a shallow clone (False when git is too old to tell)."""
+        try:
+            answer = _git(self.top, "rev-parse", "--is-shallow-repository")
+        except AnthologyError:
+            return False
+        return answer.strip() == b"true"
 
     def read(self, revision: str, root: Path, name: str | None = None) -> State:
         """The state of the anthology at ``revision``, read from git's object store."""
