@@ -112,6 +112,18 @@ class Repository:
     @classmethod
     def of(cls, root: Path) -> Repository:
         """The repository of ``root``; an AnthologyError when it is not in one."""
+        repository = cls.find(root)
+        if repository is None:
+            raise AnthologyError(
+                "not a git repository: name two folders, or run inside a git work tree",
+                root.resolve(),
+            )
+        return repository
+
+    @classmethod
+    def find(cls, root: Path) -> Repository | None:
+        """The repository of ``root``, None when it is not in one; an AnthologyError when
+        git is not installed."""
         root = root.resolve()
         try:
             done = subprocess.run(
@@ -122,11 +134,17 @@ class Repository:
         except FileNotFoundError:
             raise AnthologyError("git is not installed: name two folders to compare") from None
         if done.returncode != 0:
-            raise AnthologyError(
-                "not a git repository: name two folders, or run inside a git work tree", root
-            )
+            return None
         top, prefix = (done.stdout.decode("utf-8").splitlines() + ["", ""])[:2]
         return cls(top=Path(top), prefix=prefix)
+
+    def is_commit(self, revision: str) -> bool:
+        """Whether ``revision`` names a commit of the repository."""
+        try:
+            self.commit(revision)
+        except AnthologyError:
+            return False
+        return True
 
     def commit(self, revision: str) -> str:
         """The commit id ``revision`` names; an AnthologyError for an unknown revision."""
@@ -319,16 +337,28 @@ def resolve_states(
 
 def read_state(root: Path, spec: str) -> State:
     """A folder when ``spec`` is one, else a revision of the repository of ``root``; a
-    name too long to be a folder's is an AnthologyError at ``spec``, and so is an empty
-    one (``--baseline "$BASE"`` with BASE unset would otherwise read ``.``: the state
-    being checked, against which nothing is new)."""
+    folder that holds no ``data/`` when ``spec`` is also a revision (``main/`` beside
+    branch main) is the revision. A name too long to be a folder's is an AnthologyError
+    at ``spec``, and so is an empty one (``--baseline "$BASE"`` with BASE unset would
+    otherwise read ``.``: the state being checked, against which nothing is new)."""
     _refuse_empty(spec)
     folder = _is_folder(spec)
     if folder is None:
         raise AnthologyError("cannot read: a name too long for the file system", spec)
     if folder:
+        if not (Path(spec) / DATA_DIR).is_dir():
+            repository = Repository.find(root)
+            if repository is not None and repository.is_commit(spec):
+                return repository.read(spec, root)
         return read_folder(Path(spec), display_path(Path(spec)))
-    return Repository.of(root).read(spec, root)
+    repository = Repository.find(root)
+    if repository is None:
+        raise AnthologyError(
+            f"not a git repository, and no folder {spec!r}: name two folders, or run "
+            "inside a git work tree",
+            root,
+        )
+    return repository.read(spec, root)
 
 
 def _refuse_empty(spec: str) -> None:

@@ -531,6 +531,30 @@ def test_not_a_git_repository(tmp_path, monkeypatch, no_temporaries):
     _fails_cleanly(run_cli("diff"), r"not a git repository")
 
 
+def test_a_folder_named_like_a_revision(repo, no_temporaries):
+    # A folder that holds no anthology does not hide the branch of that name.
+    (repo / "main").mkdir()
+    (repo / "main" / "notes.txt").write_text("x\n", encoding="utf-8")
+    change_takeaway(repo)
+    result = run_cli("diff", "main")
+    assert result.exit_code == 1, result.stderr
+    assert result.stdout.splitlines()[-1].startswith("main → working tree: 1 changed")
+    # One that does is the folder: the working tree's own anthology, no change.
+    shutil.copytree(repo / "data", repo / "main" / "data")
+    assert run_cli("diff", "main").stdout.splitlines()[-1] == (
+        "no change to the graph from main to working tree"
+    )
+
+
+def test_no_such_folder_outside_a_repository_is_named(tmp_path, monkeypatch, no_temporaries):
+    shutil.copytree(bundled_dir() / "data", tmp_path / "a" / "data")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
+    _fails_cleanly(
+        run_cli("diff", "a", "nonexist"), r"not a git repository, and no folder 'nonexist'"
+    )
+
+
 def test_read_folder_state_lists_what_the_loader_reads(repo):
     (repo / "data" / "notes.txt").write_text("not Turtle", encoding="utf-8")
     (repo / "queries").mkdir()
