@@ -47,9 +47,13 @@ def display_path(path: Path | str) -> str:
 
 #: What data text is never printed as: C0 and C1 controls and DEL (a line end starts a
 #: line a CI runner reads as a workflow command, ESC a terminal's escape sequence), the
-#: line and paragraph separators (``str.splitlines`` breaks lines there), and the
-#: surrogates, U+FFFE and U+FFFF (which XML 1.0 cannot carry either).
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+#: line and paragraph separators (``str.splitlines`` breaks lines there), the bidi
+#: embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069: they reorder how
+#: the rest of a line reads, "Trojan Source"), and the surrogates, U+FFFE and U+FFFF
+#: (which XML 1.0 cannot carry either).
+_UNPRINTABLE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]"
+)
 
 
 def printable(text: str) -> str:

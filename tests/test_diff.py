@@ -414,6 +414,14 @@ def test_markdown_links_and_mentions_nothing(repo):
     assert all(label in line.replace("&#8288;", "") for line in shown)
 
 
+def test_bidi_controls_are_escaped(repo):
+    edit(repo, "data/LIT-168.ttl", 'rdfs:label "DAPO"', 'rdfs:label "DAPO \u202e}llac{ \u2066"')
+    for shown in ("text", "markdown"):  # (JSON carries the data as it is)
+        out = run_cli("diff", "--format", shown).stdout
+        assert "\u202e" not in out and "\u2066" not in out
+        assert "\\u202e}llac{ \\u2066" in out.replace("&#92;", "\\").replace("\\\\", "\\")
+
+
 def test_markdown_of_no_change(repo):
     result = run_cli("diff", "--format", "markdown")
     assert (

@@ -77,10 +77,23 @@ def test_the_query_table_shows_the_data_escaped(bundled_copy, tmp_path):
 def test_printable_leaves_no_control_character_and_nothing_else_changed(text):
     shown = printable(text)
     assert not [c for c in shown if unicodedata.category(c) in ("Cc", "Zl", "Zp", "Cs")]
+    assert not [c for c in shown if unicodedata.bidirectional(c) in BIDI_CONTROLS]
     assert "\ufffe" not in shown and "\uffff" not in shown
     assert shown.splitlines() == [shown] or shown == ""
     if "\\" not in text:  # each escape reads back as the character it stands for
         assert shown.encode("ascii", "backslashreplace").decode("unicode_escape") == text
+
+
+#: The bidi classes of the embeddings, overrides and isolates and of their ends.
+BIDI_CONTROLS = {"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
+
+
+def test_printable_escapes_bidi_controls():
+    # U+202E reverses the rest of a line in a terminal or a CI log ("Trojan Source").
+    assert printable("DAPO \u202e}llac{ \u202c ok\u2067x\u2069") == (
+        "DAPO \\u202e}llac{ \\u202c ok\\u2067x\\u2069"
+    )
+    assert printable("שלום \u200f, 👩\u200d💻") == "שלום \u200f, 👩\u200d💻"  # marks, joiners
 
 
 def test_printable_keeps_ordinary_text_as_it_is():
