@@ -1426,7 +1426,9 @@ def new(settings, kind, identifier, title, authors, category) -> None:
 @click.pass_obj
 def site(settings, output, engine) -> None:
     """Build a static HTML site: index, entry pages, stored queries (run again in the
-    browser), search, rules, pictures. It replaces the whole content of OUTPUT."""
+    browser), search, rules, pictures. It replaces the whole content of OUTPUT: a new or
+    empty folder, or an earlier site holding nothing else (a CNAME, .git or notes beside
+    it are refused, exit 2, and kept)."""
     from .files import write_error
     from .site import build_site
 

@@ -26,7 +26,7 @@ from anthology_kg.errors import AnthologyError
 from anthology_kg.guards import uses_service
 from anthology_kg.site import pages
 from anthology_kg.site.model import paragraphs
-from anthology_kg.site.output import confined, slug
+from anthology_kg.site.output import SITE_NAMES, confined, slug
 from anthology_kg.site.sparql_text import tokens
 
 GOLDEN = Path(__file__).parent / "golden" / "new"
@@ -208,6 +208,7 @@ def test_site_of_the_bundled_anthology(bundled_in_layout, layout):
     graph = (site / "graph.svg").read_text("utf-8")
     assert {"LIT-168", "verl", "ARXIV-2409.19256"} <= svg_texts(graph)
     assert ("Graphviz" in (site / "graph.html").read_text("utf-8")) == (layout == "dot")
+    assert {p.name for p in site.iterdir()} <= SITE_NAMES  # nothing else is refused
 
 
 RULE10_BAD = FIXTURES / "rules" / "rule10-bad"

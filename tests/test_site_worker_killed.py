@@ -46,7 +46,8 @@ def test_site_with_its_validating_child_killed_exits_2_and_keeps_the_earlier_sit
     earlier = tmp_path / "site"
     earlier.mkdir()
     (earlier / "index.html").write_text(f'<meta name="generator" content="{GENERATOR}">')
-    (earlier / "old.html").write_text("kept")
+    (earlier / "entries").mkdir()
+    (earlier / "entries" / "old.html").write_text("kept")
     # Two processes for the bundled anthology's few entries: the validation and the
     # stored queries then run in a forked child, which here kills itself.
     monkeypatch.setattr(site, "_processes", lambda workers, anthology: 2)
@@ -58,4 +59,4 @@ def test_site_with_its_validating_child_killed_exits_2_and_keeps_the_earlier_sit
         "(killed by SIGKILL; out of memory?)\n"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]  # no new folder left
-    assert (earlier / "old.html").read_text() == "kept"
+    assert (earlier / "entries" / "old.html").read_text() == "kept"

@@ -61,6 +61,33 @@ def confined(root: Path, relative: str, describe: Callable[[], Source]) -> Path:
     return path
 
 
+#: The names at the top of a site this tool writes (pages.py, assets.py): anything else
+#: there, in an earlier site, is someone else's (a CNAME, .nojekyll, .git, notes), which
+#: replacing the folder would delete. What lies under the folders is the site's own.
+SITE_NAMES = frozenset(
+    {"index.html", "search.html", "rules.html", "graph.html", "graph.svg"}
+    | {"assets", "entries", "queries"}
+)
+#: How many of the names a refusal shows.
+NAMES_SHOWN = 3
+
+
+def refuse_foreign_names(folder: Path) -> None:
+    """An AnthologyError naming what ``folder`` (an earlier site) holds at its top that
+    the site does not write, if anything."""
+    foreign = sorted(name for name in os.listdir(folder) if name not in SITE_NAMES)
+    if foreign:
+        shown = ", ".join(foreign[:NAMES_SHOWN])
+        if len(foreign) > NAMES_SHOWN:
+            shown += f" and {len(foreign) - NAMES_SHOWN} more"
+        raise AnthologyError(
+            f"holds what the site did not write ({shown}), which replacing the folder's "
+            "whole content would delete: move it out, or build into a new folder and "
+            "copy the site in",
+            folder,
+        )
+
+
 def is_site(folder: Path) -> bool:
     """Whether ``folder`` holds a site this tool wrote (its index names the generator)."""
     index = folder / "index.html"
@@ -77,8 +104,9 @@ class SiteWriter:
     and leaves the old site as it was. So the output is exactly the files added (a
     deleted entry's page disappears) and never half-written.
 
-    ``output`` must be missing, empty, or a site this tool wrote: anything else is
-    refused before anything is written. The files are written by a thread of their own
+    ``output`` must be missing, empty, or a site this tool wrote holding nothing else
+    at its top (``SITE_NAMES``): anything else is refused before anything is written,
+    and again before the swap. The files are written by a thread of their own
     (writing releases Python's lock, so pages go on being built meanwhile), in the
     order they are added. ``sources`` tells, for a path derived from data, what it was
     derived from (asked only for a refusal's message)."""
@@ -95,6 +123,8 @@ class SiteWriter:
                 "name a new or empty folder (the site replaces the folder's whole content)",
                 output,
             )
+        if output.is_dir():
+            refuse_foreign_names(output)
         parent = output.parent
         try:
             parent.mkdir(parents=True, exist_ok=True)
@@ -180,6 +210,8 @@ class SiteWriter:
         """Wait for every write, then put the new site in place of the old one."""
         try:
             self.pause()
+            if self.output.is_dir():  # a file put there while the site was built
+                refuse_foreign_names(self.output)
             os.chmod(self.fresh, 0o755)
             _swap(self.fresh, self.output)
         except OSError as exc:
