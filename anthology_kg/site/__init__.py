@@ -73,6 +73,8 @@ def build_site(
         # Said here, before a child is forked to validate: an input error of this call.
         refuse_service_in_shapes(anthology.rules.shapes_view, allow_service)
     own = validator or partial(validate, allow_service=allow_service)
+    # Known before the swap: the working directory may be the old site, then removed.
+    root = Path(os.path.abspath(output))
     writer = SiteWriter(output)
     callers = set(threading.enumerate())  # threads of ours are those started from here on
     # The build makes a million small objects that live to its end: the cyclic garbage
@@ -159,7 +161,7 @@ def build_site(
         if collecting:
             _promote_all()
             gc.enable()
-    return BuiltSite(output.absolute(), sorted(writer.written), built.warnings)
+    return BuiltSite(root, sorted(writer.written), built.warnings)
 
 
 def _promote_all() -> None:

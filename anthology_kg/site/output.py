@@ -114,7 +114,8 @@ class SiteWriter:
     def __init__(self, output: Path, sources: Mapping[str, Callable[[], Source]] | None = None):
         # A link is written through: the site replaces the folder it points to, beside
         # which the new folder is made (else the link itself was replaced by the site).
-        output = Path(os.path.realpath(output)) if output.is_symlink() else output.absolute()
+        # abspath: ``entries/..`` is the folder itself, which a rename of ``..`` is not.
+        output = Path(os.path.realpath(output) if output.is_symlink() else os.path.abspath(output))
         if output.exists() and not output.is_dir():
             raise AnthologyError("not a folder", output)
         if output.is_dir() and any(output.iterdir()) and not is_site(output):
