@@ -1,7 +1,10 @@
 """Where the site goes: the working directory or one of its ancestors is replaced and
 reported as written (hunt4 #6: "cannot write", exit 2, for a site that was replaced; with
-``-o ..``, "Device or resource busy")."""
+``-o ..``, "Device or resource busy"); a mount point, which cannot be renamed, and a
+parent folder that cannot be written are refused before the build, saying why (hunt4 #7:
+a mount point was refused after the whole build with "Device or resource busy")."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -31,3 +34,30 @@ def test_the_site_built_from_inside_itself_is_replaced_and_said_so(
     assert not (site / "entries" / "gone.html").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
 
+
+def test_a_mount_point_is_refused_before_the_build(tmp_path, monkeypatch):
+    mounted = tmp_path / "out"
+    mounted.mkdir()
+    monkeypatch.setattr(os.path, "ismount", lambda path: Path(path) == mounted)
+    result = run_cli("--root", str(bundled_dir()), "site", "-o", str(mounted))
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"{mounted}: a mount point, which the site cannot replace (it is built in a new "
+        "folder beside it, then renamed into its place): name a folder inside it\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_a_parent_folder_that_cannot_be_written_is_named_with_the_reason(tmp_path, monkeypatch):
+    import tempfile
+
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkdtemp", refused)
+    result = run_cli("--root", str(bundled_dir()), "site", "-o", str(tmp_path / "html"))
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"{tmp_path}: cannot write: Permission denied (the site is built in a new folder "
+        "here, beside html, then renamed into its place)\n"
+    )

@@ -126,12 +126,22 @@ class SiteWriter:
             )
         if output.is_dir():
             refuse_foreign_names(output)
+        if os.path.ismount(output):  # (a Docker volume): a rename fails, EBUSY
+            raise AnthologyError(
+                "a mount point, which the site cannot replace (it is built in a new folder "
+                "beside it, then renamed into its place): name a folder inside it",
+                output,
+            )
         parent = output.parent
         try:
             parent.mkdir(parents=True, exist_ok=True)
             fresh = Path(tempfile.mkdtemp(dir=parent, prefix=f".{output.name}.new-"))
         except OSError as exc:
-            raise AnthologyError(f"cannot write: {exc.strerror}", parent) from None
+            raise AnthologyError(
+                f"cannot write: {exc.strerror} (the site is built in a new folder here, "
+                f"beside {output.name}, then renamed into its place)",
+                parent,
+            ) from None
         self.output = output
         self.fresh = fresh.resolve()
         self.sources = sources if sources is not None else {}
