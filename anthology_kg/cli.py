@@ -423,15 +423,17 @@ def _seconds(ctx: click.Context, param: click.Parameter, value: float | None):
     return _remember(ctx, param, value) if not param.expose_value else value
 
 
-#: --allow-service, kept on the Settings (see guards.py).
-_allow_service_option = click.option(
-    "--allow-service",
-    is_flag=True,
-    expose_value=False,
-    callback=_remember,
-    help="Let a query or a shape's SPARQL call a remote endpoint (SERVICE); refused "
-    "by default: a local query runs on the anthology alone.",
-)
+def _allow_service(
+    help: str = "Let a query or a shape's SPARQL call a remote endpoint "
+    "(SERVICE); refused by default: a local query runs on the anthology alone.",
+):
+    """--allow-service, kept on the Settings (see guards.py)."""
+    return click.option(
+        "--allow-service", is_flag=True, expose_value=False, callback=_remember, help=help
+    )
+
+
+_allow_service_option = _allow_service()
 #: --timeout and --allow-service, kept on the Settings (see guards.py).
 _limit_options = _options(
     click.option(
@@ -1422,7 +1424,10 @@ def new(settings, kind, identifier, title, authors, category) -> None:
     help="Folder to write the site into (created if missing).",
 )
 @_engine_option
-@_allow_service_option
+@_allow_service(
+    "Let a shape's SPARQL call a remote endpoint (SERVICE); refused by default. A stored "
+    "query that calls one is never run by the site: its page shows its text."
+)
 @click.pass_obj
 def site(settings, output, engine) -> None:
     """Build a static HTML site: index, entry pages, stored queries (run again in the

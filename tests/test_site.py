@@ -480,6 +480,14 @@ def test_a_stored_query_with_service_is_not_run(hostile_site):
     assert "oxigraph.js" not in page
 
 
+def test_site_help_says_allow_service_is_for_shapes_only():
+    """The site never runs a stored query that calls SERVICE, --allow-service or not; the
+    shared help promised a query could (hunt4 #13)."""
+    said = " ".join(run_cli("site", "--help").stdout.split())
+    assert "--allow-service Let a shape's SPARQL call a remote endpoint (SERVICE)" in said
+    assert "A stored query that calls one is never run by the site" in said
+
+
 def test_tokens_find_service_only_as_a_keyword():
     assert uses_service("SELECT * WHERE { service <x> { ?s ?p ?o } }")
     assert not uses_service('# SERVICE\nSELECT * WHERE { ?s ?p "SERVICE" . ?s <urn:SERVICE> ?o }')
