@@ -492,16 +492,32 @@ def _exchange(
         detail = error_text(body, content_type, secrets)
         hint = ""
         if r.status_code == 401:
-            hint = (
-                f" (no credentials: set {ENV_USER}/{ENV_PASSWORD} or {ENV_TOKEN}, or ~/.netrc)"
-                if credentials is None
-                else " (the credentials were refused)"
-            )
+            if not _sends_credentials(url, str(r.url)):
+                hint = (
+                    " (the store redirected it to another origin, to which credentials "
+                    "are not sent: use that URL)"
+                )
+            elif credentials is None:
+                hint = (
+                    f" (no credentials: set {ENV_USER}/{ENV_PASSWORD} or {ENV_TOKEN}, or ~/.netrc)"
+                )
+            else:
+                hint = " (the credentials were refused)"
         raise RequestFailed(
             f"{where}: HTTP {r.status_code} {r.reason_phrase}{hint}"
             + (f": {detail}" if detail else "")
         )
     return Answer(r.status_code, content_type, body)
+
+
+def _sends_credentials(requested: str, reached: str) -> bool:
+    """Whether httpx sends a request's credentials on to the URL it was redirected to:
+    the same origin, or the same host upgraded from http to https (its default ports)."""
+    a, b = httpx.URL(requested), httpx.URL(reached)
+    if (a.scheme, a.host, a.port) == (b.scheme, b.host, b.port):
+        return True
+    upgraded = (a.scheme, b.scheme) == ("http", "https") and a.port in (None, 80)
+    return upgraded and a.host == b.host and b.port in (None, 443)
 
 
 def _reason(exc: Exception, secrets: list[str]) -> str:

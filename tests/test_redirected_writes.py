@@ -56,3 +56,38 @@ def test_a_failure_after_a_redirect_names_where_it_was_redirected():
     assert result.exit_code == 2, result.output
     said = f"POST {store}/store (redirected to {closed}/store): cannot connect"
     assert said in result.stderr, result.stderr
+
+
+def test_a_401_behind_a_redirect_to_another_origin_says_credentials_are_not_sent(monkeypatch):
+    """httpx sends no credentials across origins: the hint says so and to use that URL.
+    Before, "(the credentials were refused)" sent the user to check a password the store
+    was never given (hunt4 #14)."""
+    monkeypatch.setenv("ANTHOLOGY_KG_USER", "bob")
+    monkeypatch.setenv("ANTHOLOGY_KG_PASSWORD", "hunter2")
+    with (
+        recording_store(401) as (target, _),
+        recording_store(307, location=target) as (store, _),
+    ):
+        result = run_cli("publish", "--replace", "--endpoint", f"{store}/store")
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"anthology-kg: PUT {store}/store (redirected to {target}/store): HTTP 401 "
+        "Unauthorized (the store redirected it to another origin, to which credentials are "
+        "not sent: use that URL)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("requested", "reached", "sent"),
+    [
+        ("http://h/store", "http://h:80/other", True),
+        ("http://h/store", "https://h/store", True),  # httpx keeps them on an upgrade
+        ("http://h:8080/store", "https://h/store", False),
+        ("http://h/store", "http://h:8080/store", False),
+        ("http://a/store", "http://b/store", False),
+    ],
+)
+def test_credentials_follow_a_redirect_as_httpx_sends_them(requested, reached, sent):
+    from anthology_kg.endpoint import _sends_credentials
+
+    assert _sends_credentials(requested, reached) is sent
