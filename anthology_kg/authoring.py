@@ -13,6 +13,7 @@ from .errors import AnthologyError
 from .files import write_new_file
 from .namespaces import AK, bind_prefixes
 from .records import anthology_categories, entry_class
+from .sources import utf8_text
 from .turtle import canonical_turtle
 
 if TYPE_CHECKING:
@@ -40,6 +41,9 @@ def new_entry_graph(
     anthology already has, a category on a kind that takes none, or one the anthology
     does not admit (``records.anthology_categories``; ``""`` included) is an
     AnthologyError."""
+    for value, what in ((identifier, "the identifier"), (title, "--title"), (authors, "--authors")):
+        if value is not None:
+            utf8_text(value, what)
     cls = KINDS[kind]
     if entry_class(identifier) != cls:
         raise AnthologyError(

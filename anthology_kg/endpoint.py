@@ -39,6 +39,7 @@ from .choices import METHODS as METHODS
 from .errors import AnthologyError, TimedOut
 from .query_result import QueryResult, graph_from_ox
 from .rdflib_sparql import query_kind
+from .sources import utf8_text
 from .terms import from_ox
 
 # DEFAULT_TIMEOUT: seconds a request may take in all, from connecting to the last byte of
@@ -199,6 +200,7 @@ def check_url(url: str) -> str:
     names one, in 0-65535), else an AnthologyError saying so: every request to it would
     fail alike, or raise before it is sent."""
     refused = f"{url!r} is not an http:// or https:// URL"
+    utf8_text(url, "the URL")
     try:
         parts = urllib.parse.urlsplit(url)
         parts.port  # noqa: B018 - read for its check: a port not a number in range raises

@@ -292,8 +292,10 @@ class EntryIndex(ABC):
         """
         from rdflib import URIRef
 
+        from .sources import utf8_text
         from .terms import is_iri
 
+        utf8_text(text, "the entry")
         for subject in self.identified(text):
             if isinstance(subject, URIRef):
                 return subject

@@ -21,7 +21,7 @@ from rdflib.term import Node
 
 from .config import did_you_mean
 from .errors import AnthologyError
-from .sources import listed_name, read_text
+from .sources import listed_name, read_text, utf8_text
 from .terms import is_iri
 
 if TYPE_CHECKING:
@@ -265,9 +265,5 @@ def parse_param_options(options: tuple[str, ...]) -> dict[str, str]:
             raise AnthologyError(f"--param {option!r}: expected NAME=VALUE")
         if name in values:
             raise AnthologyError(f"--param {name!r} given twice")
-        try:
-            value.encode("utf-8")  # bytes that were not UTF-8 arrive as lone surrogates
-        except UnicodeEncodeError:
-            raise AnthologyError(f"--param {name}: the value is not UTF-8 text") from None
-        values[name] = value
+        values[name] = utf8_text(value, f"--param {name}")
     return values

@@ -100,6 +100,17 @@ def require_regular_file(path: Path | str) -> None:
         raise AnthologyError("cannot read: not a regular file (a FIFO, socket or device)", path)
 
 
+def utf8_text(value: str, what: str) -> str:
+    """``value`` if it is text that UTF-8 can write, else an AnthologyError naming
+    ``what`` (``--title``): bytes of a command's arguments that are not UTF-8 arrive
+    as lone surrogates, which no RDF term, file or request can hold."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise AnthologyError(f"{what}: the value is not UTF-8 text") from None
+    return value
+
+
 def decode_utf8(data: bytes, path: Path | str | None) -> str:
     """``data`` as text; bytes that are not UTF-8 are an AnthologyError at their line."""
     try:

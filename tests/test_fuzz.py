@@ -236,3 +236,27 @@ def test_a_parameter_value_that_is_not_utf8_is_exit_2(engine):
     """Bytes that are not UTF-8 in argv reach Python as lone surrogates."""
     result = run_cli("query", "depends-on", "--param", "entry=\udcff", "--engine", engine)
     assert result.exit_code == 2 and "not UTF-8 text" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        (["new", "lit", "LIT-171", "--title", "A\udcff"], "--title: "),
+        (["new", "lit", "LIT-171", "--authors", "\udcff"], "--authors: "),
+        (["new", "lit", "LIT-17\udcff"], "the identifier: "),
+        (["render", "LIT-16\udcff"], "the entry: "),
+        (["query", "unread", "--endpoint", "http://127.0.0.1:1/\udcff"], "'--endpoint'"),
+        (["validate", "--endpoint", "http://127.0.0.1:1/\udcff"], "'--endpoint'"),
+        (["publish", "--endpoint", "http://127.0.0.1:1/\udcff"], "'--endpoint'"),
+        (["publish", "--update", "http://127.0.0.1:1/\udcff"], "'--update'"),
+    ],
+)
+def test_argument_text_that_is_not_utf8_is_exit_2_naming_it(bundled_copy, args, said):
+    """A title, identifier or URL can hold no lone surrogate: a traceback and exit 1
+    before (hunt5 #2); nothing is written."""
+    before = sorted(p.name for p in (bundled_copy / "data").iterdir())
+    result = run_cli("--root", str(bundled_copy), *args)
+    assert result.exit_code == 2, result.output
+    assert said in result.stderr and "not UTF-8 text" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+    assert sorted(p.name for p in (bundled_copy / "data").iterdir()) == before
