@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import io
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import IO, TYPE_CHECKING, TypeVar
 
 import click
 
@@ -106,6 +108,12 @@ class AnthologyGroup(click.Group):
             raise
         if _TERMINATED:
             self._terminated(ctx)
+        if _PIPE_SIGNALLED and _reader_gone(sys.stdout):
+            # A write of more than the pipe holds, which the reader closed midway, took
+            # part and returned the short count, no error (text written through click.echo
+            # drops the rest unseen): SIGPIPE came, and the reader is gone.
+            _stdout_to_devnull()
+            ctx.exit(EXIT_BROKEN_PIPE)
         return outcome
 
     @staticmethod
@@ -136,7 +144,7 @@ class AnthologyGroup(click.Group):
             # The reader closed the pipe (``| head``): the exit of a command stopped by
             # SIGPIPE (click's would be 1, "a rule is broken"), stdout pointed at
             # /dev/null so that the last flush says nothing (Python's documented way).
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            _stdout_to_devnull()
             ctx.exit(EXIT_BROKEN_PIPE)
         except KeyboardInterrupt:
             if _TERMINATED:
@@ -605,7 +613,7 @@ def stats(settings: Settings, fmt: str) -> None:
 def _emit(text: str, output: Path | None = None) -> None:
     """Print ``text`` byte for byte (CRLF stays CRLF), or write it atomically to ``output``."""
     if output is None:
-        click.echo(text.encode("utf-8"), nl=False)
+        _emit_chunks([text.encode("utf-8")])
     else:
         from .files import write_atomic
 
@@ -619,7 +627,12 @@ def _emit_chunks(chunks: Iterable[bytes], output: Path | None = None) -> None:
         sys.stdout.flush()  # text printed before goes first, as click.echo of bytes does
         stdout = sys.stdout.buffer
         for chunk in chunks:
-            stdout.write(chunk)
+            # A pipe whose reader closes midway takes part of a large write and returns
+            # the short count (no error): the rest, written again, then meets EPIPE, so
+            # the command ends with BrokenPipeError's exit 141, not 0 with output lost.
+            unwritten = memoryview(chunk)
+            while unwritten:
+                unwritten = unwritten[stdout.write(unwritten) :]
         stdout.flush()
     else:
         from .files import write_atomic
@@ -1509,6 +1522,34 @@ def _terminate(number: int, frame: object) -> None:
 
 
 _MAIN_PROCESS: list[int] = []
+#: Set when SIGPIPE came (``run``): a write met a pipe whose reader had closed it.
+_PIPE_SIGNALLED: list[int] = []
+
+
+def _pipe_signalled(number: int, frame: object) -> None:
+    _PIPE_SIGNALLED.append(number)
+
+
+def _reader_gone(stream: IO[str]) -> bool:
+    """Whether ``stream`` is a pipe whose reading end is closed (poll says POLLERR):
+    not a socket that SIGPIPE may also have come from (a store's connection)."""
+    import select
+
+    try:
+        fd = stream.fileno()
+        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+            return False
+        poll = select.poll()
+        poll.register(fd, select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poll.poll(0))
+    except (OSError, ValueError, io.UnsupportedOperation):  # closed, or no descriptor
+        return False
+
+
+def _stdout_to_devnull() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush says nothing
+    (Python's documented way after a BrokenPipeError)."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def run() -> None:
@@ -1523,6 +1564,9 @@ def run() -> None:
 
     _MAIN_PROCESS[:] = [os.getpid()]
     signal.signal(signal.SIGTERM, _terminate)
+    # Handled rather than ignored (Python's default): a write still fails with EPIPE,
+    # and a short write that met a closed pipe is then known (``_reader_gone``).
+    signal.signal(signal.SIGPIPE, _pipe_signalled)
     try:
         main()
     finally:
