@@ -319,6 +319,21 @@ def _linear_closures() -> Iterator[None]:
         yield
 
 
+@contextlib.contextmanager
+def _shapes_left_as_they_were(shapes: Graph) -> Iterator[None]:
+    """pySHACL adds its system triples (``owl:Class rdfs:subClassOf rdfs:Class``…) to
+    the shapes graph it is given: the block removes those the graph did not hold, so a
+    query after a validation sees the anthology as before (the shapes are part of it)."""
+    from pyshacl.shapes_graph import ShapesGraph
+
+    added = [t for t in ShapesGraph.system_triples if t not in shapes]
+    try:
+        yield
+    finally:
+        for triple in added:
+            shapes.remove(triple)
+
+
 def shacl_report(
     data: Graph,
     shapes: Graph,
@@ -342,6 +357,7 @@ def shacl_report(
         vocabularies_read_once(),
         _linear_closures(),
         _report_graph_only(),
+        _shapes_left_as_they_were(shapes),
     ):
         try:
             conforms, report_graph, _ = pyshacl.validate(
