@@ -612,6 +612,9 @@ def _run(
     """``store.query`` with ``default_graph`` and no named graph (the anthology is one
     default graph: GRAPH matches nothing, and the store's own graph names stay its own);
     its errors are AnthologyErrors at ``source``."""
+    from .sparql_text import refuse_deep_nesting
+
+    refuse_deep_nesting(text, source)
     graphs: list[ox.NamedNode | ox.BlankNode | ox.DefaultGraph] = list(default_graph)
     try:
         return store.query(text, default_graph=graphs, named_graphs=[])

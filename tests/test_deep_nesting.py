@@ -26,3 +26,68 @@ def test_too_deep_to_write_nested_is_exit_2_with_a_message(deep, command):
 def test_what_does_not_recurse_still_reads_it(deep):
     checked = run_cli("--root", str(deep), "check")
     assert checked.exit_code == 0 and "conforms" in checked.stdout, checked.output
+
+
+def _groups(depth: int) -> str:
+    return "SELECT * WHERE " + "{ " * depth + "?s ?p ?o" + " }" * depth + " LIMIT 1\n"
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_a_query_nested_past_the_limit_is_exit_2_not_a_crash(tmp_path, engine):
+    """pyoxigraph's parser overflowed its stack at ~2,500 nested groups: a segfault, exit
+    139 and no word; the fast engine refuses past MAX_NESTING before it parses, rdflib at
+    its recursion limit."""
+    from anthology_kg.sparql_text import MAX_NESTING
+
+    query = tmp_path / "deep.rq"
+    query.write_text(_groups(3 * MAX_NESTING), encoding="utf-8")
+    result = run_cli("sparql", str(query), "--engine", engine)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1
+    if engine == "fast":
+        assert f"{query}: the query nests {3 * MAX_NESTING} levels deep" in result.stderr
+
+
+def test_a_query_at_the_limit_runs(tmp_path):
+    from anthology_kg.sparql_text import MAX_NESTING
+
+    query = tmp_path / "deep.rq"
+    query.write_text(_groups(MAX_NESTING - 1), encoding="utf-8")
+    result = run_cli("sparql", str(query), "--format", "csv")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "s,p,o"
+
+
+def test_a_shape_nested_past_the_limit_is_a_syntax_error(tmp_path):
+    from anthology_kg.resources import bundled_dir
+
+    root = tmp_path / "a"
+    (root / "ontology" / "shapes").mkdir(parents=True)
+    (root / "data").symlink_to(bundled_dir() / "data")
+    text = _groups(3000).replace("SELECT *", "SELECT $this").replace("?s", "$this")
+    (root / "ontology" / "shapes" / "deep.ttl").write_text(
+        "@prefix sh: <http://www.w3.org/ns/shacl#> .\n<urn:deep> a sh:NodeShape ; "
+        f'sh:targetNode <urn:x> ; sh:sparql [ sh:select "{text.strip()}" ] .\n',
+        encoding="utf-8",
+    )
+    result = run_cli("--root", str(root), "check")
+    assert result.exit_code == 2, result.output
+    assert "sh:select: not a query the engines follow: it nests 3000 levels deep" in (result.stderr)
+
+
+def test_a_long_chain_of_operators_runs_in_the_command_s_threads(tmp_path):
+    """10,000 ``!`` nest no group but are evaluated by recursion: on an 8 MiB thread
+    stack a segfault (exit 139), on the command's threads (cli.THREAD_STACK) an answer."""
+    import subprocess
+    import sys
+
+    query = tmp_path / "not.rq"
+    query.write_text("SELECT * WHERE { BIND(" + "!" * 10_000 + "true AS ?x) }\n", "utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "anthology_kg", "sparql", str(query), "--format", "csv"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["x", "true"]

@@ -23,6 +23,7 @@ from importlib import resources
 import pyoxigraph as ox
 
 from ..sources import sparql_error_text
+from ..sparql_text import MAX_NESTING, nesting_depth
 from .compiler import CompiledConstraint, Compiler
 from .graph import ShapesGraph
 from .validator import ResultRow, run_compiled, store_select
@@ -154,6 +155,43 @@ def syntax_results(
 
 
 #: The forms of SPARQL each property of a SPARQL-based constraint or validator holds.
+def _too_deep(text: str) -> str | None:
+    """Why pyoxigraph is not given ``text`` to parse: it nests too deep to follow (the
+    parser's recursion would overflow its stack, a crash)."""
+    depth = nesting_depth(text)
+    if depth <= MAX_NESTING:
+        return None
+    return (
+        f"not a query the engines follow: it nests {depth} levels deep (groups, "
+        f"parentheses or brackets); at most {MAX_NESTING} are followed"
+    )
+
+
+def _parse_problem(
+    empty: ox.Store, declared: str, text: str, form: str, answer: type
+) -> str | None:
+    """What is wrong with the SPARQL ``text`` of a ``form`` (SELECT, ASK) constraint,
+    parsed by pyoxigraph on an ``empty`` store after its ``declared`` prefixes; None
+    when it is a query of that form (projecting $this, for SELECT)."""
+    try:
+        parsed = empty.query(f"{declared}\n{text}")
+    except SyntaxError as error:
+        found = sparql_error_text(error, declared.count("\n") + 1)
+        problem = f"not a SPARQL {form} query"
+        if found is not None:
+            said, line, column = found
+            said = said.replace("no PREFIX declares", "no sh:prefixes declares")
+            problem += f": at line {line}, column {column}: {said}"
+        return problem
+    except RuntimeError as error:  # an extension function pyoxigraph lacks
+        return f"not a query the fast engine runs: {error}"
+    if not isinstance(parsed, answer):
+        return f"not a SPARQL {form} query"
+    if isinstance(parsed, ox.QuerySolutions) and _THIS not in parsed.variables:
+        return "the query does not project $this"
+    return None
+
+
 _FORMS = {SH.select: ("SELECT", ox.QuerySolutions), SH.ask: ("ASK", ox.QueryBoolean)}
 _THIS = ox.Variable("this")
 
@@ -191,22 +229,7 @@ def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
                     # declarations are not fit for a query is refused by their rows.
                     continue
                 text = rename(query.value, {"PATH": "<urn:x-path>"})
-                problem = None
-                try:
-                    parsed = empty.query(f"{declared}\n{text}")
-                    if not isinstance(parsed, answer):
-                        problem = f"not a SPARQL {form} query"
-                    elif isinstance(parsed, ox.QuerySolutions) and _THIS not in parsed.variables:
-                        problem = "the query does not project $this"
-                except SyntaxError as error:
-                    found = sparql_error_text(error, declared.count("\n") + 1)
-                    problem = f"not a SPARQL {form} query"
-                    if found is not None:
-                        said, line, column = found
-                        said = said.replace("no PREFIX declares", "no sh:prefixes declares")
-                        problem += f": at line {line}, column {column}: {said}"
-                except RuntimeError as error:  # an extension function pyoxigraph lacks
-                    problem = f"not a query the fast engine runs: {error}"
+                problem = _too_deep(text) or _parse_problem(empty, declared, text, form, answer)
                 owners = shapes.subjects(SH.sparql, holder)
                 if problem is None and owners and "PATH" in variables(query.value):
                     if not any(shapes.value(owner, SH.path) for owner in owners):
