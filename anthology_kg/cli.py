@@ -349,7 +349,7 @@ _engine_option = click.option(
     default=ENGINES[0],
     show_default=True,
     help="fast: pyoxigraph, shapes compiled to SPARQL; reference: rdflib and pySHACL. "
-    "Both give the same results (tested), with --inference too.",
+    "Both give the same results (tested).",
 )
 
 _inference_option = click.option(
@@ -358,7 +358,8 @@ _inference_option = click.option(
     default="none",
     show_default=True,
     help="Entail triples from the ontology first (the RDFS or OWL 2 RL closure of the "
-    "data and ontology, as owlrl computes it); queries and rules see them too.",
+    "data and ontology, as owlrl computes it); queries and rules see them too, on both "
+    "engines alike (tested).",
 )
 
 
@@ -651,7 +652,7 @@ def _emit_chunks(chunks: Iterable[bytes], output: Path | None = None) -> None:
     "documented object; github: workflow annotations; junit: one testcase per rule; "
     "sarif: SARIF 2.1.0; turtle, jsonld: the W3C sh:ValidationReport graph (every result "
     "of the engine, before waivers and --select/--ignore). Without it, -o's extension "
-    "decides (.sarif, .json, .xml: JUnit).",
+    "decides (.sarif, .json, .xml: JUnit, .txt).",
 )
 @_inference_option
 @click.option(
@@ -1118,14 +1119,17 @@ def render(settings, identifier, output) -> None:
     type=click.Choice(EXPORT_FORMATS),
     default=None,
     help="Serialization (default turtle, or what -o's extension says: .ttl .nt .nq "
-    ".jsonld .rdf); all are byte-stable for the same graph.",
+    ".jsonld/.json .rdf/.xml/.owl; another extension gives turtle); all are byte-stable "
+    "for the same graph.",
 )
 @click.option(
     "--inferred",
     type=click.Choice(INFERENCE_CHOICES),
     default="none",
     show_default=True,
-    help="Add the RDFS or OWL-RL closure (owlrl), kept apart from the asserted triples.",
+    help="Add the RDFS or OWL-RL closure (owlrl): in a graph of its own (N-Quads, "
+    "JSON-LD) or after a comment (Turtle); N-Triples and RDF/XML merge it with the "
+    "asserted triples.",
 )
 @click.option(
     "--include",

@@ -103,3 +103,12 @@ def test_the_readme_python_examples_run(monkeypatch):
         runner.run(test)
     summary = runner.summarize(verbose=False)
     assert summary.failed == 0 and summary.attempted > 10
+
+
+def test_the_readme_counts_the_bundled_report_s_results_as_it_has_them():
+    """The README said 4 Info results where the report holds 3 (hunt5 #11)."""
+    (said,) = re.findall(r"for its (\d+) Info results", README)
+    report = run_cli("--root", str(REPO), "validate", "--format", "turtle")
+    assert report.stdout.count("a sh:ValidationResult") == int(said)
+    summary = run_cli("--root", str(REPO), "check").stdout.splitlines()[-1]
+    assert f", {said} info(s)," in summary
