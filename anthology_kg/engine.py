@@ -20,6 +20,7 @@ from .choices import DATA_GRAPH, DEFAULT_BASE
 from .choices import ENGINES as ENGINES
 from .errors import InferenceUnsupported
 from .parts import PARTS
+from .sources import check_base
 
 # No engine and no RDF library is imported here: ``open_engine`` imports the engine it
 # opens, and the types below are for the type checker.
@@ -207,6 +208,7 @@ def open_engine(
     """
     if kind not in ENGINES:
         raise ValueError(f"unknown engine {kind!r}: use one of {', '.join(ENGINES)}")
+    check_base(base)  # entries are base + identifier, which a base like …/id# breaks
     folder = (root or resources.find_root()).resolve()
     if endpoint:
         from .remote import open_remote  # httpx and the HTTP client: only for a store

@@ -36,7 +36,7 @@ from .ruleset import parse_turtle as parse_turtle
 from .ruleset import vocabulary as vocabulary
 from .sourcemap import refuse_rdf12_terms
 from .sources import TurtleFiles as TurtleFiles
-from .sources import parse_turtle_file, to_graph
+from .sources import check_base, parse_turtle_file, to_graph
 from .terms import GRAPHS, PARTS, rdflib_term, to_ox
 
 if TYPE_CHECKING:
@@ -277,6 +277,7 @@ def load_anthology(
     Every file is parsed before anything is merged, so a broken file raises
     AnthologyError and leaves nothing half-loaded.
     """
+    check_base(base)  # entries are base + identifier, which a base like …/id# breaks
     root = (root or resources.find_root()).resolve()
     data_dir = resources.data_folder(root)
 

@@ -95,7 +95,12 @@ def select_results(
     report: Report, select: Sequence[str] = (), ignore: Sequence[str] = ()
 ) -> Report:
     """The report with only the results (and rules) named by ``select`` (all when empty)
-    and none named by ``ignore``: codes, code prefixes or shape names (rules.matches_code)."""
+    and none named by ``ignore``: codes, code prefixes or shape names (rules.matches_code).
+    A pattern that names nothing selects nothing: ``check_codes`` refuses such a typo
+    first. A bare string is a TypeError (it would be read one character a pattern)."""
+    for patterns in (select, ignore):
+        if isinstance(patterns, str):
+            raise TypeError(f"select and ignore are sequences of patterns, not {patterns!r}")
 
     def kept(code: str, shape: str) -> bool:
         if select and not matches_code(code, shape, select):

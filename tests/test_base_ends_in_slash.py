@@ -53,3 +53,22 @@ def test_a_base_ending_in_a_slash_is_taken(base):
 def test_check_base_refuses_in_the_library():
     with pytest.raises(AnthologyError, match="end it with /"):
         check_base("http://x/id#")
+
+
+def test_the_library_refuses_such_a_base_as_the_command_line_does(tmp_path):
+    """open_engine and load_anthology built an anthology whose entries were not base +
+    identifier (hunt5 #7); a bare string to select_results was read one character a
+    pattern."""
+    from anthology_kg import load_anthology, open_engine, select_results, validate
+    from anthology_kg.errors import AnthologyError
+    from anthology_kg.resources import bundled_dir
+
+    for kind in ("fast", "reference"):
+        with pytest.raises(AnthologyError, match="does not end in '/'"):
+            open_engine(kind, root=bundled_dir(), base="http://x/id#")
+    with pytest.raises(AnthologyError, match="does not end in '/'"):
+        load_anthology(bundled_dir(), base="http://x/id#")
+    report = validate(open_engine("fast", root=bundled_dir()))
+    with pytest.raises(TypeError, match="sequences of patterns"):
+        select_results(report, select="AK006")
+    assert len(select_results(report, select=["AK006"]).results) == 2
