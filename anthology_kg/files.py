@@ -354,6 +354,11 @@ def _refuse_existing(targets: list[Path], refusal: str) -> None:
     """Raise an AnthologyError naming each of ``targets`` that exists (a dangling symbolic
     link included), one alone with ``refusal``: import replaces a file only when asked to."""
     existing = [target for target in targets if os.path.lexists(target)]
+    folder = next((t for t in existing if t.is_dir() and not t.is_symlink()), None)
+    if folder is not None:  # which --replace would not replace either
+        raise AnthologyError(
+            "a folder, not a file: name the file to write; nothing written", folder
+        )
     if len(existing) == 1:
         raise AnthologyError(refusal, existing[0])
     if existing:

@@ -26,7 +26,7 @@ from .files import write_all, write_atomic
 from .loader import TurtleFiles, parse_turtle
 from .namespaces import AK, DEFAULT_BASE, bind_prefixes
 from .resources import data_folder, find_root, ontology_file
-from .sources import list_folder, read_source, require_regular_file
+from .sources import decode_utf8, list_folder, read_source, require_regular_file
 from .turtle import canonical_turtle
 
 TAKEAWAYS, PRACTICES, STANDING = "Key takeaways", "Practices", "Standing in the anthology"
@@ -353,11 +353,10 @@ def read_record(
 ) -> Record:
     """Read and parse one printed record file; not UTF-8 is an AnthologyError."""
     try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise AnthologyError(f"not UTF-8 text (byte {error.start})", path) from None
+        data = path.read_bytes()
     except OSError as error:
         raise AnthologyError(f"cannot read: {error.strerror}", path) from None
+    text = decode_utf8(data, path)  # not UTF-8: FILE:LINE, as a data file's
     record = parse_record(text, path, base, categories)
     record.path = path
     return record

@@ -99,3 +99,14 @@ def test_a_folder_replaced_through_a_link_keeps_the_link_and_the_mode(tmp_path):
     assert (kept / "LIT-201.ttl").read_bytes() == want
     assert oct((kept / "LIT-201.ttl").stat().st_mode & 0o777) == oct(0o600)
     assert sorted(p.name for p in kept.iterdir()) == ["LIT-201.ttl"]  # no backup left
+
+
+def test_an_output_that_is_a_folder_is_said_to_be_one(tmp_path):
+    """It pointed at --replace, which could not replace it either (hunt5 #9)."""
+    folder = tmp_path / "victim"
+    folder.mkdir()
+    for extra in ([], ["--replace"]):
+        result = run_cli("import", str(RECORD), "-o", str(folder), *extra)
+        assert result.exit_code == 2, result.output
+        assert "--replace" not in result.stderr and "folder" in result.stderr, result.stderr
+    assert list(folder.iterdir()) == []

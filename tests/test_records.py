@@ -542,3 +542,17 @@ def test_the_check_diff_says_no_newline_at_end_of_file():
     assert diff.endswith("@@ -1,3 +1,3 @@\n a\n b\n-c\n\\ No newline at end of file\n+c\n")
     context = unified_diff("a\nb\nc", "A\nb\nc", "r.txt")
     assert context.endswith("-a\n+A\n b\n c\n\\ No newline at end of file\n")
+
+
+def test_a_record_that_is_not_utf8_is_reported_at_its_line(tmp_path):
+    """As a data file is (FILE:LINE), not by a byte offset (hunt5 #10)."""
+    record = tmp_path / "x.txt"
+    record.write_bytes(b"Sheng et al. (2024)\nline two\n \xff ARXIV-2409.19256\n")
+    for args in (
+        [str(record)],
+        ["--check", str(record)],
+        [str(tmp_path), "-o", str(tmp_path / "o")],
+    ):
+        result = run_cli("import", *args)
+        assert result.exit_code == 2, result.output
+        assert result.stderr == f"{record}:3: not UTF-8 text\n", result.stderr
