@@ -45,7 +45,7 @@ from .errors import AnthologyError
 from .loader import find_owner
 from .namespaces import DCTERMS, DEFAULT_BASE, PREFIXES, RDF, RDFS, XSD
 from .revisions import State
-from .sourcemap import Positions, refuse_rdf12_terms, written_triples
+from .sourcemap import Positions, Written, refuse_rdf12_terms, written_triples
 from .sources import parse_quads
 
 IDENTIFIER = ox.NamedNode(str(DCTERMS.identifier))
@@ -354,8 +354,13 @@ class StateGraph:
 
     def positions(self, relative: str) -> Positions:
         """Where each triple of a file is written (sourcemap's reading of the text)."""
+        return self.written(relative).positions
+
+    def written(self, relative: str) -> WrittenIndex:
+        """The triples of a file as written, indexed (read once)."""
         if relative not in self._lines:
-            self._lines[relative] = written_triples(self.text(relative), self.base)
+            positions = written_triples(self.text(relative), self.base)
+            self._lines[relative] = WrittenIndex(positions, self.files[relative].facts)
         return self._lines[relative]
 
     def subject_line(self, relative: str, node: Term) -> int | None:
@@ -664,39 +669,106 @@ def _located(graph: StateGraph, fact: Fact, candidates: list[str]) -> FactChange
 
 def _line(graph: StateGraph, relative: str, fact: Fact) -> int | None:
     """The line where the file writes ``fact`` (its predicate's line, or its object's in
-    an object list); a blank-node object is told from its siblings by its content, and
-    from blocks alike by its copy number. The line of the subject's statement when the
-    fact is not found as written."""
-    positions = graph.positions(relative)
+    an object list). A blank-node object is told from its siblings by its content, and
+    from blocks alike by its copy number; a blank-node subject the same way, or, in a
+    cycle, by the facts about it whose object is not a blank node. The line of the
+    subject's statement when the fact is not found as written."""
+    written = graph.written(relative)
     subject, predicate, obj = fact
+    obj = graph.renumbered.get(fact, (relative, obj))[1]
+    skip = obj.copy if isinstance(obj, TreeBlank) else 0
     if isinstance(subject, ox.NamedNode):
-        obj = graph.renumbered.get(fact, (relative, obj))[1]
-        skip = obj.copy if isinstance(obj, TreeBlank) else 0
-        for written in positions.triples:
-            if (
-                written.subject == URIRef(subject.value)
-                and written.predicate == URIRef(predicate.value)  # type: ignore[union-attr]
-                and _written_as(positions, written.object, obj)
-            ):
-                if not skip:
-                    return written.line
-                skip -= 1
+        candidates = [w for w in written.like(predicate, obj) if w.subject == URIRef(subject.value)]
+    elif isinstance(subject, Blank):
+        if isinstance(subject, TreeBlank):
+            shape = graph.renumbered.get((None, None, subject), (relative, subject))[1]
+            skip = shape.copy
+        else:
+            shape = TreeBlank(frozenset(written.about.get(subject, ())))
+        candidates = [
+            w
+            for node in written.subjects_like(shape)
+            for w in written.by_subject[node]
+            if w.predicate == URIRef(predicate.value) and written.holds(w.object, obj)  # type: ignore[union-attr]
+        ]
+    else:
+        return None
+    if skip < len(candidates):
+        return candidates[skip].line
     return graph.subject_line(relative, subject)
 
 
-def _written_as(positions: Positions, written: object, term: Term) -> bool:
-    """Whether ``written`` (sourcemap's form of an object) is ``term``."""
+def _form(term: Term) -> object:
+    """How sourcemap writes a named node or a literal (None for a blank node)."""
     if isinstance(term, ox.NamedNode):
-        return written == URIRef(term.value)
+        return URIRef(term.value)
     if isinstance(term, ox.Literal):
-        return written == ("literal", term.value)
-    if isinstance(term, TreeBlank) and isinstance(written, tuple) and written[0] in ("[]", "_:"):
-        inside = [w for w in positions.triples if w.subject == written]
+        return ("literal", term.value)
+    return None
+
+
+def _is_blank(written: object) -> bool:
+    return isinstance(written, tuple) and written[0] in ("[]", "_:")
+
+
+class WrittenIndex:
+    """A file's triples as written (sourcemap's ``Positions``), indexed to find where a
+    fact is written without a scan of the file per fact."""
+
+    def __init__(self, positions: Positions, facts: frozenset[Fact]):
+        self.positions = positions
+        self.by_subject: dict[object, list[Written]] = defaultdict(list)
+        self.by_predicate: dict[object, list[Written]] = defaultdict(list)
+        self.by_pair: dict[tuple, list[Written]] = defaultdict(list)
+        for w in positions.triples:
+            self.by_subject[w.subject].append(w)
+            self.by_predicate[w.predicate].append(w)
+            if not _is_blank(w.object):
+                self.by_pair[w.predicate, w.object].append(w)
+        self._like: dict[TreeBlank, list[object]] = {}
+        #: For each blank node of a cycle, its facts whose object is not a blank node.
+        self.about: dict[Term, list[tuple[Term, Term]]] = defaultdict(list)
+        for s, p, o in facts:
+            if isinstance(s, CanonicalBlank) and not isinstance(o, Blank):
+                self.about[s].append((p, o))
+
+    def like(self, predicate: Term, term: Term) -> list[Written]:
+        """The written triples of ``predicate`` whose object is ``term``, in file order."""
+        form = _form(term)
+        if form is None:
+            by_predicate = self.by_predicate.get(URIRef(predicate.value), [])  # type: ignore[union-attr]
+            return [w for w in by_predicate if self.holds(w.object, term)]
+        return self.by_pair.get((URIRef(predicate.value), form), [])  # type: ignore[union-attr]
+
+    def subjects_like(self, shape: TreeBlank) -> list[object]:
+        """The written blank subjects that say at least what ``shape`` says, in file order;
+        looked for among those of its rarest written fact."""
+        if shape not in self._like:
+            buckets = [
+                self.by_pair.get((URIRef(p.value), _form(o)), [])  # type: ignore[union-attr]
+                for p, o in shape.content
+                if _form(o) is not None
+            ]
+            if buckets:
+                nodes = [w.subject for w in min(buckets, key=len)]
+            else:
+                nodes = list(self.by_subject)
+            self._like[shape] = [
+                node for node in dict.fromkeys(nodes) if _is_blank(node) and self.holds(node, shape)
+            ]
+        return self._like[shape]
+
+    def holds(self, written: object, term: Term) -> bool:
+        """Whether ``written`` (sourcemap's form of a term) is ``term``."""
+        form = _form(term)
+        if form is not None:
+            return written == form
+        if not _is_blank(written):
+            return False
+        if isinstance(term, CanonicalBlank):  # (a blank node of a cycle: any one may be it)
+            return True
+        inside = self.by_subject.get(written, [])
         return all(
-            any(
-                w.predicate == URIRef(p.value) and _written_as(positions, w.object, o)  # type: ignore[union-attr]
-                for w in inside
-            )
-            for p, o in term.content
+            any(w.predicate == URIRef(p.value) and self.holds(w.object, o) for w in inside)
+            for p, o in term.content  # type: ignore[union-attr]
         )
-    return False

@@ -267,6 +267,31 @@ def test_copies_in_two_files_are_two_blank_nodes(tmp_path):
     }
 
 
+def test_a_fact_about_a_blank_subject_has_its_line(tmp_path):
+    head = "@prefix e: <http://e/> .\ne:s e:has _:a .\n"
+    cycle = '_:a e:next _:b ; e:v "1" .\n_:b e:next _:a ;\n  e:v "{}" .\n[] e:t {} .\n'
+    s = _states(
+        tmp_path,
+        old={"x.ttl": head + cycle.format(2, 1)},
+        new={"x.ttl": head + cycle.format(3, 2)},
+    )
+    diff = diff_states(s["old"], s["new"])
+    lines = sorted(
+        (diff.namer.predicate(c.predicate), diff.namer.term(c.object)[:3], c.line)
+        for e in diff.entries
+        for c in e.added
+    )
+    # A cycle's blank nodes told apart by their other facts; a top-level [] by its content.
+    assert lines == [
+        ("<http://e/has>", "_:c", 2),
+        ("<http://e/next>", "_:c", 3),
+        ("<http://e/next>", "_:c", 4),
+        ("<http://e/t>", "2", 6),
+        ("<http://e/v>", '"1"', 3),
+        ("<http://e/v>", '"3"', 5),
+    ]
+
+
 HTTP_E_S, HTTP_E_X = ox.NamedNode("http://e/s"), ox.NamedNode("http://e/x")
 XSD_INTEGER = ox.NamedNode("http://www.w3.org/2001/XMLSchema#integer")
 
