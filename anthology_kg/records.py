@@ -11,7 +11,7 @@ endings and ends at its status line, with no final newline, as the anthology pri
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
@@ -49,11 +49,17 @@ _MENTION = re.compile(r"(?<![\w.-])(?:" + "|".join(IDENTIFIER_CLASSES) + r")(?![
 _WITHHELD = re.compile(r"Carries no practice, deliberately — (ADR-[0-9]{3})\.")
 #: xsd:integer's lexical form (whitespace collapsed); int() also takes "１", "1_0".
 _INTEGER = re.compile(r"[ \t\n\r]*[+-]?[0-9]+[ \t\n\r]*")
-# Any word after "Filed as" is read, so that a wrong one is an error, not a silent omission.
-_FILED = re.compile(
+# Every "Filed as" is read, so that a wrong word or form is an error, not a silent omission:
+# _FILED_AT finds each, _FILED_WORDS reads its words whatever follows them, and _FILED is
+# the sentence's grammar, which must match where _FILED_AT found it.
+_FILED_AT = re.compile(r"(?<!\w)Filed as\b")
+_FILED_WORDS = re.compile(
     r"Filed as (?:an? )?(?P<category>[^\s:.,;]+)"
     r"(?: rather than as an? (?P<rejected>[^\s:.,;]+))?"
-    r"(?:\.|: (?P<reason>.+?)\.(?= |$))"
+)
+_FILED = re.compile(_FILED_WORDS.pattern + r"(?:\.(?=\s|$)|: (?P<reason>.+?)\.(?= |$))")
+_FILED_FORMS = (
+    "'Filed as <category>.' or 'Filed as <category>[ rather than as a <category>]: <reason>.'"
 )
 _UNREAD = "Unread — no NOTE."
 _READ = re.compile(r"^Read — (\S+)\.$")
@@ -289,17 +295,11 @@ def parse_record(
         )
     for adr in _WITHHELD.findall(prose):
         graph.add((iri, AK.practiceWithheldBy, URIRef(base + adr)))
-    for filed in _FILED.finditer(prose):
-        number = index + 2 + standing[: filed.start()].count("\n")
-        for group in ("category", "rejected"):
-            word = filed[group]
-            if word is not None and word not in allowed:
-                hint = (
-                    f"category words are lower case ({word.lower()!r})"
-                    if word.lower() in allowed
-                    else "known categories: " + ", ".join(sorted(allowed))
-                )
-                fail(number, f"{word!r} after 'Filed as' is not a category: {hint}")
+    for filed in _filings(
+        standing,
+        lambda at, message: fail(index + 2 + standing[:at].count("\n"), message),
+        allowed,
+    ):
         graph.add((iri, AK.category, AK[filed["category"]]))
         if filed["rejected"]:
             graph.add((iri, AK.ratherThan, AK[filed["rejected"]]))
@@ -324,6 +324,37 @@ def parse_record(
         graph.add((iri, AK.readingStatus, AK.read))
         graph.add((iri, AK.hasNote, URIRef(base + note)))
     return Record(identifier=identifier, iri=iri, graph=graph, layout=layout, notes=notes)
+
+
+def _filings(
+    standing: str,
+    fail: Callable[[int, str], NoReturn],
+    allowed: Iterable[str] | None = None,
+) -> list[re.Match[str]]:
+    """Each "Filed as" sentence of the Standing prose, as a match of ``_FILED`` (groups
+    ``category``, ``rejected``, ``reason``), in order. A "Filed as" in another form, or
+    naming a word not in ``allowed`` (when given), calls ``fail`` with its offset in
+    ``standing`` and what is wrong; a "Filed as" inside a matched reason is its text."""
+    prose = standing.replace("\n", " ")  # a sentence may be wrapped; offsets are kept
+    found: list[re.Match[str]] = []
+    position = 0
+    while start := _FILED_AT.search(prose, position):
+        words = _FILED_WORDS.match(prose, start.start())
+        if words is not None and allowed is not None:
+            for word in (words["category"], words["rejected"]):
+                if word is not None and word not in allowed:
+                    hint = (
+                        f"category words are lower case ({word.lower()!r})"
+                        if word.lower() in allowed
+                        else "known categories: " + ", ".join(sorted(allowed))
+                    )
+                    fail(start.start(), f"{word!r} after 'Filed as' is not a category: {hint}")
+        filed = _FILED.match(prose, start.start())
+        if filed is None:
+            fail(start.start(), f"a 'Filed as' sentence of no known form: expected {_FILED_FORMS}")
+        found.append(filed)
+        position = filed.end()
+    return found
 
 
 def record_files(folder: Path) -> list[Path]:
@@ -478,11 +509,19 @@ def render_record(graph: Graph, entry: URIRef, layout: Layout | None = None) -> 
     return layout.apply(printed) if layout is not None else printed
 
 
-def _standing_facts(standing: str) -> dict[str, set[str]]:
+def _standing_facts(identifier: str, standing: str) -> dict[str, set[str]]:
     """What the Standing prose's sentences say, as ``parse_record`` reads them: the ADRs
-    withholding a practice, and the category, the one rejected and the filing reason."""
+    withholding a practice, and the category, the one rejected and the filing reason.
+    A "Filed as" an import would refuse is an AnthologyError naming the entry."""
+
+    def fail(at: int, message: str) -> NoReturn:
+        line = standing[:at].count("\n") + 1
+        raise AnthologyError(
+            f"{identifier} cannot be printed: line {line} of its ak:standing has {message}"
+        )
+
     prose = standing.replace("\n", " ")
-    filed = list(_FILED.finditer(prose))
+    filed = _filings(standing, fail)
     return {
         "ak:practiceWithheldBy": set(_WITHHELD.findall(prose)),
         "ak:category": {f["category"] for f in filed},
@@ -517,7 +556,7 @@ def _refuse_a_standing_the_graph_contradicts(
     no practice, deliberately — ADR-nnn.") are what an import reads back: where they say
     other than the graph's triples, the printed entry would contradict the graph, and is
     refused (an AnthologyError naming the property and both sides)."""
-    said, stated = _standing_facts(standing), _graph_facts(graph, entry)
+    said, stated = _standing_facts(identifier, standing), _graph_facts(graph, entry)
     for name in said:
         if said[name] != stated[name]:
             raise AnthologyError(

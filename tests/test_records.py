@@ -556,3 +556,54 @@ def test_a_record_that_is_not_utf8_is_reported_at_its_line(tmp_path):
         result = run_cli("import", *args)
         assert result.exit_code == 2, result.output
         assert result.stderr == f"{record}:3: not UTF-8 text\n", result.stderr
+
+
+# ---- "Filed as" sentences (hunt6 #3) --------------------------------------------------------
+
+
+def small_record(standing: str) -> str:
+    """A record of one takeaway whose Standing section is ``standing`` (from line 5)."""
+    return (
+        "Doe (2024) — ARXIV-2401.00003\nKey takeaways\n- t\nStanding in the anthology\n"
+        f"{standing}\nUnread — no NOTE."
+    )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "message"),
+    [
+        ("Filed as method, since it proposes one.", "a 'Filed as' sentence of no known form"),
+        ("Filed as method because it proposes one.", "a 'Filed as' sentence of no known form"),
+        ("Filed as method", "a 'Filed as' sentence of no known form"),
+        ("Filed as a Method, really.", "'Method' after 'Filed as' is not a category"),
+        (
+            "Filed as infrastructure rather than as a method; nothing here.",
+            "a 'Filed as' sentence of no known form",
+        ),
+        ("Some prose. Filed as method: ", "a 'Filed as' sentence of no known form"),
+    ],
+)
+def test_a_filed_as_sentence_of_another_form_is_an_error_at_its_line(tmp_path, sentence, message):
+    """RECORD_FORMAT.md: any other word after "Filed as" is an error, not a silent
+    omission; before, these gave no ak:category and exit 0."""
+    path = write(tmp_path, "f.txt", small_record(sentence).encode("utf-8"))
+    result = run_cli("import", str(path))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"{path}:5: {message}"), result.stderr
+
+
+def test_a_filed_as_sentence_wrapped_over_two_lines_is_read():
+    record = parse_record(
+        small_record("Some prose. Filed as method\nrather than as an evaluation.")
+    )
+    assert record.graph.value(record.iri, AK.category) == AK.method
+    assert record.graph.value(record.iri, AK.ratherThan) == AK.evaluation
+
+
+def test_render_refuses_a_standing_whose_filed_as_an_import_would_refuse():
+    record = parse_record(small_record("Nothing filed."))
+    graph, entry = record.graph, record.iri
+    graph.set((entry, AK.standing, Literal("Read.\nFiled as method because it is one.")))
+    graph.add((entry, AK.category, AK.method))
+    with pytest.raises(AnthologyError, match="line 2 of its ak:standing has a 'Filed as'"):
+        render_record(graph, entry)
