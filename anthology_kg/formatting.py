@@ -163,7 +163,8 @@ def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
     """The canonical text of one Turtle file, keeping the comments written before each
     statement and after the last. Raises AnthologyError naming the first triple (and its
     subject's line) if the result would not be the same graph, and at the line of a
-    comment it would drop (one inside a statement, or before a blank node's)."""
+    comment it would drop (one inside a statement, or one going with a blank node's; see
+    ``sourcemap.SourceMap`` for which statement a comment goes with)."""
     source = read_source(path, keep_mark=True)
     mark = codecs.BOM_UTF8 if source.startswith(codecs.BOM_UTF8) else b""
     data = source[len(mark) :]
@@ -182,8 +183,9 @@ def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
         _check_same_graph(statements, canonical, path, base, found.lines)
         if found.unkeyed:  # the canonical text keeps comments before IRI subjects only
             raise AnthologyError(
-                "formatting would drop the comment before this statement (its subject is a "
-                "blank node): give the node an IRI, or move the comment; file left as it is",
+                "formatting would drop this comment, which goes with a statement whose "
+                "subject is a blank node: give the node an IRI, or move the comment; file "
+                "left as it is",
                 path,
                 found.unkeyed[0],
             )

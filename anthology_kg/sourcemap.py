@@ -32,23 +32,31 @@ _ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 #: A name up to the first character that ends a term, a backslash escaping the next.
 _NAME = re.compile(r"[^ \t\r\n;,()\[\]<\"'#\\]*(?:\\.?[^ \t\r\n;,()\[\]<\"'#\\]*)*", re.DOTALL)
 
+#: A comment line: its line number and its text.
+_Comment = tuple[int, str]
+
 
 @dataclass
 class SourceMap:
     """What the scan finds: each subject's first line, and the comments of the file,
-    each subject by its IRI's text."""
+    each subject by its IRI's text.
+
+    A comment goes with the statement written after it. Those before a directive join
+    the header while no other statement has come (the prefix block); after one, they go
+    with the next statement, as the canonical text writes every directive at the top."""
 
     lines: dict[str, int] = field(default_factory=dict)
     #: Comment lines written just before a subject's statement, joined with newlines.
     comments: dict[str, str] = field(default_factory=dict)
-    #: Comment lines before the first directive or statement.
+    #: Comment lines before the first statement and among the directives leading the file.
     header: str = ""
-    #: The line of each statement with comments before it whose subject is no IRI (a
-    #: blank node): no subject keys them.
+    #: The line of the first comment going with each statement whose subject is no IRI
+    #: (a blank node): no subject keys them.
     unkeyed: list[int] = field(default_factory=list)
     #: The line of each comment written inside a statement (after its first term).
     inner: list[int] = field(default_factory=list)
-    #: Comment lines after the last statement, joined with newlines.
+    #: Comment lines after the last statement, and before directives that no other
+    #: statement follows, joined with newlines.
     footer: str = ""
 
 
@@ -72,12 +80,13 @@ def _scan(
     found_comments: dict[str, str] = {}
     unkeyed: list[int] = []
     inner: list[int] = []
-    trailing: list[str] = []
-    header = ""
-    first = True
-    for start, line, comments in _statement_starts(text, inner, trailing):
+    trailing: list[_Comment] = []
+    header: list[_Comment] = []
+    pending: list[_Comment] = []  # those of directives after the prefix block
+    first, in_prefix_block = True, True
+    for start, line, before in _statement_starts(text, inner, trailing):
         if first:
-            header, comments, first = "\n".join(comments), [], False
+            header, before, first = before, [], False
         directive = _DIRECTIVE.match(text, start)
         if directive:
             prefix, iri, new_base = directive.groups()
@@ -85,18 +94,28 @@ def _scan(
                 base = _resolve(base, new_base)
             else:
                 prefixes[prefix or ""] = _resolve(base, iri)
+            if before:
+                (header if in_prefix_block else pending).extend(before)
             continue
+        in_prefix_block = False
+        comments = before
+        if pending:
+            comments, pending = pending + before, []
         subject = _read_iri(text, start, prefixes, base)
         if subject is None:
             if comments:
-                unkeyed.append(line)
+                unkeyed.append(comments[0][0])
             continue
         lines.setdefault(subject, line)
         if comments:
             previous = found_comments.get(subject)
-            block = "\n".join(comments)
+            block = _joined(comments)
             found_comments[subject] = f"{previous}\n{block}" if previous else block
-    return lines, found_comments, header, unkeyed, inner, "\n".join(trailing)
+    return lines, found_comments, _joined(header), unkeyed, inner, _joined(pending + trailing)
+
+
+def _joined(comments: list[_Comment]) -> str:
+    return "\n".join(comment for _, comment in comments)
 
 
 def _resolve(base: str, iri: str) -> str:
@@ -155,14 +174,14 @@ _STOPS = re.compile(r"[#\"'\[\]()]|<(?:[^>\n ]*>)?|\.(?![^ \t\r\n#])")
 
 
 def _statement_starts(
-    text: str, inner: list[int] | None = None, trailing: list[str] | None = None
-) -> Iterator[tuple[int, int, list[str]]]:
+    text: str, inner: list[int] | None = None, trailing: list[_Comment] | None = None
+) -> Iterator[tuple[int, int, list[_Comment]]]:
     """Yield (offset, line, comments) for each top-level statement: its first character,
-    its line, and the comment lines met since the previous statement ended. The lines
-    of the comments inside statements go to ``inner``, the comment lines after the last
-    statement to ``trailing``."""
+    its line, and the comment lines met since the previous statement ended (each with its
+    line). The lines of the comments inside statements go to ``inner``, the comment lines
+    after the last statement to ``trailing``."""
     i, n, line, depth = 0, len(text), 1, 0
-    comments: list[str] = []
+    comments: list[_Comment] = []
     while True:
         # Between statements: blanks, and comments, which are kept.
         while True:
@@ -172,7 +191,7 @@ def _statement_starts(
             if i < n and text[i] == "#":
                 end = text.find("\n", i)
                 end = n if end == -1 else end
-                comments.append(text[i:end].rstrip())
+                comments.append((line, text[i:end].rstrip()))
                 i = end
             else:
                 break

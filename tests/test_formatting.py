@@ -201,11 +201,11 @@ def test_fmt_keeps_the_comment_before_a_statement_whose_subject_has_an_escape(tm
 @pytest.mark.parametrize("statement", ["_:x e:p e:o .", "[] e:p e:o .", "[ e:p e:o ] ."])
 def test_fmt_refuses_to_drop_a_comment_before_a_blank_node_statement(tmp_path, statement):
     """The canonical text keys comments by subject IRI: one written before a statement
-    whose subject is a blank node has no place there, so fmt stops at its line with
-    the file as it is (before: the comment was silently dropped)."""
+    whose subject is a blank node has no place there, so fmt stops at the comment's line
+    with the file as it is (before: the comment was silently dropped)."""
     text = f"@prefix e: <http://e.org/> .\n\n# about e:a\ne:a e:p e:o .\n\n# lost?\n{statement}\n"
     assert_fmt_refuses(
-        tmp_path, text, "X.ttl:7: formatting would drop the comment before this statement"
+        tmp_path, text, "X.ttl:6: formatting would drop this comment, which goes with a statement"
     )
 
 
