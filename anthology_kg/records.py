@@ -51,13 +51,18 @@ _WITHHELD = re.compile(r"Carries no practice, deliberately — (ADR-[0-9]{3})\."
 _INTEGER = re.compile(r"[ \t\n\r]*[+-]?[0-9]+[ \t\n\r]*")
 # Every "Filed as" is read, so that a wrong word or form is an error, not a silent omission:
 # _FILED_AT finds each, _FILED_WORDS reads its words whatever follows them, and _FILED is
-# the sentence's grammar, which must match where _FILED_AT found it.
-_FILED_AT = re.compile(r"(?<!\w)Filed as\b")
+# the sentence's grammar, which must match where _FILED_AT found it. They read the Standing
+# prose with its line breaks, which may wrap a sentence: a reason runs to the first "."
+# that ends a line ("e.g." or "vs." inside it are its text, not its end), within its
+# paragraph; its line breaks are read as spaces.
+_FILED_AT = re.compile(r"(?<!\w)Filed[ \n]as\b")
 _FILED_WORDS = re.compile(
-    r"Filed as (?:an? )?(?P<category>[^\s:.,;]+)"
-    r"(?: rather than as an? (?P<rejected>[^\s:.,;]+))?"
+    r"Filed[ \n]as[ \n](?:an?[ \n])?(?P<category>[^\s:.,;]+)"
+    r"(?:[ \n]rather[ \n]than[ \n]as[ \n]an?[ \n](?P<rejected>[^\s:.,;]+))?"
 )
-_FILED = re.compile(_FILED_WORDS.pattern + r"(?:\.(?=\s|$)|: (?P<reason>.+?)\.(?= |$))")
+_FILED = re.compile(
+    _FILED_WORDS.pattern + r"(?:\.(?=\s|\Z)|:[ \n](?P<reason>(?:[^\n]|\n(?!\n))+?)\.(?=\n|\Z))"
+)
 _FILED_FORMS = (
     "'Filed as <category>.' or 'Filed as <category>[ rather than as a <category>]: <reason>.'"
 )
@@ -304,7 +309,7 @@ def parse_record(
         if filed["rejected"]:
             graph.add((iri, AK.ratherThan, AK[filed["rejected"]]))
         if filed["reason"]:
-            graph.add((iri, AK.filingReason, Literal(filed["reason"])))
+            graph.add((iri, AK.filingReason, Literal(_reason(filed))))
     # Any identifier anywhere in the entry is a mention, except the entry's own.
     for mention in _MENTION.findall("\n".join([*takeaways, *practices, standing])):
         if mention != identifier:
@@ -335,11 +340,10 @@ def _filings(
     ``category``, ``rejected``, ``reason``), in order. A "Filed as" in another form, or
     naming a word not in ``allowed`` (when given), calls ``fail`` with its offset in
     ``standing`` and what is wrong; a "Filed as" inside a matched reason is its text."""
-    prose = standing.replace("\n", " ")  # a sentence may be wrapped; offsets are kept
     found: list[re.Match[str]] = []
     position = 0
-    while start := _FILED_AT.search(prose, position):
-        words = _FILED_WORDS.match(prose, start.start())
+    while start := _FILED_AT.search(standing, position):
+        words = _FILED_WORDS.match(standing, start.start())
         if words is not None and allowed is not None:
             for word in (words["category"], words["rejected"]):
                 if word is not None and word not in allowed:
@@ -349,12 +353,17 @@ def _filings(
                         else "known categories: " + ", ".join(sorted(allowed))
                     )
                     fail(start.start(), f"{word!r} after 'Filed as' is not a category: {hint}")
-        filed = _FILED.match(prose, start.start())
+        filed = _FILED.match(standing, start.start())
         if filed is None:
             fail(start.start(), f"a 'Filed as' sentence of no known form: expected {_FILED_FORMS}")
         found.append(filed)
         position = filed.end()
     return found
+
+
+def _reason(filed: re.Match[str]) -> str:
+    """The filing reason of a "Filed as" sentence, a wrapped one's line breaks as spaces."""
+    return filed["reason"].replace("\n", " ")
 
 
 def record_files(folder: Path) -> list[Path]:
@@ -526,7 +535,7 @@ def _standing_facts(identifier: str, standing: str) -> dict[str, set[str]]:
         "ak:practiceWithheldBy": set(_WITHHELD.findall(prose)),
         "ak:category": {f["category"] for f in filed},
         "ak:ratherThan": {f["rejected"] for f in filed if f["rejected"]},
-        "ak:filingReason": {f["reason"] for f in filed if f["reason"]},
+        "ak:filingReason": {_reason(f) for f in filed if f["reason"]},
     }
 
 

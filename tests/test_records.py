@@ -607,3 +607,32 @@ def test_render_refuses_a_standing_whose_filed_as_an_import_would_refuse():
     graph.add((entry, AK.category, AK.method))
     with pytest.raises(AnthologyError, match="line 2 of its ak:standing has a 'Filed as'"):
         render_record(graph, entry)
+
+
+@pytest.mark.parametrize(
+    ("standing", "reason"),
+    [
+        ("Filed as method: it proposes e.g. a new loss.", "it proposes e.g. a new loss"),
+        (
+            "Prose. Filed as method rather than as an evaluation: it is PPO vs. GRPO. Really.",
+            "it is PPO vs. GRPO. Really",
+        ),
+        (
+            "Filed as method: it proposes\ne.g. a new loss.\nMore prose.",
+            "it proposes e.g. a new loss",
+        ),
+    ],
+)
+def test_a_filing_reason_runs_to_the_end_of_its_line(tmp_path, standing, reason):
+    """Not to its first '. ' (hunt6 #4: 'it proposes e.g'), and import --check and render
+    agree with the graph's reason."""
+    record = parse_record(small_record(standing))
+    assert record.graph.value(record.iri, AK.filingReason) == Literal(reason)
+    assert render_record(record.graph, record.iri) == small_record(standing)
+
+
+def test_a_filing_reason_does_not_run_past_its_paragraph(tmp_path):
+    path = write(tmp_path, "f.txt", small_record("Filed as method: it proposes\n\nOther.").encode())
+    result = run_cli("import", str(path))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"{path}:5: a 'Filed as' sentence of no known form")
