@@ -41,7 +41,8 @@ class SourceMap:
     """What the scan finds: each subject's first line, and the comments of the file,
     each subject by its IRI's text.
 
-    A comment goes with the statement written after it. Those before a directive join
+    A comment goes with the statement written after it, or with the one whose closing
+    dot (or directive) it follows on that line. Those of a directive join
     the header while no other statement has come (the prefix block); after one, they go
     with the next statement, as the canonical text writes every directive at the top."""
 
@@ -84,7 +85,7 @@ def _scan(
     header: list[_Comment] = []
     pending: list[_Comment] = []  # those of directives after the prefix block
     first, in_prefix_block = True, True
-    for start, line, before in _statement_starts(text, inner, trailing):
+    for start, line, before, after in _statement_starts(text, inner, trailing):
         if first:
             header, before, first = before, [], False
         directive = _DIRECTIVE.match(text, start)
@@ -94,13 +95,13 @@ def _scan(
                 base = _resolve(base, new_base)
             else:
                 prefixes[prefix or ""] = _resolve(base, iri)
-            if before:
-                (header if in_prefix_block else pending).extend(before)
+            if before or after:
+                (header if in_prefix_block else pending).extend(before + after)
             continue
         in_prefix_block = False
-        comments = before
+        comments = before + after if after else before
         if pending:
-            comments, pending = pending + before, []
+            comments, pending = pending + comments, []
         subject = _read_iri(text, start, prefixes, base)
         if subject is None:
             if comments:
@@ -175,11 +176,12 @@ _STOPS = re.compile(r"[#\"'\[\]()]|<(?:[^>\n ]*>)?|\.(?![^ \t\r\n#])")
 
 def _statement_starts(
     text: str, inner: list[int] | None = None, trailing: list[_Comment] | None = None
-) -> Iterator[tuple[int, int, list[_Comment]]]:
-    """Yield (offset, line, comments) for each top-level statement: its first character,
-    its line, and the comment lines met since the previous statement ended (each with its
-    line). The lines of the comments inside statements go to ``inner``, the comment lines
-    after the last statement to ``trailing``."""
+) -> Iterator[tuple[int, int, list[_Comment], list[_Comment]]]:
+    """Yield (offset, line, before, after) for each top-level statement once it is read:
+    its first character, its line, the comment lines met since the previous statement
+    ended, and the comment written after its end on the same line (none or one). The
+    lines of the comments inside statements go to ``inner``, the comment lines after
+    the last statement to ``trailing``."""
     i, n, line, depth = 0, len(text), 1, 0
     comments: list[_Comment] = []
     while True:
@@ -189,50 +191,66 @@ def _statement_starts(
             line += text.count("\n", i, j)
             i = j
             if i < n and text[i] == "#":
-                end = text.find("\n", i)
-                end = n if end == -1 else end
-                comments.append((line, text[i:end].rstrip()))
-                i = end
+                i = _comment(text, i, line, comments)
             else:
                 break
         if i >= n:
             if trailing is not None:
                 trailing += comments
             return
-        yield i, line, comments
-        comments = []
+        start, start_line, before, comments = i, line, comments, []
         if _DIRECTIVE.match(text, i) and not text.startswith("@", i):
             # SPARQL-style PREFIX/BASE has no closing dot.
             end = text.index(">", i) + 1
             line += text.count("\n", i, end)
             i = end
-            continue
-        # Within the statement, up to the dot that closes it.
-        while True:
-            stop = _STOPS.search(text, i)
-            if stop is None:
-                return
-            j = stop.start()
-            line += text.count("\n", i, j)
-            c = text[j]
-            i = j + 1
-            if c == "#":
-                if inner is not None:
-                    inner.append(line)
-                end = text.find("\n", j)
-                i = n if end == -1 else end
-            elif c == '"' or c == "'":
-                i = string_end(text, j)
-                line += text.count("\n", j, i)
-            elif c == "<":
-                if depth >= 0:
-                    i = stop.end()
-            elif c == "[" or c == "(":
-                depth += 1
-            elif c == "]" or c == ")":
-                depth -= 1
-            elif depth == 0:  # a dot that ends the statement
-                break
+        else:
+            # Within the statement, up to the dot that closes it.
+            while True:
+                stop = _STOPS.search(text, i)
+                if stop is None:
+                    yield start, start_line, before, []
+                    return
+                j = stop.start()
+                line += text.count("\n", i, j)
+                c = text[j]
+                i = j + 1
+                if c == "#":
+                    if inner is not None:
+                        inner.append(line)
+                    end = text.find("\n", j)
+                    i = n if end == -1 else end
+                elif c == '"' or c == "'":
+                    i = string_end(text, j)
+                    line += text.count("\n", j, i)
+                elif c == "<":
+                    if depth >= 0:
+                        i = stop.end()
+                elif c == "[" or c == "(":
+                    depth += 1
+                elif c == "]" or c == ")":
+                    depth -= 1
+                elif depth == 0:  # a dot that ends the statement
+                    break
+        after: list[_Comment] = []
+        if i < n and text[i] in " \t#":
+            same_line = _SAME_LINE_COMMENT.match(text, i)
+            if same_line:
+                i = _comment(text, same_line.end() - 1, line, after)
+        yield start, start_line, before, after
+
+
+#: Blanks up to a comment on the same line.
+_SAME_LINE_COMMENT = re.compile(r"[ \t]*#")
+
+
+def _comment(text: str, start: int, line: int, comments: list[_Comment]) -> int:
+    """Append the comment at ``start`` (on ``line``) to ``comments``; return where its
+    line ends."""
+    end = text.find("\n", start)
+    end = len(text) if end == -1 else end
+    comments.append((line, text[start:end].rstrip()))
+    return end
 
 
 # --- Where each triple is written -------------------------------------------------

@@ -68,14 +68,31 @@ def test_a_file_of_comments_alone_keeps_them(tmp_path):
     assert format_file(note).canonical == "# nothing here yet\n# (a placeholder)\n"
 
 
-def test_a_comment_after_a_statements_closing_dot_goes_before_the_next(tmp_path):
+def test_a_comment_after_a_statements_closing_dot_goes_with_that_statement(tmp_path):
+    """A comment on the line of a statement's closing dot is about that statement: it
+    goes above it, not above the next one, which sorting may place anywhere (hunt6 #7:
+    NOTE-030's warning landed above NOTE-030-z, after NOTE-030-a)."""
     root, note = anthology(
         tmp_path,
-        'id:NOTE-903 a ak:Note ; dcterms:identifier "NOTE-903" . # the note\n'
-        "id:NOTE-904 a ak:Note .\n",
+        "# the note\n"
+        'id:NOTE-903 a ak:Note ; dcterms:identifier "NOTE-903" .  # WRONG: fix first\n\n'
+        "id:NOTE-903-z a ak:Note . # z\n\nid:NOTE-903-a a ak:Note .\n",
     )
     canonical = format_file(note).canonical
-    assert "# the note\nid:NOTE-904 a ak:Note .\n" in canonical, canonical
+    assert "\n\nid:NOTE-903-a a ak:Note .\n\n# z\nid:NOTE-903-z a ak:Note .\n" in canonical
+    assert (
+        "\n\n# the note\n# WRONG: fix first\nid:NOTE-903 a ak:Note ;\n"
+        '    dcterms:identifier "NOTE-903" .\n' in canonical
+    ), canonical
+    note.write_text(canonical, encoding="utf-8")
+    assert format_file(note).canonical == canonical
+
+
+def test_a_comment_after_a_blank_node_statements_dot_stops_fmt_at_its_line(tmp_path):
+    root, note = anthology(tmp_path, "id:NOTE-903 a ak:Note .\n[] ak:noteOn id:LIT-168 . # why\n")
+    result = run_cli("--root", str(root), "fmt")
+    assert result.exit_code == 2, result.output
+    assert f"{note}:6: formatting would drop this comment, which goes with" in result.stderr
 
 
 def test_comments_among_the_prefixes_join_the_header(tmp_path):
@@ -150,3 +167,4 @@ def test_fmt_keeps_every_comment_of_a_file_with_directives_between_statements(tm
     comments = ["# header comment", "# between prefixes", "# trailing on prefix"]
     comments += ["# about LIT-168 only", "# keep this for NOTE-904"]
     assert all(comment in formatted.splitlines() for comment in comments), formatted
+    assert "\n# about LIT-168 only\nid:NOTE-903 a ak:Note ;\n" in formatted  # (hunt6 #7)
