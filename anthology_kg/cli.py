@@ -415,7 +415,8 @@ def _graph(ctx: click.Context, param: click.Parameter, value: str | tuple[str, .
 
 
 def _data_graph(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    """--graph of publish: as ``_graph``, and neither the ontology's nor the shapes' graph."""
+    """--graph of publish and validate (the data graph): as ``_graph``, and neither the
+    ontology's nor the shapes' graph."""
     from .choices import graph_names
 
     try:
@@ -680,7 +681,7 @@ def _emit_chunks(chunks: Iterable[bytes], output: Path | None = None) -> None:
     default=DATA_GRAPH,
     show_default=True,
     metavar="IRI",
-    callback=_graph,
+    callback=_data_graph,
     help="With --endpoint: the named graph holding the data.",
 )
 @_limit_options

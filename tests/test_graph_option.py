@@ -63,3 +63,19 @@ def test_the_library_refuses_the_ontology_graph_for_the_data():
 
     with pytest.raises(AnthologyError, match="is the ontology graph"):
         publish_update(None, "http://127.0.0.1:1/update", ONTOLOGY_GRAPH)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_validate_refuses_the_ontology_graph_for_the_data(engine):
+    """validate --endpoint reads the data from --graph: the ontology's graph there read
+    the ontology as the data (the reference engine's read-back ran before any check)."""
+    with recording_store(status=204) as (url, seen):
+        result = run_cli(
+            "validate", "--endpoint", f"{url}/sparql", "--graph", ONTOLOGY_GRAPH,
+            "--engine", engine,
+        )  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for '--graph': <" in result.stderr and "is the ontology graph" in (
+        result.stderr
+    )
+    assert seen == []
