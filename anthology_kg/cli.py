@@ -414,6 +414,19 @@ def _graph(ctx: click.Context, param: click.Parameter, value: str | tuple[str, .
     return value
 
 
+def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """-o FILE: ``-`` is standard output, as no -o (``sparql -`` reads standard input);
+    ``./-`` names a file ``-``."""
+    return None if value is None or value == "-" else Path(value)
+
+
+def _output_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """-o FOLDER: ``-`` (standard output elsewhere) is refused; ``./-`` names a folder."""
+    if value == "-":
+        raise click.BadParameter("'-' is standard output, which holds no folder (./- names one)")
+    return None if value is None else Path(value)
+
+
 def _data_graph(ctx: click.Context, param: click.Parameter, value: str) -> str:
     """--graph of publish and validate (the data graph): as ``_graph``, and neither the
     ontology's nor the shapes' graph."""
@@ -666,7 +679,11 @@ def _emit_chunks(chunks: Iterable[bytes], output: Path | None = None) -> None:
 @_fail_on_option
 @_select_options
 @click.option(
-    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file."
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    callback=_output_file,
+    help="Write to a file (-: standard output).",
 )
 @click.option(
     "--endpoint",
@@ -1029,8 +1046,10 @@ def sparql(settings, file, fmt, endpoint, graphs, method, engine, inference) -> 
 @click.option(
     "-o",
     "--output",
-    type=click.Path(path_type=Path),
-    help="Write the Turtle here (for a folder of records: the folder to write ID.ttl into).",
+    type=click.Path(allow_dash=True),
+    callback=_output_file,
+    help="Write the Turtle here (-: standard output; for a folder of records: the folder "
+    "to write ID.ttl into).",
 )
 @click.option(
     "--check",
@@ -1101,7 +1120,11 @@ def import_record(settings, record, output, check, replace) -> None:
 @main.command()
 @click.argument("identifier", shell_complete=complete_entries)
 @click.option(
-    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file."
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    callback=_output_file,
+    help="Write to a file (-: standard output).",
 )
 @click.pass_obj
 def render(settings, identifier, output) -> None:
@@ -1141,8 +1164,10 @@ def render(settings, identifier, output) -> None:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write atomically to this file (a failure leaves the old file untouched).",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    callback=_output_file,
+    help="Write atomically to this file (a failure leaves the old file untouched; -: "
+    "standard output).",
 )
 @click.option(
     "--canonical-limit",
@@ -1259,7 +1284,11 @@ _QUERY_DIFF_USABLE = f"{', '.join(QUERY_DIFF_FORMATS[:-1])} or {QUERY_DIFF_FORMA
     help="With --query: bind a query parameter.",
 )
 @click.option(
-    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file."
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    callback=_output_file,
+    help="Write to a file (-: standard output).",
 )
 @_allow_service_option
 @click.pass_obj
@@ -1439,7 +1468,8 @@ def new(settings, kind, identifier, title, authors, category) -> None:
     "-o",
     "--output",
     required=True,
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(file_okay=False),
+    callback=_output_folder,
     help="Folder to write the site into (created if missing).",
 )
 @_engine_option
@@ -1496,7 +1526,8 @@ def site(settings, output, engine) -> None:
     "-o",
     "--output",
     required=True,
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(file_okay=False),
+    callback=_output_folder,
     help="Folder to write data/ (and expected-violations.json) into.",
 )
 def generate(count, seed, violations, output) -> None:
