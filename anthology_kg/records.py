@@ -459,7 +459,7 @@ def write_record(
     write_all([target], [text], target)
 
 
-def ordered_values(graph: Graph, subject: Node, predicate: URIRef, text: URIRef) -> list[str]:
+def ordered_values(graph: Graph, subject: Node, predicate: URIRef, text: URIRef) -> list[Node]:
     """The ``text`` of each ``predicate`` value of ``subject``, in ``ak:position`` order."""
     items = []
     for node in graph.objects(subject, predicate):
@@ -471,17 +471,22 @@ def ordered_values(graph: Graph, subject: Node, predicate: URIRef, text: URIRef)
                     f"<{subject}>: ak:position {str(position)!r} is not an integer"
                 )
             number = int(str(position)) if isinstance(position, Literal) else 0
-            items.append((number, str(value)))
-    return [value for _, value in sorted(items)]
+            items.append((number, str(value), value))
+    return [value for _, _, value in sorted(items, key=lambda item: item[:2])]
 
 
 def render_record(graph: Graph, entry: URIRef, layout: Layout | None = None) -> str:
     """The printed form of ``entry``, laid out as ``layout`` says (by default LF line
-    endings, ending at the status line); an AnthologyError names what the graph lacks."""
+    endings, ending at the status line). What the graph lacks, and a value the printed
+    form cannot carry as it is (a line break in a one-line field, a year of other than
+    four digits, a language tag, text an import would read back as other triples), is an
+    AnthologyError naming the entry and the field: never a print that reads back as
+    another graph."""
     identifier = graph.value(entry, DCTERMS.identifier)
     authors = graph.value(entry, AK.authors)
     issued = graph.value(entry, DCTERMS.issued)
     standing = graph.value(entry, AK.standing)
+    status = graph.value(entry, AK.readingStatus)  # the status line prints it
     missing = [
         name
         for name, value in (
@@ -489,22 +494,47 @@ def render_record(graph: Graph, entry: URIRef, layout: Layout | None = None) -> 
             ("ak:authors", authors),
             ("dcterms:issued", issued),
             ("ak:standing", standing),
+            ("ak:readingStatus", status),
         )
         if value is None
     ]
     if missing:
         raise AnthologyError(f"{entry} cannot be printed: it has no {', '.join(missing)}")
-    lines = [f"{authors} ({str(issued)[:4]}){DASH}{identifier}", TAKEAWAYS]
-    lines += [f"- {t}" for t in ordered_values(graph, entry, AK.takeaway, RDF.value)]
+    name = str(identifier)
+
+    def refuse(what: str, value: Node | None, why: str) -> NoReturn:
+        raise AnthologyError(
+            f"{name} cannot be printed: its {what} {_shown(value)} {why}, which the printed "
+            "form cannot carry as it is"
+        )
+
+    takeaways = ordered_values(graph, entry, AK.takeaway, RDF.value)
     practices = ordered_values(graph, entry, AK.carriesPractice, RDFS.label)
+    for what, value, one_line in (
+        ("ak:authors", authors, True),
+        *((f"takeaway {n}", v, True) for n, v in enumerate(takeaways, start=1)),
+        *((f"practice {n}", v, True) for n, v in enumerate(practices, start=1)),
+        ("ak:standing", standing, False),
+    ):
+        why = _unprintable_text(value, one_line)
+        if why:
+            refuse(what, value, why)
+    if not (
+        isinstance(issued, Literal)
+        and issued.datatype == XSD.gYear
+        and re.fullmatch(r"[0-9]{4}", str(issued))
+    ):
+        refuse("dcterms:issued", issued, "is not a year of four digits (xsd:gYear)")
+    lines = [f"{authors} ({issued}){DASH}{identifier}", TAKEAWAYS]
+    lines += [f"- {t}" for t in takeaways]
     if practices:
         lines.append(PRACTICES)
         lines += [f"- {p}" for p in practices]
     lines.append(STANDING)
     if str(standing):  # an empty Standing section has no line of prose
         lines.append(str(standing))
-    _refuse_a_standing_the_graph_contradicts(graph, entry, str(identifier), str(standing))
-    if graph.value(entry, AK.readingStatus) == AK.read:
+    _refuse_a_standing_the_graph_contradicts(graph, entry, name, str(standing))
+    if status == AK.read:
         notes = set(graph.objects(entry, AK.hasNote)) | set(graph.subjects(AK.noteOn, entry))
         names = sorted(
             str(graph.value(n, DCTERMS.identifier) or str(n).rsplit("/")[-1]) for n in notes
@@ -515,7 +545,74 @@ def render_record(graph: Graph, entry: URIRef, layout: Layout | None = None) -> 
     else:
         lines.append(_UNREAD)
     printed = "\n".join(lines)
+    _refuse_a_print_that_reads_back_otherwise(graph, entry, name, printed)
     return layout.apply(printed) if layout is not None else printed
+
+
+def _shown(value: Node | None) -> str:
+    """``value`` as a message shows it: a literal's text quoted, a term in N-Triples."""
+    return repr(str(value)) if isinstance(value, Literal) else str(value and value.n3())
+
+
+def _unprintable_text(value: Node | None, one_line: bool) -> str | None:
+    """Why the printed form cannot carry ``value`` as the text of a field, or None. An
+    import reads every field back as a plain string: a language tag or another datatype
+    would be lost, a line break in a one-line field would start a line of its own."""
+    if not isinstance(value, Literal):
+        return "is not text"
+    if value.language is not None:
+        return f"has a language tag (@{value.language})"
+    if value.datatype not in (None, XSD.string):
+        return f"is typed {value.datatype.n3()}, not a plain string"
+    text = str(value)
+    if "\r" in text:
+        return "holds a carriage return (CR)"
+    if one_line and "\n" in text:
+        return "holds a line break"
+    if one_line and not text.strip():
+        return "is empty" if not text else "is only whitespace"
+    return None
+
+
+def _refuse_a_print_that_reads_back_otherwise(
+    graph: Graph, entry: URIRef, identifier: str, printed: str
+) -> None:
+    """Read ``printed`` back as ``import`` would, and refuse it (an AnthologyError) if it
+    does not parse, or gives a triple of the entry that ``graph`` does not state: the
+    printed form may say less than the graph (a title, a claim), never other. A note a
+    "Read — NOTE-nnn." names may be linked either way (``ak:hasNote``, ``ak:noteOn``)."""
+    if not str(entry).endswith(identifier):
+        raise AnthologyError(
+            f"{identifier} cannot be printed: an import builds its IRI from the identifier, "
+            f"and <{entry}> does not end with it"
+        )
+    base = str(entry)[: -len(identifier)]
+    words = {
+        str(o)[len(str(AK)) :]
+        for p in (AK.category, AK.ratherThan)
+        for o in graph.objects(entry, p)
+        if str(o).startswith(str(AK))
+    }
+    try:
+        record = parse_record(printed, "<printed>", base, {*CATEGORY_WORDS, *words})
+    except AnthologyError as error:
+        raise AnthologyError(
+            f"{identifier} cannot be printed: its printed form would not read back "
+            f"(line {error.line}: {error.message})"
+        ) from None
+    notes = set(graph.objects(entry, AK.hasNote)) | set(graph.subjects(AK.noteOn, entry))
+    names = record.graph.namespace_manager
+    for predicate, value in record.graph.predicate_objects(entry):
+        if predicate in (AK.takeaway, AK.carriesPractice):
+            continue  # their texts are those printed, each checked above
+        if predicate == AK.hasNote and value in notes:
+            continue
+        if (entry, predicate, value) not in graph:
+            shown = value.n3(names) if isinstance(value, URIRef) else _shown(value)
+            raise AnthologyError(
+                f"{identifier} cannot be printed: its printed form would read back "
+                f"{predicate.n3(names)} {shown}, which the graph does not state"
+            )
 
 
 def _standing_facts(identifier: str, standing: str) -> dict[str, set[str]]:

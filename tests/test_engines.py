@@ -152,7 +152,7 @@ LITERALS = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
 @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 <LIT-001> a ak:LiteratureRecord ; dcterms:identifier "LIT-001" ;
     ak:authors "Doe et al." ; dcterms:issued "2024"^^xsd:gYear ; ak:standing "Read." ;
-    ak:takeaway [ ak:position "01"^^xsd:integer ;
+    ak:readingStatus ak:unread ; ak:takeaway [ ak:position "01"^^xsd:integer ;
         <http://www.w3.org/1999/02/22-rdf-syntax-ns#value> "First." ] ;
     <urn:x:count> "007"^^xsd:integer, "1.0E6"^^xsd:double, "4.0"^^xsd:decimal .
 """

@@ -2,6 +2,8 @@
 
 import pytest
 from conftest import FIXTURES, RECORDS, REPO, records_folder, run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rdflib import RDF, BNode, Graph, Literal, URIRef
 
 from anthology_kg.errors import AnthologyError
@@ -636,3 +638,142 @@ def test_a_filing_reason_does_not_run_past_its_paragraph(tmp_path):
     result = run_cli("import", str(path))
     assert result.exit_code == 2
     assert result.stderr.startswith(f"{path}:5: a 'Filed as' sentence of no known form")
+
+
+# ---- what render cannot print faithfully (hunt6 #2, #6) -------------------------------------
+
+
+GYEAR = URIRef("http://www.w3.org/2001/XMLSchema#gYear")
+
+
+def printable_entry(standing: str = "Filed as method.") -> tuple[Graph, URIRef]:
+    """A one-takeaway reference that render prints, and its IRI."""
+    record = parse_record(small_record(standing))
+    return record.graph, record.iri
+
+
+def takeaway_node(graph: Graph, entry: URIRef):
+    return next(graph.objects(entry, AK.takeaway))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda g, e: g.set(
+                (
+                    takeaway_node(g, e),
+                    RDF.value,
+                    Literal("first\nStanding in the anthology\nFiled as evaluation."),
+                )
+            ),
+            "its takeaway 1 'first\\nStanding in the anthology\\nFiled as evaluation.' holds a "
+            "line break",
+        ),
+        (
+            lambda g, e: g.set((e, DCTERMS.issued, Literal("12345", datatype=GYEAR))),
+            "its dcterms:issued '12345' is not a year of four digits (xsd:gYear)",
+        ),
+        (
+            lambda g, e: g.set((e, DCTERMS.issued, Literal("2024"))),
+            "its dcterms:issued '2024' is not a year of four digits (xsd:gYear)",
+        ),
+        (
+            lambda g, e: g.set((takeaway_node(g, e), RDF.value, Literal(""))),
+            "its takeaway 1 '' is empty",
+        ),
+        (
+            lambda g, e: g.set((takeaway_node(g, e), RDF.value, Literal(" "))),
+            "its takeaway 1 ' ' is only whitespace",
+        ),
+        (
+            lambda g, e: g.set((takeaway_node(g, e), RDF.value, Literal("t", lang="en"))),
+            "its takeaway 1 't' has a language tag (@en)",
+        ),
+        (
+            lambda g, e: g.set((e, AK.authors, Literal("Doe\nKey takeaways"))),
+            "its ak:authors 'Doe\\nKey takeaways' holds a line break",
+        ),
+        (
+            lambda g, e: g.set((e, AK.authors, Literal(""))),
+            "its ak:authors '' is empty",
+        ),
+        (
+            lambda g, e: g.set((e, AK.standing, Literal("Filed as method.\r"))),
+            "its ak:standing 'Filed as method.\\r' holds a carriage return (CR)",
+        ),
+        (
+            lambda g, e: (
+                g.set((e, AK.readingStatus, AK.read)),
+                g.add((e, AK.hasNote, URIRef("http://other/xyz"))),
+            ),
+            "its printed form would not read back (line 6: the status line names 'xyz', not a "
+            "note (NOTE-nnn))",
+        ),
+        (
+            lambda g, e: g.set((e, AK.category, Literal("method"))),
+            "its printed form would read back ak:category ak:method, which the graph does not",
+        ),
+        (
+            lambda g, e: g.remove((e, AK.readingStatus, None)),
+            "it has no ak:readingStatus",
+        ),
+        (
+            # hunt6 #6: a mention in the prose is a dcterms:references the graph must state.
+            lambda g, e: g.set(
+                (e, AK.standing, Literal("Filed as method. Superseded by SOTA-154."))
+            ),
+            "its printed form would read back dcterms:references id:SOTA-154, which the graph "
+            "does not state",
+        ),
+    ],
+)
+def test_render_refuses_what_it_cannot_print_as_the_graph_says(change, message):
+    """Before, each printed with exit 0 a text that an import read back as another graph
+    (another category, a cut takeaway, the year 1234) or refused."""
+    graph, entry = printable_entry()
+    render_record(graph, entry)  # printable as it is
+    change(graph, entry)
+    with pytest.raises(AnthologyError) as error:
+        render_record(graph, entry)
+    assert message in str(error.value), str(error.value)
+    assert str(error.value).startswith(("ARXIV-2401.00003 cannot be printed: ", "https://"))
+
+
+def test_render_cli_names_the_entry_and_the_field(bundled_copy):
+    path = bundled_copy / "data" / "ARXIV-2409.19256.ttl"
+    text = path.read_text("utf-8")
+    path.write_text(text.replace('"2024"^^xsd:gYear', '"12345"^^xsd:gYear'), "utf-8")
+    result = run_cli("--root", str(bundled_copy), "render", "ARXIV-2409.19256")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(
+        "anthology-kg: ARXIV-2409.19256 cannot be printed: its dcterms:issued '12345' is not"
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    field=st.sampled_from(["authors", "takeaway", "standing"]),
+    text=st.lists(
+        st.sampled_from(["a", " ", "\n", "\r", "-", ".", "—", "Filed as ", ": ", "method"])
+    ).map("".join),
+)
+def test_what_render_prints_reads_back_as_the_graph_says(field, text):
+    """For any text in a field, render either refuses (AnthologyError) or prints what
+    an import reads back to the same authors, takeaways and standing."""
+    graph, entry = printable_entry()
+    subject, predicate = {
+        "authors": (entry, AK.authors),
+        "takeaway": (takeaway_node(graph, entry), RDF.value),
+        "standing": (entry, AK.standing),
+    }[field]
+    graph.set((subject, predicate, Literal(text)))
+    try:
+        printed = render_record(graph, entry)
+    except AnthologyError:
+        return
+    back = parse_record(printed)
+    for p in (AK.authors, AK.standing, DCTERMS.issued, AK.category):
+        assert set(back.graph.objects(entry, p)) == set(graph.objects(entry, p))
+    values = {str(back.graph.value(n, RDF.value)) for n in back.graph.objects(entry, AK.takeaway)}
+    assert values == {str(graph.value(n, RDF.value)) for n in graph.objects(entry, AK.takeaway)}
