@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from rdflib import RDF, RDFS, BNode, Graph, Literal, URIRef
-from rdflib.namespace import DCTERMS, XSD
+from rdflib.namespace import DCTERMS, XSD, NamespaceManager
 from rdflib.term import Node
 
 from . import formatting
@@ -463,8 +463,8 @@ def ordered_values(graph: Graph, subject: Node, predicate: URIRef, text: URIRef)
     """The ``text`` of each ``predicate`` value of ``subject``, in ``ak:position`` order."""
     items = []
     for node in graph.objects(subject, predicate):
-        position = graph.value(node, AK.position)
-        value = graph.value(node, text)
+        position = _one_value(graph, node, AK.position, f"<{subject}>")
+        value = _one_value(graph, node, text, f"<{subject}>")
         if value is not None:
             if isinstance(position, Literal) and not _INTEGER.fullmatch(str(position)):
                 raise AnthologyError(  # an ill-formed "abc"^^xsd:integer, say
@@ -482,11 +482,12 @@ def render_record(graph: Graph, entry: URIRef, layout: Layout | None = None) -> 
     four digits, a language tag, text an import would read back as other triples), is an
     AnthologyError naming the entry and the field: never a print that reads back as
     another graph."""
-    identifier = graph.value(entry, DCTERMS.identifier)
-    authors = graph.value(entry, AK.authors)
-    issued = graph.value(entry, DCTERMS.issued)
-    standing = graph.value(entry, AK.standing)
-    status = graph.value(entry, AK.readingStatus)  # the status line prints it
+    identifier = _one_value(graph, entry, DCTERMS.identifier, str(entry))
+    name = str(identifier or entry)
+    authors = _one_value(graph, entry, AK.authors, name)
+    issued = _one_value(graph, entry, DCTERMS.issued, name)
+    standing = _one_value(graph, entry, AK.standing, name)
+    status = _one_value(graph, entry, AK.readingStatus, name)  # the status line prints it
     missing = [
         name
         for name, value in (
@@ -500,7 +501,6 @@ def render_record(graph: Graph, entry: URIRef, layout: Layout | None = None) -> 
     ]
     if missing:
         raise AnthologyError(f"{entry} cannot be printed: it has no {', '.join(missing)}")
-    name = str(identifier)
 
     def refuse(what: str, value: Node | None, why: str) -> NoReturn:
         raise AnthologyError(
@@ -541,6 +541,12 @@ def render_record(graph: Graph, entry: URIRef, layout: Layout | None = None) -> 
         )
         if not names:
             raise AnthologyError(f"{identifier} is marked read but has no note to print")
+        if len(names) > 1:
+            raise AnthologyError(
+                f"{identifier} cannot be printed: it has {len(names)} notes "
+                f"({', '.join(names)}; ak:hasNote or ak:noteOn), and its status line "
+                "'Read — NOTE-nnn.' names one"
+            )
         lines.append(f"Read — {names[0]}.")
     else:
         lines.append(_UNREAD)
@@ -549,9 +555,27 @@ def render_record(graph: Graph, entry: URIRef, layout: Layout | None = None) -> 
     return layout.apply(printed) if layout is not None else printed
 
 
-def _shown(value: Node | None) -> str:
-    """``value`` as a message shows it: a literal's text quoted, a term in N-Triples."""
-    return repr(str(value)) if isinstance(value, Literal) else str(value and value.n3())
+def _one_value(graph: Graph, subject: Node, predicate: URIRef, name: str) -> Node | None:
+    """The value of a field the printed form has room for once, or None; several are an
+    AnthologyError naming ``name``, the property and the values (one printed would drop
+    the others without a word)."""
+    values = sorted(graph.objects(subject, predicate), key=str)
+    if len(values) > 1:
+        prefixed = predicate.n3(graph.namespace_manager)
+        raise AnthologyError(
+            f"{name} cannot be printed: it has {len(values)} values of {prefixed} "
+            f"({', '.join(_shown(v, graph.namespace_manager) for v in values)}), and its "
+            "printed form has room for one"
+        )
+    return values[0] if values else None
+
+
+def _shown(value: Node | None, names: NamespaceManager | None = None) -> str:
+    """``value`` as a message shows it: a literal's text quoted, an IRI as ``names``
+    abbreviates it (else in N-Triples)."""
+    if isinstance(value, Literal):
+        return repr(str(value))
+    return str(value and value.n3(names))
 
 
 def _unprintable_text(value: Node | None, one_line: bool) -> str | None:
@@ -608,10 +632,9 @@ def _refuse_a_print_that_reads_back_otherwise(
         if predicate == AK.hasNote and value in notes:
             continue
         if (entry, predicate, value) not in graph:
-            shown = value.n3(names) if isinstance(value, URIRef) else _shown(value)
             raise AnthologyError(
                 f"{identifier} cannot be printed: its printed form would read back "
-                f"{predicate.n3(names)} {shown}, which the graph does not state"
+                f"{predicate.n3(names)} {_shown(value, names)}, which the graph does not state"
             )
 
 

@@ -777,3 +777,67 @@ def test_what_render_prints_reads_back_as_the_graph_says(field, text):
         assert set(back.graph.objects(entry, p)) == set(graph.objects(entry, p))
     values = {str(back.graph.value(n, RDF.value)) for n in back.graph.objects(entry, AK.takeaway)}
     assert values == {str(graph.value(n, RDF.value)) for n in graph.objects(entry, AK.takeaway)}
+
+
+# ---- several values where the printed form has room for one (hunt6 #5) ----------------------
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda g, e: (
+                g.add((e, AK.authors, Literal("Roe"))),
+                g.add((e, AK.authors, Literal("Xu"))),
+            ),
+            "it has 3 values of ak:authors ('Doe', 'Roe', 'Xu'), and its printed form has room "
+            "for one",
+        ),
+        (
+            lambda g, e: g.add((e, DCTERMS.issued, Literal("2023", datatype=GYEAR))),
+            "it has 2 values of dcterms:issued ('2023', '2024')",
+        ),
+        (
+            lambda g, e: g.add((e, AK.standing, Literal("Filed as method. Other."))),
+            "it has 2 values of ak:standing",
+        ),
+        (
+            lambda g, e: g.add((e, AK.readingStatus, AK.read)),
+            "it has 2 values of ak:readingStatus (ak:read, ak:unread)",
+        ),
+        (
+            lambda g, e: (
+                g.set((e, AK.readingStatus, AK.read)),
+                g.add((e, AK.hasNote, URIRef(DEFAULT_BASE + "NOTE-002"))),
+                g.add((URIRef(DEFAULT_BASE + "NOTE-001"), AK.noteOn, e)),
+            ),
+            "it has 2 notes (NOTE-001, NOTE-002; ak:hasNote or ak:noteOn), and its status line",
+        ),
+        (
+            lambda g, e: g.add((takeaway_node(g, e), RDF.value, Literal("u"))),
+            "it has 2 values of rdf:value ('t', 'u')",
+        ),
+    ],
+)
+def test_render_refuses_several_values_of_a_field_printed_once(change, message):
+    """Before, one was printed (Graph.value picks any) and the others dropped, exit 0."""
+    graph, entry = printable_entry()
+    change(graph, entry)
+    with pytest.raises(AnthologyError) as error:
+        render_record(graph, entry)
+    assert message in str(error.value), str(error.value)
+
+
+def test_render_cli_refuses_two_authors(bundled_copy):
+    path = bundled_copy / "data" / "ARXIV-2409.19256.ttl"
+    text = path.read_text("utf-8")
+    assert 'ak:authors "Sheng et al." ;' in text
+    path.write_text(
+        text.replace('ak:authors "Sheng et al." ;', 'ak:authors "Sheng et al.", "Roe" ;')
+    )
+    result = run_cli("--root", str(bundled_copy), "render", "ARXIV-2409.19256")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (
+        "anthology-kg: ARXIV-2409.19256 cannot be printed: it has 2 values of ak:authors "
+        "('Roe', 'Sheng et al.'), and its printed form has room for one\n"
+    )
