@@ -39,11 +39,17 @@ def new_entry_graph(
 ) -> Graph:
     """The triples of a new entry; an identifier of the wrong form for ``kind``, one the
     anthology already has, a category on a kind that takes none, or one the anthology
-    does not admit (``records.anthology_categories``; ``""`` included) is an
-    AnthologyError."""
+    does not admit (``records.anthology_categories``; ``""`` included), and a title or
+    authors that are empty, blank or hold a line break, are an AnthologyError."""
     for value, what in ((identifier, "the identifier"), (title, "--title"), (authors, "--authors")):
         if value is not None:
             utf8_text(value, what)
+    for value, what in ((title, "--title"), (authors, "--authors")):
+        # The authors head the printed record, one line; a title is one line too.
+        if value is not None and ("\n" in value or "\r" in value):
+            raise AnthologyError(f"{what} {value!r} holds a line break: give it on one line")
+        if value is not None and not value.strip():
+            raise AnthologyError(f"{what} {value!r} is {'empty' if not value else 'blank'}")
     cls = KINDS[kind]
     if entry_class(identifier) != cls:
         raise AnthologyError(
@@ -66,9 +72,9 @@ def new_entry_graph(
     graph = bind_prefixes(Graph(), anthology.base)
     graph.add((entry, RDF.type, cls))
     graph.add((entry, DCTERMS.identifier, Literal(identifier)))
-    if title:
+    if title is not None:
         graph.add((entry, DCTERMS.title if cls == AK.Reference else RDFS.label, Literal(title)))
-    if authors:
+    if authors is not None:
         graph.add((entry, AK.authors, Literal(authors)))
     if category is not None:
         graph.add((entry, AK.category, AK[category]))
