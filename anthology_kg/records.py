@@ -631,7 +631,11 @@ def _refuse_a_print_that_reads_back_otherwise(
             continue  # their texts are those printed, each checked above
         if predicate == AK.hasNote and value in notes:
             continue
-        if (entry, predicate, value) not in graph:
+        if (entry, predicate, value) not in graph and (
+            # "x" and "x"^^xsd:string are one term in RDF 1.1; rdflib tells them apart
+            not isinstance(value, Literal)
+            or (entry, predicate, Literal(str(value), datatype=XSD.string)) not in graph
+        ):
             raise AnthologyError(
                 f"{identifier} cannot be printed: its printed form would read back "
                 f"{predicate.n3(names)} {_shown(value, names)}, which the graph does not state"

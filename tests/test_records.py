@@ -841,3 +841,12 @@ def test_render_cli_refuses_two_authors(bundled_copy):
         "anthology-kg: ARXIV-2409.19256 cannot be printed: it has 2 values of ak:authors "
         "('Roe', 'Sheng et al.'), and its printed form has room for one\n"
     )
+
+
+def test_render_takes_an_xsd_string_literal_as_the_plain_one_it_is():
+    """RDF 1.1: "x" and "x"^^xsd:string are one term; rdflib's graphs keep them apart."""
+    graph, entry = printable_entry()
+    string = URIRef("http://www.w3.org/2001/XMLSchema#string")
+    for predicate in (DCTERMS.identifier, AK.authors, AK.standing):
+        graph.set((entry, predicate, Literal(str(graph.value(entry, predicate)), datatype=string)))
+    assert render_record(graph, entry) == small_record("Filed as method.")
