@@ -11,7 +11,6 @@ import io
 import os
 import stat
 import sys
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, TypeVar
@@ -1541,8 +1540,6 @@ def generate(count, seed, violations, output) -> None:
     )
 
 
-#: The stack of each thread the command starts (``run``).
-THREAD_STACK = 128 * 1024 * 1024
 #: The exit of a command whose reader closed its output pipe (128 + SIGPIPE).
 EXIT_BROKEN_PIPE = 141
 #: Set when SIGTERM stopped the command (``run``): exit 143, not Ctrl-C's 130.
@@ -1602,11 +1599,6 @@ def run() -> None:
     import signal
 
     _MAIN_PROCESS[:] = [os.getpid()]
-    # The command's work runs in threads (guards.bounded, validation's, the site's):
-    # pyoxigraph evaluates a long chain of operators (10,000 !s, or UNIONs) by recursion
-    # and overflows an 8 MiB stack, a crash with no error. Address space, not memory:
-    # a thread touches only the pages it uses.
-    threading.stack_size(THREAD_STACK)
     signal.signal(signal.SIGTERM, _terminate)
     # Handled rather than ignored (Python's default): a write still fails with EPIPE,
     # and a short write that met a closed pipe is then known (``_reader_gone``).

@@ -193,7 +193,9 @@ def _code_spans(text: str) -> tuple[tuple[int, int], ...]:
 #: The deepest nesting of groups, parentheses and brackets a query may have. pyoxigraph
 #: parses and plans a query by recursion and overflows its thread's stack, a crash with
 #: no error, at ~2,500 nested groups on Python's 8 MiB main thread; rdflib stops at
-#: Python's recursion limit well before (cli: "the input nests too deep").
+#: Python's recursion limit well before (cli: "the input nests too deep"). A long flat
+#: chain of operators (10,000 ``!``s, UNIONs or ``+``s), evaluated by recursion too,
+#: still overflows a thread's 8 MiB.
 MAX_NESTING = 1_000
 _NESTING = re.compile(r"[{}()\[\]]")
 

@@ -73,21 +73,3 @@ def test_a_shape_nested_past_the_limit_is_a_syntax_error(tmp_path):
     result = run_cli("--root", str(root), "check")
     assert result.exit_code == 2, result.output
     assert "sh:select: not a query the engines follow: it nests 3000 levels deep" in (result.stderr)
-
-
-def test_a_long_chain_of_operators_runs_in_the_command_s_threads(tmp_path):
-    """10,000 ``!`` nest no group but are evaluated by recursion: on an 8 MiB thread
-    stack a segfault (exit 139), on the command's threads (cli.THREAD_STACK) an answer."""
-    import subprocess
-    import sys
-
-    query = tmp_path / "not.rq"
-    query.write_text("SELECT * WHERE { BIND(" + "!" * 10_000 + "true AS ?x) }\n", "utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "anthology_kg", "sparql", str(query), "--format", "csv"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["x", "true"]
