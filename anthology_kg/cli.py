@@ -1425,8 +1425,8 @@ def serve(settings, port, host, read_only) -> None:
 @main.command()
 @click.argument("kind", type=click.Choice(sorted(ENTRY_KINDS)))
 @click.argument("identifier")
-@click.option("--title", help="The work's title (a label for other kinds).")
-@click.option("--authors", help='As the record prints them: "Sheng et al."')
+@click.option("--title", help="The work's title (a label for other kinds); one line, not empty.")
+@click.option("--authors", help='As the record prints them: "Sheng et al."; one line, not empty.')
 @click.option(
     "--category",
     help="For a reference or lit entry: method, evaluation, infrastructure, or another "
