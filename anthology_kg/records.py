@@ -459,19 +459,28 @@ def write_record(
     write_all([target], [text], target)
 
 
-def ordered_values(graph: Graph, subject: Node, predicate: URIRef, text: URIRef) -> list[Node]:
-    """The ``text`` of each ``predicate`` value of ``subject``, in ``ak:position`` order."""
+def ordered_values(
+    graph: Graph, subject: Node, predicate: URIRef, text: URIRef, name: str | None = None
+) -> list[Node]:
+    """The ``text`` of each ``predicate`` value of ``subject`` (``name``: the entry's
+    identifier), in ``ak:position`` order; a value with no ``text`` is an AnthologyError
+    (the printed form has no line for it, and leaving it out would print another graph)."""
     items = []
     for node in graph.objects(subject, predicate):
         position = _one_value(graph, node, AK.position, f"<{subject}>")
         value = _one_value(graph, node, text, f"<{subject}>")
-        if value is not None:
-            if isinstance(position, Literal) and not _INTEGER.fullmatch(str(position)):
-                raise AnthologyError(  # an ill-formed "abc"^^xsd:integer, say
-                    f"<{subject}>: ak:position {str(position)!r} is not an integer"
-                )
-            number = int(str(position)) if isinstance(position, Literal) else 0
-            items.append((number, str(value), value))
+        if value is None:
+            raise AnthologyError(
+                f"{name or f'<{subject}>'} cannot be printed: a value of its "
+                f"{predicate.n3(graph.namespace_manager)} has no "
+                f"{text.n3(graph.namespace_manager)}, so the printed form has no line for it"
+            )
+        if isinstance(position, Literal) and not _INTEGER.fullmatch(str(position)):
+            raise AnthologyError(  # an ill-formed "abc"^^xsd:integer, say
+                f"<{subject}>: ak:position {str(position)!r} is not an integer"
+            )
+        number = int(str(position)) if isinstance(position, Literal) else 0
+        items.append((number, str(value), value))
     return [value for _, _, value in sorted(items, key=lambda item: item[:2])]
 
 
@@ -508,8 +517,8 @@ def render_record(graph: Graph, entry: URIRef, layout: Layout | None = None) -> 
             "form cannot carry as it is"
         )
 
-    takeaways = ordered_values(graph, entry, AK.takeaway, RDF.value)
-    practices = ordered_values(graph, entry, AK.carriesPractice, RDFS.label)
+    takeaways = ordered_values(graph, entry, AK.takeaway, RDF.value, name)
+    practices = ordered_values(graph, entry, AK.carriesPractice, RDFS.label, name)
     for what, value, one_line in (
         ("ak:authors", authors, True),
         *((f"takeaway {n}", v, True) for n, v in enumerate(takeaways, start=1)),

@@ -726,6 +726,11 @@ def takeaway_node(graph: Graph, entry: URIRef):
             "its printed form would read back dcterms:references id:SOTA-154, which the graph "
             "does not state",
         ),
+        (
+            # fixrec's note: a takeaway node with no rdf:value was left out without a word.
+            lambda g, e: g.add((e, AK.takeaway, BNode())),
+            "a value of its ak:takeaway has no rdf:value, so the printed form has no line",
+        ),
     ],
 )
 def test_render_refuses_what_it_cannot_print_as_the_graph_says(change, message):
