@@ -849,8 +849,10 @@ def rules(settings, fmt) -> None:
 @click.pass_obj
 def list_queries(settings, fmt) -> None:
     """List the stored queries: name, summary and parameters."""
-    from .queries import catalog
+    from .queries import catalog, query_file_warnings
 
+    for warning in query_file_warnings(settings.engine()):
+        click.echo(printable(warning), err=True)
     if fmt == "json":
         _echo_json(
             [

@@ -20,8 +20,8 @@ from rdflib import Literal, URIRef
 from rdflib.term import Node
 
 from .config import did_you_mean
-from .errors import AnthologyError
-from .sources import listed_name, read_text, utf8_text
+from .errors import AnthologyError, display_path
+from .sources import list_folder, listed_name, read_text, utf8_text
 from .terms import is_iri
 
 if TYPE_CHECKING:
@@ -203,6 +203,29 @@ def _query_files(anthology: Engine) -> dict[str, Path]:
     return dict(sorted(files.items()))
 
 
+def _unread_query_files(anthology: Engine) -> list[Path]:
+    """The files of the query folders named ``*.RQ`` (``.rq`` in another case): almost
+    surely stored queries, which are not read."""
+    return [
+        folder / name
+        for folder in anthology.query_dirs
+        if folder.is_dir()
+        for name in list_folder(folder, ".rq")[1]
+    ]
+
+
+def _not_read(path: Path) -> str:
+    return f"not read: stored queries end in '.rq', in lower case (rename it {path.stem}.rq)"
+
+
+def query_file_warnings(anthology: Engine) -> list[str]:
+    """``_unread_query_files`` as ``FILE: warning: ...`` lines."""
+    return [
+        f"{display_path(path)}: warning: {_not_read(path)}"
+        for path in _unread_query_files(anthology)
+    ]
+
+
 def catalog(anthology: Engine) -> dict[str, StoredQuery]:
     """The stored queries by name; a query of the anthology's own replaces a bundled one.
     A malformed one is an AnthologyError at its file."""
@@ -214,6 +237,9 @@ def find_query(anthology: Engine, name: str) -> StoredQuery:
     does not stop it), or an AnthologyError listing the known names."""
     files = _query_files(anthology)
     if name not in files:
+        unread = [path for path in _unread_query_files(anthology) if path.stem == name]
+        if unread:
+            raise AnthologyError(f"no stored query {name!r}: {_not_read(unread[0])}", unread[0])
         raise AnthologyError(
             f"no stored query {name!r}{did_you_mean(name, files)}; known: {', '.join(files)}"
         )

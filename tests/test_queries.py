@@ -636,3 +636,17 @@ def test_a_construct_answer_has_prefixes_of_its_own():
     later = run_local(anthology, f"CONSTRUCT {{ ?s a {reference} }} WHERE {{ ?s a {reference} }}")
     assert "ns1" not in dict(later.graph.namespaces())
     assert str(dict(later.graph.namespaces())["dcterms"]) == "http://purl.org/dc/terms/"
+
+
+def test_a_query_named_rq_in_another_case_is_said_to_be_unread(bundled_copy):
+    """queries/mine.RQ was left out without a word, as data/*.TTL is not (stop 36's note)."""
+    (bundled_copy / "queries").mkdir()
+    stored = bundled_copy / "queries" / "mine.RQ"
+    stored.write_text("#+ summary: mine\nSELECT * WHERE { ?s ?p ?o } LIMIT 1\n", "utf-8")
+    listed = run_cli("--root", str(bundled_copy), "queries")
+    assert listed.exit_code == 0 and "\nmine\t" not in listed.stdout
+    said = "not read: stored queries end in '.rq', in lower case (rename it mine.rq)"
+    assert listed.stderr == f"{stored}: warning: {said}\n"
+    asked = run_cli("--root", str(bundled_copy), "query", "mine")
+    assert asked.exit_code == 2
+    assert asked.stderr == f"{stored}: no stored query 'mine': {said}\n"
