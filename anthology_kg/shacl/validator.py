@@ -118,9 +118,17 @@ def _in_threads(
     are joined at exit, so a validation given up on at its --timeout (guards.bounded)
     would keep the process alive until its query ends. Once the caller stops (an error,
     or a query that failed), the threads take no new query."""
-    # SPARQL constraints first: written by hand, they tend to be the longest queries, and
-    # a long one started last would keep one thread busy after the others have finished.
-    order = iter(sorted(range(len(compiled)), key=lambda i: compiled[i].source_constraint is None))
+    # SPARQL constraints first, the longest text first: written by hand, they tend to be
+    # the costliest queries, and a costly one started last would keep one thread busy
+    # after the others have finished. (Rule 9's, its focus nodes those of 29 predicates,
+    # is the longest and half the queries' CPU at 10,000 entries: started first, the
+    # queries' wall time on two threads went 0.44-0.46 -> 0.39-0.41 s.)
+    order = iter(
+        sorted(
+            range(len(compiled)),
+            key=lambda i: (compiled[i].source_constraint is None, -len(compiled[i].sparql)),
+        )
+    )
     outcomes: list[list[ResultRow] | BaseException | None] = [None] * len(compiled)
     done = [threading.Event() for _ in compiled]
     lock, stop = threading.Lock(), threading.Event()
