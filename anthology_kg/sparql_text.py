@@ -214,15 +214,23 @@ def nesting_depth(text: str) -> int:
     return deepest
 
 
-def refuse_deep_nesting(text: str, source: str | Path | None = None) -> None:
-    """An AnthologyError at ``source`` when ``text`` nests deeper than MAX_NESTING."""
+def too_deep(text: str) -> str | None:
+    """Why ``text`` is not given to pyoxigraph (``nests N levels deep …``): it nests
+    deeper than MAX_NESTING; None when it does not."""
     depth = nesting_depth(text)
-    if depth > MAX_NESTING:
-        raise AnthologyError(
-            f"the query nests {depth} levels deep (groups, parentheses or brackets); "
-            f"at most {MAX_NESTING} are followed",
-            source,
-        )
+    if depth <= MAX_NESTING:
+        return None
+    return (
+        f"nests {depth} levels deep (groups, parentheses or brackets); "
+        f"at most {MAX_NESTING} are followed"
+    )
+
+
+def refuse_deep_nesting(text: str, source: str | Path | None = None) -> None:
+    """An AnthologyError at ``source`` when ``text`` nests too deep (``too_deep``)."""
+    why = too_deep(text)
+    if why is not None:
+        raise AnthologyError(f"the query {why}", source)
 
 
 def code_characters(text: str) -> Iterator[tuple[int, str]]:

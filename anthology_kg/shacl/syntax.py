@@ -23,7 +23,7 @@ from importlib import resources
 import pyoxigraph as ox
 
 from ..sources import sparql_error_text
-from ..sparql_text import MAX_NESTING, nesting_depth
+from ..sparql_text import too_deep
 from .compiler import CompiledConstraint, Compiler
 from .graph import ShapesGraph
 from .validator import ResultRow, run_compiled, store_select
@@ -154,19 +154,6 @@ def syntax_results(
     ]
 
 
-#: The forms of SPARQL each property of a SPARQL-based constraint or validator holds.
-def _too_deep(text: str) -> str | None:
-    """Why pyoxigraph is not given ``text`` to parse: it nests too deep to follow (the
-    parser's recursion would overflow its stack, a crash)."""
-    depth = nesting_depth(text)
-    if depth <= MAX_NESTING:
-        return None
-    return (
-        f"not a query the engines follow: it nests {depth} levels deep (groups, "
-        f"parentheses or brackets); at most {MAX_NESTING} are followed"
-    )
-
-
 def _parse_problem(
     empty: ox.Store, declared: str, text: str, form: str, answer: type
 ) -> str | None:
@@ -192,6 +179,7 @@ def _parse_problem(
     return None
 
 
+#: The forms of SPARQL each property of a SPARQL-based constraint or validator holds.
 _FORMS = {SH.select: ("SELECT", ox.QuerySolutions), SH.ask: ("ASK", ox.QueryBoolean)}
 _THIS = ox.Variable("this")
 
@@ -229,7 +217,14 @@ def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
                     # declarations are not fit for a query is refused by their rows.
                     continue
                 text = rename(query.value, {"PATH": "<urn:x-path>"})
-                problem = _too_deep(text) or _parse_problem(empty, declared, text, form, answer)
+                # Not parsed when it nests too deep: the parser's recursion would overflow
+                # its stack, a crash.
+                deep = too_deep(text)
+                problem = (
+                    f"not a query the engines follow: it {deep}"
+                    if deep is not None
+                    else _parse_problem(empty, declared, text, form, answer)
+                )
                 owners = shapes.subjects(SH.sparql, holder)
                 if problem is None and owners and "PATH" in variables(query.value):
                     if not any(shapes.value(owner, SH.path) for owner in owners):
