@@ -16,7 +16,7 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from .errors import AnthologyError, display_path, printable
-from .sources import TurtleFiles, parse_quads, read_source, read_text
+from .sources import TurtleFiles, not_read, parse_quads, read_source, read_text
 
 IDENTIFIER = "http://purl.org/dc/terms/identifier"
 #: ``dcterms:identifier "X"`` as files are written (a file that writes it otherwise is
@@ -206,7 +206,7 @@ def folder_warnings(
         LayoutWarning(
             files.folder / name,
             None,
-            f"not read: {what} files end in '.ttl', in lower case (rename it {_stem(name)}.ttl)",
+            not_read(name, ".ttl", f"{what} files"),
         )
         for name in files.miscased
     ]

@@ -21,7 +21,7 @@ from rdflib.term import Node
 
 from .config import did_you_mean
 from .errors import AnthologyError, display_path
-from .sources import list_folder, listed_name, read_text, utf8_text
+from .sources import list_folder, listed_name, not_read, read_text, utf8_text
 from .terms import is_iri
 
 if TYPE_CHECKING:
@@ -214,14 +214,10 @@ def _unread_query_files(anthology: Engine) -> list[Path]:
     ]
 
 
-def _not_read(path: Path) -> str:
-    return f"not read: stored queries end in '.rq', in lower case (rename it {path.stem}.rq)"
-
-
 def query_file_warnings(anthology: Engine) -> list[str]:
     """``_unread_query_files`` as ``FILE: warning: ...`` lines."""
     return [
-        f"{display_path(path)}: warning: {_not_read(path)}"
+        f"{display_path(path)}: warning: {not_read(path.name, '.rq', 'stored queries')}"
         for path in _unread_query_files(anthology)
     ]
 
@@ -239,7 +235,8 @@ def find_query(anthology: Engine, name: str) -> StoredQuery:
     if name not in files:
         unread = [path for path in _unread_query_files(anthology) if path.stem == name]
         if unread:
-            raise AnthologyError(f"no stored query {name!r}: {_not_read(unread[0])}", unread[0])
+            why = not_read(unread[0].name, ".rq", "stored queries")
+            raise AnthologyError(f"no stored query {name!r}: {why}", unread[0])
         raise AnthologyError(
             f"no stored query {name!r}{did_you_mean(name, files)}; known: {', '.join(files)}"
         )

@@ -26,7 +26,7 @@ from .files import write_all, write_atomic
 from .loader import TurtleFiles, parse_turtle
 from .namespaces import AK, DEFAULT_BASE, bind_prefixes
 from .resources import data_folder, find_root, ontology_file
-from .sources import decode_utf8, list_folder, read_source, require_regular_file
+from .sources import decode_utf8, list_folder, not_read, read_source, require_regular_file
 from .turtle import canonical_turtle
 
 TAKEAWAYS, PRACTICES, STANDING = "Key takeaways", "Practices", "Standing in the anthology"
@@ -382,8 +382,7 @@ def record_file_warnings(folder: Path) -> list[str]:
     file named ``*.TXT`` (``.txt`` in any other case, hidden names aside), as
     ``FILE: warning: ...`` lines."""
     return [
-        f"{display_path(folder / name)}: warning: not read: printed records end in '.txt', "
-        f"in lower case (rename it {name[:-4]}.txt)"
+        f"{display_path(folder / name)}: warning: {not_read(name, '.txt', 'printed records')}"
         for name in list_folder(folder, ".txt")[1]
     ]
 

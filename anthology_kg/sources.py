@@ -287,6 +287,15 @@ def list_folder(folder: Path, suffix: str) -> tuple[list[tuple[str, bool]], list
     return sorted(kept), sorted(miscased)
 
 
+def not_read(name: str, suffix: str, files: str) -> str:
+    """Why the file ``name``, whose name ends in ``suffix`` in another case (``list_folder``),
+    is not read, for a warning: ``files`` (``data files``) end in ``suffix`` in lower case."""
+    return (
+        f"not read: {files} end in '{suffix}', in lower case "
+        f"(rename it {name[: -len(suffix)]}{suffix})"
+    )
+
+
 class TurtleFiles(Sequence[Path]):
     """The ``*.ttl`` files of a folder, sorted by name, held as the folder and the names
     (a Path is made on access): a Path object each would hold ~250 bytes per file for the
