@@ -172,6 +172,15 @@ def median_of(job: dict, repeat: int, cap: float) -> tuple[str, dict]:
     return f"{statistics.median(runs):.3g}", last
 
 
+def three_timings(job: dict, repeat: int, cap: float) -> tuple[str, str, str, dict]:
+    """``median_of`` the hashes, the estimate and the canonicalization of ``job``, and
+    the figures of the hashes' last run (the row's first columns)."""
+    hashed, figures = median_of({**job, "what": "hashes"}, repeat, cap)
+    estimated, _ = median_of({**job, "what": "estimate"}, repeat, cap)
+    took, _ = median_of({**job, "what": "canonicalize"}, repeat, cap)
+    return hashed, estimated, took, figures
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shapes", default=",".join(SHAPES))
@@ -193,9 +202,7 @@ def main(argv: list[str] | None = None) -> None:
     for shape in args.shapes.split(","):
         for n in args.sizes or SIZES[shape]:
             job = {"shape": shape, "n": n}
-            hashed, figures = median_of({**job, "what": "hashes"}, args.repeat, args.cap)
-            estimated, _ = median_of({**job, "what": "estimate"}, args.repeat, args.cap)
-            took, _ = median_of({**job, "what": "canonicalize"}, args.repeat, args.cap)
+            hashed, estimated, took, figures = three_timings(job, args.repeat, args.cap)
             print(
                 f"{shape} {n} | {figures['size']}, {figures['orders']} | "
                 f"{figures['steps']:.3g} | {hashed} | {estimated} | {took}",
@@ -213,9 +220,7 @@ def main(argv: list[str] | None = None) -> None:
         rows += [(f"{name} + list of {args.extra}", root, args.extra) for name, root in roots[1:]]
         for name, root, extra in rows:
             job = {"shape": "anthology", "root": root, "extra": extra}
-            hashed, figures = median_of({**job, "what": "hashes"}, args.repeat, args.cap)
-            estimated, _ = median_of({**job, "what": "estimate"}, args.repeat, args.cap)
-            took, _ = median_of({**job, "what": "canonicalize"}, args.repeat, args.cap)
+            hashed, estimated, took, figures = three_timings(job, args.repeat, args.cap)
             print(
                 f"{name} ({figures['quads']} blank-node quads) | {figures['size']}, "
                 f"{figures['orders']} | {figures['steps']:.3g} | {hashed} | {estimated} | {took}",
