@@ -392,10 +392,17 @@ def shacl_report(
 
 
 def rows_from_report(report: Graph, shapes: Graph) -> list[ResultRow]:
-    """The rows of pySHACL's ``sh:ValidationReport``, in the compiled engine's terms: a
-    structured result path is the source shape's own ``sh:path`` node of ``shapes``."""
+    """The rows of pySHACL's ``sh:ValidationReport`` (its ``sh:result`` values: not the
+    results pySHACL nests under an ``sh:node`` result's ``sh:detail``, which the fast
+    engine does not report either), in the compiled engine's terms: a structured result
+    path is the source shape's own ``sh:path`` node of ``shapes``."""
     rows = []
-    for result in report.subjects(RDF.type, SH.ValidationResult):
+    results = (
+        result
+        for validation_report in report.subjects(RDF.type, SH.ValidationReport)
+        for result in report.objects(validation_report, SH.result)
+    )
+    for result in results:
         shape = _required(report, result, SH.sourceShape)
         path = report.value(result, SH.resultPath)
         if path is not None and not isinstance(path, URIRef):

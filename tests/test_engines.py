@@ -399,3 +399,39 @@ def test_a_validation_leaves_the_graph_the_queries_see_as_it_was(engine):
     before = run_local(anthology, count).rows
     validate(anthology)
     assert run_local(anthology, count).rows == before
+
+
+NESTED_SHAPES = """@prefix sh: <http://www.w3.org/ns/shacl#> .
+<urn:x:Outer> a sh:NodeShape ; sh:targetSubjectsOf <urn:x:n> ; sh:node <urn:x:Inner> ;
+    sh:property [ sh:path <urn:x:n> ;
+                  sh:node [ sh:property [ sh:path <urn:x:m> ; sh:minCount 1 ] ] ] .
+<urn:x:Inner> a sh:NodeShape ; sh:property [ sh:path <urn:x:k> ; sh:minCount 1 ] .
+"""
+
+
+def test_sh_node_gives_one_result_per_failing_node_on_both_engines(tmp_path):
+    """pySHACL writes the results of an ``sh:node``'s shape under the ``sh:detail`` of
+    its result: the reference engine reads only the report's ``sh:result`` values, so
+    both engines give one result per value node that fails (SHACL 4.8.1), and the same
+    W3C report."""
+    from anthology_kg.w3c_report import shacl_turtle
+
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "N-1.ttl").write_text(
+        '<N-1> <http://purl.org/dc/terms/identifier> "N-1" ; <urn:x:n> <urn:x:a>, <urn:x:b> .\n',
+        encoding="utf-8",
+    )
+    shapes = tmp_path / "nested.ttl"
+    shapes.write_text(NESTED_SHAPES, encoding="utf-8")
+    found = {}
+    for name, load in (("fast", load_fast), ("reference", load_anthology)):
+        report = validate(load(tmp_path, extra_shapes=[shapes]))
+        found[name] = (
+            sorted((r.shape, r.value or "", r.component or "") for r in report.results),
+            shacl_turtle(report, "https://example.org/"),
+        )
+    # N-1 fails <urn:x:Inner>, and each of its two values the blank sh:node
+    assert [(shape, component.split("#")[-1]) for shape, _, component in found["fast"][0]] == [
+        ("urn:x:Outer", "NodeConstraintComponent")
+    ] * 3
+    assert found["reference"] == found["fast"]
