@@ -299,21 +299,27 @@ def _stage(target: Path, text: str, staged: list[tuple[Path, int]]) -> None:
     os.chmod(temporary, 0o644)  # mkstemp's 0600 is for the temporary alone (write_atomic)
 
 
+def link_new(source: Path, target: Path) -> None:
+    """Give ``source``'s file the name ``target`` too, a name no file may hold: a hard link,
+    atomic and never over an existing name (FileExistsError). Where the file system has
+    no hard links, ``source`` is renamed to ``target`` instead, after a check that the
+    name is free."""
+    try:
+        os.link(source, target)
+    except OSError as error:
+        if error.errno not in _NO_HARD_LINKS:
+            raise
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(target)) from None
+        os.replace(source, target)
+
+
 def _place(temporary: Path, placed: _Placed, replace: bool) -> None:
     """Give ``temporary``'s file the name ``placed.target``: without ``replace`` only if
     the name is free (else FileExistsError); with it, first keeping the file it replaces."""
     target = placed.target
     if not replace:
-        try:
-            os.link(temporary, target)  # atomic, and never over an existing name
-        except OSError as error:
-            if error.errno not in _NO_HARD_LINKS:
-                raise
-            if os.path.lexists(target):
-                raise FileExistsError(
-                    errno.EEXIST, os.strerror(errno.EEXIST), str(target)
-                ) from None
-            os.replace(temporary, target)
+        link_new(temporary, target)
         return
     backup = target.with_name(f".{target.name}.{secrets.token_hex(8)}.replaced")
     placed.backup = backup  # before it exists, so that Ctrl-C finds it to remove

@@ -16,6 +16,7 @@ moved into place only when the whole anthology is written.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -27,7 +28,7 @@ from pathlib import Path
 from .choices import MAX_ENTRIES as MAX_ENTRIES
 from .choices import MIN_ENTRIES
 from .errors import AnthologyError
-from .files import write_atomic
+from .files import link_new, stop_signals_held
 from .namespaces import DEFAULT_BASE
 from .sources import parse_quads
 from .turtle import turtle_of_quads
@@ -61,6 +62,8 @@ def _q(text: str) -> str:
 
 
 DANGLING = "dangling-reference"
+#: The list of the planted violations, beside ``data/``.
+EXPECTED = "expected-violations.json"
 
 
 class _Plants:
@@ -129,8 +132,10 @@ class _Writer:
 
 def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
     """Write a synthetic anthology of about ``entries`` entries (20 to ``MAX_ENTRIES``)
-    into ``out``; return a summary. Nothing is left in ``out`` unless the whole anthology
-    was written."""
+    into ``out``; return a summary. Nothing is left in ``out`` (nor a parent folder it
+    made) unless the whole anthology was written, and nothing there is written over: a
+    ``data`` that is not an empty folder, or is a link, and an existing
+    ``expected-violations.json`` are refused before anything is written."""
     if entries < MIN_ENTRIES:
         raise AnthologyError(f"--entries must be at least {MIN_ENTRIES}")
     if entries > MAX_ENTRIES:
@@ -143,13 +148,12 @@ def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
             "at most one planted violation per entry"
         )
     data = out / "data"
-    try:
-        if data.exists() and (not data.is_dir() or any(data.iterdir())):
-            raise AnthologyError("the folder already holds data/; choose an empty one", out)
-    except OSError as exc:
-        raise AnthologyError(f"cannot write: {exc.strerror or exc}", out) from None
-    created = not out.exists()
+    expected_file = out / EXPECTED
+    _refuse_what_is_there(out, data, expected_file)
+    made = _missing_folders(out)
     work: Path | None = None
+    linked: int | None = None  # the inode of the list once linked into ``out``
+    done = False
     # One try from the first folder made on: a stop signal (Ctrl-C, SIGTERM) as soon as
     # ``out`` exists removes it (one between its mkdir and a second try left it behind).
     try:
@@ -157,24 +161,86 @@ def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
         work = Path(tempfile.mkdtemp(prefix=".generate-", dir=out))
         (work / "data").mkdir()
         summary, expected = _write_anthology(entries, seed, work, violations)
-        (work / "expected-violations.json").write_text(
-            json.dumps(expected, indent=2) + "\n", encoding="utf-8"
-        )
-        if data.exists():
-            data.rmdir()  # empty, checked above
-        os.replace(work / "data", data)
-        write_atomic(
-            out / "expected-violations.json",
-            (work / "expected-violations.json").read_bytes(),
-        )
+        listed = work / EXPECTED
+        listed.write_text(json.dumps(expected, indent=2) + "\n", encoding="utf-8")
+        # Both moved with the stop signals held, so the anthology is all there or not at
+        # all: the list first, linked (never over a file made meanwhile); data/ last, the
+        # one step that completes it (a rename, over the empty folder if there is one).
+        with stop_signals_held():
+            inode = listed.stat().st_ino
+            try:
+                link_new(listed, expected_file)
+            except FileExistsError:
+                raise AnthologyError(
+                    "written meanwhile by another process; nothing written", expected_file
+                ) from None
+            linked = inode
+            os.replace(work / "data", data)
+            done = True
     except OSError as exc:
         raise AnthologyError(f"cannot write: {exc.strerror or exc}", out) from None
     finally:
+        if not done:
+            with stop_signals_held():
+                if linked is not None:
+                    _unlink_if(expected_file, linked)
         if work is not None:
             shutil.rmtree(work, ignore_errors=True)
-        if created and not data.exists():
-            shutil.rmtree(out, ignore_errors=True)
+        if not done:
+            _remove_made(made)
     return summary
+
+
+def _refuse_what_is_there(out: Path, data: Path, expected_file: Path) -> None:
+    """An AnthologyError if ``out`` holds what generate would write over: a ``data``
+    that is not an empty folder (a symbolic link to one included, which the rename of
+    ``data/`` into place would replace) or an ``expected-violations.json``."""
+    try:
+        if data.is_symlink():
+            raise AnthologyError(
+                "the folder's data is a symbolic link, which the anthology would replace; "
+                "choose an empty folder",
+                out,
+            )
+        if os.path.lexists(data) and (not data.is_dir() or any(data.iterdir())):
+            raise AnthologyError("the folder already holds data/; choose an empty one", out)
+        if os.path.lexists(expected_file):
+            raise AnthologyError(f"the folder already holds {EXPECTED}; choose an empty one", out)
+    except OSError as exc:
+        raise AnthologyError(f"cannot write: {exc.strerror or exc}", out) from None
+
+
+def _missing_folders(out: Path) -> list[Path]:
+    """``out`` and those of its ancestors that do not exist, ``out`` first: the folders
+    ``mkdir(parents=True)`` makes."""
+    missing = []
+    absolute = Path(os.path.abspath(out))
+    for folder in (absolute, *absolute.parents):
+        if os.path.lexists(folder):
+            break
+        missing.append(folder)
+    return missing
+
+
+def _remove_made(made: list[Path]) -> None:
+    """Remove the folders of ``made`` (``out`` first, then its parents) this run made:
+    ``out`` with what is left in it, a parent only while it is empty."""
+    if not made:
+        return
+    shutil.rmtree(made[0], ignore_errors=True)
+    for folder in made[1:]:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty: someone else's now
+            return
+
+
+def _unlink_if(path: Path, inode: int) -> None:
+    """Remove ``path`` if it is still the file ``inode`` (this run's, not one another
+    process put there since)."""
+    with contextlib.suppress(OSError):
+        if path.lstat().st_ino == inode:
+            path.unlink()
 
 
 def _dangling(node: str) -> str:
