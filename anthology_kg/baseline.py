@@ -1,16 +1,18 @@
 """Validation against a baseline: only the results a change introduces count.
 
 ``compare_to_baseline(current, baseline)`` marks each result of ``current`` as ``new`` or
-``unchanged`` (the baseline has a result of the same rule shape, focus entry, path and
-value) and adds the baseline's results that ``current`` lacks as ``absent``: what the
-change fixed. Only new results are counted (``Report.counted``), so a repository that
-carries legacy violations can fail CI on new ones alone; SARIF writes the state as
-``baselineState``.
+``unchanged`` (the baseline has a result of the same rule shape, focus entry and node,
+path and value) and adds the baseline's results that ``current`` lacks as ``absent``: what
+the change fixed. Results are matched as a multiset: where the baseline has n results of
+one key, n of ``current``'s are unchanged and the others new. Only new results are
+counted (``Report.counted``), so a repository that carries legacy violations can fail CI
+on new ones alone; SARIF writes the state as ``baselineState``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,23 +21,45 @@ from .revisions import State, materialized
 from .validation import Report, RuleResult
 
 
-def result_key(result: RuleResult) -> tuple[str, str, str | None, str | None]:
-    """What makes two results the same across states: rule shape, focus, path and value
-    (not the file or line, which move when a file is edited)."""
-    return (result.shape, result.focus, result.path, result.value)
+def result_key(
+    result: RuleResult,
+) -> tuple[str, str, str | None, str | None, str | None]:
+    """What makes two results the same across states: rule shape, focus entry, focus
+    node (a named one other than the entry), path and value (not the file or line,
+    which move when a file is edited)."""
+    return (result.shape, result.focus, result.node, result.path, result.value)
 
 
 def compare_to_baseline(current: Report, baseline: Report) -> Report:
     """``current`` with every result marked new or unchanged, and the baseline's results
-    it no longer has added as absent, sorted like any report."""
-    before = {result_key(r) for r in baseline.results}
-    now = {result_key(r) for r in current.results}
+    it no longer has added as absent, sorted like any report. Of several results of one
+    key (blank nodes of one entry failing one rule), as many as the other side has are
+    matched, the first in sort order: a second such result is new, not existing."""
     results = [
-        replace(r, baseline="unchanged" if result_key(r) in before else "new")
-        for r in current.results
+        replace(r, baseline="unchanged" if found else "new")
+        for r, found in _matched(current.results, baseline.results)
     ]
-    results += [replace(r, baseline="absent") for r in baseline.results if result_key(r) not in now]
-    return replace(current, results=sorted(set(results), key=RuleResult.sort_key))
+    results += [
+        replace(r, baseline="absent")
+        for r, found in _matched(baseline.results, current.results)
+        if not found
+    ]
+    return replace(current, results=sorted(results, key=RuleResult.sort_key))
+
+
+def _matched(
+    results: Iterable[RuleResult], others: Iterable[RuleResult]
+) -> list[tuple[RuleResult, bool]]:
+    """Each of ``results`` in sort order, and whether ``others`` has a result of its key
+    that no result before it took."""
+    left = Counter(result_key(r) for r in others)
+    matched = []
+    for result in sorted(results, key=RuleResult.sort_key):
+        key = result_key(result)
+        found = left[key] > 0
+        left[key] -= found
+        matched.append((result, found))
+    return matched
 
 
 def validate_state(state: State, validate_folder: Callable[[Path], Report]) -> Report:

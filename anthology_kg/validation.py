@@ -62,13 +62,17 @@ class RuleResult:
     #: Against a baseline (baseline.py): "new", "unchanged" (there before, not counted)
     #: or "absent" (fixed: in the baseline only, not counted); None without one.
     baseline: str | None = None
+    #: The focus node itself where it is a named node other than the entry ``focus``
+    #: names (a claim of the entry, as ``short`` writes it); None for the entry itself
+    #: and for a blank node.
+    node: str | None = None
 
     @property
     def code(self) -> str:
         """The rule's short stable code (``AK002``), see rules.rule_code."""
         return rule_code(self.rule, self.shape)
 
-    def sort_key(self) -> tuple[str, int, int, int, str, str, str, str, str]:
+    def sort_key(self) -> tuple[str, int, int, int, str, str, str, str, str, str]:
         return (
             self.file or "\uffff",
             self.line or 0,
@@ -76,6 +80,7 @@ class RuleResult:
             self.rule or 0,
             self.shape,
             self.focus,
+            self.node or "",
             self.path or "",
             self.value or "",
             self.message,
@@ -257,9 +262,11 @@ def _result(anthology: Engine, row: ResultRow, by_shape: dict[ShapeTerm, Rule]) 
         if location
         else None
     )
+    own_node = owner is not None and owner != row.focus and not is_blank(row.focus)
     return RuleResult(
         severity=text(row.severity).rsplit("#", 1)[-1],
         focus=short(anthology, owner if owner is not None else row.focus) or "",
+        node=short(anthology, row.focus) if own_node else None,
         path=_path_text(anthology, ox_term(row.path) if row.path is not None else None),
         value=short(anthology, value),
         message=message,

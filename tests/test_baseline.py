@@ -357,3 +357,43 @@ def test_a_baseline_that_does_not_load_counts_every_result_as_new(repo, no_tempo
     failing = run_cli("check", "--baseline", "HEAD")
     assert failing.exit_code == 1 and RULE2 in failing.stdout
     assert run_cli("check", "--baseline", "no-such-revision").exit_code == 2
+
+
+def unsupported_claim(root: Path, name: str, above: bool = False) -> None:
+    """Rule 7: LIT-168 makes the reproducibility claim ``name``, which rests on nothing,
+    written after the entry's statements (or with ``above``, before the entry's)."""
+    path = root / "data" / "LIT-168.ttl"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("ak:makesClaim ", f"ak:makesClaim id:{name}, ", 1)
+    claim = f'id:{name} a ak:ReproducibilityClaim ;\n    rdfs:label "{name}" .\n'
+    if above:
+        text = text.replace("id:LIT-168 a ", f"{claim}\nid:LIT-168 a ", 1)
+    else:
+        text += f"\n{claim}"
+    path.write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("above", [False, True])
+def test_a_second_result_of_one_rule_entry_path_is_new(repo, tmp_path, above):
+    """hunt7 #1: results were matched as a set of (rule, entry, path, value), so a new
+    unsupported claim of an entry that had one passed as existing (exit 0). They are
+    matched as a multiset, and a claim by its own IRI: the new one is new wherever it is
+    written."""
+    shutil.copytree(repo / "data", tmp_path / "old" / "data")
+    unsupported_claim(tmp_path / "old", "LIT-168-old")
+    unsupported_claim(repo, "LIT-168-old")
+    unsupported_claim(repo, "LIT-168-new", above=above)
+    result = run_cli("check", "--select", "AK007", "--baseline", str(tmp_path / "old"))
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    assert lines[-1].startswith(
+        "does not conform: 1 violation(s), 0 warning(s), 0 waived, 1 existing, 0 fixed"
+    )
+    doc = json.loads(
+        run_cli(
+            "validate", "--select", "AK007", "--baseline", str(tmp_path / "old"), "--format", "json"
+        ).stdout
+    )
+    text = (repo / "data" / "LIT-168.ttl").read_text(encoding="utf-8").splitlines()
+    states = {text[r["line"] - 1].split()[0]: r["baselineState"] for r in doc["results"]}
+    assert states == {"id:LIT-168-old": "unchanged", "id:LIT-168-new": "new"}
