@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import pyoxigraph as ox
 
 from .prefixes import PREFIXES
-from .shacl.vocabulary import RDFS, SH, Namespace, text
+from .shacl.vocabulary import RDFS, SH, XSD, Namespace, text
 
 if TYPE_CHECKING:
     from rdflib.term import Node
@@ -25,6 +25,21 @@ if TYPE_CHECKING:
     from .shacl.vocabulary import Term
 
 AK = Namespace(PREFIXES["ak"])
+
+#: What a shape's ``ak:ruleNumber`` is, as shapes the shapes' syntax check runs on an
+#: anthology's own shapes (ruleset.check_shape_syntax): one integer from 1, the digits of
+#: the rule's code (0 would be the waivers' code, -1 ``AK-01``).
+RULE_NUMBER_RULES = f"""
+@prefix sh: <{SH.iri}> .
+@prefix xsd: <{XSD.iri}> .
+@prefix ak: <{AK.iri}> .
+[] a sh:NodeShape ;
+    sh:targetSubjectsOf ak:ruleNumber ;
+    sh:property [ sh:path ak:ruleNumber ; sh:maxCount 1 ;
+        sh:message "more than one value (a shape encodes one rule, with one number)" ] ;
+    sh:property [ sh:path ak:ruleNumber ; sh:datatype xsd:integer ; sh:minInclusive 1 ;
+        sh:message "not a rule's number, an integer from 1 (rule 2's code is AK002)" ] .
+"""
 
 
 @dataclass(frozen=True)
@@ -99,7 +114,8 @@ def rule_catalog(
         message = shapes.value(node, SH.message)
         number = shapes.value(node, AK.ruleNumber)
         label = shapes.value(node, RDFS.label)
-        assert number is not None  # (a subject of ak:ruleNumber)
+        # (a subject of ak:ruleNumber; one integer from 1: RULE_NUMBER_RULES)
+        assert number is not None
         rules.append(
             Rule(
                 shape=node,

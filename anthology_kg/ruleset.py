@@ -165,7 +165,9 @@ def parse_turtle(
 def check_shape_syntax(shape_files: Sequence[Path], shapes: Sequence[Triple], base: str) -> None:
     """Raise AnthologyError, at the file and line where the first ill-formed shape is
     written, when ``shapes`` (read from ``shape_files``) break a syntax rule of SHACL
-    (``shacl.syntax``); each further problem on a line of its own."""
+    (``shacl.syntax``) or hold an ``ak:ruleNumber`` that is not one rule's number
+    (``rules.RULE_NUMBER_RULES``); each further problem on a line of its own."""
+    from .rules import RULE_NUMBER_RULES
     from .shacl.graph import ShapesGraph
     from .shacl.syntax import explain, syntax_results
 
@@ -173,7 +175,14 @@ def check_shape_syntax(shape_files: Sequence[Path], shapes: Sequence[Triple], ba
     # The anthology's own files first (the bundled ones come first in ``shape_files``).
     order = {path: -index for index, path in enumerate(shape_files)}
     problems: dict[tuple[int, int, str, Path | None], None] = {}
-    for row in syntax_results(shapes):
+    explained = [
+        (row, f"{explain(row)} (a syntax rule of SHACL)") for row in syntax_results(shapes)
+    ]
+    explained += [
+        (row, explain(row, RULE_NUMBER_RULES))
+        for row in syntax_results(shapes, own=RULE_NUMBER_RULES)
+    ]
+    for row, said in explained:
         owners = _owners(graph, row.focus)
         written = _where_written(shape_files, owners, row, base)
         shape = (
@@ -186,7 +195,7 @@ def check_shape_syntax(shape_files: Sequence[Path], shapes: Sequence[Triple], ba
             if len({p for p, _ in written}) > 1
             else ""
         )
-        message = f"{shape}: {explain(row)} (a syntax rule of SHACL){note}"
+        message = f"{shape}: {said}{note}"
         for path, line in written or [(None, 0)]:
             problems[(order.get(path, 1) if path else 1, line, message, path)] = None
     if problems:

@@ -90,6 +90,53 @@ def test_a_problem_inside_a_shape_is_said_once_not_again_for_the_shape_holding_i
     assert 'a shape in ak:MyShape: sh:datatype "x": not an IRI' in result.stderr
 
 
+#: (what follows ``ak:ruleNumber`` on line 4 of mine.ttl, what the error says of it)
+ILL_NUMBERED = [
+    ('"abc"', 'ak:ruleNumber "abc": not a rule\'s number, an integer from 1'),
+    ("1.5", "ak:ruleNumber 1.5: not a rule's number"),
+    ("0", "ak:ruleNumber 0: not a rule's number"),  # (before: AK000, the waivers' code)
+    ("-1", "ak:ruleNumber -1: not a rule's number"),  # (before: AK-01)
+    ('" 5"^^xsd:integer', 'ak:ruleNumber " 5"^^xsd:integer: not a rule\'s number'),
+    ("1, 2", "ak:ruleNumber: more than one value (a shape encodes one rule"),
+]
+
+
+@pytest.mark.parametrize("case", ILL_NUMBERED, ids=[case[0] for case in ILL_NUMBERED])
+def test_a_rule_number_that_is_not_one_integer_from_1_is_an_input_error_at_its_line(tmp_path, case):
+    """Before, ``int()`` of it in rules.rule_catalog: a ValueError traceback and exit 1
+    ("abc", 1.5), or a code of AK000 or AK-01 (0, -1)."""
+    written, said = case
+    text = HEADER.replace("sh:NodeShape ;", f"sh:NodeShape ;\n  ak:ruleNumber {written} ;")
+    text = "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n" + text
+    root = anthology_with_shapes(tmp_path, f"{text}     sh:minCount 1 ] .\n")
+    with pytest.raises(AnthologyError) as raised:
+        load_rules(root).shape_triples  # noqa: B018 (read: the shapes are checked)
+    error = raised.value
+    assert (error.path, error.line) == (root / "ontology" / "shapes" / "mine.ttl", 6)
+    assert error.message.startswith(f"ak:MyShape: {said}"), error.message
+    assert "syntax rule of SHACL" not in error.message
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_both_engines_refuse_a_rule_number_that_is_no_integer_with_exit_2(tmp_path, engine):
+    text = HEADER.replace("sh:NodeShape ;", 'sh:NodeShape ; ak:ruleNumber "abc" ;')
+    root = anthology_with_shapes(tmp_path, f"{text}     sh:minCount 1 ] .\n")
+    result = run_cli("--root", str(root), "check", "--engine", engine)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    said = result.stderr.replace(str(root) + "/", "")
+    assert said == (
+        'ontology/shapes/mine.ttl:4: ak:MyShape: ak:ruleNumber "abc": not a rule\'s number,'
+        " an integer from 1 (rule 2's code is AK002)\n"
+    ), said
+
+
+def test_a_shape_of_the_anthology_numbered_as_a_rule_has_its_code(tmp_path):
+    text = HEADER.replace("sh:NodeShape ;", "sh:NodeShape ; ak:ruleNumber 12 ;")
+    root = anthology_with_shapes(tmp_path, f"{text}     sh:minCount 1 ] .\n")
+    result = run_cli("--root", str(root), "check", "--select", "AK012")
+    assert result.exit_code == 1 and "AK012 Violation" in result.stdout, result.output
+
+
 NODE_SHAPE_WITH_A_COUNT = (
     HEADER.replace("  sh:property [ sh:path dcterms:title ;\n", "")
     + "  sh:minCount 1 .\nak:Other a sh:NodeShape ; sh:targetNode ak:x .\n"

@@ -106,30 +106,41 @@ _CHECKED = ox.NamedNode(MORE_RULES + "checked")
 
 
 @functools.cache
-def _rules() -> tuple[ShapesGraph, tuple[CompiledConstraint, ...]]:
-    """The rules' shapes graph and its compiled constraints, made once per process."""
-    text = resources.files(__package__).joinpath("shacl-shacl.ttl").read_bytes()
-    quads = [
-        *ox.parse(text, format=ox.RdfFormat.TURTLE, base_iri=SHSH),
-        *ox.parse(_MORE, format=ox.RdfFormat.TURTLE),
-    ]
+def _rules(
+    own: str | None = None,
+) -> tuple[ShapesGraph, tuple[CompiledConstraint, ...], dict[str, str]]:
+    """The rules' shapes graph, its compiled constraints and the prefixes its text
+    declares, made once per process for each text: SHACL's, or the caller's ``own``."""
+    if own is None:
+        text = resources.files(__package__).joinpath("shacl-shacl.ttl").read_bytes()
+        parsers = [
+            ox.parse(text, format=ox.RdfFormat.TURTLE, base_iri=SHSH),
+            ox.parse(_MORE, format=ox.RdfFormat.TURTLE),
+        ]
+    else:
+        parsers = [ox.parse(own, format=ox.RdfFormat.TURTLE)]
+    quads = [quad for parser in parsers for quad in parser]
+    prefixes = {name: iri for parser in parsers for name, iri in parser.prefixes.items()}
     rules = ShapesGraph((q.subject, q.predicate, q.object) for q in quads)
-    return rules, tuple(Compiler(rules, MORE_RULES + "rules").compile())
+    return rules, tuple(Compiler(rules, MORE_RULES + "rules").compile()), prefixes
 
 
 def syntax_results(
     triples: Iterable[tuple[ox.NamedNode | ox.BlankNode, ox.NamedNode, Term]],
     skip_unused: bool = True,
+    own: str | None = None,
 ) -> list[ResultRow]:
     """Where the shapes graph of ``triples`` breaks a syntax rule, each problem once: its
     ``focus`` the shape (or list, or path) that breaks it, ``path`` the property of the
     shape at fault (None: the shape as a whole). A problem is not given again as the
     failure of the shape holding it (a member of sh:or), nor a count that is no integer
-    as one below 0. ``skip_unused`` False runs every rule (the same rows, slower)."""
+    as one below 0. ``skip_unused`` False runs every rule (the same rows, slower).
+    ``own`` (Turtle) runs an application's rules for its shapes in place of SHACL's:
+    shapes whose ``sh:message`` says what is wrong (``explain`` with the same text)."""
     checked = list(triples)
     store = ox.Store()
     store.bulk_extend(ox.Quad(s, p, o, _CHECKED) for s, p, o in checked)
-    _, compiled = _rules()
+    _, compiled, _ = _rules(own)
     used = {p for _, p, _ in checked}
     # A constraint on the values of a property the shapes never use finds nothing: the
     # queries of most of Appendix C's ~90 are not run (each costs ~1 ms to plan).
@@ -140,7 +151,8 @@ def syntax_results(
         or c.component not in _PER_VALUE
     ]
     rows = run_compiled(store_select(store, [_CHECKED], ox_terms=True), needed)
-    rows += _query_results(ShapesGraph(checked))
+    if own is None:
+        rows += _query_results(ShapesGraph(checked))
     inner = {row.focus for row in rows if row.path is not None}
     return [
         row
@@ -283,16 +295,17 @@ def _declaration_results(shapes: ShapesGraph) -> list[ResultRow]:
     return rows
 
 
-def explain(row: ResultRow) -> str:
-    """What ``row`` of ``syntax_results`` says is wrong, in a few words, naming the
-    property of the shape (``sh:minCount``) and the value where there is one."""
-    rules, _ = _rules()
+def explain(row: ResultRow, own: str | None = None) -> str:
+    """What ``row`` of ``syntax_results`` (run with the rules ``own``) says is wrong, in
+    a few words, naming the property of the shape (``sh:minCount``) and the value where
+    there is one."""
+    rules, _, declared = _rules(own)
     component, rule = row.source_constraint_component, row.source_shape
     path = row.path if isinstance(row.path, ox.NamedNode) else None
-    what = _shown(path) if path is not None else "the shape"
+    what = _shown(path, declared) if path is not None else "the shape"
     if path is not None and isinstance(row.value, ox.NamedNode | ox.BlankNode | ox.Literal):
         if path not in _FORMS:  # (a query is too long to repeat)
-            what += f" {_shown(row.value)}"
+            what += f" {_shown(row.value, declared)}"
 
     if row.messages:  # the rules added here say it themselves
         message = str(getattr(row.messages[0], "value", row.messages[0]))
@@ -347,17 +360,19 @@ _NODES: dict[Term | None, str] = {
 }
 
 
-def _shown(term: Term | None) -> str:
+def _shown(term: Term | None, declared: dict[str, str] | None = None) -> str:
     """``term`` as a shapes file would write it: ``sh:IRI``, ``xsd:integer``, ``-1``,
-    ``"one"``."""
+    ``"one"``; with the prefixes of ``declared`` besides sh:, xsd: and rdf:."""
     if isinstance(term, ox.NamedNode):
-        for prefix, namespace in (("sh", SH), ("xsd", XSD), ("rdf", RDF)):
-            if term.value.startswith(namespace.iri):
-                return f"{prefix}:{term.value[len(namespace.iri) :]}"
+        named = {"sh": SH.iri, "xsd": XSD.iri, "rdf": RDF.iri, **(declared or {})}
+        for prefix, namespace in named.items():
+            if term.value.startswith(namespace):
+                return f"{prefix}:{term.value[len(namespace) :]}"
         return f"<{term.value}>"
     if isinstance(term, ox.Literal):
-        if term.datatype in (XSD.integer, XSD.decimal, XSD.double, XSD.boolean):
-            return term.value
+        numeric = (XSD.integer, XSD.decimal, XSD.double, XSD.boolean)
+        if term.datatype in numeric and term.value and not any(c.isspace() for c in term.value):
+            return term.value  # (with spaces, ill-formed: quoted below, as written)
         written = str(
             ox.Literal(term.value, language=term.language)
             if term.language
