@@ -74,6 +74,14 @@ def _naming_the_configuration(path: Path | None) -> Iterator[None]:
         raise AnthologyError(f"{key}: {exc.message}", path) from None
 
 
+def _working_folder() -> Path | None:
+    """The working directory; None when it no longer exists (another process removed it)."""
+    try:
+        return Path.cwd()
+    except FileNotFoundError:
+        return None
+
+
 #: Where the context keeps the configuration file's path (click's ``Context.meta``).
 _CONFIGURATION = "anthology-kg.configuration"
 
@@ -83,8 +91,11 @@ class AnthologyGroup(click.Group):
     and takes its options' defaults from the configuration file (config.find_config)."""
 
     def make_context(self, info_name, args, parent=None, **extra):
+        from .config import Config
+
+        here = _working_folder()
         try:
-            config = find_config(Path.cwd())
+            config = find_config(here) if here is not None else Config()
             extra.setdefault("default_map", config.default_map())
         except AnthologyError as exc:
             click.echo(str(exc), err=True)
@@ -137,6 +148,17 @@ class AnthologyGroup(click.Group):
             click.echo(
                 "anthology-kg: the input nests too deep to follow (blank nodes or groups "
                 "nested hundreds of levels deep)",
+                err=True,
+            )
+            ctx.exit(EXIT_INPUT)
+        except FileNotFoundError:
+            if _working_folder() is not None:
+                raise
+            # Another process removed the working directory: every path relative to it
+            # (the anthology found from it, a --baseline's files) is gone with it.
+            click.echo(
+                "anthology-kg: the working directory no longer exists (removed meanwhile?): "
+                "change to one that does, or name the anthology with --root DIR",
                 err=True,
             )
             ctx.exit(EXIT_INPUT)
@@ -270,7 +292,7 @@ def _check_selection(report, select: tuple[str, ...], ignore: tuple[str, ...]) -
     ctx = click.get_current_context()
     for name, values in (("select", select), ("ignore", ignore)):
         if ctx.get_parameter_source(name) is click.core.ParameterSource.DEFAULT_MAP:
-            check_codes(report, _codes(values), name, find_config(Path.cwd()).path)
+            check_codes(report, _codes(values), name, ctx.find_root().meta.get(_CONFIGURATION))
         else:
             check_codes(report, _codes(values), f"--{name}")
 
@@ -558,11 +580,10 @@ def main(
     if color is None and os.environ.get("NO_COLOR"):
         color = False
     ctx.obj = Settings(root, check_base(base), -1 if quiet else verbose, color)
-    if verbose:
-        config = find_config(Path.cwd())
-        if config.path is not None:
-            shown = printable(display_path(config.path))
-            click.echo(f"anthology-kg: configuration from {shown}", err=True)
+    configuration = ctx.meta.get(_CONFIGURATION)
+    if verbose and configuration is not None:
+        shown = printable(display_path(configuration))
+        click.echo(f"anthology-kg: configuration from {shown}", err=True)
 
 
 def _note(settings: Settings, message: str, level: int = 0) -> None:
