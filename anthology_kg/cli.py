@@ -11,7 +11,7 @@ import io
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, TypeVar
 
@@ -187,7 +187,8 @@ class Settings:
         self.base = base
         #: -1 with --quiet (results only), 0, 1 and more with -v.
         self.verbosity = verbosity
-        #: False with --no-color or NO_COLOR, True with --color, None: on terminals.
+        #: False with --no-color, NO_COLOR or TERM=dumb, True with --color or FORCE_COLOR,
+        #: None: on terminals.
         self.color = color
         self._root_said = False  # which anthology is read: said once (engine)
 
@@ -562,7 +563,8 @@ def _validated(
 @click.option(
     "--color/--no-color",
     default=None,
-    help="Colour the text output (default: on a terminal, unless NO_COLOR is set).",
+    help="Colour the text output (default: on a terminal, unless NO_COLOR is set or TERM "
+    "is dumb; FORCE_COLOR colours piped output too).",
 )
 @click.pass_context
 def main(
@@ -577,13 +579,26 @@ def main(
 
     from .sources import check_base
 
-    if color is None and os.environ.get("NO_COLOR"):
-        color = False
+    if color is None:
+        color = _colour_from_environment(os.environ)
     ctx.obj = Settings(root, check_base(base), -1 if quiet else verbose, color)
     configuration = ctx.meta.get(_CONFIGURATION)
     if verbose and configuration is not None:
         shown = printable(display_path(configuration))
         click.echo(f"anthology-kg: configuration from {shown}", err=True)
+
+
+def _colour_from_environment(environ: Mapping[str, str]) -> bool | None:
+    """What the environment asks of colour when no option does: False for NO_COLOR
+    (no-color.org) or TERM=dumb, True for FORCE_COLOR (force-color.org; NO_COLOR wins),
+    each set and not empty; None leaves it to whether the output is a terminal."""
+    if environ.get("NO_COLOR"):
+        return False
+    if environ.get("FORCE_COLOR"):
+        return True
+    if environ.get("TERM") == "dumb":
+        return False
+    return None
 
 
 def _note(settings: Settings, message: str, level: int = 0) -> None:

@@ -71,6 +71,25 @@ def test_colour_on_a_terminal_unless_no_color():
     assert "\x1b[" not in piped.stdout
 
 
+@pytest.mark.parametrize(
+    ("env", "on_a_terminal", "piped"),
+    [
+        ({"TERM": "dumb"}, False, False),
+        ({"FORCE_COLOR": "1"}, True, True),
+        ({"FORCE_COLOR": ""}, True, False),  # set but empty: as if unset
+        ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, False, False),
+        ({"FORCE_COLOR": "1", "TERM": "dumb"}, True, True),
+    ],
+)
+def test_colour_follows_term_dumb_and_force_color(env, on_a_terminal, piped):
+    args = ["--root", str(RULES / "rule9-bad"), "check"]
+    for terminal, expected in ((True, on_a_terminal), (False, piped)):
+        result = CliRunner().invoke(main, args, color=terminal, env=env)
+        assert ("\x1b[31m" in result.stdout) is expected, (env, terminal)
+    # The option wins over the environment.
+    assert "\x1b[" not in CliRunner().invoke(main, ["--no-color", *args], env=env).stdout
+
+
 def test_json_listings():
     stats = json.loads(run_cli("stats", "--format", "json").stdout)
     assert stats["entries"] == 8 and stats["triples"] > 0 and len(stats["files"]) == 8
