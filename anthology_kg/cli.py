@@ -556,6 +556,7 @@ def _validated(
     default=DEFAULT_BASE,
     show_default=True,
     envvar="ANTHOLOGY_KG_BASE",
+    show_envvar=True,
     help="Namespace of entry IRIs: an entry's IRI is this base plus its identifier.",
 )
 @click.option("-q", "--quiet", is_flag=True, help="Print results only: no summary, no notes.")
@@ -581,7 +582,14 @@ def main(
 
     if color is None:
         color = _colour_from_environment(os.environ)
-    ctx.obj = Settings(root, check_base(base), -1 if quiet else verbose, color)
+    try:
+        check_base(base)
+    except AnthologyError as exc:
+        if ctx.get_parameter_source("base") is not click.core.ParameterSource.ENVIRONMENT:
+            raise
+        # Named as the user wrote it, as the configuration file's base is (config).
+        raise AnthologyError(f"ANTHOLOGY_KG_BASE {exc.message.removeprefix('--base ')}") from None
+    ctx.obj = Settings(root, base, -1 if quiet else verbose, color)
     configuration = ctx.meta.get(_CONFIGURATION)
     if verbose and configuration is not None:
         shown = printable(display_path(configuration))

@@ -43,6 +43,23 @@ def test_the_configuration_file_is_named(tmp_path, monkeypatch, base):
     assert result.stderr == f"anthology-kg.toml: base: {base!r} {REFUSED[base]}\n"
 
 
+def test_the_environment_variable_is_named_and_help_shows_it():
+    """A bad ANTHOLOGY_KG_BASE was blamed on a --base the user did not type (hunt9 #12)."""
+    from click.testing import CliRunner
+
+    from anthology_kg.cli import main
+
+    base = "http://x/id#"
+    result = CliRunner().invoke(main, ["stats"], env={"ANTHOLOGY_KG_BASE": base})
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"anthology-kg: ANTHOLOGY_KG_BASE {base!r} {REFUSED[base]}\n"
+    overridden = CliRunner().invoke(
+        main, ["--base", "urn:x/", "stats"], env={"ANTHOLOGY_KG_BASE": base}
+    )
+    assert overridden.exit_code == 0, overridden.stderr
+    assert "env var: ANTHOLOGY_KG_BASE" in run_cli("--help").stdout
+
+
 @pytest.mark.parametrize("base", ["https://example.org/id/", "urn:x/", "file:///tmp/a%20b/"])
 def test_a_base_ending_in_a_slash_is_taken(base):
     assert check_base(base) == base
