@@ -1154,7 +1154,7 @@ def import_record(settings, record, output, check, replace) -> None:
         written = write_records(records, output, settings.base, replace)
         for path in written:
             click.echo(f"wrote {printable(display_path(path))}")
-        click.echo(f"{len(written)} record(s) imported")
+        _summary(settings, f"{len(written)} record(s) imported")
         return
     if output is None:
         _emit(canonical_turtle(records[0].graph, base=settings.base))
@@ -1543,9 +1543,10 @@ def site(settings, output, engine) -> None:
         raise write_error(exc, output) from None
     for warning in built.warnings:
         click.echo(f"anthology-kg: {warning}", err=True)
-    click.echo(
+    _summary(
+        settings,
         f"wrote {len(built.names)} files to {display_path(output)}; open "
-        f"{display_path(output / 'index.html')}"
+        f"{display_path(output / 'index.html')}",
     )
 
 
@@ -1575,14 +1576,16 @@ def site(settings, output, engine) -> None:
     callback=_output_folder,
     help="Folder to write data/ (and expected-violations.json) into.",
 )
-def generate(count, seed, violations, output) -> None:
+@click.pass_obj
+def generate(settings: Settings, count, seed, violations, output) -> None:
     """Write a reproducible synthetic anthology, for scale runs and test fixtures."""
     from .generate import generate as run_generate
 
     summary = run_generate(count, seed, output, violations)
-    click.echo(
+    _summary(
+        settings,
         f"wrote {summary['files']} entry files and {summary['violations']} planted "
-        f"violation(s) to {display_path(output)}"
+        f"violation(s) to {display_path(output)}",
     )
 
 

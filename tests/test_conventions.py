@@ -12,6 +12,8 @@ from conftest import FIXTURES, run_cli
 
 from anthology_kg.cli import main
 
+SHARED_RECORD = FIXTURES / "records" / "seed" / "ARXIV-2409.19256.txt"
+
 RULES = FIXTURES / "rules"
 WARNING_ONLY = str(RULES / "rule4-bad")  # one warning, no violation
 
@@ -58,6 +60,27 @@ def test_quiet_prints_results_only_and_verbose_says_more(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     verbose = run_cli("--root", root, "-v", "check")
     assert "configuration from anthology-kg.toml" in verbose.stderr
+
+
+def test_quiet_leaves_out_the_closing_lines_of_the_writers(tmp_path):
+    """generate, site and import DIR printed their summary under -q (hunt9 #10); what
+    each wrote (import's files) is a result and stays."""
+    generated = tmp_path / "generated"
+    loud = run_cli("generate", "--entries", "20", "-o", str(generated))
+    assert loud.exit_code == 0 and "planted violation(s)" in loud.stdout
+    quiet = run_cli("-q", "generate", "--entries", "20", "-o", str(tmp_path / "again"))
+    assert (quiet.exit_code, quiet.stdout) == (0, "")
+    assert (tmp_path / "again" / "data").is_dir()
+    site = run_cli("-q", "--root", str(generated), "site", "-o", str(tmp_path / "site"))
+    assert (site.exit_code, site.stdout) == (0, "")
+    assert (tmp_path / "site" / "index.html").is_file()
+    records = tmp_path / "records"
+    records.mkdir()
+    shutil.copy(SHARED_RECORD, records)
+    (tmp_path / "out").mkdir()
+    imported = run_cli("-q", "import", str(records), "-o", str(tmp_path / "out"))
+    assert imported.exit_code == 0, imported.stderr
+    assert imported.stdout.splitlines() == [f"wrote {tmp_path / 'out' / 'ARXIV-2409.19256.ttl'}"]
 
 
 def test_colour_on_a_terminal_unless_no_color():
