@@ -6,6 +6,9 @@ editable install) has them at the top of the repository.
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from pathlib import Path
 
 from .errors import AnthologyError
@@ -48,18 +51,43 @@ def find_root(start: Path | None = None) -> Path:
 
 def nearest_root(start: Path | None = None) -> Path | None:
     """The nearest ancestor of ``start`` (default: the working directory) holding
-    ``data/``; None when none has one."""
+    ``data/``; None when none has one. A ``data`` there that is no folder (a file, a
+    dangling link, a link loop) stops the search with an AnthologyError at it, as git
+    stops at a broken ``.git``: the anthology above is not the one meant."""
     here = (start or Path.cwd()).resolve()
     for candidate in (here, *here.parents):
-        if (candidate / DATA_DIR).is_dir():
+        data = candidate / DATA_DIR
+        if os.path.lexists(data):
+            _refuse_broken(data, "; repair or remove it, or name the anthology with --root DIR")
             return candidate
     return None
 
 
 def data_folder(root: Path) -> Path:
     """The ``data/`` folder of the anthology at ``root``; AnthologyError at ``root`` when
-    there is none: a folder without one is not an anthology."""
+    there is none (a folder without one is not an anthology), at ``root/data`` when it
+    is no folder."""
     data = root / DATA_DIR
-    if not data.is_dir():
+    if not os.path.lexists(data):
         raise AnthologyError("no data/ folder here: not an anthology", root)
+    _refuse_broken(data, ": not an anthology")
     return data
+
+
+def _refuse_broken(data: Path, then: str) -> None:
+    """An AnthologyError at ``data`` (which exists, as a name) unless it is a folder or a
+    link to one, saying what it is instead, ``then`` what follows."""
+    try:
+        mode = os.stat(data).st_mode
+    except OSError as exc:
+        if exc.errno == errno.ENOENT:
+            what = f"a dangling symbolic link (to {os.readlink(data)})"
+        elif exc.errno == errno.ELOOP:
+            what = "a symbolic link in a loop"
+        else:
+            what = f"unreadable ({exc.strerror})"
+    else:
+        if stat.S_ISDIR(mode):
+            return
+        what = "a file" if stat.S_ISREG(mode) else "a special file"
+    raise AnthologyError(f"{what}, not a folder{then}", data)

@@ -69,3 +69,42 @@ def test_the_cli_says_it_and_exits_2(tmp_path, monkeypatch, command):
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr == f"empty: {MESSAGE}\n"
+
+
+def _broken_data(folder: Path, kind: str) -> None:
+    """A ``data`` in ``folder`` that is no folder: a file, a dangling link, a link loop."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if kind == "a file":
+        (folder / "data").touch()
+    elif kind == "a dangling symbolic link":
+        (folder / "data").symlink_to(folder / "nowhere")
+    else:
+        (folder / "data").symlink_to("data")
+
+
+BROKEN = ["a file", "a dangling symbolic link", "a symbolic link in a loop"]
+
+
+@pytest.mark.parametrize("kind", BROKEN)
+def test_a_data_that_is_no_folder_is_named_as_what_it_is(tmp_path, kind):
+    _broken_data(tmp_path, kind)
+    with pytest.raises(AnthologyError) as raised:
+        data_folder(tmp_path)
+    assert raised.value.message.startswith(f"{kind}")
+    assert "not a folder: not an anthology" in raised.value.message
+    assert Path(raised.value.path) == tmp_path / "data"
+
+
+@pytest.mark.parametrize("kind", BROKEN)
+def test_fmt_below_an_anthology_stops_at_a_broken_data(tmp_path, monkeypatch, kind):
+    """The search for the anthology stops at the first ``data``: the anthology above is
+    not the one meant, and fmt rewrote it."""
+    (tmp_path / "data").mkdir()
+    untidy = "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n\n\n<urn:x:A-1> ak:p 1 .\n"
+    (tmp_path / "data" / "A-1.ttl").write_text(untidy, encoding="utf-8")
+    _broken_data(tmp_path / "inner", kind)
+    monkeypatch.chdir(tmp_path / "inner")
+    result = run_cli("fmt")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"data: {kind}")
+    assert (tmp_path / "data" / "A-1.ttl").read_text(encoding="utf-8") == untidy
