@@ -15,6 +15,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from ..errors import AnthologyError
+from ..files import stop_signals_held
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -244,16 +245,25 @@ class SiteWriter:
 
 
 def _swap(fresh: Path, output: Path) -> None:
-    """Put ``fresh`` where ``output`` is, removing the old site only after the rename."""
-    if not output.exists():
-        os.replace(fresh, output)
-        return
-    old = Path(tempfile.mkdtemp(dir=output.parent, prefix=f".{output.name}.old-"))
-    old.rmdir()
-    os.replace(output, old)
+    """Put ``fresh`` where ``output`` is, removing the old site only after the rename.
+    The renames run with the stop signals held (a signal between them left no site at
+    ``output``), and a failure of the second puts the old site back."""
+    old: Path | None = None
+    swapped = False
     try:
-        os.replace(fresh, output)
-    except OSError:
-        os.replace(old, output)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
+        with stop_signals_held():
+            if not output.exists():
+                os.replace(fresh, output)
+                return
+            old = Path(tempfile.mkdtemp(dir=output.parent, prefix=f".{output.name}.old-"))
+            old.rmdir()
+            os.replace(output, old)
+            try:
+                os.replace(fresh, output)
+            except BaseException:
+                os.replace(old, output)
+                raise
+            swapped = True
+    finally:
+        if swapped and old is not None:  # also when a signal held comes now
+            shutil.rmtree(old, ignore_errors=True)
