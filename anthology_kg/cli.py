@@ -706,7 +706,8 @@ def _emit_chunks(chunks: Iterable[bytes], output: Path | None = None) -> None:
     type=click.Choice(sorted(REPORT_FORMATS) + list(SHACL_REPORT_FORMATS)),
     default=None,
     help="text (default): path:line:col: CODE severity [ADR] message (focus); json: a "
-    "documented object; github: workflow annotations; junit: one testcase per rule; "
+    "documented object; github: workflow annotations; junit: one testcase per rule "
+    "shape, failing as the exit code does; "
     "sarif: SARIF 2.1.0; turtle, jsonld: the W3C sh:ValidationReport graph (every result "
     "of the engine, before waivers and --select/--ignore). Without it, -o's extension "
     "decides (.sarif, .json, .xml: JUnit, .txt).",
@@ -770,7 +771,7 @@ def validate(
     shapes file named *.TTL (not read) and a data/ holding no *.ttl file are warned of
     on stderr.
     """
-    from .reports import WRITERS, select_results
+    from .reports import WRITERS, junit_report, select_results
     from .w3c_report import WRITERS as SHACL_WRITERS
 
     fmt = _output_format("validate", fmt, output, REPORT_FORMATS) or "text"
@@ -801,6 +802,8 @@ def validate(
         _emit(SHACL_WRITERS[fmt](report, settings.base), output)
     elif fmt == "text" and output is None:
         _echo_report(settings, report)
+    elif fmt == "junit":  # its testcases fail as the exit code does
+        _emit(junit_report(report, fail_on), output)
     else:
         _emit(WRITERS[fmt](report), output)
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)

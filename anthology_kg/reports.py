@@ -28,11 +28,11 @@ import click
 import pyoxigraph as ox
 
 from . import __version__
-from .config import did_you_mean
+from .config import FAIL_ON, did_you_mean
 from .errors import AnthologyError
 from .layout import printable
 from .rules import WAIVER_CODE, WAIVER_SHAPE, matches_code
-from .validation import Report, RuleResult, own_shape_names
+from .validation import SEVERITIES, Report, RuleResult, own_shape_names
 
 JSON_SCHEMA_ID = "anthology-kg/validation-report/1"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -209,38 +209,65 @@ def github_report(report: Report) -> str:
     return "\n".join(lines) + "\n"
 
 
-def junit_report(report: Report) -> str:
-    """JUnit XML: one testcase per rule shape; a violation fails it, warnings go to
-    system-out. Text from the data is shown as the text report shows it (control
-    characters escaped, layout.printable), which also keeps out every character XML
-    1.0 cannot carry (export_writers.NOT_XML): the report is well-formed whatever the data."""
+def failing_severities(fail_on: str = "violation") -> tuple[str, ...]:
+    """The severities whose counted results make ``--fail-on fail_on`` exit 1 (as
+    Report.fails decides): ``fail_on``'s and the graver ones, none for ``none``."""
+    if fail_on not in FAIL_ON:
+        raise AnthologyError(f"--fail-on is one of {', '.join(FAIL_ON)}")
+    if fail_on == "none":
+        return ()
+    return SEVERITIES[: len(SEVERITIES) - FAIL_ON.index(fail_on) + 1]
+
+
+def junit_report(report: Report, fail_on: str = "violation") -> str:
+    """JUnit XML: one testcase per rule shape, and one per other shape a result names
+    (a shape of the anthology's own, classname ``own shape``; the waivers',
+    ``aks:WaiverNotExpired``). A counted result of a severity ``fail_on`` fails on
+    (failing_severities) fails its testcase, so that the file fails exactly when the
+    exit code does; the other counted results go to system-out. Text from the data is
+    shown as the text report shows it (control characters escaped, layout.printable),
+    which also keeps out every character XML 1.0 cannot carry (export_writers.NOT_XML):
+    the report is well-formed whatever the data."""
+    failing = failing_severities(fail_on)
+    cases = [(rule.source, rule.name) for rule in report.rules]
+    named = {name for _, name in cases}
+    for r in report.results:
+        if r.shape not in named:
+            named.add(r.shape)
+            cases.append((_tag(r)[1:-1], r.shape))
     suite = ET.Element("testsuite", name="anthology-kg rules")
     failures = 0
-    for rule in report.rules:
-        mine = [r for r in report.counted if r.shape == rule.name]
+    for classname, name in cases:
+        mine = [r for r in report.counted if r.shape == name]
         case = ET.SubElement(
-            suite, "testcase", classname=printable(rule.source), name=printable(rule.name)
+            suite, "testcase", classname=printable(classname), name=printable(name)
         )
-        violations = [r for r in mine if r.severity == "Violation"]
-        if violations:
+        failed = [r for r in mine if r.severity in failing]
+        if failed:
             failures += 1
+            counts = {s: sum(r.severity == s for r in failed) for s in failing}
+            found = [s for s in failing if counts[s]]
             failure = ET.SubElement(
-                case, "failure", message=f"{len(violations)} violation(s)", type="Violation"
+                case,
+                "failure",
+                message=", ".join(f"{counts[s]} {s.lower()}(s)" for s in found),
+                type=found[0],  # the gravest
             )
             failure.text = "\n".join(
-                printable(f"{_where(r)}: {r.code} {r.message} ({r.focus})") for r in violations
+                printable(f"{_where(r)}: {r.code} {r.severity} {r.message} ({r.focus})")
+                for r in failed
             )
-        others = [r for r in mine if r.severity != "Violation"]
+        others = [r for r in mine if r.severity not in failing]
         if others:
             out = ET.SubElement(case, "system-out")
             out.text = "\n".join(
                 printable(f"{_where(r)}: {r.code} {r.severity} {r.message} ({r.focus})")
                 for r in others
             )
-    suite.set("tests", str(len(report.rules)))
+    suite.set("tests", str(len(cases)))
     suite.set("failures", str(failures))
     suite.set("errors", "0")
-    suites = ET.Element("testsuites", name="anthology-kg", tests=str(len(report.rules)))
+    suites = ET.Element("testsuites", name="anthology-kg", tests=str(len(cases)))
     suites.set("failures", str(failures))
     suites.append(suite)
     ET.indent(suites)

@@ -15,7 +15,7 @@ from xml.etree import ElementTree as ET
 
 import pyoxigraph as ox
 import pytest
-from conftest import run_cli
+from conftest import FIXTURES, run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 from rdflib import Graph
@@ -53,6 +53,73 @@ def test_junit_is_well_formed_whatever_the_data_holds(bundled_copy, tmp_path):
     assert "(NOTE-\\x01\\x1b[31m\\r\\n\\ufffe)" in failure.text
     if shutil.which("xmllint"):
         subprocess.run(["xmllint", "--noout", str(out)], check=True)
+
+
+OWN_SHAPES = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+<urn:x:NeedsLabel> a sh:NodeShape ; sh:targetClass ak:LiteratureRecord ;
+    sh:property [ sh:path rdfs:label ; sh:minCount 1 ] .
+<urn:x:NeedsComment> a sh:NodeShape ; sh:targetClass ak:LiteratureRecord ;
+    sh:property [ sh:path rdfs:comment ; sh:minCount 1 ; sh:severity sh:Warning ] .
+"""
+
+EXPIRED_WAIVER = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+<waiver/old> a ak:Waiver ; ak:waives <LIT-001> ; ak:rule "AK001" ;
+    rdfs:comment "old" ; ak:expires "2020-01-01"^^xsd:date .
+"""
+
+
+@pytest.mark.parametrize(
+    ("fail_on", "exit_code", "failing"),
+    [
+        (
+            "violation",
+            1,
+            ["aks:Rule1AdmittedCategory", "aks:WaiverNotExpired", "urn:x:NeedsLabel"],
+        ),
+        (
+            "warning",
+            1,
+            [
+                "aks:Rule1AdmittedCategory",
+                "aks:WaiverNotExpired",
+                "urn:x:NeedsComment",
+                "urn:x:NeedsLabel",
+            ],
+        ),
+        ("none", 0, []),
+    ],
+)
+def test_junit_fails_a_testcase_for_every_result_the_exit_code_counts(
+    tmp_path, fail_on, exit_code, failing
+):
+    """Own shapes and the waivers' problems have testcases too, and a testcase fails on
+    the severities ``--fail-on`` fails on: the file and the exit code agree."""
+    shutil.copytree(FIXTURES / "minimal", tmp_path, dirs_exist_ok=True)
+    (tmp_path / "ontology" / "shapes").mkdir(parents=True)
+    (tmp_path / "ontology" / "shapes" / "mine.ttl").write_text(OWN_SHAPES, encoding="utf-8")
+    (tmp_path / "waivers.ttl").write_text(EXPIRED_WAIVER, encoding="utf-8")
+    root = ("--root", str(tmp_path))
+    result = run_cli(*root, "validate", "--format", "junit", "--fail-on", fail_on)
+    assert result.exit_code == exit_code, result.output
+    suite = ET.fromstring(result.stdout).find("testsuite")
+    cases = {case.get("name"): case for case in suite.iter("testcase")}
+    assert sorted(name for name, case in cases.items() if case.find("failure") is not None) == (
+        failing
+    )
+    assert suite.get("failures") == str(len(failing))
+    assert suite.get("tests") == str(len(cases))
+    assert cases["urn:x:NeedsLabel"].get("classname") == "own shape"
+    assert cases["aks:WaiverNotExpired"].get("classname") == "integrity"
+    if fail_on == "violation":
+        # a warning that does not fail the run is written out, not failed
+        assert " Warning fails sh:minCount" in cases["urn:x:NeedsComment"].find("system-out").text
+    selected = run_cli(*root, "validate", "--format", "junit", "--select", "urn:x:NeedsLabel")
+    assert selected.exit_code == 1
+    assert 'tests="1" failures="1"' in selected.stdout
 
 
 def _read_back(path):
