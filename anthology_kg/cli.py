@@ -275,8 +275,9 @@ _select_options = _options(
         "--ignore",
         multiple=True,
         metavar="CODE",
-        help="Leave out the results of these rules: a code (AK004), a code prefix or a "
-        "shape name; repeatable or comma-separated.",
+        help="Leave out the results of these rules: a code (AK004), a code prefix (AK00: "
+        "AK001-AK009; the waivers' AK000 only in full) or a shape name; repeatable or "
+        "comma-separated.",
     ),
 )
 

@@ -87,12 +87,17 @@ def rule_code(number: int | None, shape: str) -> str:
 
 def matches_code(code: str, shape: str, patterns: Sequence[str]) -> bool:
     """Whether a result of ``code`` (from ``shape``) is named by one of ``patterns``: a
-    code, a code prefix as in ruff (``AK00`` names AK001–AK009) or a shape name."""
+    code, a code prefix as in ruff (``AK00`` names AK001–AK009) or a shape name. The
+    waivers' own code is no rule's: a prefix does not name it, only ``AK000`` in full
+    (ignoring rules 1-9 kept hiding an expired waiver)."""
     for pattern in patterns:
         wanted = pattern.strip()
         if not wanted:
             continue
-        if code.upper().startswith(wanted.upper()) or shape == wanted:
+        by_code = code.upper().startswith(wanted.upper())
+        if code == WAIVER_CODE:
+            by_code = wanted.upper() == WAIVER_CODE
+        if by_code or shape == wanted:
             return True
         if shape.split(":")[-1] == wanted:
             return True

@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, date_term, run_cli, waiver_text
 
 BAD = FIXTURES / "rules" / "rule2-bad"
 
@@ -100,3 +100,25 @@ def test_pyproject_settings_are_reported_against_pyproject(tmp_path, monkeypatch
     result = run_cli("check")
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("pyproject.toml: select: 'AK999' names no rule")
+
+
+@pytest.mark.parametrize(
+    ("option", "pattern", "waiver_shown"),
+    [
+        ("--ignore", "AK00", True),  # rules 1-9: not the waivers' own code
+        ("--ignore", "AK", True),
+        ("--select", "AK00", False),
+        ("--ignore", "AK000", False),  # named in full
+        ("--ignore", "ak000", False),
+        ("--ignore", "WaiverNotExpired", False),  # or by its shape
+        ("--select", "AK000", True),
+    ],
+)
+def test_a_code_prefix_does_not_name_the_waivers_own_code(tmp_path, option, pattern, waiver_shown):
+    """hunt7 #10: ``--ignore AK00`` (rules 1-9) also hid AK000, an expired waiver."""
+    root = tmp_path / "w"
+    shutil.copytree(FIXTURES / "rules" / "rule9-bad", root)
+    (root / "waivers.ttl").write_text(waiver_text(date_term("2000-01-01")), "utf-8")
+    result = run_cli("--root", str(root), "check", option, pattern)
+    assert result.exit_code in (0, 1), result.output
+    assert (" AK000 Violation " in result.stdout) is waiver_shown, result.stdout
