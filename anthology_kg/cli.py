@@ -711,7 +711,7 @@ def _emit_chunks(chunks: Iterable[bytes], output: Path | None = None) -> None:
     "shape, failing as the exit code does; "
     "sarif: SARIF 2.1.0; turtle, jsonld: the W3C sh:ValidationReport graph (every result "
     "of the engine, before waivers and --select/--ignore). Without it, -o's extension "
-    "decides (.sarif, .json, .xml: JUnit, .txt).",
+    "decides (.sarif, .json, .xml: JUnit, .txt, .ttl, .jsonld).",
 )
 @_inference_option
 @click.option(
@@ -775,7 +775,7 @@ def validate(
     from .reports import WRITERS, junit_report, select_results
     from .w3c_report import WRITERS as SHACL_WRITERS
 
-    fmt = _output_format("validate", fmt, output, REPORT_FORMATS) or "text"
+    fmt = _output_format("validate", fmt, output, REPORT_FORMATS + SHACL_REPORT_FORMATS) or "text"
     if baseline and fmt in SHACL_WRITERS:
         raise AnthologyError(
             f"--baseline does not apply to --format {fmt}: the W3C report graph has no "
@@ -1310,11 +1310,11 @@ _QUERY_DIFF_USABLE = f"{', '.join(QUERY_DIFF_FORMATS[:-1])} or {QUERY_DIFF_FORMA
     "--format",
     "fmt",
     type=click.Choice(DIFF_FORMATS),
-    default="text",
-    show_default=True,
-    help="text for people; markdown: a summary table and a section per entry (a pull-request "
-    "comment, $GITHUB_STEP_SUMMARY); json: a documented object; nquads: a patch, the removed "
-    "and the added triples in two named graphs.",
+    default=None,
+    help="text (default) for people; markdown: a summary table and a section per entry (a "
+    "pull-request comment, $GITHUB_STEP_SUMMARY); json: a documented object; nquads: a "
+    "patch, the removed and the added triples in two named graphs. Without it, -o's "
+    "extension decides (.txt, .md, .json, .nq).",
 )
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when the states differ.")
 @click.option(
@@ -1358,6 +1358,7 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
     from .querydiff import diff_query
     from .revisions import anthology_root, resolve_states
 
+    fmt = _output_format("diff", fmt, output, DIFF_FORMATS) or "text"
     old_state, new_state = resolve_states(settings.root or anthology_root(), old, new)
     if query_name is not None:
         if fmt not in QUERY_DIFF_WRITERS:

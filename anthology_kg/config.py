@@ -46,13 +46,23 @@ RULE_COMMANDS = ("check", "validate")
 FORMAT_COMMANDS = ("validate", "query", "sparql", "export", "stats", "rules", "queries")
 _KEYS = {"root", "base", "fail-on", "select", "ignore", "format"}
 
-#: The format ``-o FILE`` implies, by file extension, for each command that writes one.
+#: The format ``-o FILE`` implies, by file extension, for each command that writes one
+#: in a format of its choice (tests/test_output_format_precedence.py holds every key
+#: one of the command's formats).
 OUTPUT_FORMATS: dict[str, dict[str, str]] = {
     "validate": {
         ".sarif": "sarif",
         ".json": "json",
         ".xml": "junit",
         ".txt": "text",
+        ".ttl": "turtle",
+        ".jsonld": "jsonld",
+    },
+    "diff": {
+        ".txt": "text",
+        ".md": "markdown",
+        ".json": "json",
+        ".nq": "nquads",
     },
     "export": {
         ".ttl": "turtle",

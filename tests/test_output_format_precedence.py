@@ -23,3 +23,52 @@ def test_the_extension_of_o_wins_over_the_configuration(bundled_copy, monkeypatc
     assert run_cli("export", "-o", "g.ttl").exit_code == 0
     assert (bundled_copy / "g.ttl").read_text(encoding="utf-8").startswith("@prefix ")
     assert run_cli("export").stdout.startswith("<")  # N-Quads, as configured
+
+
+def test_o_with_the_w3c_reports_extension_writes_that_graph(tmp_path):
+    """hunt7 #12: ``validate -o x.ttl`` (or .jsonld) wrote the text report."""
+    from conftest import FIXTURES
+
+    root = str(FIXTURES / "minimal")
+    for name, read in (("x.ttl", str.strip), ("x.jsonld", json.loads)):
+        result = run_cli("--root", root, "validate", "-o", str(tmp_path / name))
+        assert result.exit_code == 1, result.output  # the fixture breaks rule 1
+        written = (tmp_path / name).read_text(encoding="utf-8")
+        assert read(written) and "ValidationReport" in written, written[:200]
+        assert not written.startswith("data/"), written[:200]  # (the text report)
+
+
+def test_diff_o_writes_the_format_of_its_extension(tmp_path):
+    """diff has --format and -o too: ``-o changes.json`` wrote text."""
+    import shutil
+
+    from conftest import FIXTURES
+
+    for name in ("a", "b"):
+        shutil.copytree(FIXTURES / "minimal" / "data", tmp_path / name / "data")
+    folders = (str(tmp_path / "a"), str(tmp_path / "b"))
+    for name, check in (("d.json", lambda t: json.loads(t)["equal"]), ("d.md", str)):
+        assert run_cli("diff", *folders, "-o", str(tmp_path / name)).exit_code == 0
+        assert check((tmp_path / name).read_text(encoding="utf-8"))
+    assert (tmp_path / "d.md").read_text(encoding="utf-8") != ""
+    run_cli("diff", *folders, "--format", "text", "-o", str(tmp_path / "e.json"))
+    assert not (tmp_path / "e.json").read_text(encoding="utf-8").startswith("{")
+
+
+def test_every_command_with_format_and_o_maps_extensions_to_its_formats():
+    """A command writing a file in a format of its choice picks it from -o's extension
+    (config.OUTPUT_FORMATS), and each extension names one of the command's formats."""
+    import click
+
+    from anthology_kg.cli import main
+    from anthology_kg.config import OUTPUT_FORMATS
+
+    both = {}
+    for name, command in main.commands.items():
+        params = {p.name: p for p in command.params}
+        if "fmt" in params and "output" in params:
+            assert isinstance(params["fmt"].type, click.Choice)
+            both[name] = set(params["fmt"].type.choices)
+    assert set(both) == set(OUTPUT_FORMATS)
+    for name, implied in OUTPUT_FORMATS.items():
+        assert set(implied.values()) <= both[name], name
