@@ -513,14 +513,20 @@ def _rule_names(anthology: Engine, shape: ShapeTerm) -> list[str]:
 def _waivable(anthology: Engine, rules: list[Rule]) -> dict[str, None]:
     """What a waiver's ``ak:rule`` may name, in order for "did you mean": each rule's code
     and shape name, then the IRI of each named shape (a NodeShape, a PropertyShape or one
-    with a target) of no rule number, which its results carry as their shape."""
+    with a target) of no rule number, which its results carry as their shape, then the
+    name of each blank-node shape (``own_shape_names``), as --select and --ignore take."""
     known = dict.fromkeys([rule.code for rule in rules] + [rule.name for rule in rules])
     numbered = {rule.shape for rule in rules}
-    for subject, predicate, value in anthology.rules.shapes_view:
+    shapes = anthology.rules.shapes_view
+    for subject, predicate, value in shapes:
         if not isinstance(subject, ox.NamedNode) or subject in numbered:
             continue
         if predicate in _TARGETS or (predicate == RDF.type and value in _SHAPE_TYPES):
             known[subject.value] = None
+    # (A blank shape nested in a rule's is named by that shape's IRI, which its results
+    # do not carry: they carry the rule's name.)
+    numbered_iris = {text(shape) for shape in numbered}
+    known.update(dict.fromkeys(sorted(own_shape_names(shapes) - numbered_iris)))
     return known
 
 

@@ -154,3 +154,24 @@ def test_an_expiry_in_xsd_date_form_with_a_time_zone_or_any_year_is_read(root, e
         assert f"Waiver: the waiver expired on {written}: LIT-999 is being written" in (
             result.stdout
         )
+
+
+LABELLED_BLANK_SHAPE = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix sh: <http://www.w3.org/ns/shacl#> .
+[] a sh:NodeShape ; rdfs:label "NeedsComment" ; sh:targetClass ak:LiteratureRecord ;
+    sh:property [ sh:path rdfs:comment ; sh:minCount 1 ] .
+"""
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_a_waiver_naming_a_labelled_blank_shape_waives_it(tmp_path, engine):
+    """hunt7 #9: its results' code is the label, which --ignore took, but a waiver naming
+    it was a violation ("the waiver names no rule 'NeedsComment'")."""
+    root = rules_fixture_copy(tmp_path, "rule9-bad", LABELLED_BLANK_SHAPE)
+    result = check(root, '"NeedsComment"', '"2999-12-31"^^xsd:date', "--engine", engine)
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    assert [line for line in lines if "AK000" in line] == []
+    assert "NeedsComment Violation (waived: LIT-999 is being written)" in result.stdout
+    assert lines[-1] == "does not conform: 1 violation(s), 0 warning(s), 1 waived, 25 rule shapes"
