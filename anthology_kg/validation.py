@@ -410,17 +410,23 @@ def _apply_waivers(
     anthology: Engine, results: list[RuleResult], rules: list[Rule], today: dt.date
 ) -> list[RuleResult]:
     """Mark waived results; add a violation (AK000, at the waiver) for each waiver that is
-    incomplete, gives more than one expiry date or one that is not a date, names no rule
-    of ``rules`` nor a shape (it would waive nothing), or has expired."""
+    incomplete (a reason of blanks alone too), gives more than one focus entry, rule,
+    reason or expiry date, or an expiry that is not a date, names no rule of ``rules``
+    nor a shape (it would waive nothing), or has expired."""
     waivers = anthology.rules.waivers_view
     active: dict[tuple[str, str], str] = {}
     out: list[RuleResult] = []
     known: dict[str, None] | None = None  # what ak:rule may name, read at the first waiver
     for waiver in sorted(waivers.subjects(RDF.type, AK.Waiver), key=text):
-        focus = waivers.value(waiver, AK.waives)
-        shape = waivers.value(waiver, AK.rule)
-        reason = waivers.value(waiver, RDFS.comment)
+        focuses = waivers.objects(waiver, AK.waives)
+        shapes = waivers.objects(waiver, AK.rule)
+        reasons = waivers.objects(waiver, RDFS.comment)
         dates = waivers.objects(waiver, AK.expires)
+        # One of each is read; several are a problem, stated below (one shown: the first
+        # by its text, whatever the order the parser gave them in).
+        focus = min(focuses, key=text, default=None)
+        shape = shapes[0] if len(shapes) == 1 else None
+        reason = reasons[0] if len(reasons) == 1 else None
         iri = iri_of(waiver)
         location = anthology.rules.waiver_lines.get(iri) if iri is not None else None
         start = (
@@ -430,12 +436,17 @@ def _apply_waivers(
         )
         names = _rule_names(anthology, shape) if shape is not None else []
         problem = None
-        if focus is None or shape is None or reason is None or not dates:
+        if not focuses or not shapes or not reasons or not dates:
             problem = "a waiver names the focus entry, the rule, a reason and an expiry date"
-        elif len(dates) > 1:
-            listed = ", ".join(sorted(text(date) for date in dates))
-            problem = f"a waiver has one expiry date (ak:expires), not {len(dates)}: {listed}"
+        elif reason is not None and not text(reason).strip():
+            problem = (
+                "a waiver names the focus entry, the rule, a reason and an expiry date: "
+                "its reason (rdfs:comment) is empty"
+            )
+        elif several := _several(anthology, focuses, shapes, reasons, dates):
+            problem = several
         else:
+            assert shape is not None and reason is not None  # (one of each, above)
             if known is None:
                 known = _waivable(anthology, rules)
             expiry = xsd_date(text(dates[0]))
@@ -470,9 +481,40 @@ def _apply_waivers(
         for name in names:
             active[(short(anthology, focus) or "", name)] = reason.value
     for result in results:
-        why = active.get((result.focus, result.shape)) or active.get((result.focus, result.code))
-        out.append(replace(result, waived=True, waiver_reason=why) if why else result)
+        why = active.get((result.focus, result.shape))
+        if why is None:
+            why = active.get((result.focus, result.code))
+        out.append(result if why is None else replace(result, waived=True, waiver_reason=why))
     return out
+
+
+def _several(
+    anthology: Engine,
+    focuses: list[ShapeTerm],
+    shapes: list[ShapeTerm],
+    reasons: list[ShapeTerm],
+    dates: list[ShapeTerm],
+) -> str | None:
+    """The problem of a waiver that gives more than one focus entry, rule, reason or
+    expiry date (a waiver waives one rule of one entry; a value past the first was
+    dropped without a word), or None."""
+
+    def named(value: ShapeTerm) -> str:
+        return short(anthology, value) or ""
+
+    def quoted(value: ShapeTerm) -> str:
+        return repr(text(value))
+
+    for values, what, shown in (
+        (focuses, "focus entry (ak:waives)", named),
+        (shapes, "rule (ak:rule)", named),
+        (reasons, "reason (rdfs:comment)", quoted),
+        (dates, "expiry date (ak:expires)", text),
+    ):
+        if len(values) > 1:
+            listed = sorted(shown(value) for value in values)
+            return f"a waiver has one {what}, not {len(values)}: {', '.join(listed)}"
+    return None
 
 
 #: xsd:date's lexical form (XSD 1.1, 3.3.9): a year of four digits or more (a leading

@@ -175,3 +175,76 @@ def test_a_waiver_naming_a_labelled_blank_shape_waives_it(tmp_path, engine):
     assert [line for line in lines if "AK000" in line] == []
     assert "NeedsComment Violation (waived: LIT-999 is being written)" in result.stdout
     assert lines[-1] == "does not conform: 1 violation(s), 0 warning(s), 1 waived, 25 rule shapes"
+
+
+def waiver_of(waives: str, rule: str, comment: str) -> str:
+    """A waivers.ttl of one waiver, its ``ak:waives``, ``ak:rule`` and ``rdfs:comment``
+    objects written as given (Turtle terms)."""
+    return f"""@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix aks: <https://w3id.org/anthology-kg/shapes#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+
+<waiver/w> a ak:Waiver ; ak:waives {waives} ; ak:rule {rule} ;
+    rdfs:comment {comment} ; ak:expires "2999-12-31"^^xsd:date .
+"""
+
+
+INCOMPLETE = "a waiver names the focus entry, the rule, a reason and an expiry date"
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+@pytest.mark.parametrize(
+    ("waives", "rule", "comment", "problem", "focus"),
+    [
+        (
+            "<LIT-001>, <ADR-001>",
+            '"AK009"',
+            '"later"',
+            "a waiver has one focus entry (ak:waives), not 2: ADR-001, LIT-001",
+            "ADR-001",
+        ),
+        (
+            "<LIT-001>",
+            '"AK009", "AK001"',
+            '"later"',
+            "a waiver has one rule (ak:rule), not 2: AK001, AK009",
+            "LIT-001",
+        ),
+        (
+            "<LIT-001>",
+            '"AK009"',
+            '"later", "sooner"',
+            "a waiver has one reason (rdfs:comment), not 2: 'later', 'sooner'",
+            "LIT-001",
+        ),
+        (
+            "<LIT-001>",
+            '"AK009"',
+            '""',
+            f"{INCOMPLETE}: its reason (rdfs:comment) is empty",
+            "LIT-001",
+        ),
+        (
+            "<LIT-001>",
+            '"AK009"',
+            '"  \\t"',
+            f"{INCOMPLETE}: its reason (rdfs:comment) is empty",
+            "LIT-001",
+        ),
+    ],
+)
+def test_a_second_value_or_an_empty_reason_is_an_incomplete_waiver(
+    root, engine, waives, rule, comment, problem, focus
+):
+    """hunt7 #7: a second ak:waives, ak:rule or rdfs:comment was dropped without a word
+    (the second entry stayed unwaived), and an empty reason waived nothing and said
+    nothing. Each is an AK000 violation at the waiver, which waives nothing."""
+    (root / "waivers.ttl").write_text(waiver_of(waives, rule, comment), "utf-8")
+    result = run_cli("--root", str(root), "check", "--engine", engine)
+    assert result.exit_code == 1, result.output
+    assert result.stdout.splitlines() == [
+        DANGLING,
+        f"waivers.ttl:6:1: AK000 Violation [integrity] Waiver: {problem} ({focus})",
+        "does not conform: 2 violation(s), 0 warning(s), 0 waived, 25 rule shapes",
+    ]
