@@ -82,6 +82,15 @@ def _working_folder() -> Path | None:
         return None
 
 
+def _reads_no_anthology(args: list[str], extra: dict) -> bool:
+    """Whether the command line only asks for help, the version or a completion (click
+    parses resiliently then), which a broken configuration file must not stop."""
+    asked = args[: args.index("--")] if "--" in args else args
+    return bool(extra.get("resilient_parsing")) or any(
+        arg in ("--help", "-h", "--version") for arg in asked
+    )
+
+
 #: Where the context keeps the configuration file's path (click's ``Context.meta``).
 _CONFIGURATION = "anthology-kg.configuration"
 
@@ -98,8 +107,10 @@ class AnthologyGroup(click.Group):
             config = find_config(here) if here is not None else Config()
             extra.setdefault("default_map", config.default_map())
         except AnthologyError as exc:
-            click.echo(str(exc), err=True)
-            sys.exit(EXIT_INPUT)
+            if not _reads_no_anthology(args, extra):
+                click.echo(str(exc), err=True)
+                sys.exit(EXIT_INPUT)
+            config = Config()  # --help, --version and completion answer all the same
         try:
             with _naming_the_configuration(config.path):
                 ctx = super().make_context(info_name, args, parent, **extra)

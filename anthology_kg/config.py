@@ -115,7 +115,7 @@ def find_config(start: Path) -> Config:
         if own.is_file():
             return Config(own, _checked(copy.deepcopy(_read(own)), own))
         pyproject = folder / PYPROJECT
-        if pyproject.is_file():
+        if pyproject.is_file() and _may_configure_us(pyproject):
             tool = _read(pyproject).get("tool", {})
             if not isinstance(tool, dict):
                 raise AnthologyError("[tool] is not a table", pyproject)
@@ -123,6 +123,16 @@ def find_config(start: Path) -> Config:
             if table is not None:
                 return Config(pyproject, _checked(copy.deepcopy(table), pyproject))
     return Config()
+
+
+def _may_configure_us(pyproject: Path) -> bool:
+    """Whether ``pyproject`` names anthology-kg at all: one that does not, or that cannot
+    be read, is another project's (an enclosing repository's, another user's), whose
+    typo or permissions must not stop this tool."""
+    try:
+        return b"anthology-kg" in pyproject.read_bytes()
+    except OSError:
+        return False
 
 
 def _read(path: Path) -> dict[str, Any]:

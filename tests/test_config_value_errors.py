@@ -39,7 +39,10 @@ def test_a_bad_option_on_the_command_line_is_still_clicks(tmp_path, monkeypatch)
     assert result.exit_code == 2 and "Invalid value for '--format'" in result.stderr
 
 
-@pytest.mark.parametrize("tool", ['tool = "x"\n', "tool = [1, 2]\n", "tool = 3\n"])
+@pytest.mark.parametrize(  # each names anthology-kg: a pyproject.toml that does not is not read
+    "tool",
+    ['tool = "anthology-kg"\n', 'tool = ["anthology-kg", 2]\n', "tool = 3  # anthology-kg\n"],
+)
 def test_a_pyproject_whose_tool_is_not_a_table_is_named(tmp_path, monkeypatch, tool):
     """hunt1 F3: AttributeError: 'str' object has no attribute 'get', exit 1."""
     (tmp_path / "data").mkdir()
