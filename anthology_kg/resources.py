@@ -51,15 +51,18 @@ def find_root(start: Path | None = None) -> Path:
 
 def nearest_root(start: Path | None = None) -> Path | None:
     """The nearest ancestor of ``start`` (default: the working directory) holding
-    ``data/``; None when none has one. A ``data`` there that is no folder (a file, a
-    dangling link, a link loop) stops the search with an AnthologyError at it, as git
-    stops at a broken ``.git``: the anthology above is not the one meant."""
+    ``data/``; None when none has one. A symbolic link named ``data`` that leads to no
+    folder (dangling, in a loop, to a file) stops the search with an AnthologyError at
+    it, as git stops at a broken ``.git``: it was meant as this folder's data, and the
+    anthology above is not the one meant. A file named ``data`` is passed over, as a
+    folder without one is (a script's or a notebook's data beside an anthology's files)."""
     here = (start or Path.cwd()).resolve()
     for candidate in (here, *here.parents):
         data = candidate / DATA_DIR
-        if os.path.lexists(data):
-            _refuse_broken(data, "; repair or remove it, or name the anthology with --root DIR")
+        if data.is_dir():
             return candidate
+        if data.is_symlink():
+            _refuse_broken(data, "; repair or remove it, or name the anthology with --root DIR")
     return None
 
 

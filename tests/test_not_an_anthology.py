@@ -95,8 +95,24 @@ def test_a_data_that_is_no_folder_is_named_as_what_it_is(tmp_path, kind):
     assert Path(raised.value.path) == tmp_path / "data"
 
 
-@pytest.mark.parametrize("kind", BROKEN)
-def test_fmt_below_an_anthology_stops_at_a_broken_data(tmp_path, monkeypatch, kind):
+def test_a_file_named_data_below_an_anthology_is_passed_over(tmp_path, monkeypatch):
+    """A file named data (a script's, beside the anthology's files) is no anthology's
+    data folder: the search goes on to the anthology above, as from a folder without
+    one."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "A-1.ttl").write_text(
+        "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n\n\n<urn:x:A-1> ak:p 1 .\n",
+        encoding="utf-8",
+    )
+    _broken_data(tmp_path / "scripts", "a file")
+    monkeypatch.chdir(tmp_path / "scripts")
+    result = run_cli("fmt")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("reformatted ")
+
+
+@pytest.mark.parametrize("kind", BROKEN[1:])
+def test_fmt_below_an_anthology_stops_at_a_broken_data_link(tmp_path, monkeypatch, kind):
     """The search for the anthology stops at the first ``data``: the anthology above is
     not the one meant, and fmt rewrote it."""
     (tmp_path / "data").mkdir()
