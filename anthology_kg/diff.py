@@ -526,7 +526,21 @@ class AnthologyDiff:
 
 
 def diff_states(old: State, new: State, base: str = DEFAULT_BASE) -> AnthologyDiff:
-    """The semantic difference from ``old`` to ``new`` (see the module docstring)."""
+    """The semantic difference from ``old`` to ``new`` (see the module docstring).
+
+    >>> from dataclasses import replace
+    >>> from anthology_kg.resources import bundled_dir
+    >>> from anthology_kg.revisions import read_folder
+    >>> old = read_folder(bundled_dir(), "before")
+    >>> text = old.files["data/LIT-168.ttl"].replace(b'label "DAPO"', b'label "DAPO (2025)"')
+    >>> new = replace(old, name="after", files={**old.files, "data/LIT-168.ttl": text})
+    >>> [(entry.identifier, entry.status) for entry in diff_states(old, new).entries]
+    [('LIT-168', 'changed')]
+    >>> [fact.object.value for fact in diff_states(old, new).entries[0].added]
+    ['DAPO (2025)']
+    >>> diff_states(old, old).entries  # the same files: no change to the graph
+    []
+    """
     cache: dict[bytes, ParsedFile] = {}
     before = load_state(old, base, cache)
     after = load_state(new, base, cache)

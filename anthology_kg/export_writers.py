@@ -57,7 +57,14 @@ def _inferred_header(export: Export) -> str:
 
 def to_turtle(export: Export) -> str:
     """Canonical Turtle; inferred triples follow in a section of their own, marked by a
-    comment (Turtle has no named graphs)."""
+    comment (Turtle has no named graphs).
+
+    >>> from anthology_kg import FolderSource, build_export
+    >>> from anthology_kg.resources import bundled_dir
+    >>> turtle = to_turtle(build_export(FolderSource(bundled_dir()), ("data",)))
+    >>> print(turtle[turtle.index("id:LIT-168 a"):].split(" ;")[0])
+    id:LIT-168 a ak:LiteratureRecord
+    """
     return "".join(_turtle_pieces(export))
 
 
@@ -89,7 +96,15 @@ def _nt_text(lines: list[str], graph: str = "") -> str:
 
 @_paused
 def to_ntriples(export: Export) -> str:
-    """Sorted N-Triples of the asserted and the inferred triples together."""
+    """Sorted N-Triples of the asserted and the inferred triples together.
+
+    >>> from anthology_kg import FolderSource, build_export
+    >>> from anthology_kg.resources import bundled_dir
+    >>> export = build_export(FolderSource(bundled_dir()), ("data",), inference="rdfs")
+    >>> lines = to_ntriples(export).splitlines()
+    >>> lines == sorted(set(lines)), len(export.asserted_lines) < len(lines)
+    (True, True)
+    """
     asserted, inferred = export.canonical_lines()
     return _nt_text(asserted + inferred)
 

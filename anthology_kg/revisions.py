@@ -69,7 +69,13 @@ def _wanted(relative: str) -> bool:
 
 
 def read_folder(root: Path, name: str | None = None) -> State:
-    """The state of the anthology in folder ``root`` (its ``data/`` must exist)."""
+    """The state of the anthology in folder ``root`` (its ``data/`` must exist).
+
+    >>> from anthology_kg.resources import bundled_dir
+    >>> state = read_folder(bundled_dir(), "sample")
+    >>> state.name, state.data_files()[:2]
+    ('sample', ['data/ADR-032.ttl', 'data/ARXIV-2409.19256.ttl'])
+    """
     root = root.resolve()
     data_folder(root)
     files: dict[str, bytes] = {}
