@@ -66,8 +66,11 @@ def write_atomic(path: Path, content: str | bytes | Iterable[bytes]) -> None:
             raise AnthologyError("cannot write: no such folder", folder)
         if path.is_dir():
             raise AnthologyError("cannot write: a folder is in the way", path)
+        replaced = _stat_or_none(path)
     except OSError as exc:  # a name too long to look up
         raise write_error(exc, path) from None
+    if replaced is not None:
+        refuse_unwritable(path)
     prefix = hidden_prefix(path, MKSTEMP_RANDOM + len(".tmp"))
     tmp: str | None = None
     try:
@@ -76,8 +79,8 @@ def write_atomic(path: Path, content: str | bytes | Iterable[bytes]) -> None:
             handle = os.fdopen(fd, "wb")
         with handle:
             handle.writelines(chunks)
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o777)
+        if replaced is not None:
+            _keep_owner_and_mode(tmp, replaced)
         else:
             os.chmod(tmp, 0o644)
         os.replace(tmp, path)
@@ -93,6 +96,40 @@ def write_atomic(path: Path, content: str | bytes | Iterable[bytes]) -> None:
 
 #: The random characters tempfile.mkstemp puts between its prefix and suffix.
 MKSTEMP_RANDOM = 8
+
+
+def _stat_or_none(path: Path) -> os.stat_result | None:
+    """``os.stat(path)``, None where nothing is."""
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+
+
+def refuse_unwritable(path: Path) -> None:
+    """An AnthologyError if the file ``path`` exists and this user may not write it (its
+    mode, say 0o444, or its owner): a rename over it needs only the folder's permission,
+    and replaced a file its user had protected, which a shell's ``>`` refuses."""
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise AnthologyError(
+            "cannot write: permission denied (the file is read-only to you); nothing written",
+            path,
+        )
+
+
+def _keep_owner_and_mode(new: str | Path, replaced: os.stat_result) -> None:
+    """Give the file ``new``, about to replace one whose ``os.stat`` is ``replaced``, that
+    file's owner and group where this process may (root may; anyone may give a file a
+    group of theirs) and its permission bits."""
+    made = os.stat(new)
+    if (replaced.st_uid, replaced.st_gid) != (made.st_uid, made.st_gid):
+        for owner in (replaced.st_uid, -1):  # the owner too, else the group alone
+            try:
+                os.chown(new, owner, replaced.st_gid)
+                break
+            except OSError:
+                continue
+    os.chmod(new, replaced.st_mode & 0o777)
 
 
 def hidden_prefix(target: Path, more: int) -> str:
@@ -237,6 +274,7 @@ def write_all(
         targets = [Path(os.path.realpath(t)) if t.is_symlink() else t for t in targets]
         for target in targets:  # all or none: nothing is written into a device or a pipe
             refuse_special_file(target)
+            refuse_unwritable(target)
     staged: list[tuple[Path, int]] = []
     placed: list[_Placed] = []
     try:
@@ -335,7 +373,7 @@ def _place(temporary: Path, placed: _Placed, replace: bool) -> None:
         else:
             placed.backup = None
     if placed.backup is not None:  # the file replaced keeps its mode, as write_atomic's do
-        os.chmod(temporary, os.stat(placed.backup).st_mode & 0o777)
+        _keep_owner_and_mode(temporary, os.stat(placed.backup))
     os.replace(temporary, target)
 
 
