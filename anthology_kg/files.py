@@ -10,7 +10,6 @@ import secrets
 import shutil
 import signal
 import stat
-import tempfile
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -75,14 +74,12 @@ def write_atomic(path: Path, content: str | bytes | Iterable[bytes]) -> None:
     tmp: str | None = None
     try:
         with stop_signals_held():  # a file made is a name kept, to be removed
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=".tmp")
+            fd, tmp = new_file_beside(folder, prefix, ".tmp")
             handle = os.fdopen(fd, "wb")
         with handle:
             handle.writelines(chunks)
         if replaced is not None:
             _keep_owner_and_mode(tmp, replaced)
-        else:
-            os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except OSError as exc:
         if tmp is not None:
@@ -94,8 +91,36 @@ def write_atomic(path: Path, content: str | bytes | Iterable[bytes]) -> None:
         raise
 
 
-#: The random characters tempfile.mkstemp puts between its prefix and suffix.
+#: The random characters ``new_file_beside`` puts between its prefix and suffix.
 MKSTEMP_RANDOM = 8
+
+
+def new_file_beside(folder: Path | str, prefix: str, suffix: str) -> tuple[int, str]:
+    """A new file in ``folder``, named ``prefix``, ``MKSTEMP_RANDOM`` random characters and
+    ``suffix``, opened for writing: its descriptor and its path. Its mode is what
+    ``open()`` gives, 0o666 less the umask (tempfile.mkstemp makes 0o600, and a mode
+    forced after it ignored the umask: 0o644 under ``umask 077``)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        name = os.path.join(folder, f"{prefix}{secrets.token_hex(MKSTEMP_RANDOM // 2)}{suffix}")
+        try:
+            return os.open(name, flags, 0o666), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(folder))
+
+
+def new_folder_beside(folder: Path | str, prefix: str) -> Path:
+    """A new folder in ``folder``, named ``prefix`` and random characters, whose mode
+    is what ``mkdir`` gives, 0o777 less the umask (tempfile.mkdtemp makes 0o700)."""
+    for _ in range(100):
+        name = Path(folder) / f"{prefix}{secrets.token_hex(MKSTEMP_RANDOM // 2)}"
+        try:
+            name.mkdir(0o777)
+            return name
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(folder))
 
 
 def _stat_or_none(path: Path) -> os.stat_result | None:
@@ -325,16 +350,15 @@ def _stage(target: Path, text: str, staged: list[tuple[Path, int]]) -> None:
     """Write ``text`` to a new temporary file beside ``target`` and list it in ``staged``
     with its inode."""
     with stop_signals_held():  # a file made is a file listed, to be removed
-        fd, name = tempfile.mkstemp(
-            dir=target.parent,
-            prefix=hidden_prefix(target, MKSTEMP_RANDOM + len(".importing")),
-            suffix=".importing",
+        fd, name = new_file_beside(
+            target.parent,
+            hidden_prefix(target, MKSTEMP_RANDOM + len(".importing")),
+            ".importing",
         )
         temporary = Path(name)
         staged.append((temporary, os.fstat(fd).st_ino))
     with os.fdopen(fd, "wb") as handle:
         handle.write(text.encode("utf-8"))
-    os.chmod(temporary, 0o644)  # mkstemp's 0600 is for the temporary alone (write_atomic)
 
 
 def link_new(source: Path, target: Path) -> None:

@@ -183,7 +183,7 @@ def test_a_full_disk_is_exit_2_and_leaves_the_folder_as_it_was(tmp_path, records
     out = a_folder_with_one_entry(tmp_path, records)
     before = snapshot(out)
     full = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-    failing_on_call(monkeypatch, anthology_kg.files.tempfile, "mkstemp", 30, full)
+    failing_on_call(monkeypatch, anthology_kg.files, "new_file_beside", 30, full)
     result = run_cli("import", "--replace", str(records), "-o", str(out))
     assert result.exit_code == 2
     assert result.stderr.endswith("out: cannot write: no space left on the device\n")

@@ -81,17 +81,17 @@ def test_a_legal_name_near_the_limit_is_written(bundled_copy, out, command):
 
 
 def test_a_temporary_name_is_cut_at_a_character(out, monkeypatch):
-    import tempfile
+    from anthology_kg import files
 
     name = "é" * 124 + ".ttl"  # 252 bytes
     prefixes: list[str] = []
-    make = tempfile.mkstemp
+    make = files.new_file_beside
 
-    def mkstemp(*args, **kwargs):
-        prefixes.append(kwargs["prefix"])
-        return make(*args, **kwargs)
+    def new_file_beside(folder, prefix, suffix):
+        prefixes.append(prefix)
+        return make(folder, prefix, suffix)
 
-    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(files, "new_file_beside", new_file_beside)
     write_atomic(out / name, "x\n")
     assert [p.name for p in out.iterdir()] == [name]
     (prefix,) = prefixes

@@ -49,12 +49,12 @@ def test_a_mount_point_is_refused_before_the_build(tmp_path, monkeypatch):
 
 
 def test_a_parent_folder_that_cannot_be_written_is_named_with_the_reason(tmp_path, monkeypatch):
-    import tempfile
+    from anthology_kg.site import output
 
     def refused(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(tempfile, "mkdtemp", refused)
+    monkeypatch.setattr(output, "new_folder_beside", refused)
     result = run_cli("--root", str(bundled_dir()), "site", "-o", str(tmp_path / "html"))
     assert result.exit_code == 2, result.output
     assert result.stderr == (

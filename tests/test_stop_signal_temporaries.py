@@ -4,7 +4,7 @@ F10): the signal came right after mkstemp made the file, before its name was kep
 ``.ID.ttl.XXXX.importing`` on SIGTERM, which its holder did not hold; the same hole let
 SIGTERM cut its clean-up short.
 
-Real processes and real signals, at a set point: the child's ``tempfile.mkstemp`` (or
+Real processes and real signals, at a set point: the child's ``files.new_file_beside`` (or
 ``Path.unlink``) sends the signal to its own process once the file is made (or removed),
 so the handler runs there, inside the call.
 """
@@ -22,13 +22,14 @@ from conftest import RECORDS, _sigint_as_on_a_terminal, records_folder
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
 #: Runs the command line (argv[3:]) with a signal (argv[1]) sent by the process to itself
-#: right after the argv[2]-th call of ``tempfile.mkstemp`` returns from making its file.
+#: right after the argv[2]-th call of ``files.new_file_beside`` returns from making its file.
 _AT_MKSTEMP = """
-import os, signal, sys, tempfile
+import os, signal, sys
+from anthology_kg import files
 from anthology_kg.cli import run
 
 number, at = getattr(signal, sys.argv[1]), int(sys.argv[2])
-made = tempfile.mkstemp
+made = files.new_file_beside
 calls = []
 
 def mkstemp(*args, **kwargs):
@@ -38,7 +39,7 @@ def mkstemp(*args, **kwargs):
         os.kill(os.getpid(), number)
     return result
 
-tempfile.mkstemp = mkstemp
+files.new_file_beside = mkstemp
 sys.argv = ["anthology-kg", *sys.argv[3:]]
 run()
 """
@@ -46,11 +47,12 @@ run()
 #: As _AT_MKSTEMP, with Ctrl-C at the argv[2]-th mkstemp; then SIGTERM right after the
 #: first temporary file of import is removed, in the clean-up that Ctrl-C started.
 _IN_CLEAN_UP = """
-import os, pathlib, signal, sys, tempfile
+import os, pathlib, signal, sys
+from anthology_kg import files
 from anthology_kg.cli import run
 
 at = int(sys.argv[2])
-made, unlink = tempfile.mkstemp, pathlib.Path.unlink
+made, unlink = files.new_file_beside, pathlib.Path.unlink
 calls, removed = [], []
 
 def mkstemp(*args, **kwargs):
@@ -66,7 +68,7 @@ def remove(self, *args, **kwargs):
         removed.append(self)
         os.kill(os.getpid(), signal.SIGTERM)
 
-tempfile.mkstemp = mkstemp
+files.new_file_beside = mkstemp
 pathlib.Path.unlink = remove
 sys.argv = ["anthology-kg", *sys.argv[3:]]
 run()

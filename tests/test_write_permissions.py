@@ -1,6 +1,8 @@
 """What the writers leave on a file's permissions: a file the user may not write (0444)
 is refused, not replaced by a rename (hunt9 #5); a file replaced keeps its owner where
-the process may give it (as root, fmt made every file it rewrote root's)."""
+the process may give it (as root, fmt made every file it rewrote root's); a new file or
+site folder gets the mode open() and mkdir give, the umask's (hunt9 #6: 0644 and 0755
+forced, so ``umask 077`` made private anthologies world-readable)."""
 
 from __future__ import annotations
 
@@ -87,3 +89,36 @@ def test_a_file_replaced_keeps_its_owner(tmp_path, writer):
     assert path.read_text(encoding="utf-8") == "new\n"
     assert (written.st_uid, written.st_gid) == (OTHER_USER, OTHER_USER)
     assert stat.S_IMODE(written.st_mode) == 0o640
+
+
+@pytest.fixture
+def umask_077():
+    previous = os.umask(0o077)
+    try:
+        yield
+    finally:
+        os.umask(previous)
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_new_files_follow_the_umask(bundled_copy, tmp_path, umask_077):
+    exported = tmp_path / "all.ttl"
+    assert run_cli("--root", str(bundled_copy), "export", "-o", str(exported)).exit_code == 0
+    assert _mode(exported) == 0o600
+    made = run_cli("--root", str(bundled_copy), "new", "note", "NOTE-777", "--title", "private")
+    assert made.exit_code == 0, made.stderr
+    assert _mode(bundled_copy / "data" / "NOTE-777.ttl") == 0o600
+    folder = records_folder(tmp_path, (SEED,))
+    (tmp_path / "imported").mkdir()
+    assert run_cli("import", str(folder), "-o", str(tmp_path / "imported")).exit_code == 0
+    assert _mode(tmp_path / "imported" / "ARXIV-2409.19256.ttl") == 0o600
+
+
+def test_the_site_folder_follows_the_umask(bundled_copy, tmp_path, umask_077):
+    site = tmp_path / "site"
+    result = run_cli("--root", str(bundled_copy), "site", "-o", str(site))
+    assert result.exit_code == 0, result.stderr
+    assert _mode(site) == 0o700 and _mode(site / "index.html") == 0o600

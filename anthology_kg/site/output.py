@@ -15,7 +15,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from ..errors import AnthologyError
-from ..files import stop_signals_held
+from ..files import new_folder_beside, stop_signals_held
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -136,7 +136,7 @@ class SiteWriter:
         parent = output.parent
         try:
             parent.mkdir(parents=True, exist_ok=True)
-            fresh = Path(tempfile.mkdtemp(dir=parent, prefix=f".{output.name}.new-"))
+            fresh = new_folder_beside(parent, f".{output.name}.new-")
         except OSError as exc:
             raise AnthologyError(
                 f"cannot write: {exc.strerror} (the site is built in a new folder here, "
@@ -224,7 +224,6 @@ class SiteWriter:
             self.pause()
             if self.output.is_dir():  # a file put there while the site was built
                 refuse_foreign_names(self.output)
-            os.chmod(self.fresh, 0o755)
             _swap(self.fresh, self.output)
         except OSError as exc:
             self.discard()
