@@ -29,7 +29,7 @@ import pyoxigraph as ox
 
 from . import __version__
 from .config import FAIL_ON, did_you_mean
-from .errors import AnthologyError
+from .errors import AnthologyError, display_path
 from .layout import printable
 from .rules import WAIVER_CODE, WAIVER_SHAPE, matches_code
 from .validation import SEVERITIES, Report, RuleResult, own_shape_names
@@ -280,9 +280,36 @@ def _uri(file: str) -> str:
     return quote(os.fsencode(file))
 
 
+def _sarif_location(result: RuleResult, report: Report) -> dict:
+    """The result's SARIF location: its file, line and column; for a result no line of a
+    file holds (about a term of the ontology, say), a region-less location at the
+    waivers file for the waivers' results and at the anthology's data folder for the
+    others, with a message saying so. GitHub's code scanning refuses a whole SARIF file
+    in which one result has no location."""
+    if result.file:
+        location: dict = {"artifactLocation": {"uri": _uri(result.file)}}
+        if result.line:
+            location["region"] = {"startLine": result.line}
+            if result.column:
+                location["region"]["startColumn"] = result.column
+        return {"physicalLocation": location}
+    engine = report.engine
+    waivers = engine.rules.waivers_file if engine is not None else None
+    if result.shape == WAIVER_SHAPE and waivers is not None:
+        uri, where = _uri(display_path(waivers)), "the waivers file"
+    else:
+        data = (engine.root if engine is not None else Path.cwd()) / "data"
+        uri, where = _uri(display_path(data)) + "/", "the anthology's data folder"
+    return {
+        "physicalLocation": {"artifactLocation": {"uri": uri}},
+        "message": {"text": f"no line of a file holds this result: located at {where}"},
+    }
+
+
 def sarif_report(report: Report) -> str:
     """SARIF 2.1.0 with one reporting descriptor per rule code (``AK002``); the shapes
-    that encode a rule are listed in its descriptor, each result names its shape."""
+    that encode a rule are listed in its descriptor, each result names its shape.
+    Every result has a location (``_sarif_location``)."""
     level = {"Violation": "error", "Warning": "warning", "Info": "note"}
     by_code: dict[str, list] = {}
     for rule in report.rules:
@@ -318,13 +345,7 @@ def sarif_report(report: Report) -> str:
         }
         if r.code in index:
             result["ruleIndex"] = index[r.code]
-        if r.file:
-            location: dict = {"artifactLocation": {"uri": _uri(r.file)}}
-            if r.line:
-                location["region"] = {"startLine": r.line}
-                if r.column:
-                    location["region"]["startColumn"] = r.column
-            result["locations"] = [{"physicalLocation": location}]
+        result["locations"] = [_sarif_location(r, report)]
         if r.waived:
             result["suppressions"] = [{"kind": "external", "justification": r.waiver_reason}]
         if r.baseline:

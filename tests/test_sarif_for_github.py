@@ -1,0 +1,74 @@
+"""SARIF as GitHub reads it (hunt7 #5): every SARIF result has a location (GitHub's code
+scanning refuses the whole file otherwise)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+
+from anthology_kg.fast import load_fast
+from anthology_kg.reports import sarif_report
+from anthology_kg.rules import WAIVER_SHAPE
+from anthology_kg.validation import validate
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+NOWHERE_SHAPE = """@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+<urn:x:Nowhere> a sh:NodeShape ; sh:targetNode <urn:x:nothing> ;
+    sh:property [ sh:path rdfs:label ; sh:minCount 1 ] .
+"""
+
+EXPIRED_WAIVER = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+<waiver/old> a ak:Waiver ; ak:waives <LIT-001> ; ak:rule "AK001" ;
+    rdfs:comment "old" ; ak:expires "2020-01-01"^^xsd:date .
+"""
+
+
+def repository(top: Path, anthology: str) -> Path:
+    """A git work tree at ``top`` holding the minimal fixture at ``top/anthology``."""
+    subprocess.run(["git", "init", "-q", str(top)], check=True)
+    root = top / anthology
+    shutil.copytree(FIXTURES / "minimal", root, dirs_exist_ok=True)
+    return root
+
+
+def locations(sarif: str) -> list[dict]:
+    """The one location of each result (a result has exactly one)."""
+    return [result["locations"][0] for result in json.loads(sarif)["runs"][0]["results"]]
+
+
+def test_a_result_no_line_of_a_file_holds_is_located_at_the_data_folder(tmp_path, monkeypatch):
+    root = repository(tmp_path, ".")
+    (root / "ontology" / "shapes").mkdir(parents=True)
+    (root / "ontology" / "shapes" / "mine.ttl").write_text(NOWHERE_SHAPE, encoding="utf-8")
+    (root / "waivers.ttl").write_text(EXPIRED_WAIVER, encoding="utf-8")
+    monkeypatch.chdir(root)
+    report = validate(load_fast(root))
+    # A waiver the validation could not place (a blank node): the writer falls back too.
+    report.results = [
+        replace(r, file=None, line=None, column=None) if r.shape == WAIVER_SHAPE else r
+        for r in report.results
+    ]
+    assert [r.file for r in report.results if r.shape == "urn:x:Nowhere"] == [None]
+    placed = {
+        (
+            place["physicalLocation"]["artifactLocation"]["uri"],
+            "region" in place["physicalLocation"],
+            "message" in place,
+        )
+        for place in locations(sarif_report(report))
+    }
+    assert placed == {
+        ("data/", False, True),  # urn:x:Nowhere's
+        ("waivers.ttl", False, True),
+        ("data/LIT-001.ttl", True, False),  # rule 1's
+    }
