@@ -315,7 +315,7 @@ _baseline_option = click.option(
     metavar="OLD",
     help="Count only the results OLD (a git revision such as origin/main, or a folder) "
     "does not have: the others are reported as existing, the ones OLD had and this "
-    "state lacks as fixed (SARIF baselineState new, unchanged, absent).",
+    "state lacks as fixed (SARIF: baselineState new or unchanged; fixed ones left out).",
 )
 
 

@@ -309,7 +309,10 @@ def _sarif_location(result: RuleResult, report: Report) -> dict:
 def sarif_report(report: Report) -> str:
     """SARIF 2.1.0 with one reporting descriptor per rule code (``AK002``); the shapes
     that encode a rule are listed in its descriptor, each result names its shape.
-    Every result has a location (``_sarif_location``)."""
+    Every result has a location (``_sarif_location``). Against a baseline, a result is
+    ``new`` or ``unchanged``; a fixed (``absent``) one is left out: GitHub's code
+    scanning reads no ``baselineState`` and would raise an alert at a line of the
+    current files."""
     level = {"Violation": "error", "Warning": "warning", "Info": "note"}
     by_code: dict[str, list] = {}
     for rule in report.rules:
@@ -337,6 +340,8 @@ def sarif_report(report: Report) -> str:
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     results = []
     for r in report.results:
+        if r.baseline == "absent":
+            continue
         result: dict = {
             "ruleId": r.code,
             "level": level.get(r.severity, "error"),

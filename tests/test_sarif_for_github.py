@@ -1,5 +1,6 @@
-"""SARIF as GitHub reads it (hunt7 #5): every SARIF result has a location (GitHub's code
-scanning refuses the whole file otherwise)."""
+"""SARIF as GitHub reads it (hunt7 #5, #6): every SARIF result has a location (GitHub's
+code scanning refuses the whole file otherwise), and a result the baseline had and the
+files no longer have is left out of SARIF (GitHub reads no ``baselineState``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, run_cli
 
 from anthology_kg.fast import load_fast
 from anthology_kg.reports import sarif_report
@@ -72,3 +73,23 @@ def test_a_result_no_line_of_a_file_holds_is_located_at_the_data_folder(tmp_path
         ("waivers.ttl", False, True),
         ("data/LIT-001.ttl", True, False),  # rule 1's
     }
+
+
+def test_a_fixed_result_is_left_out_of_sarif_and_kept_in_json(tmp_path, monkeypatch):
+    old = repository(tmp_path, "old")
+    new = tmp_path / "new"
+    shutil.copytree(old, new)
+    entry = new / "data" / "LIT-001.ttl"
+    entry.write_text(
+        entry.read_text("utf-8").replace("ak:method", "ak:evaluation"), encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    args = ("--root", "new", "validate", "--baseline", "old")
+    sarif = run_cli(*args, "--format", "sarif")
+    assert sarif.exit_code == 1, sarif.output
+    [result] = json.loads(sarif.stdout)["runs"][0]["results"]
+    assert (result["baselineState"], result["properties"]["value"]) == ("new", "ak:evaluation")
+    states = [
+        r["baselineState"] for r in json.loads(run_cli(*args, "--format", "json").stdout)["results"]
+    ]
+    assert sorted(states) == ["absent", "new"]
