@@ -29,7 +29,7 @@ import pyoxigraph as ox
 
 from . import __version__
 from .config import FAIL_ON, did_you_mean
-from .errors import AnthologyError, display_path
+from .errors import AnthologyError
 from .layout import printable
 from .rules import WAIVER_CODE, WAIVER_SHAPE, matches_code
 from .validation import SEVERITIES, Report, RuleResult, own_shape_names
@@ -190,15 +190,49 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def _work_tree_top(folder: str) -> str | None:
+    """The top folder of the git work tree holding ``folder`` (an absolute path): the
+    nearest one holding a ``.git`` (a folder, or the file of a linked work tree); None
+    outside any."""
+    while True:
+        if os.path.lexists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def _repository_paths() -> Callable[[str], str]:
+    """A function giving a result's file (named as the text report names it: from the
+    working directory) as GitHub reads a path: from the top of the git work tree holding
+    it, symbolic links resolved (GitHub's SARIF support: a path is relative to the root
+    of the repository, and a result in a file reached through a symlink is not shown);
+    the name unchanged outside a work tree. The tops found are kept for the one report."""
+    tops: dict[str, str | None] = {}
+
+    def in_repository(file: str) -> str:
+        real = os.path.realpath(file)
+        folder = os.path.dirname(real)
+        if folder not in tops:
+            tops[folder] = _work_tree_top(folder)
+        top = tops[folder]
+        return Path(os.path.relpath(real, top)).as_posix() if top is not None else file
+
+    return in_repository
+
+
 def github_report(report: Report) -> str:
     """GitHub Actions workflow commands: ``::error file=…,line=…,title=…::message``, data
-    text escaped as ``_escape_data`` says."""
+    text escaped as ``_escape_data`` says, a file named from the top of its git work tree
+    (as GitHub reads ``file=``; ``_repository_paths``)."""
+    in_repository = _repository_paths()
     lines = []
     for r in report.counted:
         command = {"Violation": "error", "Warning": "warning"}.get(r.severity, "notice")
         props = []
         if r.file:
-            props.append(f"file={_escape_property(r.file)}")
+            props.append(f"file={_escape_property(in_repository(r.file))}")
             if r.line:
                 props.append(f"line={r.line}")
             if r.column:
@@ -280,14 +314,16 @@ def _uri(file: str) -> str:
     return quote(os.fsencode(file))
 
 
-def _sarif_location(result: RuleResult, report: Report) -> dict:
+def _sarif_location(
+    result: RuleResult, report: Report, in_repository: Callable[[str], str]
+) -> dict:
     """The result's SARIF location: its file, line and column; for a result no line of a
     file holds (about a term of the ontology, say), a region-less location at the
     waivers file for the waivers' results and at the anthology's data folder for the
     others, with a message saying so. GitHub's code scanning refuses a whole SARIF file
     in which one result has no location."""
     if result.file:
-        location: dict = {"artifactLocation": {"uri": _uri(result.file)}}
+        location: dict = {"artifactLocation": {"uri": _uri(in_repository(result.file))}}
         if result.line:
             location["region"] = {"startLine": result.line}
             if result.column:
@@ -296,10 +332,10 @@ def _sarif_location(result: RuleResult, report: Report) -> dict:
     engine = report.engine
     waivers = engine.rules.waivers_file if engine is not None else None
     if result.shape == WAIVER_SHAPE and waivers is not None:
-        uri, where = _uri(display_path(waivers)), "the waivers file"
+        uri, where = _uri(in_repository(str(waivers))), "the waivers file"
     else:
         data = (engine.root if engine is not None else Path.cwd()) / "data"
-        uri, where = _uri(display_path(data)) + "/", "the anthology's data folder"
+        uri, where = _uri(in_repository(str(data))) + "/", "the anthology's data folder"
     return {
         "physicalLocation": {"artifactLocation": {"uri": uri}},
         "message": {"text": f"no line of a file holds this result: located at {where}"},
@@ -309,7 +345,8 @@ def _sarif_location(result: RuleResult, report: Report) -> dict:
 def sarif_report(report: Report) -> str:
     """SARIF 2.1.0 with one reporting descriptor per rule code (``AK002``); the shapes
     that encode a rule are listed in its descriptor, each result names its shape.
-    Every result has a location (``_sarif_location``). Against a baseline, a result is
+    Every result has a location (``_sarif_location``), its file named from the top of
+    its git work tree (``_repository_paths``). Against a baseline, a result is
     ``new`` or ``unchanged``; a fixed (``absent``) one is left out: GitHub's code
     scanning reads no ``baselineState`` and would raise an alert at a line of the
     current files."""
@@ -338,6 +375,7 @@ def sarif_report(report: Report) -> str:
             }
         )
     index = {rule["id"]: i for i, rule in enumerate(rules)}
+    in_repository = _repository_paths()
     results = []
     for r in report.results:
         if r.baseline == "absent":
@@ -350,7 +388,7 @@ def sarif_report(report: Report) -> str:
         }
         if r.code in index:
             result["ruleIndex"] = index[r.code]
-        result["locations"] = [_sarif_location(r, report)]
+        result["locations"] = [_sarif_location(r, report, in_repository)]
         if r.waived:
             result["suppressions"] = [{"kind": "external", "justification": r.waiver_reason}]
         if r.baseline:

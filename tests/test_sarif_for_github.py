@@ -1,6 +1,7 @@
-"""SARIF as GitHub reads it (hunt7 #5, #6): every SARIF result has a location (GitHub's
-code scanning refuses the whole file otherwise), and a result the baseline had and the
-files no longer have is left out of SARIF (GitHub reads no ``baselineState``)."""
+"""SARIF and workflow commands as GitHub reads them (hunt7 #5, #6, #13): every SARIF
+result has a location (GitHub's code scanning refuses the whole file otherwise), a
+result the baseline had and the files no longer have is left out of SARIF (GitHub reads
+no ``baselineState``), and files are named from the top of the git work tree."""
 
 from __future__ import annotations
 
@@ -93,3 +94,31 @@ def test_a_fixed_result_is_left_out_of_sarif_and_kept_in_json(tmp_path, monkeypa
         r["baselineState"] for r in json.loads(run_cli(*args, "--format", "json").stdout)["results"]
     ]
     assert sorted(states) == ["absent", "new"]
+
+
+def test_files_are_named_from_the_top_of_the_work_tree(tmp_path, monkeypatch):
+    root = repository(tmp_path, "sub/anthology")
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    args = ("--root", "../sub/anthology", "validate")
+    sarif = run_cli(*args, "--format", "sarif")
+    [place] = locations(sarif.stdout)
+    assert place["physicalLocation"]["artifactLocation"]["uri"] == "sub/anthology/data/LIT-001.ttl"
+    github = run_cli(*args, "--format", "github")
+    assert github.stdout.startswith("::error file=sub/anthology/data/LIT-001.ttl,line=7,")
+    # A data file that is a symbolic link: named as its target (GitHub shows no result
+    # in a file it reaches through a link).
+    (tmp_path / "real").mkdir()
+    entry = root / "data" / "LIT-001.ttl"
+    entry.rename(tmp_path / "real" / "LIT-001.ttl")
+    entry.symlink_to("../../../real/LIT-001.ttl")
+    linked = run_cli(*args, "--format", "github")
+    assert linked.stdout.startswith("::error file=real/LIT-001.ttl,line=7,")
+    (tmp_path / "real" / "LIT-001.ttl").replace(entry)
+    # Text keeps naming it as before (from the working directory when under it).
+    shown = f"{(root / 'data' / 'LIT-001.ttl').as_posix()}:7:5: AK001 "
+    assert run_cli(*args).stdout.startswith(shown)
+    # Outside a work tree, SARIF names it as text does.
+    shutil.rmtree(tmp_path / ".git")
+    [place] = locations(run_cli(*args, "--format", "sarif").stdout)
+    assert place["physicalLocation"]["artifactLocation"]["uri"] == shown.split(":")[0]
