@@ -58,9 +58,12 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM
 @contextlib.contextmanager
 def _naming_the_configuration(path: Path | None) -> Iterator[None]:
     """A bad value the configuration file gave (click's BadParameter, its source the
-    default map) as an AnthologyError naming the file and the key, not the command-line
-    option the user did not write: ``anthology-kg.toml: root: Directory ...``."""
+    default map) as an AnthologyError naming the file, the line and the key, not the
+    command-line option the user did not write: ``anthology-kg.toml:1: root: Directory
+    ...``, ``anthology-kg.toml:2: format.validate: 'yaml' is not one of ...``."""
     from click.core import ParameterSource
+
+    from .config import setting_line
 
     try:
         yield
@@ -70,8 +73,17 @@ def _naming_the_configuration(path: Path | None) -> Iterator[None]:
             raise
         if ctx.get_parameter_source(param.name) is not ParameterSource.DEFAULT_MAP:
             raise
-        key = "format" if param.name == "fmt" else param.name.replace("_", "-")
-        raise AnthologyError(f"{key}: {exc.message}", path) from None
+        key = _setting(ctx, param.name)
+        said = f"{'.'.join(key)}: {exc.message}"
+        raise AnthologyError(said, path, setting_line(path, key)) from None
+
+
+def _setting(ctx: click.Context, name: str) -> tuple[str, ...]:
+    """The key of the configuration file that sets option ``name`` of ``ctx``'s command:
+    ``("fail-on",)``; a format by its command, ``("format", "validate")``."""
+    if name == "fmt":
+        return ("format", str(ctx.info_name))
+    return (name.replace("_", "-"),)
 
 
 def _working_folder() -> Path | None:
@@ -300,14 +312,22 @@ def _codes(values: tuple[str, ...]) -> list[str]:
 def _check_selection(report, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
     """Refuse a --select or --ignore pattern that names no rule of ``report``; one the
     configuration file set is reported against the file."""
+    from .config import setting_line
     from .reports import check_codes
 
     ctx = click.get_current_context()
     for name, values in (("select", select), ("ignore", ignore)):
-        if ctx.get_parameter_source(name) is click.core.ParameterSource.DEFAULT_MAP:
-            check_codes(report, _codes(values), name, ctx.find_root().meta.get(_CONFIGURATION))
-        else:
+        configuration = ctx.find_root().meta.get(_CONFIGURATION)
+        if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT_MAP:
             check_codes(report, _codes(values), f"--{name}")
+            continue
+        try:
+            check_codes(report, _codes(values), name, configuration)
+        except AnthologyError as exc:
+            if configuration is None or exc.line is not None:
+                raise
+            line = setting_line(configuration, (name,))
+            raise AnthologyError(exc.message, exc.path, line) from None
 
 
 _baseline_option = click.option(

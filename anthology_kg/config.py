@@ -22,8 +22,10 @@ from __future__ import annotations
 import copy
 import difflib
 import functools
+import json
+import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +47,8 @@ RULE_COMMANDS = ("check", "validate")
 #: The commands whose ``--format`` the file may set.
 FORMAT_COMMANDS = ("validate", "query", "sparql", "export", "stats", "rules", "queries")
 _KEYS = {"root", "base", "fail-on", "select", "ignore", "format"}
+#: Where ``pyproject.toml`` holds the settings.
+_TOOL_TABLE = ("tool", "anthology-kg")
 
 #: The format ``-o FILE`` implies, by file extension, for each command that writes one
 #: in a format of its choice (tests/test_output_format_precedence.py holds every key
@@ -107,6 +111,69 @@ class Config:
         return defaults
 
 
+#: A TOML key (one part of a dotted key): bare, "basic" or 'literal'.
+_KEY_PART = r"""[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*'"""
+_DOTTED = rf"(?:{_KEY_PART})(?:\s*\.\s*(?:{_KEY_PART}))*"
+_TABLE_LINE = re.compile(rf"\s*\[\[?\s*({_DOTTED})\s*\]")
+_KEY_LINE = re.compile(rf"\s*({_DOTTED})\s*=")
+
+
+def setting_line(path: Path, key: Sequence[str]) -> int | None:
+    """The line of the configuration file ``path`` where the setting ``key`` is written
+    (``("format", "validate")``; in ``pyproject.toml``, under ``[tool.anthology-kg]``):
+    its own line, else that of the nearest table written to hold it (an inline table's
+    key). None when the file cannot be read or the scan does not find it. A scan of the
+    text, not a parse: tomllib says where a syntax error is, not where a key is."""
+    return _written_at(path, (*(_TOOL_TABLE if path.name == PYPROJECT else ()), *key))
+
+
+def _written_at(path: Path, wanted: tuple[str, ...]) -> int | None:
+    """``setting_line`` of the key ``wanted``, from the top of the file."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeError):
+        return None
+    table: tuple[str, ...] = ()
+    found, found_depth, in_string = None, 0, False
+    # (TOML's line ends are LF and CRLF alone: str.splitlines would break at more)
+    for number, line in enumerate(text.split("\n"), start=1):
+        quotes = line.count('"""') + line.count("'''")
+        if in_string:  # inside a multi-line string, which may hold "key = value"
+            in_string = quotes % 2 == 0
+            continue
+        in_string = quotes % 2 == 1
+        header = _TABLE_LINE.match(line)
+        written = _KEY_LINE.match(line) if header is None else None
+        if header is not None:
+            table = _key_parts(header.group(1))
+            here = table
+        elif written is not None:
+            here = (*table, *_key_parts(written.group(1)))
+        else:
+            continue
+        if here == wanted:
+            return number
+        if len(here) > found_depth and wanted[: len(here)] == here:
+            found, found_depth = number, len(here)
+    return found
+
+
+def _key_parts(dotted: str) -> tuple[str, ...]:
+    """The parts of a dotted TOML key, quotes taken off (``"a.b".c``: ``a.b``, ``c``)."""
+    parts = []
+    for match in re.finditer(_KEY_PART, dotted):
+        part = match.group()
+        if part[0] == '"':
+            try:
+                part = json.loads(part)  # (TOML's basic-string escapes are JSON's but few)
+            except ValueError:
+                part = part[1:-1]
+        elif part[0] == "'":
+            part = part[1:-1]
+        parts.append(part)
+    return tuple(parts)
+
+
 def find_config(start: Path) -> Config:
     """The configuration of the nearest folder, from ``start`` up, that has an
     ``anthology-kg.toml`` or a ``pyproject.toml`` with ``[tool.anthology-kg]``."""
@@ -118,7 +185,9 @@ def find_config(start: Path) -> Config:
         if pyproject.is_file() and _may_configure_us(pyproject):
             tool = _read(pyproject).get("tool", {})
             if not isinstance(tool, dict):
-                raise AnthologyError("[tool] is not a table", pyproject)
+                raise AnthologyError(
+                    "[tool] is not a table", pyproject, _written_at(pyproject, ("tool",))
+                )
             table = tool.get("anthology-kg")
             if table is not None:
                 return Config(pyproject, _checked(copy.deepcopy(table), pyproject))
@@ -157,34 +226,39 @@ def _parsed(text: str) -> dict[str, Any]:
 
 def _checked(values: Any, path: Path) -> dict[str, Any]:
     """``values`` if every key and value is one this module knows, else an
-    AnthologyError naming the first that is not."""
+    AnthologyError naming the first that is not, at its line (``setting_line``)."""
+
+    def refused(message: str, *key: str) -> AnthologyError:
+        return AnthologyError(message, path, setting_line(path, key))
+
     if not isinstance(values, dict):
-        raise AnthologyError("[tool.anthology-kg] is not a table", path)
+        raise refused("[tool.anthology-kg] is not a table")
     for key, value in values.items():
         if key not in _KEYS:
-            raise AnthologyError(
+            raise refused(
                 f"unknown setting {key!r}{did_you_mean(key, _KEYS)}; known: "
                 + ", ".join(sorted(_KEYS)),
-                path,
+                key,
             )
         if key in ("root", "base") and not isinstance(value, str):
-            raise AnthologyError(f"{key} is a string", path)
+            raise refused(f"{key} is a string", key)
         if key == "base":
             _check_base(value, path)
         if key == "fail-on" and value not in FAIL_ON:
-            raise AnthologyError(f"fail-on is one of {', '.join(FAIL_ON)}", path)
+            raise refused(f"fail-on is one of {', '.join(FAIL_ON)}", key)
         if key in ("select", "ignore") and not (
             isinstance(value, list) and all(isinstance(v, str) for v in value)
         ):
-            raise AnthologyError(f"{key} is a list of rule codes", path)
+            raise refused(f"{key} is a list of rule codes", key)
         if key == "format":
             if not isinstance(value, dict):
-                raise AnthologyError("format is a table: command = format", path)
+                raise refused("format is a table: command = format", key)
             for command in value:
                 if command not in FORMAT_COMMANDS:
-                    raise AnthologyError(
+                    raise refused(
                         f"format: no command {command!r}{did_you_mean(command, FORMAT_COMMANDS)}",
-                        path,
+                        key,
+                        command,
                     )
     return values
 
@@ -200,7 +274,8 @@ def _check_base(base: str, path: Path) -> None:
     try:
         check_base(base)
     except AnthologyError as exc:
-        raise AnthologyError(f"base: {exc.message.removeprefix('--base ')}", path) from None
+        said = f"base: {exc.message.removeprefix('--base ')}"
+        raise AnthologyError(said, path, setting_line(path, ("base",))) from None
 
 
 def format_from_output(command: str, output: Path | None, choices: Iterable[str]) -> str | None:

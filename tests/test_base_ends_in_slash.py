@@ -40,7 +40,7 @@ def test_the_configuration_file_is_named(tmp_path, monkeypatch, base):
     monkeypatch.chdir(tmp_path)
     result = run_cli("check")
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == f"anthology-kg.toml: base: {base!r} {REFUSED[base]}\n"
+    assert result.stderr == f"anthology-kg.toml:1: base: {base!r} {REFUSED[base]}\n"
 
 
 def test_the_environment_variable_is_named_and_help_shows_it():

@@ -4,12 +4,18 @@ a root set in anthology-kg.toml); a bad option typed on the command line stays c
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from conftest import run_cli
 
 CASES = [
     ('root = "/nonexistent/x"\n', ("check",), "root: Directory '/nonexistent/x' does not exist"),
-    ('[format]\nvalidate = "nope"\n', ("validate",), "format: 'nope' is not one of 'github'"),
+    (
+        '[format]\nvalidate = "nope"\n',
+        ("validate",),
+        "format.validate: 'nope' is not one of 'github'",
+    ),
     # hunt1 F3: "anthology-kg: --base 'not a base' is not an absolute IRI"
     ('base = "not a base"\n', ("check",), "base: 'not a base' is not an absolute IRI"),
     ('base = "relative/"\n', ("stats",), "base: 'relative/' is not an absolute IRI"),
@@ -27,8 +33,9 @@ def test_a_bad_value_from_the_configuration_names_the_file(
     monkeypatch.chdir(tmp_path)
     result = run_cli(*command)
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
-    assert result.stderr.startswith(f"anthology-kg.toml: {said}"), result.stderr
-    assert "--" not in result.stderr.split(":")[1]
+    line = toml.count("\n")  # (the key at fault is on the last line)
+    assert result.stderr.startswith(f"anthology-kg.toml:{line}: {said}"), result.stderr
+    assert "--" not in result.stderr.split(": ")[1]
 
 
 def test_a_bad_option_on_the_command_line_is_still_clicks(tmp_path, monkeypatch):
@@ -50,4 +57,48 @@ def test_a_pyproject_whose_tool_is_not_a_table_is_named(tmp_path, monkeypatch, t
     monkeypatch.chdir(tmp_path)
     result = run_cli("validate")
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
-    assert result.stderr == "pyproject.toml: [tool] is not a table\n", result.stderr
+    assert result.stderr == "pyproject.toml:1: [tool] is not a table\n", result.stderr
+
+
+#: (pyproject.toml's text, the command, the line and what the error says there)
+WHERE = [
+    (  # hunt7 #11: the file was named, not the line
+        '[project]\nname = "x"\n\n[tool.anthology-kg]\nfail-on = "warning"\nselct = ["AK001"]\n',
+        "check",
+        6,
+        "unknown setting 'selct'",
+    ),
+    (
+        '[tool.anthology-kg]\nroot = "."\n\n[tool.anthology-kg.format]\nquery = "csv"\n'
+        'validate = "yaml"\n',
+        "validate",
+        6,
+        "format.validate: 'yaml' is not one of",
+    ),
+    (  # an inline table: the line of its key
+        '[tool.anthology-kg]\nformat = { validate = "yaml" }\n',
+        "validate",
+        2,
+        "format.validate: 'yaml' is not one of",
+    ),
+    (  # a multi-line string that looks like the key is not it
+        '[project]\nreadme = """\n[tool.anthology-kg]\nselect = 1\n"""\n'
+        '[tool.anthology-kg]\nselect = ["AK02"]\n',
+        "check",
+        7,
+        "select: 'AK02' names no rule",
+    ),
+    ('[tool.anthology-kg]\nbase = "no"\n', "check", 2, "base: 'no' is not an absolute IRI"),
+]
+
+
+@pytest.mark.parametrize(("toml", "command", "line", "said"), WHERE)
+def test_a_bad_setting_is_named_at_its_line(tmp_path, monkeypatch, toml, command, line, said):
+    from conftest import FIXTURES
+
+    shutil.copytree(FIXTURES / "minimal" / "data", tmp_path / "data")
+    (tmp_path / "pyproject.toml").write_text(toml, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run_cli(command)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"pyproject.toml:{line}: {said}"), result.stderr

@@ -50,7 +50,8 @@ CONFIGURATIONS = [
 @pytest.mark.parametrize(("toml", "said"), CONFIGURATIONS, ids=[c[1] for c in CONFIGURATIONS])
 def test_a_bad_setting_names_the_file_and_says_what_it_takes(anthology, toml, said):
     (anthology / "anthology-kg.toml").write_text(toml, encoding="utf-8")
-    assert_said(run_cli("check"), f"anthology-kg.toml: {said}\n")
+    line = toml.count("\n")  # (the key at fault is on the last line)
+    assert_said(run_cli("check"), f"anthology-kg.toml:{line}: {said}\n")
 
 
 # ---- an anthology's own stored queries -------------------------------------------------

@@ -84,7 +84,7 @@ def test_an_unknown_pattern_in_the_configuration_file_names_the_file(
     result = run_cli(command)
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith(
-        f"anthology-kg.toml: {key}: 'AK02' names no rule; did you mean 'AK002'?"
+        f"anthology-kg.toml:1: {key}: 'AK02' names no rule; did you mean 'AK002'?"
     )
     # The command line wins over the file, and is then the one checked.
     result = run_cli(command, f"--{key}", "AK002")
@@ -99,7 +99,7 @@ def test_pyproject_settings_are_reported_against_pyproject(tmp_path, monkeypatch
     monkeypatch.chdir(tmp_path)
     result = run_cli("check")
     assert result.exit_code == 2, result.output
-    assert result.stderr.startswith("pyproject.toml: select: 'AK999' names no rule")
+    assert result.stderr.startswith("pyproject.toml:2: select: 'AK999' names no rule")
 
 
 @pytest.mark.parametrize(
