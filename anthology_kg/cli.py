@@ -439,6 +439,28 @@ def _output_format(
     return fmt or implied
 
 
+def _format_named(command: str, fmt: str, output: Path | None, choices: Iterable[str]) -> str:
+    """The format ``fmt`` of ``command``'s output (``_output_format``) as an error names
+    it: by the option the user typed, by -o's extension, or by the configuration file's
+    key and line, never as a --format the user did not type."""
+    from click.core import ParameterSource
+
+    from .config import setting_line
+
+    ctx = click.get_current_context()
+    source = ctx.get_parameter_source("fmt")
+    if source is ParameterSource.COMMANDLINE:
+        return f"--format {fmt}"
+    if output is not None and format_from_output(command, output, choices) == fmt:
+        return f"the format {fmt} (-o {display_path(output)})"
+    configuration = ctx.find_root().meta.get(_CONFIGURATION)
+    if source is ParameterSource.DEFAULT_MAP and configuration is not None:
+        line = setting_line(configuration, ("format", command))
+        where = display_path(configuration) + (f":{line}" if line else "")
+        return f"the format {fmt} (format.{command} in {where})"
+    return f"the format {fmt}"
+
+
 def _url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A store's URL: absolute http or https with a host (else every request would fail
     alike, and publish would say the store may hold a mix of what it never sent)."""
@@ -806,11 +828,12 @@ def validate(
     from .reports import WRITERS, junit_report, select_results
     from .w3c_report import WRITERS as SHACL_WRITERS
 
-    fmt = _output_format("validate", fmt, output, REPORT_FORMATS + SHACL_REPORT_FORMATS) or "text"
+    formats = REPORT_FORMATS + SHACL_REPORT_FORMATS
+    fmt = _output_format("validate", fmt, output, formats) or "text"
     if baseline and fmt in SHACL_WRITERS:
         raise AnthologyError(
-            f"--baseline does not apply to --format {fmt}: the W3C report graph has no "
-            "baseline state (use sarif or json)"
+            f"--baseline does not apply to {_format_named('validate', fmt, output, formats)}: "
+            "the W3C report graph has no baseline state (use sarif or json)"
         )
     # A store's connection (and its HTTP client) only with --endpoint.
     _refuse_without_endpoint(endpoint, graph="--graph", method="--method")
@@ -1393,9 +1416,8 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
     old_state, new_state = resolve_states(settings.root or anthology_root(), old, new)
     if query_name is not None:
         if fmt not in QUERY_DIFF_WRITERS:
-            raise AnthologyError(
-                f"--format {fmt} does not apply to --query: use {_QUERY_DIFF_USABLE}"
-            )
+            named = _format_named("diff", fmt, output, DIFF_FORMATS)
+            raise AnthologyError(f"{named} does not apply to --query: use {_QUERY_DIFF_USABLE}")
         answers = diff_query(
             old_state,
             new_state,

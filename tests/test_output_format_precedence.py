@@ -72,3 +72,27 @@ def test_every_command_with_format_and_o_maps_extensions_to_its_formats():
     assert set(both) == set(OUTPUT_FORMATS)
     for name, implied in OUTPUT_FORMATS.items():
         assert set(implied.values()) <= both[name], name
+
+
+def test_an_error_about_the_format_names_where_the_format_came_from(tmp_path, monkeypatch):
+    """hunt7 #14: a format the configuration file (or -o's extension) chose was blamed on
+    a --format the user did not type."""
+    import shutil
+
+    from conftest import FIXTURES
+
+    shutil.copytree(FIXTURES / "minimal" / "data", tmp_path / "data")
+    (tmp_path / "anthology-kg.toml").write_text('\n[format]\nvalidate = "turtle"\n', "utf-8")
+    monkeypatch.chdir(tmp_path)
+    for options, named in (
+        ((), "the format turtle (format.validate in anthology-kg.toml:3)"),
+        (("-o", "x.jsonld"), "the format jsonld (-o x.jsonld)"),
+        (("--format", "jsonld"), "--format jsonld"),
+    ):
+        result = run_cli("validate", "--baseline", ".", *options)
+        assert result.exit_code == 2, result.output
+        assert result.stderr.startswith(f"anthology-kg: --baseline does not apply to {named}:")
+    result = run_cli("diff", ".", ".", "--query", "x", "-o", "d.nq")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("anthology-kg: the format nquads (-o d.nq) does not apply")
+    assert not (tmp_path / "x.jsonld").exists() and not (tmp_path / "d.nq").exists()
