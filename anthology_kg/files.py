@@ -11,7 +11,7 @@ import shutil
 import signal
 import stat
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -281,6 +281,7 @@ def write_all(
     where: Path,
     replace: bool = False,
     refusal: str = "exists already; nothing written (--replace replaces it)",
+    keep: Callable[[int], bool] | None = None,
 ) -> None:
     """Write each of ``texts`` to the target of the same index, all or none: each is
     first written beside its target under a temporary name of its own, then all are
@@ -294,7 +295,9 @@ def write_all(
     replaced keeps its mode, as ``write_atomic`` writes. On any failure (those, a full
     disk, Ctrl-C) the files this call placed are removed and those it replaced put
     back before the error is raised; an OSError becomes an AnthologyError naming the
-    target reached, or ``where`` before any is."""
+    target reached, or ``where`` before any is. ``keep``, when given, is asked just
+    before each file is moved, with its index: a target it answers False for is left
+    as it is."""
     if replace:
         targets = [Path(os.path.realpath(t)) if t.is_symlink() else t for t in targets]
         for target in targets:  # all or none: nothing is written into a device or a pipe
@@ -307,7 +310,9 @@ def write_all(
             _stage(target, text, staged)
         if not replace:
             _refuse_existing(targets, refusal)
-        for (temporary, inode), target in zip(staged, targets, strict=True):
+        for index, ((temporary, inode), target) in enumerate(zip(staged, targets, strict=True)):
+            if keep is not None and not keep(index):
+                continue
             # Listed before it is moved, so that Ctrl-C at any point finds it to undo.
             placed.append(_Placed(target, inode))
             _place(temporary, placed[-1], replace)

@@ -4,7 +4,9 @@ Files are read with the strict parser (``sources``), each literal keeping its le
 exactly (``007`` stays ``007``: the author's text, not a store's canonical form); a UTF-8
 byte order mark at the start of a file stays there, as black keeps it. Every
 file is formatted before any is written; just before a file is replaced, its bytes are
-read again, and a file edited since it was formatted is left alone and reported.
+read again, and a file edited since it was formatted is left alone and reported. The
+files are replaced all or none: a failure or a stop signal midway puts back those
+replaced.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 
 from .choices import DEFAULT_BASE
 from .errors import AnthologyError
-from .files import write_atomic
+from .files import write_all
 from .layout import FileEntries, LayoutWarning, entries_of, folder_warnings, layout_warnings
 from .sourcemap import refuse_rdf12_terms, scan, string_end
 from .sources import TurtleFiles, decode_utf8, parse_quads, read_source
@@ -202,19 +204,39 @@ def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
 def write_formatted(files: list[Formatted]) -> list[Path]:
     """Replace each changed file by its canonical text (after the byte order mark it
     starts with, if any), unless its bytes are no longer those that were formatted (an
-    edit saved meanwhile is never lost); return those."""
-    meanwhile = []
-    for item in files:
-        if not item.changed:
-            continue
+    edit saved meanwhile is never lost); return those. The files are replaced all or
+    none (``files.write_all``): a failure or a stop signal midway puts back those
+    replaced, and the AnthologyError says no file was rewritten."""
+    changed = [item for item in files if item.changed]
+    meanwhile: list[Path] = []
+
+    def unchanged(index: int) -> bool:
+        item = changed[index]
         try:
             still = read_source(item.path, keep_mark=True) == item.source
         except AnthologyError:  # deleted or replaced by something unreadable meanwhile
             still = False
         if not still:
             meanwhile.append(item.path)
-            continue
-        write_atomic(item.path, item.mark + item.canonical.encode("utf-8"))
+        return still
+
+    if not changed:
+        return meanwhile
+    texts = [("\ufeff" if item.mark else "") + item.canonical for item in changed]
+    try:
+        write_all(
+            [item.path for item in changed],
+            texts,
+            changed[0].path.parent,
+            replace=True,
+            keep=unchanged,
+        )
+    except AnthologyError as error:
+        if "nothing written" in error.message:
+            raise
+        raise AnthologyError(
+            f"{error.message}; no file rewritten", error.path, error.line
+        ) from None
     return meanwhile
 
 
@@ -222,7 +244,7 @@ def format_anthology(root: Path, base: str = DEFAULT_BASE, write: bool = True) -
     """Format every ``data/*.ttl`` of ``root``; with ``write``, rewrite those that change.
 
     All files are formatted before any is written, so a broken file stops the run with
-    nothing rewritten.
+    nothing rewritten; they are then written all or none (``write_formatted``).
     """
     listing = TurtleFiles.of(root / "data")
     files = [format_file(p, base) for p in listing]
