@@ -12,10 +12,57 @@ import os
 from pathlib import Path
 
 import click
-from click.shell_completion import CompletionItem
+from click.shell_completion import BashComplete, CompletionItem, add_completion_class
 
 from .choices import DEFAULT_BASE
 from .errors import AnthologyError
+
+
+def joined_at_equals(words: list[str]) -> list[str]:
+    """``words`` as bash split them, each ``=`` (which is in bash's ``COMP_WORDBREAKS``)
+    joined again with the words either side of it: ``entry``, ``=``, ``AR`` is
+    ``entry=AR``, and ``entry``, ``=`` at the end is ``entry=``."""
+    joined: list[str] = []
+    glue = False
+    for word in words:
+        if word == "=" and joined:
+            joined[-1] += word
+            glue = True
+        elif glue:
+            joined[-1] += word
+            glue = False
+        else:
+            joined.append(word)
+    return joined
+
+
+class _Bash(BashComplete):
+    """Click's bash completion, the words bash split at ``=`` joined again
+    (``--param entry=AR`` reached the command as three words, and completed nothing),
+    each answer then cut to the part after the ``=`` that bash replaces, and no space
+    typed after an answer that ends in ``=`` (``entry=`` is followed by its value)."""
+
+    source_template = BashComplete.source_template.replace(
+        "COMPREPLY+=($value)",
+        "COMPREPLY+=($value)\n            [[ $value == *= ]] && compopt -o nospace",
+    )
+    #: How many characters of each answer bash does not replace (the word before '=').
+    _cut = 0
+
+    def get_completion_args(self) -> tuple[list[str], str]:
+        args, incomplete = super().get_completion_args()
+        words = joined_at_equals([*args, incomplete])
+        # Bash replaces only what follows the last '=' of the word being completed.
+        self._cut = len(words[-1]) - len(incomplete.lstrip("="))
+        return words[:-1], words[-1]
+
+    def format_completion(self, item: CompletionItem) -> str:
+        if item.type == "plain" and self._cut:
+            return f"{item.type},{item.value[self._cut :]}"
+        return super().format_completion(item)
+
+
+add_completion_class(_Bash)
 
 
 def _anthology(ctx: click.Context):
@@ -79,7 +126,7 @@ def _typed_query_name() -> str | None:
     """The query name typed after ``query``, read from the words the shell passes
     (``COMP_WORDS``): while an option's value is being completed, click has not bound
     the command's arguments yet."""
-    words = os.environ.get("COMP_WORDS", "").split()
+    words = joined_at_equals(os.environ.get("COMP_WORDS", "").split())
     if "query" in words:
         after = words[words.index("query") + 1 :]
         for previous, word in zip(["query", *after], after, strict=False):
