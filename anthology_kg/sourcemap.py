@@ -614,29 +614,50 @@ def locate(
     owner: object,
     predicate: object | None,
     value: object | None,
+    holding: Written | None = None,
 ) -> tuple[int, int] | None:
     """Line and column of what breaks a rule: the triple ``focus predicate value`` when
     the text writes it (for a blank ``focus``, the one such triple nested in ``owner``'s
-    statement), else where ``focus`` (or ``owner``) starts as a subject. None when the
-    text says neither."""
+    statement), else where ``focus`` (or ``owner``) starts as a subject. ``holding``,
+    the triple that holds a blank ``focus`` as written (``written_blank``), stands for
+    it: its triples are searched, and it is where ``focus`` is. None when the text says
+    neither."""
     from .kinds import is_iri
 
+    subject = holding.object if holding is not None else focus
     if is_iri(predicate):
         direct = [
             w
             for w in positions.triples
-            if w.subject == focus and w.predicate == predicate and _matches(w.object, value)
+            if w.subject == subject and w.predicate == predicate and _matches(w.object, value)
         ]
         if direct:
             return direct[0].line, direct[0].column
-        if value is not None and owner is not None and focus != owner:
+        if value is not None and owner is not None and focus != owner and holding is None:
             nested = nested_triples(positions, owner, predicate, value)
             if len(nested) == 1:
                 return nested[0].line, nested[0].column
+    if holding is not None:
+        return holding.line, holding.column
     for subject in (focus, owner):
         if subject in positions.subjects:
             return positions.subjects[subject]
     return None
+
+
+def _holding(positions: Positions, owner: object) -> dict[object, Written]:
+    """Each blank node written nested in ``owner``'s statements (at any depth), and the
+    triple that holds it."""
+    holding: dict[object, Written] = {}
+    todo = [owner]
+    while todo:
+        current = todo.pop()
+        for w in positions.triples:
+            if w.subject == current and isinstance(w.object, tuple) and w.object[0] == "[]":
+                if w.object not in holding:
+                    holding[w.object] = w
+                    todo.append(w.object)
+    return holding
 
 
 def nested_triples(
@@ -644,17 +665,35 @@ def nested_triples(
 ) -> list[Written]:
     """The triples ``? predicate value`` (None: any value) written inside blank nodes
     nested in ``owner``'s statements, in the order written."""
-    inside: set[object] = set()
-    todo = [owner]
-    while todo:
-        current = todo.pop()
-        for w in positions.triples:
-            if w.subject == current and isinstance(w.object, tuple) and w.object[0] == "[]":
-                if w.object not in inside:
-                    inside.add(w.object)
-                    todo.append(w.object)
+    inside = _holding(positions, owner)
     return [
         w
         for w in positions.triples
         if w.subject in inside and w.predicate == predicate and _matches(w.object, value)
     ]
+
+
+def written_blank(
+    positions: Positions, node: object, referrers: Callable[[Any], Iterable[object]]
+) -> Written | None:
+    """The triple that holds, as written, the blank ``node`` of the graph (whose parser's
+    label says nothing of where it is): of the nested blank nodes (``[ … ]``) every IRI
+    object of which ``node`` points at (by ``referrers``) and whose holder, when an IRI,
+    points at ``node``, the one with the most IRI objects (the node as written has all
+    its own, another only some of them). None when none fits or several fit alike
+    (nodes written alike but for their literals)."""
+    objects: dict[object, list[object]] = {}
+    holders: dict[object, Written] = {}
+    for w in positions.triples:
+        objects.setdefault(w.subject, []).append(w.object)
+        if isinstance(w.object, tuple) and w.object[0] == "[]":
+            holders.setdefault(w.object, w)
+    scored: dict[int, list[Written]] = {}
+    for blank, holder in holders.items():
+        if not isinstance(holder.subject, tuple) and holder.subject not in referrers(node):
+            continue
+        named = {o for o in objects.get(blank, ()) if not isinstance(o, tuple)}
+        if all(node in referrers(o) for o in named):
+            scored.setdefault(len(named), []).append(holder)
+    best = scored[max(scored)] if scored else []
+    return best[0] if len(best) == 1 else None

@@ -11,7 +11,9 @@ engine's path); the W3C report graph is built with rdflib when a caller asks for
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -27,7 +29,7 @@ from .shacl import ResultRow
 from .shacl.graph import ShapesGraph
 from .shacl.vocabulary import RDF, RDFS, SH, ox_term
 from .shacl.vocabulary import Term as ShapeTerm  # a node of the shapes graph (pyoxigraph's)
-from .sourcemap import file_positions, locate
+from .sourcemap import file_positions, locate, written_blank
 from .sparql_text import code_matches, where_brace
 
 if TYPE_CHECKING:
@@ -72,7 +74,7 @@ class RuleResult:
         """The rule's short stable code (``AK002``), see rules.rule_code."""
         return rule_code(self.rule, self.shape)
 
-    def sort_key(self) -> tuple[str, int, int, int, str, str, str, str, str, str]:
+    def sort_key(self) -> tuple[str, int, int, int, str, str, str, str, str, str, str, str]:
         return (
             self.file or "\uffff",
             self.line or 0,
@@ -84,6 +86,8 @@ class RuleResult:
             self.path or "",
             self.value or "",
             self.message,
+            self.severity,
+            self.component or "",
         )
 
     def as_dict(self) -> dict[str, str | int | bool | None]:
@@ -184,11 +188,14 @@ def validate(
         rows = anthology.shacl_rows(inference)
     rules = rule_catalog(anthology)
     by_shape = {rule.shape: rule for rule in rules}
-    results = [_result(anthology, row, by_shape) for row in rows]
+    referrers = functools.cache(anthology.referrers)  # (blank focus nodes ask again)
+    # One result per distinct row, not per distinct result: two blank nodes of one entry
+    # failing one shape are two results, though neither has a name to tell them apart.
+    results = [_result(anthology, row, by_shape, referrers) for row in dict.fromkeys(rows)]
     today = today or dt.datetime.now(dt.timezone.utc).date()
     results = _apply_waivers(anthology, results, rules, today)
     return Report(
-        results=sorted(set(results), key=RuleResult.sort_key),
+        results=sorted(results, key=RuleResult.sort_key),
         rules=rules,
         rows=rows,
         engine=anthology,
@@ -238,7 +245,12 @@ def _path_text(anthology: Engine, path: ShapeTerm | None) -> str | None:
     return text(path)
 
 
-def _result(anthology: Engine, row: ResultRow, by_shape: dict[ShapeTerm, Rule]) -> RuleResult:
+def _result(
+    anthology: Engine,
+    row: ResultRow,
+    by_shape: dict[ShapeTerm, Rule],
+    referrers: Callable[[Term], Iterable[object]],
+) -> RuleResult:
     # The shapes' nodes (shape, path) read on pyoxigraph terms; the focus node and value
     # stay the engine's own (an rdflib engine's blank node may have no pyoxigraph label:
     # Virtuoso's nodeID://...), which its lookups take.
@@ -251,17 +263,13 @@ def _result(anthology: Engine, row: ResultRow, by_shape: dict[ShapeTerm, Rule]) 
     value = None if _value_is_the_focus_by_default(anthology.rules.shapes_view, row) else row.value
     owner = anthology.owner(row.focus)
     location = anthology.location(row.focus)
-    where = (
-        locate(
-            file_positions(location.path, anthology.base, isinstance(row.focus, _OX_TERMS)),
-            row.focus,
-            owner,
-            row.path,
-            value,
-        )
-        if location
-        else None
-    )
+    where = None
+    if location:
+        positions = file_positions(location.path, anthology.base, isinstance(row.focus, _OX_TERMS))
+        # A blank focus node is placed where the entry writes it, its parser's label
+        # saying nothing of that: two of one entry are two places.
+        holding = written_blank(positions, row.focus, referrers) if is_blank(row.focus) else None
+        where = locate(positions, row.focus, owner, row.path, value, holding)
     own_node = owner is not None and owner != row.focus and not is_blank(row.focus)
     return RuleResult(
         severity=text(row.severity).rsplit("#", 1)[-1],

@@ -113,3 +113,33 @@ def test_every_format_carries_the_column():
     assert "LIT-001.ttl:8:5: AK002 " in junit
     doc = json.loads(run_cli("--root", root, "validate", "--format", "json").stdout)
     assert (doc["results"][0]["line"], doc["results"][0]["column"]) == (8, 5)
+
+
+NEEDS_STATED_AS = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix sh: <http://www.w3.org/ns/shacl#> .
+<urn:x:StatedAs> a sh:NodeShape ; sh:targetClass ak:StatedUnknown ;
+    sh:property [ sh:path ak:statedAs ; sh:minCount 1 ] .
+"""
+
+
+def test_each_failing_blank_node_of_an_entry_is_a_result_at_its_own_place(bundled_copy):
+    """hunt7 #8: the stated unknowns of the three arms of COMPARISON-es-baselines (blank
+    nodes, one entry) failing one shape were one line and one count, at the entry's
+    subject: results were made distinct after rendering. Each is a result, at the
+    triple that holds it, on both engines."""
+    shapes = bundled_copy / "ontology" / "shapes"
+    shapes.mkdir(parents=True)
+    (shapes / "mine.ttl").write_text(NEEDS_STATED_AS, encoding="utf-8")
+    text = (bundled_copy / "data" / "COMPARISON-es-baselines.ttl").read_text(encoding="utf-8")
+    holders = [n for n, line in enumerate(text.splitlines(), 1) if "ak:notStated [" in line]
+    args = ("--root", str(bundled_copy), "check", "--select", "urn:x:StatedAs")
+    fast = run_cli(*args)
+    assert fast.exit_code == 1, fast.output
+    assert run_cli(*args, "--engine", "reference").stdout == fast.stdout
+    lines = fast.stdout.splitlines()
+    located = [line.split(" ")[0] for line in lines if "COMPARISON-es-baselines" in line]
+    assert [where.rsplit("/", 1)[1] for where in located] == [
+        f"COMPARISON-es-baselines.ttl:{n}:5:"
+        for n in holders[1:]  # the arms', not the entry's
+    ]
+    assert lines[-1].startswith(f"does not conform: {len(lines) - 1} violation(s)")
