@@ -645,6 +645,12 @@ def locate(
     return None
 
 
+def object_triples(positions: Positions, subject: object, value: object) -> list[Written]:
+    """The triples written ``subject ? value`` (``value`` a term of the graph;
+    ``subject`` as ``Written`` names it), in the order written."""
+    return [w for w in positions.triples if w.subject == subject and _matches(w.object, value)]
+
+
 def _holding(positions: Positions, owner: object) -> dict[object, Written]:
     """Each blank node written nested in ``owner``'s statements (at any depth), and the
     triple that holds it."""

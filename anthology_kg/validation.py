@@ -15,6 +15,7 @@ import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
@@ -29,13 +30,14 @@ from .shacl import ResultRow
 from .shacl.graph import ShapesGraph
 from .shacl.vocabulary import RDF, RDFS, SH, ox_term
 from .shacl.vocabulary import Term as ShapeTerm  # a node of the shapes graph (pyoxigraph's)
-from .sourcemap import file_positions, locate, written_blank
+from .sourcemap import file_positions, locate, object_triples, written_blank
 from .sparql_text import code_matches, where_brace
 
 if TYPE_CHECKING:
     from rdflib import Graph
 
     from .engine import Engine
+    from .entries import Location
     from .kinds import Term
 
 _OX_TERMS = (ox.NamedNode, ox.BlankNode, ox.Literal)
@@ -264,7 +266,11 @@ def _result(
     owner = anthology.owner(row.focus)
     location = anthology.location(row.focus)
     where = None
-    if location:
+    if location is None and is_literal(row.focus):
+        placed = _literal_place(anthology, row.focus, shape, referrers)
+        if placed is not None:
+            location, where = placed
+    elif location:
         positions = file_positions(location.path, anthology.base, isinstance(row.focus, _OX_TERMS))
         # A blank focus node is placed where the entry writes it, its parser's label
         # saying nothing of that: two of one entry are two places.
@@ -286,6 +292,32 @@ def _result(
         column=where[1] if where else None,
         component=text(row.source_constraint_component).rsplit("#", 1)[-1],
     )
+
+
+def _literal_place(
+    anthology: Engine,
+    literal: Term,
+    shape: ShapeTerm,
+    referrers: Callable[[Term], Iterable[object]],
+) -> tuple[Location, tuple[int, int]] | None:
+    """Where a literal focus node (of ``sh:targetObjectsOf``, say) is written: the first
+    triple, by file, line and column, that has it as its object, one of a predicate
+    ``shape`` targets the objects of first; None if no file says."""
+    targeted = {text(p) for p in anthology.rules.shapes_view.objects(shape, SH.targetObjectsOf)}
+    found: list[tuple[bool, str, int, int, Location]] = []
+    for subject in referrers(literal):
+        location = anthology.location(subject)  # type: ignore[arg-type]  # (a subject)
+        if location is None:
+            continue
+        positions = file_positions(location.path, anthology.base, isinstance(literal, _OX_TERMS))
+        holding = written_blank(positions, subject, referrers) if is_blank(subject) else None
+        for w in object_triples(positions, holding.object if holding else subject, literal):
+            untargeted = text(w.predicate) not in targeted
+            found.append((untargeted, str(location.path), w.line, w.column, location))
+    if not found:
+        return None
+    _, _, line, column, location = min(found, key=lambda place: place[:4])
+    return replace(location, line=line), (line, column)
 
 
 _SHACL = "http://www.w3.org/ns/shacl#"
@@ -435,13 +467,6 @@ def _apply_waivers(
         focus = min(focuses, key=text, default=None)
         shape = shapes[0] if len(shapes) == 1 else None
         reason = reasons[0] if len(reasons) == 1 else None
-        iri = iri_of(waiver)
-        location = anthology.rules.waiver_lines.get(iri) if iri is not None else None
-        start = (
-            file_positions(location.path, anthology.base, ox_terms=True).subjects
-            if location
-            else {}
-        )
         names = _rule_names(anthology, shape) if shape is not None else []
         problem = None
         if not focuses or not shapes or not reasons or not dates:
@@ -469,6 +494,7 @@ def _apply_waivers(
                 written = text(dates[0]).strip(_XML_SPACE)
                 problem = f"the waiver expired on {written}: {reason.value}"
         if problem or focus is None:  # (no focus always states a problem)
+            place = _waiver_place(anthology, waiver)
             out.append(
                 RuleResult(
                     severity="Violation",
@@ -479,9 +505,9 @@ def _apply_waivers(
                     shape=WAIVER_SHAPE,
                     rule=None,
                     adr=None,
-                    file=display_path(location.path) if location else None,
-                    line=location.line if location else None,
-                    column=start[waiver][1] if waiver in start else None,
+                    file=display_path(place[0]) if place else None,
+                    line=place[1] if place else None,
+                    column=place[2] if place else None,
                 )
             )
             continue
@@ -494,6 +520,38 @@ def _apply_waivers(
             why = active.get((result.focus, result.code))
         out.append(result if why is None else replace(result, waived=True, waiver_reason=why))
     return out
+
+
+def _waiver_place(anthology: Engine, waiver: ShapeTerm) -> tuple[Path, int, int | None] | None:
+    """The file, line and column where ``waiver`` is written: a named one by its IRI, a
+    blank one (``[] a ak:Waiver``) as the one statement of the file that writes its
+    triples (its parser's label says nothing of where it is)."""
+    path = anthology.rules.waivers_file
+    if path is None:
+        return None
+    positions = file_positions(path, anthology.base, ox_terms=True)
+    iri = iri_of(waiver)
+    if iri is not None:
+        location = anthology.rules.waiver_lines.get(iri)
+        if location is None:
+            return None
+        start = positions.subjects.get(waiver)
+        return location.path, location.line, start[1] if start else None
+    waivers = anthology.rules.waivers_view
+    triples = {
+        (predicate, ("literal", value.value) if isinstance(value, ox.Literal) else value)
+        for predicate in waivers.predicates(waiver)
+        for value in waivers.objects(waiver, predicate)
+    }
+    written: dict[object, set[tuple[object, object]]] = {}
+    for w in positions.triples:
+        if isinstance(w.subject, tuple) and w.subject in positions.subjects:  # a top one
+            written.setdefault(w.subject, set()).add((w.predicate, w.object))
+    alike = [subject for subject, told in written.items() if told == triples]
+    if len(alike) != 1:
+        return None
+    line, column = positions.subjects[alike[0]]
+    return path, line, column
 
 
 def _several(

@@ -143,3 +143,46 @@ def test_each_failing_blank_node_of_an_entry_is_a_result_at_its_own_place(bundle
         for n in holders[1:]  # the arms', not the entry's
     ]
     assert lines[-1].startswith(f"does not conform: {len(lines) - 1} violation(s)")
+
+
+SHORT_LABELS = """@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix sh: <http://www.w3.org/ns/shacl#> .
+<urn:x:ShortLabels> a sh:NodeShape ; sh:targetObjectsOf rdfs:label ; sh:maxLength 10 .
+"""
+
+BLANK_WAIVER = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+
+<waiver/named> a ak:Waiver ; ak:waives <LIT-168> ; ak:rule "AK007" ;
+    rdfs:comment "old" ; ak:expires "2020-01-01"^^xsd:date .
+[] a ak:Waiver ; ak:waives <LIT-168> ; ak:rule "AK005" ;
+    rdfs:comment "old" ; ak:expires "2020-01-01"^^xsd:date .
+"""
+
+
+def test_a_literal_focus_and_a_blank_waiver_are_located(bundled_copy):
+    """hunt7 #5: a literal focus node (sh:targetObjectsOf) and a waiver written as a
+    blank node had no file or line ("<graph>", no SARIF location, which GitHub's upload
+    refuses). Each is at the triple that holds it, on both engines."""
+    shapes = bundled_copy / "ontology" / "shapes"
+    shapes.mkdir(parents=True)
+    (shapes / "mine.ttl").write_text(SHORT_LABELS, encoding="utf-8")
+    (bundled_copy / "waivers.ttl").write_text(BLANK_WAIVER, encoding="utf-8")
+    args = ("--root", str(bundled_copy), "check", "--select", "urn:x:ShortLabels,AK000")
+    fast = run_cli(*args)
+    assert fast.exit_code == 1, fast.output
+    assert run_cli(*args, "--engine", "reference").stdout == fast.stdout
+    lines = fast.stdout.splitlines()[:-1]
+    assert "<graph>" not in fast.stdout
+    waivers = [line.split(" ")[0] for line in lines if "AK000" in line]
+    assert [w.rsplit("/", 1)[1] for w in waivers] == ["waivers.ttl:5:1:", "waivers.ttl:7:1:"]
+    # "Sheng et al." is the object of ak:authors (line 16) and, in a [ … ], of the
+    # rdfs:label the shape targets the objects of: placed at the latter.
+    arxiv = (bundled_copy / "data" / "ARXIV-2409.19256.ttl").read_text(encoding="utf-8")
+    label = arxiv.splitlines().index('        rdfs:label "Sheng et al."') + 1
+    assert f"/ARXIV-2409.19256.ttl:{label}:9: urn:x:ShortLabels" in fast.stdout
+    sarif = run_cli(*args[:2], "validate", *args[3:], "--format", "sarif")
+    results = json.loads(sarif.stdout)["runs"][0]["results"]
+    assert len(results) == len(lines)
+    assert all("locations" in result for result in results)
