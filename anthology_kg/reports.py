@@ -29,7 +29,7 @@ import pyoxigraph as ox
 
 from . import __version__
 from .config import FAIL_ON, did_you_mean
-from .errors import AnthologyError
+from .errors import AnthologyError, display_path
 from .layout import printable
 from .rules import WAIVER_CODE, WAIVER_SHAPE, matches_code
 from .validation import SEVERITIES, Report, RuleResult, own_shape_names
@@ -332,10 +332,10 @@ def _sarif_location(
     engine = report.engine
     waivers = engine.rules.waivers_file if engine is not None else None
     if result.shape == WAIVER_SHAPE and waivers is not None:
-        uri, where = _uri(in_repository(str(waivers))), "the waivers file"
+        uri, where = _uri(in_repository(display_path(waivers))), "the waivers file"
     else:
         data = (engine.root if engine is not None else Path.cwd()) / "data"
-        uri, where = _uri(in_repository(str(data))) + "/", "the anthology's data folder"
+        uri, where = _uri(in_repository(display_path(data))) + "/", "the anthology's data folder"
     return {
         "physicalLocation": {"artifactLocation": {"uri": uri}},
         "message": {"text": f"no line of a file holds this result: located at {where}"},

@@ -74,6 +74,13 @@ def test_a_result_no_line_of_a_file_holds_is_located_at_the_data_folder(tmp_path
         ("waivers.ttl", False, True),
         ("data/LIT-001.ttl", True, False),  # rule 1's
     }
+    # Outside a work tree, named as the files are: from the working directory.
+    shutil.rmtree(root / ".git")
+    uris = {
+        place["physicalLocation"]["artifactLocation"]["uri"]
+        for place in locations(sarif_report(report))
+    }
+    assert uris == {"data/", "waivers.ttl", "data/LIT-001.ttl"}
 
 
 def test_a_fixed_result_is_left_out_of_sarif_and_kept_in_json(tmp_path, monkeypatch):
