@@ -297,7 +297,7 @@ class OxigraphEngine(EntryIndex):
         from .sparql_text import with_values
 
         graphs = self._default_graph(parts)
-        answer = store_query(self._store, with_values(text, bindings or {}), graphs, source)
+        answer = store_query(self._store, with_values(text, bindings or {}, source), graphs, source)
         return in_select_star_order(answer, text)
 
     def store_answer(

@@ -79,7 +79,7 @@ class RemoteEngine(EntryIndex):
         with literals_as_written():
             return run_remote(
                 query_url(self.endpoint, graphs),
-                with_values(text, bindings or {}),
+                with_values(text, bindings or {}, source),
                 connection=self.connection,
             )
 

@@ -26,13 +26,14 @@ if TYPE_CHECKING:
 IRI = re.compile(r"<[^<>\"{}|^`\\\x00-\x20]*>")
 
 
-def with_values(text: str, bindings: Mapping[str, Node]) -> str:
+def with_values(text: str, bindings: Mapping[str, Node], source: str | Path | None = None) -> str:
     """The query with a VALUES block for ``bindings`` at the start of its WHERE clause
     and of each sub-SELECT's (which sees only what it projects, so a parameter used
     inside one is bound there too), for a store that takes only query text (the SPARQL
     1.1 Protocol). A ``CONSTRUCT WHERE { T }`` is written ``CONSTRUCT { T } WHERE { …
     T }``, its template being its pattern. The blocks and the template take no line of
-    their own: a syntax error keeps the line it has in the text as written.
+    their own: a syntax error keeps the line it has in the text as written. A query with
+    no WHERE clause to bind in is an AnthologyError at ``source``.
 
     Each term is written by the one N-Triples term writer (``terms.nt_term``; N-Triples
     terms are SPARQL terms), which escapes every string: a value can never end the
@@ -49,9 +50,9 @@ def with_values(text: str, bindings: Mapping[str, Node]) -> str:
         + " ".join(_values_term(bindings[n]) for n in names)
         + ") }"
     )
-    brace = where_brace(text)
+    brace = where_brace(text, source)
     braces = [brace, *_sub_select_braces(text, brace)]
-    template = _short_construct(text, brace)
+    template = _short_construct(text, brace, source)
     for at in sorted(braces, reverse=True):
         text = text[: at + 1] + block + text[at + 1 :]
     if template is not None:
@@ -60,32 +61,108 @@ def with_values(text: str, bindings: Mapping[str, Node]) -> str:
     return text
 
 
-#: The keyword of a sub-SELECT (``_keyword_offsets``: not in a string, IRI or name).
+#: The keywords that start a query (after its prologue of BASE and PREFIX).
+_FORMS = frozenset({"SELECT", "CONSTRUCT", "DESCRIBE", "ASK"})
+#: The keywords that may follow a query's WHERE clause (its solution modifiers and a
+#: closing VALUES block): met before any brace, they say the query has no WHERE clause.
+_AFTER_WHERE = frozenset({"GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "VALUES"})
+#: The SELECT keyword of a sub-SELECT (``_keyword_offsets``: not in a string, IRI or name).
 _SELECT = "SELECT"
 
 
+def _code_tokens(text: str, start: int = 0) -> Iterator[tuple[int, int, str | None]]:
+    """``(start, end, word)`` of each terminal of the query's own syntax from ``start``,
+    as ``_TOKEN`` reads them (whitespace and comments left out): ``word`` is a keyword in
+    capitals, or None for any other terminal (a string or IRI whole, a variable, a name,
+    a number, or one character of punctuation)."""
+    i, n = start, len(text)
+    while i < n:
+        token = _TOKEN.match(text, i)
+        if token is None or token.end() == i:
+            yield i, i + 1, None  # a character no terminal starts with (punctuation)
+            i += 1
+            continue
+        word = token.group("word")
+        if word is not None:
+            yield i, token.end(), word.upper()
+        elif not (text[i].isspace() or text[i] == "#"):
+            yield i, token.end(), None
+        i = token.end()
+
+
+def _query_form(text: str) -> tuple[str, int] | None:
+    """The query's form keyword (``SELECT``, ``CONSTRUCT``, ``DESCRIBE``, ``ASK``) and
+    where it ends; None when the text has none before its first brace."""
+    for start, end, word in _code_tokens(text):
+        if word in _FORMS:
+            return word, end
+        if text[start] == "{":
+            return None
+    return None
+
+
+def _clause_brace(text: str, start: int) -> int | None:
+    """The offset of the ``{`` opening the WHERE clause of the query (or sub-SELECT)
+    whose form keyword ends at ``start``: the first brace outside the parentheses of its
+    projection (``(EXISTS { … } AS ?x)``). None when a solution modifier comes first."""
+    depth = 0
+    for at, _, word in _code_tokens(text, start):
+        character = text[at]
+        if character == "(":
+            depth += 1
+        elif character == ")":
+            depth -= 1
+        elif depth == 0 and (character == "{" or word in _AFTER_WHERE):
+            return at if character == "{" else None
+    return None
+
+
+def where_brace(text: str, source: str | Path | None = None) -> int:
+    """Offset of the ``{`` that opens the query's WHERE clause, read from the query's
+    own terminals (not in comments, strings, IRIs or the projection's parentheses); a
+    query without one is an AnthologyError at ``source``."""
+    form = _query_form(text)
+    after = 0 if form is None else form[1]
+    if form is not None and form[0] == "CONSTRUCT":
+        first = next(_code_tokens(text, after), None)
+        if first is not None and text[first[0]] == "{":  # the template
+            after = _group_end(text, first[0], source) + 1
+    brace = _clause_brace(text, after)
+    if brace is None:
+        at = _line(text, after)
+        raise AnthologyError("the query has no WHERE clause to bind parameters in", source, at)
+    return brace
+
+
+def _line(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
 def _sub_select_braces(text: str, where: int) -> list[int]:
-    """The offsets of the ``{`` opening each sub-SELECT's WHERE clause: the first brace
-    after each SELECT keyword inside the WHERE clause opening at ``where``."""
-    braces = [match.start() for match in code_matches(_OPEN_BRACE, text)]
+    """The offsets of the ``{`` opening each sub-SELECT's WHERE clause, the WHERE clause
+    of the query opening at ``where``."""
     found = []
     for keyword in _keyword_offsets(text, _SELECT, where):
-        after = next((b for b in braces if b > keyword), None)
-        if after is not None:
-            found.append(after)
+        brace = _clause_brace(text, keyword + len(_SELECT))
+        if brace is not None:
+            found.append(brace)
     return found
 
 
-def _short_construct(text: str, brace: int) -> tuple[int, str] | None:
+def _short_construct(
+    text: str, brace: int, source: str | Path | None = None
+) -> tuple[int, str] | None:
     """For ``CONSTRUCT WHERE { T }`` (its WHERE clause opening at ``brace``, no template
     before it): where the CONSTRUCT keyword ends, and ``{ T }`` on one line (its
     comments dropped, line breaks outside strings made spaces) to write there as the
     template. None for any other query."""
-    first = next(code_matches(_OPEN_BRACE, text)).start()
-    construct = re.search(r"\bCONSTRUCT\b", text[:brace], re.IGNORECASE)
-    if first != brace or construct is None:
+    form = _query_form(text)
+    if form is None or form[0] != "CONSTRUCT":
         return None
-    close = _group_end(text, brace)
+    first = next(_code_tokens(text, form[1]), None)
+    if first is None or text[first[0]] == "{":  # a template of its own
+        return None
+    close = _group_end(text, brace, source)
     pieces, at = [], brace
     for start, end in code_spans(text):
         if end <= brace or start > close:
@@ -95,10 +172,10 @@ def _short_construct(text: str, brace: int) -> tuple[int, str] | None:
         pieces.append(" " if between.startswith("#") else between)
         pieces.append(text[start:end].replace("\r", " ").replace("\n", " "))
         at = end
-    return construct.end(), "".join(pieces)
+    return form[1], "".join(pieces)
 
 
-def _group_end(text: str, brace: int) -> int:
+def _group_end(text: str, brace: int, source: str | Path | None = None) -> int:
     """The offset of the ``}`` closing the group that opens at ``brace``."""
     depth = 0
     for i, character in code_characters(text):
@@ -107,7 +184,7 @@ def _group_end(text: str, brace: int) -> int:
         depth += 1 if character == "{" else -1
         if depth == 0:
             return i
-    raise AnthologyError("the query's WHERE clause is not closed")
+    raise AnthologyError("this group of the query is not closed", source, _line(text, brace))
 
 
 def _values_term(node: Node) -> str:
@@ -141,7 +218,6 @@ def _u_escaped(escape: re.Match[str]) -> str:
 #: IRI; or a backslash, which outside them escapes the next character of a prefixed name
 #: (PN_LOCAL_ESC: ``ex:a\#b`` is one name, not a name and a comment).
 _OPENING = re.compile(r"[#\"'<\\]")
-_OPEN_BRACE = re.compile(r"\{")
 
 
 #: Texts up to this length keep their stretches (the shapes' queries, a few KB each); a
@@ -248,20 +324,6 @@ def code_matches(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]
         yield from pattern.finditer(text, start, end)
 
 
-def where_brace(text: str) -> int:
-    """Offset of the ``{`` that opens the query's WHERE clause (outside comments,
-    strings and IRIs)."""
-    for brace in code_matches(_OPEN_BRACE, text):
-        i = brace.start()
-        # A CONSTRUCT's first brace opens its template; otherwise the first brace
-        # opens the WHERE clause, whether or not the keyword is written.
-        if re.search(r"\bWHERE\s*$", text[:i], re.IGNORECASE) or not re.search(
-            r"\bCONSTRUCT\b", text[:i], re.IGNORECASE
-        ):
-            return i
-    raise AnthologyError("the query has no WHERE clause to bind parameters in")
-
-
 #: SPARQL 1.1's terminals that may spell a keyword without being one (grammar
 #: section 19.8), each matched whole where it starts: a comment, a string (its four
 #: forms, escapes included), an IRIREF, a variable, a blank node label, a prefixed name
@@ -321,13 +383,4 @@ def _keyword_in(text: str, keyword: str) -> bool:
 def _keyword_offsets(text: str, keyword: str, start: int = 0) -> Iterator[int]:
     """The offsets, from ``start``, where ``keyword`` (in capitals) is written as a
     keyword of SPARQL ``text`` as it stands (``_TOKEN``'s terminals)."""
-    i, n = start, len(text)
-    while i < n:
-        token = _TOKEN.match(text, i)
-        if token is None or token.end() == i:
-            i += 1  # a character no terminal starts with (punctuation, a stray quote)
-            continue
-        word = token.group("word")
-        if word is not None and word.upper() == keyword:
-            yield i
-        i = token.end()
+    return (at for at, _, word in _code_tokens(text, start) if word == keyword)
