@@ -4,9 +4,9 @@ A stored query is a ``.rq`` file whose first lines are a grlc header of
 ``#+ key: value`` lines (``summary``, ``description``, ``tags``, ``defaults``,
 ``enumerate``, read as grlc reads them: YAML), with this tool's ``param: name — meaning``
 and ``param-type: name entry|iri|literal``. A parameter is also every grlc variable of
-the query (``?_name``, ``?_name_iri``; ``?__name`` is optional), so that grlc exposes
-it. Parameters are bound as RDF terms (initial bindings, or a ``VALUES`` block): a
-value is never pasted into the query text.
+the query (``?_name``, ``?_name_iri``, ``?_name_integer``, ``?_name_en``; ``?__name`` is
+optional), so that grlc exposes it. Parameters are bound as RDF terms (initial
+bindings, or a ``VALUES`` block): a value is never pasted into the query text.
 """
 
 from __future__ import annotations
@@ -32,17 +32,46 @@ PARAM_TYPES = ("entry", "iri", "literal")
 _LINE_KEYS = frozenset({"summary", "description", "param", "param-type"})
 _HEADER = re.compile(r"^#\+\s*([\w-]+)\s*:\s*(.*)$")
 _PARAM = re.compile(r"^([A-Za-z_]\w*)\s*(?:—|--|-|:)?\s*(.*)$")
-# grlc's parameter variables: ?_name (required), ?__name (optional), with an optional
-# _iri / _literal / _number / _integer suffix (grlc's documented convention).
+# grlc's parameter variables (its gquery.get_parameters, as BASIL named them): one
+# underscore (required) or two (optional), the name up to the next underscore, then a
+# type: iri, number, literal or string, an XSD datatype (integer, date, ...), a language
+# tag of two letters (en), or a prefix and a datatype (xsd_date); any other is a string.
 _GRLC_VARIABLE = re.compile(
-    r"\?(?P<optional>__?)(?P<name>[A-Za-z0-9]+)(?:_(?P<type>iri|literal|number|integer))?\b"
+    r"(?P<optional>__?)(?P<name>[^_]+)_?(?P<type>[a-zA-Z0-9]+)?_?(?P<userdefined>[a-zA-Z0-9]+)?"
 )
+_GRLC_AGGREGATE = re.compile(r"__agg_\d+__")  # rdflib's name for an aggregate, not grlc's
+#: The XSD datatypes a grlc suffix names (grlc's static.XSD_DATATYPES).
+XSD_SUFFIXES = frozenset(
+    "decimal float double integer positiveInteger negativeInteger nonPositiveInteger "
+    "nonNegativeInteger long int short byte unsignedLong unsignedInt unsignedShort "
+    "unsignedByte dateTime date gYearMonth gYear duration gMonthDay gDay gMonth string "
+    "normalizedString token language NMTOKEN NMTOKENS Name NCName ID IDREFS ENTITY "
+    "ENTITIES QName boolean hexBinary base64Binary anyURI notation".split()
+)
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+#: A SPARQL number (INTEGER, DECIMAL, DOUBLE, signed or not), as grlc pastes a
+#: ``_number`` value into the query, with the datatype SPARQL gives it.
+_NUMBER = re.compile(
+    r"[+-]?(?:(?P<integer>\d+)|(?P<decimal>\d*\.\d+)|(?:\d+\.?\d*|\.\d+)[eE][+-]?\d+)"
+)
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """One variable a parameter binds (``variable``, without the ``?``), and the term its
+    value becomes there: an IRI (``kind`` iri), a number, or a literal with ``datatype``
+    or ``lang``."""
+
+    variable: str
+    kind: str = "literal"
+    datatype: str | None = None
+    lang: str | None = None
 
 
 @dataclass(frozen=True)
 class Param:
     """A parameter of a stored query: bound to the query variable of the same name, or
-    to grlc's ``?_name`` / ``?_name_iri`` variable (``variable``, without the ``?``)."""
+    to each of grlc's ``?_name``, ``?_name_iri``, … variables (``spellings``)."""
 
     name: str
     meaning: str
@@ -53,6 +82,8 @@ class Param:
     #: grlc's ``#+ enumerate`` with values: the only values accepted.
     choices: tuple[str, ...] = ()
     required: bool = True
+    #: Every variable the value is bound to, each with its own type (grlc's suffix).
+    spellings: tuple[Spelling, ...] = ()
 
     @property
     def bound_to(self) -> str:
@@ -104,17 +135,18 @@ def read_query(path: Path) -> StoredQuery:
     decorators = _grlc_decorators(text, path)
     meanings = dict(params)
     declared: dict[str, Param] = {}
-    for match in _GRLC_VARIABLE.finditer(_body(text)):
-        name = match.group("name")
-        kind = types.get(name) or ("iri" if match.group("type") == "iri" else "literal")
-        declared.setdefault(
+    for name, spellings in _grlc_parameters(text, path).items():
+        required = any(not variable.startswith("__") for variable in spellings)
+        kinds = {spelling.kind for spelling in spellings.values()}
+        declared[name] = Param(
             name,
-            Param(
-                name,
-                meanings.get(name, ""),
-                kind,
-                variable=match.group(0)[1:],
-                required=match.group("optional") == "_",
+            meanings.get(name, ""),
+            types.get(name) or ("iri" if kinds == {"iri"} else next(iter(spellings.values())).kind),
+            variable=next(iter(spellings)),
+            required=required,
+            spellings=tuple(
+                replace(spelling, kind=types[name]) if name in types else spelling
+                for spelling in spellings.values()
             ),
         )
     for name, meaning in params:
@@ -140,9 +172,40 @@ def read_query(path: Path) -> StoredQuery:
     )
 
 
-def _body(text: str) -> str:
-    """The query without its comment lines, where grlc looks for parameter variables."""
-    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+def _grlc_parameters(text: str, path: Path) -> dict[str, dict[str, Spelling]]:
+    """grlc's parameters of the query, by name: each variable of the query's own syntax
+    (not in a comment or string) named as grlc names one, with the term it takes. A
+    ``prefix_datatype`` suffix whose prefix the query does not declare is an
+    AnthologyError at its line (``xsd`` needs none: grlc declares it)."""
+    from .sparql_text import declared_prefixes, variable_tokens
+
+    prefixes = {"xsd": _XSD, **declared_prefixes(text)}
+    found: dict[str, dict[str, Spelling]] = {}
+    for at, variable in variable_tokens(text):
+        match = _GRLC_VARIABLE.match(variable)
+        if match is None or _GRLC_AGGREGATE.match(variable):
+            continue
+        suffix, user = match.group("type"), match.group("userdefined")
+        spelling = Spelling(variable)
+        if suffix in ("iri", "number"):
+            spelling = Spelling(variable, suffix)
+        elif suffix in (None, "literal", "string"):
+            pass
+        elif suffix in XSD_SUFFIXES:
+            spelling = Spelling(variable, datatype=_XSD + suffix)
+        elif len(suffix) == 2 and suffix.isalpha():
+            spelling = Spelling(variable, lang=suffix)
+        elif user is not None:
+            if suffix not in prefixes:
+                raise AnthologyError(
+                    f"?{variable} is typed {suffix}:{user}, but the query declares no "
+                    f"PREFIX {suffix}:",
+                    path,
+                    text.count("\n", 0, at) + 1,
+                )
+            spelling = Spelling(variable, datatype=prefixes[suffix] + user)
+        found.setdefault(match.group("name"), {}).setdefault(variable, spelling)
+    return found
 
 
 def _grlc_decorators(text: str, path: Path) -> dict[str, Any]:
@@ -265,18 +328,44 @@ def bind_params(anthology: Engine, query: StoredQuery, values: dict[str, str]) -
             raise AnthologyError(
                 f"parameter {param.name!r}: {raw!r} is not one of {', '.join(param.choices)}"
             )
+        spellings = param.spellings or (Spelling(param.bound_to, param.type),)
         if param.type == "entry":
             try:
-                bound[param.bound_to] = anthology.resolve_entry(raw)
+                entry = anthology.resolve_entry(raw)
             except AnthologyError as exc:
                 raise AnthologyError(f"parameter {param.name!r}: {exc.message}") from None
-        elif param.type == "iri":
-            if "://" not in raw and not raw.startswith("urn:") or not is_iri(raw):
-                raise AnthologyError(f"parameter {param.name!r}: {raw!r} is not an absolute IRI")
-            bound[param.bound_to] = URIRef(raw)
-        else:
-            bound[param.bound_to] = Literal(raw)
+            bound.update((spelling.variable, entry) for spelling in spellings)
+            continue
+        for spelling in spellings:
+            bound[spelling.variable] = _term(param.name, spelling, raw)
     return bound
+
+
+def _term(name: str, spelling: Spelling, raw: str) -> Node:
+    """``raw`` as the term ``spelling`` takes; a value that is not one is an
+    AnthologyError naming the parameter."""
+    if spelling.kind == "iri":
+        if "://" not in raw and not raw.startswith("urn:") or not is_iri(raw):
+            raise AnthologyError(f"parameter {name!r}: {raw!r} is not an absolute IRI")
+        return URIRef(raw)
+    if spelling.kind == "number":
+        number = _NUMBER.fullmatch(raw)
+        if number is None:
+            raise AnthologyError(f"parameter {name!r}: {raw!r} is not a number")
+        kind = "integer" if number["integer"] else "decimal" if number["decimal"] else "double"
+        return Literal(raw, datatype=URIRef(_XSD + kind), normalize=False)
+    if spelling.lang is not None:
+        return Literal(raw, lang=spelling.lang)
+    if spelling.datatype is None:
+        return Literal(raw)
+    from .terms import quiet_ill_typed
+
+    with quiet_ill_typed():
+        literal = Literal(raw, datatype=URIRef(spelling.datatype), normalize=False)
+    if literal.ill_typed:
+        shown = spelling.datatype.replace(_XSD, "xsd:")
+        raise AnthologyError(f"parameter {name!r}: {raw!r} is not a valid {shown}")
+    return literal
 
 
 def parse_param_options(options: tuple[str, ...]) -> dict[str, str]:

@@ -380,6 +380,24 @@ def _keyword_in(text: str, keyword: str) -> bool:
     return next(_keyword_offsets(text, keyword), None) is not None
 
 
+def variable_tokens(text: str) -> Iterator[tuple[int, str]]:
+    """``(offset, name)`` of each variable written in the query's own syntax (not in a
+    comment, string or IRI), in order, its name without the ``?`` or ``$``."""
+    for at, end, word in _code_tokens(text):
+        if word is None and text[at] in "?$" and end > at + 1:
+            yield at, text[at + 1 : end]
+
+
+def declared_prefixes(text: str) -> dict[str, str]:
+    """The namespaces of the query's ``PREFIX p: <…>`` declarations, by prefix."""
+    tokens = [(text[at:end], word) for at, end, word in _code_tokens(text)]
+    return {
+        name[:-1]: iri[1:-1]
+        for (_, keyword), (name, _), (iri, _) in zip(tokens, tokens[1:], tokens[2:], strict=False)
+        if keyword == "PREFIX" and name.endswith(":") and iri.startswith("<")
+    }
+
+
 def _keyword_offsets(text: str, keyword: str, start: int = 0) -> Iterator[int]:
     """The offsets, from ``start``, where ``keyword`` (in capitals) is written as a
     keyword of SPARQL ``text`` as it stands (``_TOKEN``'s terminals)."""
