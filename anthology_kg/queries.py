@@ -153,7 +153,7 @@ def read_query(path: Path) -> StoredQuery:
         declared.setdefault(name, Param(name, meaning, types.get(name, "literal")))
     defaults = _named_values(decorators.get("defaults"))
     enumerated = _named_values(decorators.get("enumerate"))
-    tags = decorators.get("tags") or ()
+    tags = decorators.get("tags")
     return StoredQuery(
         name=path.stem,
         path=path,
@@ -162,13 +162,14 @@ def read_query(path: Path) -> StoredQuery:
         params=tuple(
             replace(
                 p,
-                default=str(defaults[p.name]) if p.name in defaults else None,
-                choices=tuple(str(v) for v in enumerated.get(p.name) or ()),
+                # (an empty default is none, as grlc reads it: YAML's null)
+                default=_scalar(defaults.get(p.name)) or None,
+                choices=tuple(map(_scalar, _as_list(enumerated.get(p.name)))),
             )
             for p in declared.values()
         ),
         text=text,
-        tags=tuple(str(t) for t in ([tags] if isinstance(tags, str) else tags)),
+        tags=tuple(map(_scalar, _as_list(tags))),
     )
 
 
@@ -215,17 +216,19 @@ def _grlc_decorators(text: str, path: Path) -> dict[str, Any]:
     only YAML carries (``enumerate``, ``defaults``, ``tags``, a nested value) is an
     AnthologyError at its line: read as nothing, its ``enumerate`` would no longer
     limit the values a parameter takes."""
-    # Any: a YAML value may be anything, and read_query takes each as grlc does (str()
-    # of a value, iterating a list) without checking its shape first.
+    # Any: a YAML value is a string, a list or a mapping, and read_query takes each as
+    # grlc does (iterating a list) without checking its shape first.
     import yaml
 
     lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.startswith("#+")]
     source = "\n".join(line[2:] for _, line in lines)
-    # libyaml's safe loader where PyYAML has it (its wheels do): the same documents read
-    # ~6x faster than by the pure-Python one (the bundled catalog: 3.3 -> 0.55 ms).
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    # The base loader: every scalar a string as written (YAML 1.1's implicit types read
+    # `no` as False and `010` as 8, which the query then received as "False" and "8").
+    # libyaml's where PyYAML has it (its wheels do): the same documents read ~6x faster
+    # than by the pure-Python one (the bundled catalog: 3.3 -> 0.55 ms).
+    loader = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
     try:
-        found = yaml.load(source, Loader=loader)  # (both loaders are the safe one)
+        found = yaml.load(source, Loader=loader)  # (both loaders build no objects)
     except yaml.YAMLError as exc:
         yaml_only = [
             number
@@ -244,6 +247,23 @@ def _grlc_decorators(text: str, path: Path) -> dict[str, Any]:
             at,
         ) from None
     return found if isinstance(found, dict) else {}
+
+
+def _as_list(value: object) -> list[Any]:
+    """A YAML value as a list: a list as it is, a scalar as one item, nothing as none."""
+    if isinstance(value, list):
+        return value
+    return [] if value is None or value == "" else [value]
+
+
+def _scalar(value: object) -> str:
+    """A YAML value as the text written (the base loader leaves every scalar a string);
+    a nested list or mapping as YAML's flow form."""
+    if value is None or isinstance(value, str):
+        return value or ""
+    import yaml
+
+    return str(yaml.safe_dump(value, default_flow_style=True)).strip()
 
 
 def _named_values(value: object) -> dict[str, Any]:

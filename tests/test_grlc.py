@@ -197,3 +197,28 @@ def test_a_value_its_type_refuses_is_exit_2(bundled_copy, value, why):
     result = run_cli("--root", str(bundled_copy), "query", "typed", *args)
     assert result.exit_code == 2 and why in result.stderr, result.output
     assert "Traceback" not in result.output
+
+
+def test_header_values_reach_the_query_as_written(bundled_copy):
+    """YAML 1.1 read `no` as False, `010` as 8 and an empty value as None, which the
+    query then received as "False", "8" and "None" (hunt8 #4)."""
+    (bundled_copy / "queries").mkdir()
+    (bundled_copy / "queries" / "as-written.rq").write_text(
+        "#+ summary: yes\n"
+        "#+ tags: [on, 010]\n"
+        "#+ defaults:\n"
+        "#+   - a: no\n#+   - b: 010\n#+   - c: 1_000\n#+   - d: 12:30\n#+   - e: yes\n"
+        "#+   - f:\n"
+        "#+ enumerate:\n#+   - a:\n#+     - no\n#+     - off\n"
+        "SELECT ?_a ?_b ?_c ?_d ?_e ?__f WHERE { }\n",
+        encoding="utf-8",
+    )
+    (query,) = [q for q in catalog(load_anthology(bundled_copy)).values() if q.name == "as-written"]
+    assert (query.summary, query.tags) == ("yes", ("on", "010"))
+    assert [p.default for p in query.params] == ["no", "010", "1_000", "12:30", "yes", None]
+    assert query.params[0].choices == ("no", "off")
+    result = run_cli("--root", str(bundled_copy), "query", "as-written", "--format", "tsv")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1] == '"no"\t"010"\t"1_000"\t"12:30"\t"yes"\t'
+    chosen = run_cli("--root", str(bundled_copy), "query", "as-written", "--param", "a=off")
+    assert chosen.exit_code == 0, chosen.output
