@@ -109,6 +109,7 @@ def read_query(path: Path) -> StoredQuery:
     meta: dict[str, str] = {}
     params: list[tuple[str, str]] = []
     types: dict[str, str] = {}
+    type_lines: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.startswith("#"):
             break
@@ -128,6 +129,7 @@ def read_query(path: Path) -> StoredQuery:
                     f"param-type of {name!r} must be one of {', '.join(PARAM_TYPES)}", path, number
                 )
             types[name] = kind.strip()
+            type_lines.setdefault(name, number)
         else:
             meta[key] = value
     if "summary" not in meta:
@@ -153,6 +155,7 @@ def read_query(path: Path) -> StoredQuery:
         declared.setdefault(name, Param(name, meaning, types.get(name, "literal")))
     defaults = _named_values(decorators.get("defaults"))
     enumerated = _named_values(decorators.get("enumerate"))
+    _refuse_unknown_names(text, path, declared, type_lines, decorators)
     tags = decorators.get("tags")
     return StoredQuery(
         name=path.stem,
@@ -247,6 +250,49 @@ def _grlc_decorators(text: str, path: Path) -> dict[str, Any]:
             at,
         ) from None
     return found if isinstance(found, dict) else {}
+
+
+def _refuse_unknown_names(
+    text: str,
+    path: Path,
+    declared: dict[str, Param],
+    type_lines: dict[str, int],
+    decorators: dict[str, Any],
+) -> None:
+    """An AnthologyError at its line for a ``param-type``, ``defaults`` or ``enumerate``
+    name that is no parameter of the query (a typo): ignored, its restriction was gone."""
+    named = [("param-type", name, line) for name, line in type_lines.items()]
+    for key in ("defaults", "enumerate"):
+        value = decorators.get(key)
+        for item in value if isinstance(value, list) else [value]:
+            names = (
+                list(item) if isinstance(item, dict) else [item] if isinstance(item, str) else []
+            )
+            named += [(key, name, _key_line(text, key, name)) for name in names if name]
+    for key, name, line in named:
+        if name not in declared:
+            known = ", ".join(declared) or "none"
+            raise AnthologyError(
+                f"#+ {key} names {name!r}, which is no parameter of the query"
+                f"{did_you_mean(name, declared)} (parameters: {known})",
+                path,
+                line,
+            )
+
+
+def _key_line(text: str, section: str, name: str) -> int:
+    """The line of the ``#+`` header where ``section`` (``defaults``, ``enumerate``)
+    names ``name``: the first line after the section's own that starts with it (the
+    section's line when none does)."""
+    lines = text.splitlines()
+    start = next((n for n, line in enumerate(lines) if re.match(rf"#\+\s*{section}\s*:", line)), 0)
+    item = re.compile(rf"#\+\s*(?:-\s*)?['\"]?{re.escape(name)}['\"]?\s*:")
+    for number in range(start, len(lines)):
+        if not lines[number].startswith("#"):
+            break
+        if number > start and item.match(lines[number]):
+            return number + 1
+    return start + 1
 
 
 def _as_list(value: object) -> list[Any]:

@@ -222,3 +222,31 @@ def test_header_values_reach_the_query_as_written(bundled_copy):
     assert result.stdout.splitlines()[1] == '"no"\t"010"\t"1_000"\t"12:30"\t"yes"\t'
     chosen = run_cli("--root", str(bundled_copy), "query", "as-written", "--param", "a=off")
     assert chosen.exit_code == 0, chosen.output
+
+
+@pytest.mark.parametrize(
+    ("header", "line", "key", "name"),
+    [
+        ("#+ enumerate:\n#+   - stauts:\n#+     - urn:a\n", 3, "enumerate", "stauts"),
+        ("#+ defaults:\n#+   - entry: urn:a\n#+   - stat: urn:a\n", 4, "defaults", "stat"),
+        ("#+ param-type: stat entry\n", 2, "param-type", "stat"),
+    ],
+)
+def test_a_header_naming_no_parameter_is_refused_at_its_line(bundled_copy, header, line, key, name):
+    """A typo in enumerate, defaults or param-type was ignored, and so was the
+    restriction it meant: any value was taken, exit 0 (hunt8 #5)."""
+    (bundled_copy / "queries").mkdir()
+    stored = bundled_copy / "queries" / "typo.rq"
+    stored.write_text(
+        f"#+ summary: a typo\n{header}"
+        f"PREFIX ak: <{AK}>\nSELECT ?e WHERE {{ ?e ak:readingStatus ?_status_iri . "
+        "OPTIONAL { ?e ak:x ?__entry } }\n",
+        encoding="utf-8",
+    )
+    for args in (("queries",), ("query", "typo", "--param", "status=http://evil.example/x")):
+        result = run_cli("--root", str(bundled_copy), *args)
+        assert result.exit_code == 2, result.output
+        assert result.stderr.startswith(
+            f"{stored}:{line}: #+ {key} names {name!r}, which is no parameter of the query; "
+            "did you mean 'status'?"
+        ), result.stderr
