@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .guards import refuse_service, service_timeout
+from .sparql_text import check_variable_names
 
 if TYPE_CHECKING:
     from rdflib.term import Node
@@ -26,6 +27,9 @@ def run_local(
 ) -> QueryResult:
     """Run ``text`` on the anthology's data, ontology and shapes, with its engine. A
     query calling a remote endpoint (SERVICE) is an AnthologyError unless
-    ``allow_service``: a local query reaches the network only when the user asks."""
+    ``allow_service``: a local query reaches the network only when the user asks. A
+    name of ``bindings`` that is not a SPARQL variable name is an AnthologyError, on
+    every engine (one written into the query's text could add to it)."""
+    check_variable_names(bindings or {})
     with service_timeout(refuse_service(text, source, allow_service)):
         return anthology.query(text, bindings, source)

@@ -35,13 +35,15 @@ def with_values(text: str, bindings: Mapping[str, Node], source: str | Path | No
     their own: a syntax error keeps the line it has in the text as written. A query with
     no WHERE clause to bind in is an AnthologyError at ``source``.
 
-    Each term is written by the one N-Triples term writer (``terms.nt_term``; N-Triples
-    terms are SPARQL terms), which escapes every string: a value can never end the
-    block or add query text. (rdflib's ``n3()`` wrote a value with a newline ending in
+    Each name must be a SPARQL variable name (``check_variable_names``), and each term
+    is written by the one N-Triples term writer (``terms.nt_term``; N-Triples terms are
+    SPARQL terms), which escapes every string: neither can end the block or add query
+    text. (rdflib's ``n3()`` wrote a value with a newline ending in
     ``\"`` as a long string that the quote closed early.)
     """
     if not bindings:
         return text
+    check_variable_names(bindings)
     names = sorted(bindings)
     block = (
         " VALUES ("
@@ -59,6 +61,25 @@ def with_values(text: str, bindings: Mapping[str, Node], source: str | Path | No
         keyword_end, group = template
         text = text[:keyword_end] + " " + group + text[keyword_end:]
     return text
+
+
+#: SPARQL 1.1's VARNAME (grammar section 19.8): what may follow a ``?`` as a variable.
+_PN_CHARS_BASE = (
+    "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff"
+    "\u200c-\u200d\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf"
+    "\ufdf0-\ufffd\U00010000-\U000effff"
+)
+VARNAME = re.compile(
+    f"[{_PN_CHARS_BASE}_0-9][{_PN_CHARS_BASE}_0-9\u00b7\u0300-\u036f\u203f-\u2040]*"
+)
+
+
+def check_variable_names(bindings: Mapping[str, object]) -> None:
+    """An AnthologyError unless each name of ``bindings`` is a SPARQL variable name
+    (``VARNAME``, without the ``?``): a name is written into the query's text."""
+    for name in bindings:
+        if not isinstance(name, str) or not VARNAME.fullmatch(name):
+            raise AnthologyError(f"cannot bind {name!r}: not a SPARQL variable name")
 
 
 #: The keywords that start a query (after its prologue of BASE and PREFIX).

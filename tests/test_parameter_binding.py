@@ -149,3 +149,32 @@ def test_a_query_without_a_where_clause_is_refused_at_its_file(bundled_copy):
     assert result.stderr.strip().endswith(
         "bare.rq:2: the query has no WHERE clause to bind parameters in"
     ), result.stderr
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "a) { (1) } SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } VALUES (?b",
+        "a b",
+        "a{",
+        "?a",
+        "",
+    ],
+)
+def test_a_binding_name_that_is_no_variable_name_is_refused_on_every_engine(name):
+    """A name is written into the VALUES block: one holding query text added a SERVICE
+    call that the guard, which reads the text before the block is written, never saw
+    (hunt8 #7)."""
+    from rdflib import Literal
+
+    from anthology_kg.engine import open_engine
+    from anthology_kg.errors import AnthologyError
+    from anthology_kg.local_query import run_local
+
+    text = "SELECT ?s WHERE { ?s ?p ?o } LIMIT 1"
+    for kind in ("fast", "reference"):
+        with pytest.raises(AnthologyError, match="not a SPARQL variable name"):
+            run_local(open_engine(kind), text, {name: Literal("v")})
+    with pytest.raises(AnthologyError, match="not a SPARQL variable name"):
+        with_values(text, {name: Literal("v")})  # the text --endpoint sends
+    assert "(?né_1·x)" in with_values(text, {"né_1·x": Literal("v")})
