@@ -213,7 +213,10 @@ class Anthology(EntryIndex):
         """Run ``text`` with rdflib on the union of ``parts``."""
         # rdflib's SPARQL engine: loaded by the reference engine only
         from .rdflib_sparql import evaluate
+        from .sparql_text import with_describe_pattern
 
+        if bindings:  # (rdflib ignores them in a DESCRIBE without a WHERE clause)
+            text = with_describe_pattern(text)
         with literals_as_written():
             return evaluate(self._queried_graph(tuple(parts)), text, dict(bindings or {}), source)
 

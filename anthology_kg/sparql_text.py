@@ -31,9 +31,10 @@ def with_values(text: str, bindings: Mapping[str, Node], source: str | Path | No
     and of each sub-SELECT's (which sees only what it projects, so a parameter used
     inside one is bound there too), for a store that takes only query text (the SPARQL
     1.1 Protocol). A ``CONSTRUCT WHERE { T }`` is written ``CONSTRUCT { T } WHERE { …
-    T }``, its template being its pattern. The blocks and the template take no line of
-    their own: a syntax error keeps the line it has in the text as written. A query with
-    no WHERE clause to bind in is an AnthologyError at ``source``.
+    T }``, its template being its pattern; a ``DESCRIBE`` without a WHERE clause gets
+    one (``with_describe_pattern``). The blocks and the template take no line of their
+    own: a syntax error keeps the line it has in the text as written. A query with no
+    WHERE clause to bind in is an AnthologyError at ``source``.
 
     Each name must be a SPARQL variable name (``check_variable_names``), and each term
     is written by the one N-Triples term writer (``terms.nt_term``; N-Triples terms are
@@ -52,6 +53,7 @@ def with_values(text: str, bindings: Mapping[str, Node], source: str | Path | No
         + " ".join(_values_term(bindings[n]) for n in names)
         + ") }"
     )
+    text = with_describe_pattern(text)
     brace = where_brace(text, source)
     braces = [brace, *_sub_select_braces(text, brace)]
     template = _short_construct(text, brace, source)
@@ -157,6 +159,29 @@ def where_brace(text: str, source: str | Path | None = None) -> int:
 
 def _line(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
+
+
+def with_describe_pattern(text: str) -> str:
+    """A ``DESCRIBE`` query without a WHERE clause with an empty one (``WHERE {}``) after
+    what it describes, on the same line; any other query as it is. A parameter is bound
+    in a WHERE clause: rdflib ignores initial bindings of a DESCRIBE without one."""
+    form = _query_form(text)
+    if form is None or form[0] != "DESCRIBE":
+        return text
+    end = form[1]
+    for start, token_end, word in _code_tokens(text, end):
+        if (
+            word in ("FROM", "NAMED")
+            or word is None
+            and text[start] in "?$<*"
+            or (word is None and ":" in text[start:token_end])
+        ):
+            end = token_end
+            continue
+        if text[start] == "{" or word == "WHERE":
+            return text
+        break
+    return text[:end] + " WHERE {}" + text[end:]
 
 
 def _sub_select_braces(text: str, where: int) -> list[int]:

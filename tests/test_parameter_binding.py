@@ -178,3 +178,29 @@ def test_a_binding_name_that_is_no_variable_name_is_refused_on_every_engine(name
     with pytest.raises(AnthologyError, match="not a SPARQL variable name"):
         with_values(text, {name: Literal("v")})  # the text --endpoint sends
     assert "(?né_1·x)" in with_values(text, {"né_1·x": Literal("v")})
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_a_describe_without_a_where_clause_binds_its_parameter(bundled_copy, engine):
+    """grlc's ``DESCRIBE ?_entry_iri`` (no WHERE clause): the fast engine refused it,
+    naming no file, and the reference engine (rdflib ignores initial bindings there)
+    printed an empty graph, exit 0 (hunt8 #9)."""
+    stored(bundled_copy, "describe", "#+ summary: an entry\nDESCRIBE ?_entry_iri\n")
+    stored(bundled_copy, "described", "#+ summary: an entry\nDESCRIBE ?_entry_iri WHERE {}\n")
+    entry = ("--param", "entry=https://w3id.org/anthology-kg/id/LIT-168", "--engine", engine)
+    result = run_cli("--root", str(bundled_copy), "query", "describe", *entry)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("\n") > 10, result.stdout
+    assert (
+        result.stdout == run_cli("--root", str(bundled_copy), "query", "described", *entry).stdout
+    )
+
+
+def test_a_describe_gets_its_where_clause_before_its_solution_modifiers():
+    from anthology_kg.sparql_text import with_describe_pattern
+
+    assert with_describe_pattern("DESCRIBE ?x ex:y <urn:z>\nFROM <urn:g> LIMIT 2") == (
+        "DESCRIBE ?x ex:y <urn:z>\nFROM <urn:g> WHERE {} LIMIT 2"
+    )
+    for kept in ("DESCRIBE ?x WHERE { }", "DESCRIBE ?x { }", "SELECT ?x { }", "DESCRIBE # x\n*{}"):
+        assert with_describe_pattern(kept) == kept
