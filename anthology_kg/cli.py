@@ -1134,10 +1134,11 @@ def sparql(settings, file, fmt, endpoint, graphs, method, engine, inference) -> 
     from .sources import decode_utf8, without_bom
 
     name = getattr(file, "name", "<stdin>")
-    source = None if name in ("<stdin>", "-") else name
+    stdin = name in ("<stdin>", "-")
+    source = "<stdin>" if stdin else name  # an error's file:line: <stdin>:4
     # Without a leading byte order mark, as a stored query is read (sources.read_source).
-    text = decode_utf8(without_bom(file.read()), source or "<stdin>")
-    what = f"the query in {display_path(source)}" if source else "the query from stdin"
+    text = decode_utf8(without_bom(file.read()), source)
+    what = "the query from stdin" if stdin else f"the query in {display_path(source)}"
     with timeouts_named(what):
         anthology = _querying_engine(settings, engine, inference, endpoint, graphs, method)
     result = _run(settings, anthology, text, endpoint, what, source=source)

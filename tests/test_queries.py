@@ -650,3 +650,13 @@ def test_a_query_named_rq_in_another_case_is_said_to_be_unread(bundled_copy):
     asked = run_cli("--root", str(bundled_copy), "query", "mine")
     assert asked.exit_code == 2
     assert asked.stderr == f"{stored}: no stored query 'mine': {said}\n"
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_an_error_of_a_query_from_stdin_names_its_line(engine):
+    """``sparql -`` named no file, and so lost the line (hunt8 #14)."""
+    result = run_cli("sparql", "-", "--engine", engine, input="SELECT ?s\nWHERE {\n  ?s ?p \n}\n")
+    assert result.exit_code == 2
+    assert re.match(r"<stdin>:[34]: SPARQL syntax error at column \d+: ", result.stderr), (
+        result.stderr
+    )
