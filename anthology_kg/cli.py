@@ -985,7 +985,8 @@ _format_option = click.option(
     show_default=True,
     help="table for people; csv, tsv, json, xml: the W3C SPARQL 1.1 result formats "
     "(CSV and TSV are defined for SELECT: an ASK answer there is a bare true or false, "
-    "as Oxigraph writes it).",
+    "as Oxigraph writes it). A CONSTRUCT or DESCRIBE answer is Turtle: another format "
+    "given for one is refused (exit 2).",
 )
 
 _endpoint_option = _options(
@@ -1015,6 +1016,14 @@ def _print_result(anthology, result, fmt: str) -> None:
     from .results import graph_to_turtle, to_csv, to_json, to_table, to_tsv, to_xml
 
     if result.kind == "graph":
+        from click.core import ParameterSource
+
+        given = click.get_current_context().get_parameter_source("fmt")
+        if fmt != "table" and given is ParameterSource.COMMANDLINE:  # (not a config's)
+            raise AnthologyError(
+                f"--format {fmt} is a format of SELECT and ASK answers; a CONSTRUCT or "
+                "DESCRIBE answer is printed as Turtle (leave --format out)"
+            )
         click.echo(graph_to_turtle(result.graph, anthology.base), nl=False)
         return
     if fmt == "table":

@@ -660,3 +660,14 @@ def test_an_error_of_a_query_from_stdin_names_its_line(engine):
     assert re.match(r"<stdin>:[34]: SPARQL syntax error at column \d+: ", result.stderr), (
         result.stderr
     )
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv", "tsv", "xml"])
+def test_a_result_format_given_for_a_graph_answer_is_refused(tmp_path, fmt):
+    """A CONSTRUCT's answer is Turtle: --format json printed Turtle, exit 0 (hunt8 #15)."""
+    construct = tmp_path / "c.rq"
+    construct.write_text("CONSTRUCT WHERE { ?s a <https://w3id.org/anthology-kg/ns#Reference> }")
+    result = run_cli("sparql", str(construct), "--format", fmt)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert f"--format {fmt} is a format of SELECT and ASK answers" in result.stderr
+    assert run_cli("sparql", str(construct)).stdout.startswith("@prefix")
