@@ -4,7 +4,6 @@ a SELECT, the boolean of an ASK, or a graph. pyoxigraph's answers are read into 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -16,8 +15,6 @@ if TYPE_CHECKING:
     import pyoxigraph as ox
 
     from .parts import OxTerm
-
-_SELECT_STAR = re.compile(r"\bSELECT\s+(?:DISTINCT\s+|REDUCED\s+)?\*", re.IGNORECASE)
 
 
 @dataclass
@@ -33,21 +30,22 @@ class QueryResult:
 
 def in_select_star_order(result: QueryResult, text: str) -> QueryResult:
     """``result`` with the columns of a ``SELECT *`` in the order its variables are first
-    used in ``text``, as the W3C's result-format tests list them, on both engines:
-    pyoxigraph sorts them by name, rdflib gives a set's order."""
-    if result.kind != "select" or not _SELECT_STAR.search(text):
+    used in ``text`` (its code: not a comment or string), as the W3C's result-format
+    tests list them, on every engine: pyoxigraph and Oxigraph's server sort them by
+    name, rdflib gives a set's order."""
+    from .sparql_text import selects_all, variable_tokens
+
+    if result.kind != "select" or not selects_all(text):
         return result
     names = result.variables
-    order = sorted(range(len(names)), key=lambda i: _first_use(text, names[i]))
+    first: dict[str, int] = {}
+    for at, name in variable_tokens(text):
+        first.setdefault(name, at)
+    order = sorted(range(len(names)), key=lambda i: (first.get(names[i], len(text)), names[i]))
     if order == list(range(len(names))):
         return result
     rows = [tuple(row[i] for i in order) for row in result.rows]
     return QueryResult(kind="select", variables=[names[i] for i in order], rows=rows)
-
-
-def _first_use(text: str, variable: str) -> tuple[int, str]:
-    match = re.search(rf"[?$]{re.escape(variable)}\b", text)
-    return (match.start() if match else len(text), variable)
 
 
 def rows_from_ox(answered: Iterable[Iterable[OxTerm | None]]) -> list[tuple[Node | None, ...]]:

@@ -24,7 +24,7 @@ from .literals import literals_as_written
 from .loader import Anthology, EntryIndex, Location, load_rules
 from .namespaces import DEFAULT_BASE, bind_prefixes
 from .pushdown import remote_rows
-from .query_result import QueryResult
+from .query_result import QueryResult, in_select_star_order
 from .shacl import ResultRow
 from .sparql_text import with_values
 from .terms import PARTS
@@ -73,15 +73,17 @@ class RemoteEngine(EntryIndex):
         parts: Sequence[str] = PARTS,
     ) -> QueryResult:
         """Run ``text`` on the store, its default graph the graphs of ``parts`` (or the
-        graphs the engine was opened with)."""
+        graphs the engine was opened with); a ``SELECT *``'s columns come in the order a
+        local run gives (``in_select_star_order``)."""
         names = graph_names(self.data_graph)
         graphs = self.graphs if self.graphs and tuple(parts) == PARTS else [names[p] for p in parts]
         with literals_as_written():
-            return run_remote(
+            answer = run_remote(
                 query_url(self.endpoint, graphs),
                 with_values(text, bindings or {}, source),
                 connection=self.connection,
             )
+        return in_select_star_order(answer, text)  # the store's order is its own
 
     def identifier(self, node: Term) -> str | None:
         return self.local_copy().identifier(node)

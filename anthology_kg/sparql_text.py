@@ -426,6 +426,18 @@ def _keyword_in(text: str, keyword: str) -> bool:
     return next(_keyword_offsets(text, keyword), None) is not None
 
 
+def selects_all(text: str) -> bool:
+    """Whether the query is a ``SELECT *`` (``DISTINCT`` or ``REDUCED`` or not), read from
+    its own terminals."""
+    form = _query_form(text)
+    if form is None or form[0] != "SELECT":
+        return False
+    for at, _, word in _code_tokens(text, form[1]):
+        if word not in ("DISTINCT", "REDUCED"):
+            return text[at] == "*"
+    return False
+
+
 def variable_tokens(text: str) -> Iterator[tuple[int, str]]:
     """``(offset, name)`` of each variable written in the query's own syntax (not in a
     comment, string or IRI), in order, its name without the ``?`` or ``$``."""

@@ -671,3 +671,11 @@ def test_a_result_format_given_for_a_graph_answer_is_refused(tmp_path, fmt):
     assert result.exit_code == 2 and result.stdout == ""
     assert f"--format {fmt} is a format of SELECT and ASK answers" in result.stderr
     assert run_cli("sparql", str(construct)).stdout.startswith("@prefix")
+
+
+def test_a_select_star_is_read_from_the_query_s_own_terminals():
+    from anthology_kg.sparql_text import selects_all
+
+    assert selects_all("PREFIX s: <urn:SELECT*>\nSELECT DISTINCT * { ?s ?p ?o }")
+    assert not selects_all("# SELECT *\nSELECT ?b ?a { ?a ?p ?b }")
+    assert not selects_all("SELECT ?n { { SELECT * { ?s ?p ?n } } }")

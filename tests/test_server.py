@@ -885,3 +885,34 @@ def test_a_sigterm_while_a_child_starts_stops_serve_and_reaps_it(tmp_path, monke
         with pytest.raises(ChildProcessError):  # already waited for by serve
             os.waitpid(pid, os.WNOHANG)
     assert _stores(tmp_path) == []
+
+
+def test_parameters_and_select_star_answer_remotely_as_locally(published, bundled_copy):
+    """--endpoint gets the text with_values writes, as the fast engine does: each tricky
+    query of test_parameter_binding binds its parameter in the WHERE clause there too
+    (hunt8 #1, #2), a DESCRIBE without WHERE binds (#9), and a SELECT *'s columns come
+    in the local order, not the store's by name (#10)."""
+    from test_parameter_binding import AK, TRICKY, stored
+
+    endpoint = ("--endpoint", f"{published}/query")
+    stored(bundled_copy, "describe", "#+ summary: an entry\nDESCRIBE ?_entry_iri\n")
+    runs = [("describe", "entry=https://w3id.org/anthology-kg/id/LIT-168", ())]
+    for name, text in TRICKY.items():
+        stored(bundled_copy, name, text)
+        runs += [
+            (name, f"status={AK}{status}", ("--format", "csv")) for status in ("read", "unread")
+        ]
+    for name, value, fmt in runs:
+        args = ("--root", str(bundled_copy), "query", name, "--param", value, *fmt)
+        local = run_cli(*args)
+        assert local.exit_code == 0, local.output
+        remote = run_cli(*args, *endpoint)
+        assert remote.exit_code == 0, remote.output
+        assert remote.stdout == local.stdout, (name, value)
+    star = bundled_copy / "star.rq"
+    star.write_text(
+        f"PREFIX ak: <{AK}>\nSELECT * WHERE {{ ?zed ak:readingStatus ?alpha }} ORDER BY ?zed\n"
+    )
+    local = run_cli("sparql", str(star), "--format", "csv")
+    assert local.stdout.splitlines()[0] == "zed,alpha"
+    assert run_cli("sparql", str(star), "--format", "csv", *endpoint).stdout == local.stdout
