@@ -950,28 +950,16 @@ def rules(settings, fmt) -> None:
 @_json_option
 @click.pass_obj
 def list_queries(settings, fmt) -> None:
-    """List the stored queries: name, summary and parameters."""
-    from .queries import catalog, query_file_warnings
+    """List the stored queries: name, summary and parameters (the data is not read)."""
+    from .queries import catalog, query_file_warnings, query_folders, query_listing
 
-    for warning in query_file_warnings(settings.engine()):
+    folders = query_folders(settings.root)
+    for warning in query_file_warnings(folders):
         click.echo(printable(warning), err=True)
     if fmt == "json":
-        _echo_json(
-            [
-                {
-                    "name": query.name,
-                    "summary": query.summary,
-                    "description": query.description,
-                    "params": [
-                        {"name": p.name, "type": p.type, "meaning": p.meaning} for p in query.params
-                    ],
-                    "file": display_path(query.path),
-                }
-                for query in catalog(settings.engine()).values()
-            ]
-        )
+        _echo_json([query_listing(query) for query in catalog(folders).values()])
         return
-    for query in catalog(settings.engine()).values():  # the files' text escaped: one line each
+    for query in catalog(folders).values():  # the files' text escaped: one line each
         params = " ".join(f"{p.name}=<{p.type}>" for p in query.params)
         fields = (query.name, query.summary, *([params] if params else []))
         click.echo("\t".join(map(printable, fields)))

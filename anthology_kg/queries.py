@@ -14,18 +14,26 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-from rdflib import Literal, URIRef
-from rdflib.term import Node
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .config import did_you_mean
 from .errors import AnthologyError, display_path
 from .sources import list_folder, listed_name, not_read, read_text, utf8_text
-from .terms import is_iri
 
 if TYPE_CHECKING:
+    from rdflib.term import Node
+
     from .engine import Engine
+    from .ruleset import Rules
+
+
+class QueryFolders(Protocol):
+    """What the catalog reads: the folders of stored queries, bundled one first (an
+    engine's or its rules', ``Rules.query_dirs``)."""
+
+    @property
+    def query_dirs(self) -> list[Path]: ...
+
 
 PARAM_TYPES = ("entry", "iri", "literal")
 #: The header keys the line reader reads (``read_query``); grlc reads the rest as YAML.
@@ -322,7 +330,7 @@ def _named_values(value: object) -> dict[str, Any]:
     return found
 
 
-def _query_files(anthology: Engine) -> dict[str, Path]:
+def _query_files(anthology: QueryFolders) -> dict[str, Path]:
     """The stored queries' files by name, sorted, none of them read; a query of the
     anthology's own replaces a bundled one."""
     files: dict[str, Path] = {}
@@ -332,7 +340,7 @@ def _query_files(anthology: Engine) -> dict[str, Path]:
     return dict(sorted(files.items()))
 
 
-def _unread_query_files(anthology: Engine) -> list[Path]:
+def _unread_query_files(anthology: QueryFolders) -> list[Path]:
     """The files of the query folders named ``*.RQ`` (``.rq`` in another case): almost
     surely stored queries, which are not read."""
     return [
@@ -343,7 +351,7 @@ def _unread_query_files(anthology: Engine) -> list[Path]:
     ]
 
 
-def query_file_warnings(anthology: Engine) -> list[str]:
+def query_file_warnings(anthology: QueryFolders) -> list[str]:
     """``_unread_query_files`` as ``FILE: warning: ...`` lines."""
     return [
         f"{display_path(path)}: warning: {not_read(path.name, '.rq', 'stored queries')}"
@@ -351,13 +359,23 @@ def query_file_warnings(anthology: Engine) -> list[str]:
     ]
 
 
-def catalog(anthology: Engine) -> dict[str, StoredQuery]:
+def query_folders(root: Path | None = None) -> Rules:
+    """The stored queries' folders of the anthology at ``root`` (default: the nearest one
+    holding data/, else the bundled one), as ``catalog`` reads them: no data, ontology
+    or shapes parsed, so a listing neither waits for the data nor fails on it."""
+    from .resources import find_root
+    from .ruleset import load_rules
+
+    return load_rules((root or find_root()).resolve())
+
+
+def catalog(anthology: QueryFolders) -> dict[str, StoredQuery]:
     """The stored queries by name; a query of the anthology's own replaces a bundled one.
     A malformed one is an AnthologyError at its file."""
     return {name: read_query(path) for name, path in _query_files(anthology).items()}
 
 
-def find_query(anthology: Engine, name: str) -> StoredQuery:
+def find_query(anthology: QueryFolders, name: str) -> StoredQuery:
     """The stored query ``name``, its file alone read (a malformed file of another query
     does not stop it), or an AnthologyError listing the known names."""
     files = _query_files(anthology)
@@ -370,6 +388,29 @@ def find_query(anthology: Engine, name: str) -> StoredQuery:
             f"no stored query {name!r}{did_you_mean(name, files)}; known: {', '.join(files)}"
         )
     return read_query(files[name])
+
+
+def query_listing(query: StoredQuery) -> dict[str, Any]:
+    """``queries --format json``'s object for ``query``: its header, and each
+    parameter's type, meaning, whether it is required, its default and its choices."""
+    return {
+        "name": query.name,
+        "summary": query.summary,
+        "description": query.description,
+        "tags": list(query.tags),
+        "params": [
+            {
+                "name": p.name,
+                "type": p.type,
+                "meaning": p.meaning,
+                "required": p.required,
+                "default": p.default,
+                "choices": list(p.choices),
+            }
+            for p in query.params
+        ],
+        "file": display_path(query.path),
+    }
 
 
 def bind_params(anthology: Engine, query: StoredQuery, values: dict[str, str]) -> dict[str, Node]:
@@ -410,6 +451,10 @@ def bind_params(anthology: Engine, query: StoredQuery, values: dict[str, str]) -
 def _term(name: str, spelling: Spelling, raw: str) -> Node:
     """``raw`` as the term ``spelling`` takes; a value that is not one is an
     AnthologyError naming the parameter."""
+    from rdflib import Literal, URIRef  # (not for a listing: rdflib takes 0.3 s to import)
+
+    from .terms import is_iri
+
     if spelling.kind == "iri":
         if "://" not in raw and not raw.startswith("urn:") or not is_iri(raw):
             raise AnthologyError(f"parameter {name!r}: {raw!r} is not an absolute IRI")

@@ -679,3 +679,26 @@ def test_a_select_star_is_read_from_the_query_s_own_terminals():
     assert selects_all("PREFIX s: <urn:SELECT*>\nSELECT DISTINCT * { ?s ?p ?o }")
     assert not selects_all("# SELECT *\nSELECT ?b ?a { ?a ?p ?b }")
     assert not selects_all("SELECT ?n { { SELECT * { ?s ?p ?n } } }")
+
+
+def test_queries_lists_the_headers_without_reading_the_data(bundled_copy):
+    """The listing read the whole data set, twice, so an unrelated data error stopped
+    it; and its JSON left out what grlc's header says (hunt8 #12)."""
+    (bundled_copy / "data" / "LIT-999.ttl").write_text("<x> <y> .\n", encoding="utf-8")
+    (bundled_copy / "queries").mkdir()
+    (bundled_copy / "queries" / "pick.rq").write_text(
+        "#+ summary: pick\n#+ tags: [a, b]\n#+ defaults:\n#+   - kind: x\n"
+        "#+ enumerate:\n#+   - kind: [x, y]\nSELECT ?_kind ?__note WHERE { }\n",
+        encoding="utf-8",
+    )
+    listed = run_cli("--root", str(bundled_copy), "queries", "--format", "json")
+    assert listed.exit_code == 0, listed.output
+    (pick,) = [q for q in json.loads(listed.stdout) if q["name"] == "pick"]
+    assert pick["tags"] == ["a", "b"]
+    assert pick["params"] == [
+        {"name": "kind", "type": "literal", "meaning": "", "required": True, "default": "x",
+         "choices": ["x", "y"]},
+        {"name": "note", "type": "literal", "meaning": "", "required": False, "default": None,
+         "choices": []},
+    ]  # fmt: skip
+    assert run_cli("--root", str(bundled_copy), "query", "pick").exit_code == 2  # the data

@@ -85,7 +85,7 @@ def build_site(
     plan: Plan | None = None
     known = True  # whether every entry's neighbours are known here (draw_neighbourhoods)
     try:
-        queries = catalog(anthology)  # type: ignore[arg-type]
+        queries = catalog(anthology)
         count = _processes(workers, anthology)
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-answers") as pool:
             if anthology.answers_beside:

@@ -213,7 +213,7 @@ class Pages:
         self.env = environment()
         self.site_name = name
         self.out = SiteText()
-        self.queries = queries if queries is not None else catalog(anthology)  # type: ignore[arg-type]
+        self.queries = queries if queries is not None else catalog(anthology)
         # A query named index or sparql, or two names equal up to case, must not take a
         # page already taken: the later name (sorted) gets the hashed slug, as entries do.
         used = set(_QUERY_FOLDER_PAGES)
