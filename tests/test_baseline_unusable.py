@@ -53,3 +53,17 @@ def test_a_base_that_validates_is_compared(tmp_path):
         ("c", "absent"),
     ]
     assert told == []
+
+
+def test_results_alike_are_counted_not_only_matched():
+    """hunt7 #8 with #1: two blank nodes of one entry failing one shape are two results of
+    one key; against a base that had one, one is new (the first in file order matched),
+    and a base that had three has one fixed."""
+    from anthology_kg.baseline import compare_to_baseline
+
+    one, two, three = (_result("a", line) for line in (1, 5, 9))
+    compared = compare_to_baseline(Report(results=[two, one]), Report(results=[one]))
+    assert [(r.line, r.baseline) for r in compared.results] == [(1, "unchanged"), (5, "new")]
+    assert compared.count("Violation") == 1
+    compared = compare_to_baseline(Report(results=[one]), Report(results=[one, two, three]))
+    assert sorted(r.baseline or "" for r in compared.results) == ["absent", "absent", "unchanged"]
