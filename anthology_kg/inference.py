@@ -105,7 +105,7 @@ RDFS_RULES = (
     _rule("rdfs9", "?c rdfs:subClassOf ?d . ?x rdf:type ?c", "?x rdf:type ?d"),
 )
 #: rdfs4a/b: owlrl types the subject and object of every triple of its first round (the
-#: graph as given) as rdfs:Resource, once.
+#: graph as given, not what either rule adds) as rdfs:Resource, once.
 RDFS_FIRST_ROUND = (
     _rule("rdfs4a", "?t ?p ?o", "?t rdf:type rdfs:Resource", distinct="?t"),
     _rule("rdfs4b", "?s ?p ?t", "?t rdf:type rdfs:Resource", "!isLiteral(?t)", "?t"),
@@ -124,12 +124,44 @@ _ANNOTATION_PROPERTIES = (
     OWL.backwardCompatibleWith,
     OWL.incompatibleWith,
 )
-#: cls-thing, cls-nothing1 and prp-ap: triples owlrl adds once, whatever the graph.
+#: The datatypes owlrl's dt-type1 declares (its ``OWL_RL_Datatypes``: OWL 2 RL's, less
+#: owl:real and owl:rational, plus rdf:HTML, rdf:langString, xsd:date and xsd:time).
+OWLRL_DATATYPES = (
+    *(
+        XSD[name]
+        for name in (
+            "integer decimal nonNegativeInteger nonPositiveInteger negativeInteger "
+            "positiveInteger long int short byte unsignedLong unsignedInt unsignedShort "
+            "unsignedByte float double string normalizedString token language Name NCName "
+            "NMTOKEN boolean hexBinary base64Binary anyURI dateTimeStamp dateTime time date"
+        ).split()
+    ),
+    RDFS.Literal,
+    RDF.XMLLiteral,
+    RDF.HTML,
+    RDF.langString,
+    RDF.PlainLiteral,
+)
+#: cls-thing, cls-nothing1, prp-ap and dt-type1: triples owlrl adds once, whatever the
+#: graph.
 OWLRL_AXIOMS = (
     (OWL.Thing, RDF.type, OWL.Class),
     (OWL.Nothing, RDF.type, OWL.Class),
     *((p, RDF.type, OWL.AnnotationProperty) for p in _ANNOTATION_PROPERTIES),
+    *((d, RDF.type, RDFS.Datatype) for d in OWLRL_DATATYPES),
 )
+#: The datatypes owlrl declares pairwise disjoint (``owl:disjointWith``, in this order)
+#: where the graph has literals of both, but for the two pairs of ``_NOT_DISJOINT``.
+_DISJOINT_DATATYPES = (
+    *(XSD[name] for name in "anyURI base64Binary boolean dateTime decimal double".split()),
+    *(XSD[name] for name in "float hexBinary string".split()),
+    RDF.PlainLiteral,
+    RDF.XMLLiteral,
+)
+_NOT_DISJOINT = frozenset({(XSD.string, RDF.PlainLiteral), (RDF.PlainLiteral, RDF.XMLLiteral)})
+#: The datatypes of literals owlrl, on rdflib, does not see as typed: a simple literal
+#: and a language-tagged one have no datatype there.
+_UNTYPED = frozenset({XSD.string, RDF.langString})
 #: scm-op's premise, one rule per kind of property (a FILTER on ``?p rdf:type ?kind``
 #: would read every typing triple).
 _PROPERTY_KINDS = ("owl:ObjectProperty", "owl:DatatypeProperty", "rdf:Property")
@@ -368,11 +400,38 @@ _REST = ox.NamedNode(str(RDF.rest))
 _NIL = ox.NamedNode(str(RDF.nil))
 
 
-def _unsupported(store: ox.Store, profile: str, sources: Sequence[ox.NamedNode]) -> list[str]:
-    """What in the union of the ``sources`` graphs the ``profile``'s rules here cannot entail as
-    owlrl does (empty when the closure here is owlrl's): OWL constructs without rules
-    here, a functional property with two literal values (owl:sameAs between literals),
-    an ill-formed literal (owlrl reports an inconsistency)."""
+def _literal_datatypes(store: ox.Store, sources: Sequence[ox.NamedNode]) -> set[ox.NamedNode]:
+    """The datatypes of the literals of the union of the ``sources`` graphs."""
+    used = _select(
+        store,
+        "SELECT DISTINCT (datatype(?o) AS ?d) WHERE { ?s ?p ?o FILTER(isLiteral(?o)) }",
+        sources,
+    )
+    return {row["d"] for row in used if isinstance(row["d"], ox.NamedNode)}
+
+
+def _datatype_disjointness(
+    used: set[ox.NamedNode],
+) -> Iterator[tuple[URIRef, URIRef, URIRef]]:
+    """owlrl's datatype disjointness: ``a owl:disjointWith b`` for the pairs of
+    ``_DISJOINT_DATATYPES`` of which the graph has literals of both (``used``, the
+    datatypes of its literals; those of ``_UNTYPED`` do not count)."""
+    typed = {URIRef(d.value) for d in used} - _UNTYPED
+    for index, first in enumerate(_DISJOINT_DATATYPES):
+        for second in _DISJOINT_DATATYPES[index + 1 :]:
+            if {first, second} <= typed and (first, second) not in _NOT_DISJOINT:
+                yield first, OWL.disjointWith, second
+
+
+def _unsupported(
+    store: ox.Store, profile: str, sources: Sequence[ox.NamedNode], used: set[ox.NamedNode]
+) -> list[str]:
+    """What in the union of the ``sources`` graphs (``used``: the datatypes of their
+    literals) the ``profile``'s rules here cannot entail as owlrl does (empty when the
+    closure here is owlrl's): OWL constructs without rules here, a node typed with a
+    datatype (owlrl types it with the datatype's supertypes), a functional property with
+    two literal values (owl:sameAs between literals), an ill-formed literal (owlrl
+    reports an inconsistency)."""
     if profile != "owlrl":
         return []
     found = []
@@ -392,14 +451,10 @@ def _unsupported(store: ox.Store, profile: str, sources: Sequence[ox.NamedNode])
         sources,
     ):
         found.append("a functional property with two literal values")
-    used = _select(
-        store,
-        "SELECT DISTINCT (datatype(?o) AS ?d) WHERE { ?s ?p ?o FILTER(isLiteral(?o)) }",
-        sources,
-    )
-    checked = sorted(
-        (row["d"] for row in used if row["d"] in _CHECKED_DATATYPES), key=lambda d: d.value
-    )
+    datatypes = " ".join(f"<{d}>" for d in OWLRL_DATATYPES)
+    if _ask(store, f"ASK {{ VALUES ?d {{ {datatypes} }} ?s a ?d }}", sources):
+        found.append("a node typed with a datatype")
+    checked = sorted((d for d in used if d in _CHECKED_DATATYPES), key=lambda d: d.value)
     tests = [(d, well_formed("?o", URIRef(d.value))) for d in checked]
     # the datatypes used, in one more pass over the literals
     ill_formed = " || ".join(f"(sameTerm(?d, {d}) && !{test})" for d, test in tests if test)
@@ -442,7 +497,8 @@ def materialize(
         raise AnthologyError(f"unknown inference {profile!r}: use one of none, rdfs, owlrl")
     if _has_triples(store, into):
         raise AnthologyError(f"inference needs the graph {into} empty")
-    problems = _unsupported(store, profile, sources)
+    used = _literal_datatypes(store, sources) if profile == "owlrl" else set()
+    problems = _unsupported(store, profile, sources, used)
     if problems:
         raise InferenceUnsupported(
             f"the fast engine cannot infer {profile} here: the graph uses " + ", ".join(problems)
@@ -452,10 +508,13 @@ def materialize(
     try:
         if profile == "owlrl":
             _add_new(store, dataset, (into, added), OWLRL_AXIOMS)
+            _add_new(store, dataset, (into, added), _datatype_disjointness(used))
             rules: tuple[Rule, ...] = OWLRL_RULES
         else:
             for rule in RDFS_FIRST_ROUND:
-                _apply(store, rule, dataset, (into, added))
+                # on the sources alone: matched on rdfs4a's triples too, rdfs4b would
+                # conclude rdfs:Resource rdf:type rdfs:Resource, which owlrl does not
+                _apply(store, rule, sources, (into, added))
             rules = RDFS_RULES
         # The schema first, to its fixpoint: the rules about the data then see every
         # inherited domain and superclass in their first round, not in a later one.
@@ -495,12 +554,13 @@ def _reflexive_same_as(
     """eq-ref: every IRI and blank node of the closure (the union of ``dataset``) is
     owl:sameAs itself. Added once the other rules are done (``x owl:sameAs x`` lets none
     of them conclude anything new), straight into ``into``, less the few the dataset
-    holds."""
+    holds; and owl:sameAs, the predicate of these, is owl:sameAs itself."""
     store.update(
         f"{_PREFIXES}INSERT {{ GRAPH {into} {{ ?t owl:sameAs ?t }} }}\n{_using(dataset)}"
         "WHERE { { SELECT DISTINCT ?t WHERE { { ?t ?p ?o } UNION { ?s ?t ?o } "
         "UNION { ?s ?p ?t FILTER(!isLiteral(?t)) } } } MINUS { ?t owl:sameAs ?t } }"
     )
+    _add_new(store, dataset, (into,), [(OWL.sameAs, OWL.sameAs, OWL.sameAs)])
 
 
 def _has_triples(store: ox.Store, graph: ox.NamedNode) -> bool:

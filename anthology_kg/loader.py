@@ -239,18 +239,19 @@ class Anthology(EntryIndex):
 
     def closure(self) -> Graph:
         """The data, the ontology and their ``inference`` closure (owlrl, with pySHACL's
-        RDFS rules: no copies of triples for literals of equal value), computed once."""
+        RDFS rules: no copies of triples for literals of equal value), computed once; its
+        RDF triples only (``owlrl_linear.rdf_triples``)."""
         if self._closure is None:
             from owlrl import DeductiveClosure
 
-            from .owlrl_linear import OWLRLSemantics
+            from .owlrl_linear import OWLRLSemantics, rdf_triples
             from .reference_shacl import PySHACLRDFSSemantics
 
             # SimpleMemory (no contexts to index): owlrl ~20% faster, the same triples.
             closure = self._union(("data", "ontology"), store="SimpleMemory")
             semantics = OWLRLSemantics if self.inference == "owlrl" else PySHACLRDFSSemantics
             DeductiveClosure(semantics).expand(closure)
-            self._closure = closure
+            self._closure = rdf_triples(closure)
         return self._closure
 
     def shacl_rows(self, inference: str = "none") -> list[ResultRow]:

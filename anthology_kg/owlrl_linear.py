@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from owlrl import OWLRL, Closure, OWLRL_Semantics, RDFS_Semantics, RDFSClosure
-from rdflib import OWL, RDF, RDFS, BNode, Literal
+from rdflib import OWL, RDF, RDFS, BNode, Graph, Literal
 
 from .swaps import swapped
 
@@ -252,3 +252,18 @@ class OWLRLSemantics(PresentRemembered, OWLRL_Semantics):
                 )
             return
         super()._equality(triple, cycle_num)
+
+
+def rdf_triples(closure: Graph) -> Graph:
+    """``closure`` (an owlrl closure, changed in place) without its triples whose subject
+    is a literal.
+
+    owlrl computes the closure in generalized RDF, as the RDF 1.1 Semantics states its
+    rules (rdfs4b and rdfs3 type a literal object, OWL 2 RL's dt-type2 and eq-ref give
+    ``"x" rdf:type xsd:string`` and ``"x" owl:sameAs "x"``), and keeps those triples
+    (RDFLib/OWL-RL#63). They are not RDF: the Semantics counts as entailed the legal RDF
+    triples its rules conclude, a SPARQL store cannot hold the others, and the fast
+    engine's rules never conclude them."""
+    for triple in [t for t in closure if isinstance(t[0], Literal)]:
+        closure.remove(triple)
+    return closure
