@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from .shacl.graph import ShapesGraph
 
 T = TypeVar("T")
-#: Each outgoing request of an allowed SERVICE gives up after this many seconds.
+#: Each outgoing request of an allowed SERVICE gives up after this many seconds (on the
+#: fast engine, the whole query: ``service_bounded``).
 SERVICE_REQUEST_TIMEOUT = 30.0
 
 
@@ -108,6 +109,23 @@ def refuse_service_in_shapes(shapes: ShapesGraph, allowed: bool) -> bool:
                 )
             calls = True
     return calls
+
+
+def service_bounded(work: Callable[[], T], source: str | Path | None) -> T:
+    """``work()``, a query of the fast engine that calls a remote endpoint (SERVICE),
+    given up after SERVICE_REQUEST_TIMEOUT seconds: an AnthologyError at ``source``.
+
+    pyoxigraph makes the requests with an HTTP client of its own, which has no time
+    limit and which the socket default (``service_timeout``) does not reach; it takes no
+    limit either, so the whole query is bounded, not each request."""
+    limit = SERVICE_REQUEST_TIMEOUT
+    try:
+        return bounded(work, limit, "SERVICE")
+    except TimedOut as exc:
+        if exc.what != "SERVICE":
+            raise
+        message = f"query failed: SERVICE timed out: no answer within {limit:g} s"
+        raise AnthologyError(message, source) from None
 
 
 @contextmanager
