@@ -4,8 +4,10 @@ its answer read into a ``QueryResult``."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Generator, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,10 +19,15 @@ from .errors import AnthologyError
 from .namespaces import prefixed_like
 from .query_result import QueryResult, in_select_star_order
 from .sparql_text import code_characters
+from .swaps import swapped
 
 if TYPE_CHECKING:
-    from rdflib.plugins.sparql.sparql import Query
+    from rdflib.plugins.sparql.parserutils import CompValue
+    from rdflib.plugins.sparql.sparql import FrozenBindings, Query, QueryContext
     from rdflib.query import Result
+
+    #: rdflib's evaluation of a GRAPH pattern (``evaluate.evalGraph``).
+    GraphPattern = Callable[[QueryContext, CompValue], Generator[FrozenBindings, None, None]]
 
 
 @functools.lru_cache(maxsize=512)
@@ -102,10 +109,11 @@ def evaluate(
             raise TypeError(f"binding ?{name} is not an RDF term: {node!r}")
         terms[name] = node
     try:
-        result = graph.query(prepared, initBindings=terms)
-        # rdflib evaluates as the answer is read: its errors come from reading it too
-        # (re.error of a REGEX, a SUM of words, a GRAPH pattern on a single graph).
-        return _answer(result, kind, text, graph)
+        with _errors_as_sparql_says():
+            result = graph.query(prepared, initBindings=terms)
+            # rdflib evaluates as the answer is read: its errors come from reading it
+            # too (a SUM of words).
+            return _answer(result, kind, text, graph)
     except AnthologyError:
         raise
     except Exception as exc:
@@ -134,3 +142,67 @@ def _answer(result: Result, kind: str, text: str, graph: Graph) -> QueryResult:
     ]
     # rdflib gives SELECT *'s variables in a set's order
     return in_select_star_order(QueryResult(kind="select", variables=variables, rows=rows), text)
+
+
+class _RegularExpressions:
+    """The ``re`` module as rdflib's SPARQL functions (REGEX, REPLACE) read it, an
+    invalid pattern an expression error (rdflib's SPARQLError) rather than re.error."""
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(re, name)
+
+    @staticmethod
+    def search(pattern: str, string: str, flags: int = 0) -> re.Match[str] | None:
+        try:
+            return re.search(pattern, string, flags)
+        except re.error as exc:
+            raise _expression_error(exc) from None
+
+    @staticmethod
+    def sub(pattern: str, repl: str, string: str, count: int = 0, flags: int = 0) -> str:
+        try:
+            return re.sub(pattern, repl, string, count=count, flags=flags)
+        except re.error as exc:
+            raise _expression_error(exc) from None
+
+
+def _expression_error(error: re.error) -> Exception:
+    from rdflib.plugins.sparql.sparql import SPARQLError
+
+    return SPARQLError(f"invalid regular expression: {error}")
+
+
+_REGULAR_EXPRESSIONS = _RegularExpressions()
+
+
+def _no_named_graph(graph_pattern: GraphPattern) -> GraphPattern:
+    """rdflib's evaluation of a GRAPH pattern (``graph_pattern``), which on a single
+    graph (a query context without a dataset) matches nothing."""
+
+    def evaluated(ctx: QueryContext, part: CompValue) -> Generator[FrozenBindings, None, None]:
+        if ctx._dataset is not None:
+            yield from graph_pattern(ctx, part)
+
+    evaluated.anthology_kg = True  # type: ignore[attr-defined]
+    return evaluated
+
+
+@contextlib.contextmanager
+def _errors_as_sparql_says() -> Iterator[None]:
+    """Within, rdflib answers two queries as SPARQL 1.1 and the fast engine do, where it
+    raised: an invalid regular expression (REGEX, REPLACE) is an expression error, so a
+    BIND leaves its variable unbound and a FILTER drops the row (sections 17.3 and
+    18.6), and a GRAPH pattern on the anthology, a dataset with no named graph, matches
+    nothing. Both are rdflib's module globals, swapped for the call
+    (``swaps.swapped``): other users of rdflib get its own."""
+    from rdflib.plugins.sparql import evaluate as rdflib_evaluate
+    from rdflib.plugins.sparql import operators
+
+    graph_pattern: GraphPattern = rdflib_evaluate.evalGraph
+    if not getattr(graph_pattern, "anthology_kg", False):  # (else a block is open)
+        graph_pattern = _no_named_graph(graph_pattern)
+    with (
+        swapped(operators, "re", _REGULAR_EXPRESSIONS),
+        swapped(rdflib_evaluate, "evalGraph", graph_pattern),
+    ):
+        yield
