@@ -1034,18 +1034,16 @@ def _querying_engine(
     endpoint: str | None,
     graphs: tuple[str, ...],
     method: str,
-) -> Engine:
-    """The engine ``query`` and ``sparql`` run on: the local anthology (with
-    --inference), or the store at --endpoint reached by --method."""
+) -> Callable[[], Engine]:
+    """What opens the engine ``query`` and ``sparql`` run on (in the thread --timeout
+    bounds): the local anthology (with --inference), or the store at --endpoint reached
+    by --method. The options are checked now, where click's context is."""
     if endpoint and inference != "none":
         raise AnthologyError("--inference applies to the local anthology, not to --endpoint")
     _refuse_without_endpoint(endpoint, graphs="--graph", method="--method")
-    return settings.engine(
-        engine,
-        inference=inference,
-        endpoint=endpoint,
-        graphs=graphs,
-        connection=_connection(settings, method) if endpoint else None,
+    connection = _connection(settings, method) if endpoint else None
+    return lambda: settings.engine(
+        engine, inference=inference, endpoint=endpoint, graphs=graphs, connection=connection
     )
 
 
@@ -1079,6 +1077,19 @@ def _run(settings, anthology, text, endpoint, what, bindings=None, source=None):
     )
 
 
+def _within_timeout(settings, endpoint, what, answer):
+    """``answer()`` of a local query within --timeout, the anthology's load and
+    inference included, as validation's (a store's requests are each bounded instead)."""
+    if endpoint:
+        return answer()
+    import importlib
+
+    from .guards import bounded
+
+    importlib.import_module(".engine", __package__)  # loaded before the clock starts
+    return bounded(answer, settings.timeout, what)
+
+
 @main.command()
 @click.argument("name", shell_complete=complete_queries)
 @click.option(
@@ -1105,11 +1116,18 @@ def query(settings, name, params, fmt, endpoint, graphs, method, engine, inferen
     from .queries import bind_params, find_query, parse_param_options
 
     what = f"query {name}"
-    with timeouts_named(what):
-        anthology = _querying_engine(settings, engine, inference, endpoint, graphs, method)
-        stored = find_query(anthology, name)
-        bindings = bind_params(anthology, stored, parse_param_options(params))
-    result = _run(settings, anthology, stored.text, endpoint, what, bindings, stored.path)
+    opened = _querying_engine(settings, engine, inference, endpoint, graphs, method)
+
+    def answer():
+        with timeouts_named(what):
+            anthology = opened()
+            stored = find_query(anthology, name)
+            bindings = bind_params(anthology, stored, parse_param_options(params))
+        return anthology, _run(
+            settings, anthology, stored.text, endpoint, what, bindings, stored.path
+        )
+
+    anthology, result = _within_timeout(settings, endpoint, what, answer)
     _print_result(anthology, result, fmt)
 
 
@@ -1136,9 +1154,14 @@ def sparql(settings, file, fmt, endpoint, graphs, method, engine, inference) -> 
     # Without a leading byte order mark, as a stored query is read (sources.read_source).
     text = decode_utf8(without_bom(file.read()), source)
     what = "the query from stdin" if stdin else f"the query in {display_path(source)}"
-    with timeouts_named(what):
-        anthology = _querying_engine(settings, engine, inference, endpoint, graphs, method)
-    result = _run(settings, anthology, text, endpoint, what, source=source)
+    opened = _querying_engine(settings, engine, inference, endpoint, graphs, method)
+
+    def answer():
+        with timeouts_named(what):
+            anthology = opened()
+        return anthology, _run(settings, anthology, text, endpoint, what, source=source)
+
+    anthology, result = _within_timeout(settings, endpoint, what, answer)
     _print_result(anthology, result, fmt)
 
 

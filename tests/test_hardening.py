@@ -590,6 +590,34 @@ def test_a_query_past_its_timeout_is_exit_2_naming_it(tmp_path, engine):
     assert err == f"anthology-kg: query slow: no answer within {second} s (--timeout)\n"
 
 
+@pytest.mark.parametrize("command", ["query", "sparql"])
+def test_a_query_timeout_counts_the_load_and_the_closure(tmp_path, monkeypatch, command):
+    """--timeout of query and sparql bounds the anthology's load and inference, as
+    validate's does (hunt8 #11: they ran before the clock started, and a query with
+    --inference owlrl --timeout 0.5 answered after 1.7 s, exit 0). The closure is
+    slowed to 2 s here: the command gives up at the deadline."""
+    from anthology_kg import inference
+
+    materialize = inference.materialize
+
+    def slow(*args, **kwargs):
+        time.sleep(2)
+        return materialize(*args, **kwargs)
+
+    monkeypatch.setattr(inference, "materialize", slow)
+    ask = tmp_path / "ask.rq"
+    ask.write_text("ASK {}\n", encoding="utf-8")
+    args, what = {
+        "query": (["query", "unread"], "query unread"),
+        "sparql": (["sparql", str(ask)], f"the query in {ask}"),
+    }[command]
+    started = time.monotonic()
+    result = run_cli(*args, "--inference", "owlrl", "--timeout", "0.5")
+    assert time.monotonic() - started < 1.9
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"anthology-kg: {what}: no answer within 0.5 s (--timeout)\n"
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_validation_past_its_timeout_is_exit_2_naming_it(bundled_copy, engine):
     """A shape whose SPARQL constraint joins the data with itself four times."""
