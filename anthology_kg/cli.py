@@ -13,7 +13,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, TypeVar
+from typing import IO, TYPE_CHECKING, NoReturn, TypeVar
 
 import click
 
@@ -1733,5 +1733,21 @@ def run() -> None:
     signal.signal(signal.SIGPIPE, _pipe_signalled)
     try:
         main()
+    except SystemExit as done:
+        from .guards import still_working
+
+        if still_working():  # a worker given up on: no finalization under it
+            _exit_now(done.code)
+        raise
     finally:
         gc.freeze()
+
+
+def _exit_now(code: object) -> NoReturn:
+    """End the process with ``code`` (SystemExit's) at once, the output flushed."""
+    if isinstance(code, str):
+        print(code, file=sys.stderr)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code if isinstance(code, int) else 0 if code is None else 1)

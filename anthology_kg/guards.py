@@ -47,16 +47,32 @@ def bounded(work: Callable[[], T], seconds: float | None, what: str) -> T:
     worker = threading.Thread(target=run, name=f"anthology-kg {what}", daemon=True)
     worker.start()
     deadline = time.monotonic() + seconds if seconds else None
-    while worker.is_alive():
-        worker.join(0.1)
-        if deadline is not None and time.monotonic() > deadline and worker.is_alive():
-            raise TimedOut(seconds or 0, what=what)
+    try:
+        while worker.is_alive():
+            worker.join(0.1)
+            if deadline is not None and time.monotonic() > deadline and worker.is_alive():
+                raise TimedOut(seconds or 0, what=what)
+    finally:
+        if worker.is_alive():  # given up on: a time-out, Ctrl-C
+            _GIVEN_UP[:] = [w for w in _GIVEN_UP if w.is_alive()] + [worker]
     error = outcome.get("error")
     if isinstance(error, TimedOut):  # a request to a store, within the work
         raise error.about(what) from None
     if error is not None:
         raise error  # type: ignore[misc]
     return outcome["value"]  # type: ignore[return-value]
+
+
+#: The workers ``bounded`` gave up on, which may still run (``still_working``).
+_GIVEN_UP: list[threading.Thread] = []
+
+
+def still_working() -> bool:
+    """Whether a worker ``bounded`` gave up on still runs. It may be inside pyoxigraph
+    or rdflib, which the interpreter's finalization can free objects from under (a
+    SIGSEGV was seen after a time-out, about 1 run in 500): a process should then end
+    with ``os._exit`` rather than finalize."""
+    return any(worker.is_alive() for worker in _GIVEN_UP)
 
 
 @contextmanager

@@ -618,6 +618,26 @@ def test_a_query_timeout_counts_the_load_and_the_closure(tmp_path, monkeypatch, 
     assert result.stderr == f"anthology-kg: {what}: no answer within 0.5 s (--timeout)\n"
 
 
+def test_a_time_out_ends_the_process_without_finalizing_under_the_worker(tmp_path):
+    """After a time-out the worker still runs the query, inside pyoxigraph: the process
+    ends with os._exit, not through the interpreter's finalization (which once ended in
+    SIGSEGV, exit 139, hunt8 #11), so an exit handler does not run; the message is out."""
+    query = tmp_path / "slow.rq"
+    query.write_text(SLOW, encoding="utf-8")
+    script = (
+        "import atexit, sys\n"
+        "from anthology_kg.cli import run\n"
+        "atexit.register(lambda: print('finalized', file=sys.stderr))\n"
+        f"sys.argv = ['anthology-kg', 'sparql', {str(query)!r}, '--timeout', '0.25']\n"
+        "run()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 2, done.stderr
+    assert (
+        done.stderr == f"anthology-kg: the query in {query}: no answer within 0.25 s (--timeout)\n"
+    )
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_validation_past_its_timeout_is_exit_2_naming_it(bundled_copy, engine):
     """A shape whose SPARQL constraint joins the data with itself four times."""
