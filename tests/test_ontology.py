@@ -62,3 +62,8 @@ def test_an_admission_node_implies_admits_category_and_uses_as_example():
     owlrl.DeductiveClosure(owlrl.OWLRL_Semantics).expand(graph)
     assert (AK.adr, AK.admitsCategory, AK.infrastructure) in graph
     assert (AK.adr, AK.usesAsExample, AK.entry) in graph
+
+
+def test_a_takeaway_text_is_kept_by_owl_tools():
+    """rdf:value is OWL-reserved: undeclared, the OWL API drops each takeaway text (hunt10 #1)."""
+    assert (RDF.value, RDF.type, OWL.AnnotationProperty) in load()
