@@ -1,8 +1,8 @@
 import owlrl
-from rdflib import OWL, RDF, RDFS, Graph
+from rdflib import OWL, RDF, RDFS, SH, Graph, URIRef
 
 from anthology_kg.namespaces import AK
-from anthology_kg.resources import ontology_file
+from anthology_kg.resources import bundled_dir, bundled_shapes_dir, ontology_file
 
 CONTRACT = """Entry Reference LiteratureRecord DecisionRecord SotaRecord Note Category Takeaway
 Practice Claim ReproducibilityClaim QuantitativeClaim Figure Codebase Recommendation Comparison
@@ -67,3 +67,74 @@ def test_an_admission_node_implies_admits_category_and_uses_as_example():
 def test_a_takeaway_text_is_kept_by_owl_tools():
     """rdf:value is OWL-reserved: undeclared, the OWL API drops each takeaway text (hunt10 #1)."""
     assert (RDF.value, RDF.type, OWL.AnnotationProperty) in load()
+
+
+#: What OWL 2 needs no declaration of: its built-in annotation properties, the words of
+#: its RDF mapping (OWL 2 Mapping to RDF, Table 1), and any term of the owl: namespace.
+OWL_BUILT_INS = {
+    RDFS.label,
+    RDFS.comment,
+    RDFS.seeAlso,
+    RDFS.isDefinedBy,
+    RDF.type,
+    RDF.first,
+    RDF.rest,
+    RDFS.subClassOf,
+    RDFS.subPropertyOf,
+    RDFS.domain,
+    RDFS.range,
+}
+DECLARATIONS = (OWL.Class, OWL.ObjectProperty, OWL.DatatypeProperty, OWL.AnnotationProperty)
+
+
+def bundled_data() -> Graph:
+    graph = Graph()
+    for path in sorted((bundled_dir() / "data").glob("*.ttl")):
+        graph.parse(path, format="turtle")
+    return graph
+
+
+def used_terms(ontology: Graph) -> dict[URIRef, str]:
+    """Every IRI used as a predicate or a class (an rdf:type object, a shape's target) in
+    the ontology, the bundled shapes' targets and the bundled data, with where."""
+    used: dict[URIRef, str] = {}
+    for name, graph in (("ontology", ontology), ("data", bundled_data())):
+        for predicate in graph.predicates(unique=True):
+            used.setdefault(predicate, f"{name}: predicate")
+        for cls in graph.objects(None, RDF.type, unique=True):
+            used.setdefault(cls, f"{name}: rdf:type object")
+    shapes = Graph()
+    for path in sorted(bundled_shapes_dir().glob("*.ttl")):
+        shapes.parse(path, format="turtle")
+    for target in (SH.targetClass, SH.targetSubjectsOf, SH.targetObjectsOf):
+        for term in shapes.objects(None, target, unique=True):
+            used.setdefault(term, f"shapes: {target.fragment} object")
+    return {term: where for term, where in used.items() if isinstance(term, URIRef)}
+
+
+def test_every_term_used_is_declared_in_the_ontology():
+    """OWL 2 DL needs every term declared: an undeclared one is read as an annotation
+    property (the SKOS hierarchy, the CiTO citation, the attribution then mean nothing to a
+    reasoner) or makes an illegal pun (ak:enforces with domain sh:Shape; hunt10 #3)."""
+    ontology = load()
+    declared = {term for kind in DECLARATIONS for term in ontology.subjects(RDF.type, kind)}
+    undeclared = {
+        f"{term} ({where})"
+        for term, where in used_terms(ontology).items()
+        if term not in declared and term not in OWL_BUILT_INS and not term.startswith(str(OWL))
+    }
+    assert not undeclared, sorted(undeclared)
+
+
+def test_no_domain_or_range_is_reserved_vocabulary():
+    """rdf:Property or an owl: class as a domain or range is reserved vocabulary used as a
+    class, which OWL 2 DL forbids (rdfs:range rdf:Property; hunt10 #3)."""
+    ontology = load()
+    reserved = [
+        (subject, relation, value)
+        for relation in (RDFS.domain, RDFS.range)
+        for subject, value in ontology.subject_objects(relation)
+        if str(value).startswith((str(RDF), str(OWL)))
+    ]
+    assert not reserved, reserved
+
