@@ -187,3 +187,13 @@ def test_a_literal_outside_the_datatype_map_is_only_an_annotation_value():
         if value.datatype not in REQUIRED_BY_DESIGN or prop not in annotations:
             wrong.append((subject, prop, value))
     assert not wrong, wrong
+
+
+def test_a_waiver_may_name_its_rule_by_a_code():
+    """README: ak:rule names the shape or the rule by its code ("AK009"); as an object
+    property of range sh:Shape, a waiver with a code was ill-typed OWL and RDFS made the
+    text a shape (hunt10 #10)."""
+    graph = load()
+    assert (AK.rule, RDF.type, OWL.AnnotationProperty) in graph
+    assert (AK.rule, RDF.type, OWL.ObjectProperty) not in graph
+    assert graph.value(AK.rule, RDFS.range) is None
