@@ -197,3 +197,14 @@ def test_a_waiver_may_name_its_rule_by_a_code():
     assert (AK.rule, RDF.type, OWL.AnnotationProperty) in graph
     assert (AK.rule, RDF.type, OWL.ObjectProperty) not in graph
     assert graph.value(AK.rule, RDFS.range) is None
+
+
+def test_a_codebase_that_rests_on_another_is_no_claim():
+    """The queries follow ak:restsOn from codebases and entries; a domain ak:Claim made a
+    codebase resting on another a claim under RDFS (hunt10 #8)."""
+    graph = load()
+    graph.add((AK.verl, RDF.type, AK.Codebase))
+    graph.add((AK.verl, AK.restsOn, AK.megatron))
+    graph.add((AK.megatron, RDF.type, AK.Codebase))
+    owlrl.DeductiveClosure(owlrl.RDFS_Semantics).expand(graph)
+    assert (AK.verl, RDF.type, AK.Claim) not in graph
