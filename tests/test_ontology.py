@@ -208,3 +208,12 @@ def test_a_codebase_that_rests_on_another_is_no_claim():
     graph.add((AK.megatron, RDF.type, AK.Codebase))
     owlrl.DeductiveClosure(owlrl.RDFS_Semantics).expand(graph)
     assert (AK.verl, RDF.type, AK.Claim) not in graph
+
+
+def test_every_term_declared_has_label_and_comment():
+    """Standard terms too (dcterms:title had none; hunt10 #13), not only those of ak:."""
+    graph = load()
+    for kind in DECLARATIONS:
+        for term in graph.subjects(RDF.type, kind):
+            assert graph.value(term, RDFS.label) is not None, term
+            assert graph.value(term, RDFS.comment) is not None, term
