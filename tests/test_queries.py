@@ -211,13 +211,16 @@ def test_known_unknowns_on_bundled():
         ("COMPARISON-es-baselines-ppo", "trainedWith", "not stated", "0"),
         ("LIT-168", "about", "DAPO", "0"),
         ("LIT-168", "category", "not stated", "0"),
+        # "its four techniques": stated, none of them named
+        ("LIT-168", "techniqueCount", "4", "0"),
         ("SWEEP-backlog", "documentsRead", "12", "0"),
         ("SWEEP-backlog-ARXIV-2409.19256", "citingDocuments", "3", "0"),
     ]
-    looked = {r["subject"].rsplit("/")[-1]: r["lookedIn"] for r in got}
-    assert looked["COMPARISON-es-baselines-grpo"] == "the documents that cite them"
-    assert looked["COMPARISON-es-baselines-es"] == ID + "ARXIV-2409.19256"
-    assert looked["LIT-168"] == ID + "ARXIV-2409.19256"
+    looked = {(r["subject"].rsplit("/")[-1], r["figure"]): r["lookedIn"] for r in got}
+    trained_with, about = AK + "trainedWith", AK + "about"
+    assert looked["COMPARISON-es-baselines-grpo", trained_with] == "the documents that cite them"
+    assert looked["COMPARISON-es-baselines-es", trained_with] == ID + "ARXIV-2409.19256"
+    assert looked["LIT-168", about] == ID + "ARXIV-2409.19256"
 
 
 def test_depends_on_the_seed_entry_keeps_load_apart_from_address():
