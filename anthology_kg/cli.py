@@ -215,6 +215,24 @@ class Settings:
         self.color = color
         self._root_said = False  # which anthology is read: said once (engine)
 
+    def say_root(self, kind: str | None = None) -> None:
+        """Say once, on stderr, that the bundled anthology is read for want of a data/
+        folder (with -v: which anthology is read, and on which engine ``kind``)."""
+        from .resources import bundled_dir, nearest_root
+
+        if self._root_said:
+            return
+        self._root_said = True
+        found = self.root or nearest_root()
+        if found is None:
+            _note(
+                self,
+                "no data/ folder here or above: the bundled sample anthology is read "
+                "(--root DIR names yours)",
+            )
+        on = f", {kind}" if kind else ""
+        _note(self, f"the anthology at {display_path(found or bundled_dir())}{on}", 1)
+
     def engine(
         self,
         kind: str = ENGINES[0],
@@ -233,19 +251,8 @@ class Settings:
         to the reference engine is said on stderr, and so is the bundled anthology read
         for want of a data/ folder (with -v: which anthology is read, on which engine)."""
         from .engine import open_engine
-        from .resources import bundled_dir, nearest_root
 
-        if not self._root_said:
-            self._root_said = True
-            found = self.root or nearest_root()
-            if found is None:
-                _note(
-                    self,
-                    "no data/ folder here or above: the bundled sample anthology is read "
-                    "(--root DIR names yours)",
-                )
-            _note(self, f"the anthology at {display_path(found or bundled_dir())}, {kind}", 1)
-
+        self.say_root(kind)
         return open_engine(
             kind,
             root=self.root,
@@ -953,6 +960,7 @@ def list_queries(settings, fmt) -> None:
     """List the stored queries: name, summary and parameters (the data is not read)."""
     from .queries import catalog, query_file_warnings, query_folders, query_listing
 
+    settings.say_root()
     folders = query_folders(settings.root)
     for warning in query_file_warnings(folders):
         click.echo(printable(warning), err=True)

@@ -27,3 +27,10 @@ def test_verbose_names_the_anthology_and_the_engine(bundled_copy, monkeypatch):
     monkeypatch.chdir(bundled_copy)
     result = run_cli("-v", "check", "--engine", "reference")
     assert "anthology-kg: the anthology at ., reference\n" in result.stderr, result.stderr
+
+
+def test_queries_says_the_bundled_sample_is_read(tmp_path, monkeypatch):
+    """``queries`` reads no data, and said nothing of which anthology it listed."""
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("queries")
+    assert result.exit_code == 0 and result.stderr.count(BUNDLED) == 1, result.stderr
