@@ -65,20 +65,29 @@ class _Bash(BashComplete):
 add_completion_class(_Bash)
 
 
+def _root(ctx: click.Context) -> Path | None:
+    root = ctx.find_root().params.get("root")
+    return Path(root) if root else None
+
+
 def _anthology(ctx: click.Context):
     from .engine import open_engine
 
-    params = ctx.find_root().params
-    root = params.get("root")
-    return open_engine(root=Path(root) if root else None, base=params.get("base") or DEFAULT_BASE)
+    base = ctx.find_root().params.get("base") or DEFAULT_BASE
+    return open_engine(root=_root(ctx), base=base)
+
+
+def _stored_queries(ctx: click.Context):
+    """The stored queries, read from their folders alone: a TAB waits for no data."""
+    from .queries import catalog, query_folders
+
+    return catalog(query_folders(_root(ctx)))
 
 
 def complete_queries(ctx: click.Context, param, incomplete: str) -> list[CompletionItem]:
     """The stored queries whose name starts with ``incomplete``, with their summary."""
-    from .queries import catalog
-
     try:
-        queries = catalog(_anthology(ctx))
+        queries = _stored_queries(ctx)
     except AnthologyError:
         return []
     return [
@@ -91,11 +100,8 @@ def complete_queries(ctx: click.Context, param, incomplete: str) -> list[Complet
 def complete_params(ctx: click.Context, param, incomplete: str) -> list[CompletionItem]:
     """``NAME=`` for each parameter of the query being typed; after ``entry=``, the
     entry identifiers."""
-    from .queries import catalog
-
     try:
-        anthology = _anthology(ctx)
-        queries = catalog(anthology)
+        queries = _stored_queries(ctx)
     except AnthologyError:
         return []
     chosen = ctx.params.get("name") or _typed_query_name()
@@ -114,6 +120,10 @@ def complete_params(ctx: click.Context, param, incomplete: str) -> list[Completi
         ]
     types = {p.name: p.type for p in params.values()}
     if types.get(name) != "entry":
+        return []
+    try:
+        anthology = _anthology(ctx)
+    except AnthologyError:
         return []
     return [
         CompletionItem(f"{name}={identifier}")

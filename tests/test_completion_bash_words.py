@@ -20,7 +20,7 @@ def complete(words: str, cword: int) -> list[str]:
     env = {"_ANTHOLOGY_KG_COMPLETE": "bash_complete", "COMP_WORDS": words}
     env["COMP_CWORD"] = str(cword)
     result = CliRunner().invoke(main, [], env=env, prog_name="anthology-kg")
-    return [line.split(",", 1)[1] for line in result.stdout.splitlines()]
+    return [line.split(",", 1)[1] for line in result.stdout.splitlines() if line]
 
 
 def test_an_entry_after_name_equals_is_completed_as_bash_split_it():
@@ -58,3 +58,18 @@ def test_the_bash_script_types_no_space_after_name_equals():
 )
 def test_joined_at_equals(words, joined):
     assert joined_at_equals(words) == joined
+
+
+def test_query_names_and_parameters_complete_beside_a_broken_data_file(bundled_copy):
+    """The stored queries are read from their folders alone: a data file that does not
+    parse (an edit in progress) stops neither, and a TAB waits for no data; only entry
+    identifiers need the data."""
+    with (bundled_copy / "data" / "LIT-168.ttl").open("a", encoding="utf-8") as file:
+        file.write("broken .\n")
+    root = f"anthology-kg --root {bundled_copy} query"
+    for words, answers in (
+        (f"{root} con", ["confounders"]),
+        (f"{root} depends-on --param en", ["entry="]),
+        (f"{root} depends-on --param entry = AR", []),  # the data does not load
+    ):
+        assert complete(words, len(words.split()) - 1) == answers, words
