@@ -134,3 +134,29 @@ def test_a_focus_node_bound_twice_by_its_target_gives_each_result_once():
         if str(r.source_constraint_component).endswith("MaxCountConstraintComponent")
     ]
     assert [str(r.focus) for r in too_many] == ["http://example.org/x"]
+
+
+EXISTS_IN_PROJECTION = """
+@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix ex: <http://example.org/> .
+ex:Unnamed a sh:NodeShape ; sh:targetSubjectsOf ex:type ;
+    sh:sparql [ sh:select \"\"\"
+        SELECT $this (EXISTS { $this <http://example.org/link> ?any } AS ?linked)
+        WHERE { <http://example.org/flag> <http://example.org/is> "on" }
+    \"\"\" ] .
+"""
+
+
+def test_the_focus_nodes_are_bound_in_the_where_clause_not_in_the_projection():
+    """The focus nodes' VALUES block goes into the WHERE clause (SHACL 5.2.2: $this is
+    pre-bound in the whole query): put into the first group written, the projection's
+    EXISTS, it left the WHERE clause without it, and a WHERE clause that does not name
+    $this then answered with $this unbound (fixquery's note on where_group)."""
+    data = Graph().parse(
+        data="@prefix ex: <http://example.org/> .\nex:flag ex:is 'on' .\n"
+        "ex:a ex:type ex:A .\nex:b ex:type ex:A ; ex:link ex:x .",
+        format="turtle",
+    )
+    shapes = Graph().parse(data=EXISTS_IN_PROJECTION, format="turtle")
+    rows = run_compiled(_store(data), Compiler(shapes).compile())
+    assert sorted(str(r.focus) for r in rows) == ["http://example.org/a", "http://example.org/b"]

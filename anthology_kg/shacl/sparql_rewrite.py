@@ -13,7 +13,8 @@ import re
 
 import pyoxigraph as ox
 
-from ..sparql_text import code_matches
+from ..errors import AnthologyError
+from ..sparql_text import code_matches, where_brace
 from .errors import Unsupported
 from .vocabulary import ox_term
 
@@ -75,10 +76,14 @@ def matching_brace(text: str, start: int) -> int:
 
 
 def where_group(text: str) -> tuple[int, int]:
-    """(offset of ``{``, offset of ``}``) of the query's WHERE clause."""
-    for brace in code_matches(_OPEN_BRACE, text):
-        return brace.start(), matching_brace(text, brace.start())
-    raise Unsupported("a SPARQL query without a WHERE clause")
+    """(offset of ``{``, offset of ``}``) of the query's WHERE clause, read as parameters
+    are bound (``sparql_text.where_brace``): not a group of the projection's
+    ``EXISTS { … }``."""
+    try:
+        start = where_brace(text)
+    except AnthologyError:
+        raise Unsupported("a SPARQL query without a WHERE clause") from None
+    return start, matching_brace(text, start)
 
 
 def prebind(text: str, blocks: dict[str, str], focus_block: str | None) -> str:
