@@ -1742,9 +1742,10 @@ def run() -> None:
     try:
         main()
     except SystemExit as done:
-        from .guards import still_working
-
-        if still_working():  # a worker given up on: no finalization under it
+        # Only a command that imported guards can have a worker given up on; importing it
+        # here for the others cost every run (--help, a usage error) ~10 ms of imports.
+        guards = sys.modules.get(f"{__package__}.guards")
+        if guards is not None and guards.still_working():  # no finalization under a worker
             _exit_now(done.code)
         raise
     finally:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import copy
 import difflib
 import functools
-import json
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -164,6 +163,8 @@ def _key_parts(dotted: str) -> tuple[str, ...]:
     for match in re.finditer(_KEY_PART, dotted):
         part = match.group()
         if part[0] == '"':
+            import json  # here: an error's line only, not every run's startup
+
             try:
                 part = json.loads(part)  # (TOML's basic-string escapes are JSON's but few)
             except ValueError:
