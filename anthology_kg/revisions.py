@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from .errors import AnthologyError, display_path
-from .resources import DATA_DIR, data_folder
+from .resources import DATA_DIR, data_folder, nearest_root
 from .sources import listed_name, read_source
 
 #: What a state holds, relative to the anthology's folder: what the loader reads.
@@ -308,9 +308,11 @@ class _Unread:
 
 def anthology_root(start: Path | None = None) -> Path:
     """The nearest ancestor of ``start`` (default: the working directory) holding ``data/``,
-    else ``start`` itself: a revision may hold an anthology the work tree no longer has."""
+    found as every command finds it (``resources.nearest_root``: a symbolic link named
+    ``data`` that leads to no folder stops the search, exit 2), else ``start`` itself: a
+    revision may hold an anthology the work tree no longer has."""
     here = (start or Path.cwd()).resolve()
-    return next((c for c in (here, *here.parents) if (c / DATA_DIR).is_dir()), here)
+    return nearest_root(here) or here
 
 
 def resolve_states(

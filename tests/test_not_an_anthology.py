@@ -124,3 +124,14 @@ def test_fmt_below_an_anthology_stops_at_a_broken_data_link(tmp_path, monkeypatc
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith(f"data: {kind}")
     assert (tmp_path / "data" / "A-1.ttl").read_text(encoding="utf-8") == untidy
+
+
+def test_diff_stops_at_a_broken_data_link_as_every_command_does(tmp_path, monkeypatch):
+    """diff found its anthology by a search of its own, which passed over a dangling data
+    link and compared the anthology above (fixenv's note)."""
+    (tmp_path / "data").mkdir()
+    _broken_data(tmp_path / "inner", "a dangling symbolic link")
+    monkeypatch.chdir(tmp_path / "inner")
+    result = run_cli("diff", str(tmp_path), str(tmp_path))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("data: a dangling symbolic link")
