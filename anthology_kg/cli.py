@@ -643,13 +643,9 @@ def main(
 
     if color is None:
         color = _colour_from_environment(os.environ)
-    try:
-        check_base(base)
-    except AnthologyError as exc:
-        if ctx.get_parameter_source("base") is not click.core.ParameterSource.ENVIRONMENT:
-            raise
-        # Named as the user wrote it, as the configuration file's base is (config).
-        raise AnthologyError(f"ANTHOLOGY_KG_BASE {exc.message.removeprefix('--base ')}") from None
+    # A bad base is named as the user gave it, as the configuration file's is (config).
+    from_environment = ctx.get_parameter_source("base") is click.core.ParameterSource.ENVIRONMENT
+    check_base(base, "ANTHOLOGY_KG_BASE" if from_environment else "--base")
     ctx.obj = Settings(root, base, -1 if quiet else verbose, color)
     configuration = ctx.meta.get(_CONFIGURATION)
     if verbose and configuration is not None:

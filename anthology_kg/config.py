@@ -273,10 +273,9 @@ def _check_base(base: str, path: Path) -> None:
     from .sources import check_base
 
     try:
-        check_base(base)
+        check_base(base, "base:")
     except AnthologyError as exc:
-        said = f"base: {exc.message.removeprefix('--base ')}"
-        raise AnthologyError(said, path, setting_line(path, ("base",))) from None
+        raise AnthologyError(exc.message, path, setting_line(path, ("base",))) from None
 
 
 def format_from_output(command: str, output: Path | None, choices: Iterable[str]) -> str | None:

@@ -125,16 +125,17 @@ def read_text(path: Path) -> str:
     return decode_utf8(read_source(path), path)
 
 
-def check_base(base: str) -> str:
+def check_base(base: str, given_as: str = "--base") -> str:
     """``base`` if it is an absolute IRI the strict parser accepts and against which a
     relative IRI ``<ID>`` resolves to ``base + "ID"`` (entry IRIs are base + identifier),
-    else an AnthologyError."""
+    else an AnthologyError naming it as ``given_as`` (the option, the environment
+    variable or the configuration file's key that gave it)."""
     try:
         ox.NamedNode(base)
     except ValueError as exc:
-        raise AnthologyError(f"--base {base!r} is not an absolute IRI: {exc}") from None
+        raise AnthologyError(f"{given_as} {base!r} is not an absolute IRI: {exc}") from None
     if ":" not in base:
-        raise AnthologyError(f"--base {base!r} is not an absolute IRI")
+        raise AnthologyError(f"{given_as} {base!r} is not an absolute IRI")
     # RFC 3986 drops a base's fragment, query and last segment: 'http://x/id#' gives
     # <http://x/ID>, so a file's <LIT-501> would not be the entry id:LIT-501.
     triple = next(ox.parse(b"<ID> <ID> <ID> .", format=ox.RdfFormat.TURTLE, base_iri=base))
@@ -145,7 +146,7 @@ def check_base(base: str) -> str:
             else ("does not end in '/'", "end it with /")
         )
         raise AnthologyError(
-            f"--base {base!r} {why}: the relative IRI <ID> would be "
+            f"{given_as} {base!r} {why}: the relative IRI <ID> would be "
             f"<{triple.subject.value}>, not <{base}ID>; {fix}"
         )
     return base
