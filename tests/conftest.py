@@ -33,6 +33,13 @@ def bundled_copy(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.fixture
+def anthology(bundled_copy: Path, monkeypatch) -> Path:
+    """``bundled_copy``, made the working directory: commands find it as a user's own."""
+    monkeypatch.chdir(bundled_copy)
+    return bundled_copy
+
+
 def rules_fixture_copy(tmp_path: Path, name: str, own_shapes: str | None = None) -> Path:
     """A writable copy of the rules fixture ``name`` at ``tmp_path / "w"``, with
     ``own_shapes`` (Turtle) as its ontology/shapes/own.ttl when given."""

@@ -9,12 +9,6 @@ from anthology_kg import authoring, files
 THEIRS = "# written by someone else\n"
 
 
-@pytest.fixture
-def anthology(bundled_copy, monkeypatch):
-    monkeypatch.chdir(bundled_copy)
-    return bundled_copy
-
-
 @pytest.mark.parametrize(
     ("module", "name", "message"),
     [

@@ -4,12 +4,6 @@ import pytest
 from conftest import run_cli
 
 
-@pytest.fixture
-def anthology(bundled_copy, monkeypatch):
-    monkeypatch.chdir(bundled_copy)
-    return bundled_copy
-
-
 @pytest.mark.parametrize(
     ("option", "value", "why"),
     [

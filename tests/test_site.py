@@ -32,12 +32,6 @@ from anthology_kg.site.sparql_text import tokens
 GOLDEN = Path(__file__).parent / "golden" / "new"
 
 
-@pytest.fixture
-def anthology(bundled_copy, monkeypatch):
-    monkeypatch.chdir(bundled_copy)
-    return bundled_copy
-
-
 @pytest.mark.parametrize(
     ("args", "identifier"),
     [
