@@ -28,11 +28,11 @@ import click
 import pyoxigraph as ox
 
 from . import __version__
-from .config import FAIL_ON, did_you_mean
+from .config import did_you_mean
 from .errors import AnthologyError, display_path
 from .layout import printable
 from .rules import WAIVER_CODE, WAIVER_SHAPE, matches_code
-from .validation import SEVERITIES, Report, RuleResult, own_shape_names
+from .validation import Report, RuleResult, failing_severities, own_shape_names
 
 JSON_SCHEMA_ID = "anthology-kg/validation-report/1"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -241,16 +241,6 @@ def github_report(report: Report) -> str:
         lines.append(f"::{command} {','.join(props)}::{_escape_data(f'{r.message} ({r.focus})')}")
     lines.append(summary_line(report))
     return "\n".join(lines) + "\n"
-
-
-def failing_severities(fail_on: str = "violation") -> tuple[str, ...]:
-    """The severities whose counted results make ``--fail-on fail_on`` exit 1 (as
-    Report.fails decides): ``fail_on``'s and the graver ones, none for ``none``."""
-    if fail_on not in FAIL_ON:
-        raise AnthologyError(f"--fail-on is one of {', '.join(FAIL_ON)}")
-    if fail_on == "none":
-        return ()
-    return SEVERITIES[: len(SEVERITIES) - FAIL_ON.index(fail_on) + 1]
 
 
 def junit_report(report: Report, fail_on: str = "violation") -> str:

@@ -163,10 +163,17 @@ class Report:
     def fails(self, fail_on: str = "violation") -> bool:
         """Whether CI should fail: on counted results of ``fail_on``'s severity or a
         graver one (``none``: never; ``info``: on any result)."""
-        if fail_on not in FAIL_ON:
-            raise AnthologyError(f"--fail-on is one of {', '.join(FAIL_ON)}")
-        graver = SEVERITIES[: len(SEVERITIES) - FAIL_ON.index(fail_on) + 1]
-        return fail_on != "none" and any(self.count(s) for s in graver)
+        return any(self.count(s) for s in failing_severities(fail_on))
+
+
+def failing_severities(fail_on: str = "violation") -> tuple[str, ...]:
+    """The severities whose counted results make ``--fail-on fail_on`` exit 1
+    (Report.fails): ``fail_on``'s and the graver ones, none for ``none``."""
+    if fail_on not in FAIL_ON:
+        raise AnthologyError(f"--fail-on is one of {', '.join(FAIL_ON)}")
+    if fail_on == "none":
+        return ()
+    return SEVERITIES[: len(SEVERITIES) - FAIL_ON.index(fail_on) + 1]
 
 
 def validate(
