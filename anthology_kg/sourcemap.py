@@ -311,6 +311,19 @@ class Positions:
     triples: list[Written] = field(default_factory=list)
     subjects: dict[object, tuple[int, int]] = field(default_factory=dict)
 
+    @functools.cached_property
+    def by_subject(self) -> tuple[dict[object, list[object]], dict[object, Written]]:
+        """The objects written for each subject, and the triple that first holds each
+        blank node written nested (``[ … ]``), made once for the text as read
+        (``written_blank`` asks for each result on a blank node)."""
+        objects: dict[object, list[object]] = {}
+        holders: dict[object, Written] = {}
+        for w in self.triples:
+            objects.setdefault(w.subject, []).append(w.object)
+            if isinstance(w.object, tuple) and w.object[0] == "[]":
+                holders.setdefault(w.object, w)
+        return objects, holders
+
 
 class _Tokens:
     """Turtle tokens with their 1-based line and column; comments and spaces skipped."""
@@ -688,12 +701,7 @@ def written_blank(
     points at ``node``, the one with the most IRI objects (the node as written has all
     its own, another only some of them). None when none fits or several fit alike
     (nodes written alike but for their literals)."""
-    objects: dict[object, list[object]] = {}
-    holders: dict[object, Written] = {}
-    for w in positions.triples:
-        objects.setdefault(w.subject, []).append(w.object)
-        if isinstance(w.object, tuple) and w.object[0] == "[]":
-            holders.setdefault(w.object, w)
+    objects, holders = positions.by_subject
     scored: dict[int, list[Written]] = {}
     for blank, holder in holders.items():
         if not isinstance(holder.subject, tuple) and holder.subject not in referrers(node):
