@@ -183,8 +183,9 @@ def find_config(start: Path) -> Config:
         if own.is_file():
             return Config(own, _checked(copy.deepcopy(_read(own)), own))
         pyproject = folder / PYPROJECT
-        if pyproject.is_file() and _may_configure_us(pyproject):
-            tool = _read(pyproject).get("tool", {})
+        data = _ours(pyproject) if pyproject.is_file() else None
+        if data is not None:
+            tool = _read(pyproject, data).get("tool", {})
             if not isinstance(tool, dict):
                 raise AnthologyError(
                     "[tool] is not a table", pyproject, _written_at(pyproject, ("tool",))
@@ -195,21 +196,26 @@ def find_config(start: Path) -> Config:
     return Config()
 
 
-def _may_configure_us(pyproject: Path) -> bool:
-    """Whether ``pyproject`` names anthology-kg at all: one that does not, or that cannot
-    be read, is another project's (an enclosing repository's, another user's), whose
-    typo or permissions must not stop this tool."""
+def _ours(pyproject: Path) -> bytes | None:
+    """The bytes of ``pyproject`` if it names anthology-kg at all: one that does not, or
+    that cannot be read, is another project's (an enclosing repository's, another
+    user's), whose typo or permissions must not stop this tool; None then."""
     try:
-        return b"anthology-kg" in pyproject.read_bytes()
+        data = pyproject.read_bytes()
     except OSError:
-        return False
+        return None
+    return data if b"anthology-kg" in data else None
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(path: Path, data: bytes | None = None) -> dict[str, Any]:
+    """The tables of the TOML file at ``path`` (its bytes ``data`` when already read)."""
     try:
+        raw = path.read_bytes() if data is None else data
         # utf-8-sig: a byte order mark (an editor's, as data files may start with one)
-        # is read past, where tomllib calls it an invalid statement.
-        return _parsed(path.read_text(encoding="utf-8-sig"))
+        # is read past, where tomllib calls it an invalid statement; line ends as
+        # read_text's universal newlines give them.
+        text = raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+        return _parsed(text)
     except (OSError, UnicodeDecodeError) as exc:
         raise AnthologyError(f"cannot read the configuration: {exc}", path) from None
     except tomllib.TOMLDecodeError as exc:
