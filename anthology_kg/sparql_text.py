@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import AnthologyError
+from .prefixes import NAME_START_CHARS
 from .sourcemap import string_end
 
 # rdflib only where a caller binds rdflib terms (the text scanner serves the SHACL
@@ -65,14 +66,10 @@ def with_values(text: str, bindings: Mapping[str, Node], source: str | Path | No
     return text
 
 
-#: SPARQL 1.1's VARNAME (grammar section 19.8): what may follow a ``?`` as a variable.
-_PN_CHARS_BASE = (
-    "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff"
-    "\u200c-\u200d\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf"
-    "\ufdf0-\ufffd\U00010000-\U000effff"
-)
+#: SPARQL 1.1's VARNAME (grammar section 19.8): what may follow a ``?`` as a variable,
+#: from PN_CHARS_BASE (prefixes.NAME_START_CHARS).
 VARNAME = re.compile(
-    f"[{_PN_CHARS_BASE}_0-9][{_PN_CHARS_BASE}_0-9\u00b7\u0300-\u036f\u203f-\u2040]*"
+    f"[{NAME_START_CHARS}_0-9][{NAME_START_CHARS}_0-9\u00b7\u0300-\u036f\u203f-\u2040]*"
 )
 
 
