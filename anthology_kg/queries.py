@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from .config import did_you_mean
 from .errors import AnthologyError, display_path
+from .prefixes import PREFIXES
 from .sources import list_folder, listed_name, not_read, read_text, utf8_text
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ XSD_SUFFIXES = frozenset(
     "normalizedString token language NMTOKEN NMTOKENS Name NCName ID IDREFS ENTITY "
     "ENTITIES QName boolean hexBinary base64Binary anyURI notation".split()
 )
-_XSD = "http://www.w3.org/2001/XMLSchema#"
+_XSD = PREFIXES["xsd"]
 #: A SPARQL number (INTEGER, DECIMAL, DOUBLE, signed or not), as grlc pastes a
 #: ``_number`` value into the query, with the datatype SPARQL gives it.
 _NUMBER = re.compile(
@@ -191,7 +192,7 @@ def _grlc_parameters(text: str, path: Path) -> dict[str, dict[str, Spelling]]:
     AnthologyError at its line (``xsd`` needs none: grlc declares it)."""
     from .sparql_text import declared_prefixes, variable_tokens
 
-    prefixes = {"xsd": _XSD, **declared_prefixes(text)}
+    prefixes: dict[str, str] | None = None  # read for a prefix_datatype suffix alone
     found: dict[str, dict[str, Spelling]] = {}
     for at, variable in variable_tokens(text):
         match = _GRLC_VARIABLE.match(variable)
@@ -208,6 +209,8 @@ def _grlc_parameters(text: str, path: Path) -> dict[str, dict[str, Spelling]]:
         elif len(suffix) == 2 and suffix.isalpha():
             spelling = Spelling(variable, lang=suffix)
         elif user is not None:
+            if prefixes is None:
+                prefixes = {"xsd": _XSD, **declared_prefixes(text)}
             if suffix not in prefixes:
                 raise AnthologyError(
                     f"?{variable} is typed {suffix}:{user}, but the query declares no "
