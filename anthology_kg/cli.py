@@ -150,6 +150,27 @@ class AnthologyGroup(click.Group):
             ctx.exit(EXIT_BROKEN_PIPE)
         return outcome
 
+    def _saying_where_a_global_option_goes(
+        self, exc: click.NoSuchOption
+    ) -> click.NoSuchOption | None:
+        """``exc`` (a command's "No such option") saying that the option is the group's
+        own (``check --root DIR``), or None if it is not: click takes the group's options
+        only before the command's name."""
+        name = exc.option_name.partition("=")[0]
+        for param in self.params:
+            if isinstance(param, click.Option) and name in (*param.opts, *param.secondary_opts):
+                program, command = "anthology-kg", "COMMAND"
+                if exc.ctx is not None:  # as the usage line names them
+                    program = exc.ctx.find_root().info_name or program
+                    command = exc.ctx.info_name or command
+                value = "" if param.is_flag else " …"
+                message = (
+                    f"{exc.message} {name} is an option of anthology-kg itself: give it "
+                    f"before the command ({program} {name}{value} {command} …)."
+                )
+                return click.NoSuchOption(exc.option_name, message, exc.possibilities, exc.ctx)
+        return None
+
     @staticmethod
     def _terminated(ctx: click.Context) -> None:
         # A SIGTERM came but its KeyboardInterrupt was dropped: Python drops what a signal
@@ -162,6 +183,11 @@ class AnthologyGroup(click.Group):
         try:
             with _naming_the_configuration(ctx.meta.get(_CONFIGURATION)):
                 return super().invoke(ctx)
+        except click.NoSuchOption as exc:
+            hinted = self._saying_where_a_global_option_goes(exc)
+            if hinted is None:
+                raise
+            raise hinted from None
         except AnthologyError as exc:
             click.echo(f"anthology-kg: {exc}" if exc.path is None else str(exc), err=True)
             ctx.exit(EXIT_INPUT)

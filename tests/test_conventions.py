@@ -148,6 +148,29 @@ def test_did_you_mean():
     assert param.exit_code == 2 and "did you mean 'LIT-168'?" in param.stderr
 
 
+@pytest.mark.parametrize(
+    ("args", "hint"),
+    [
+        (["check", "--root", "x"], "(anthology-kg --root … check …)."),
+        (["check", "--base=x"], "(anthology-kg --base … check …). Did you mean '--baseline'?"),
+        (["query", "-q", "confounders"], "(anthology-kg -q query …)."),
+        (["export", "--no-color"], "(anthology-kg --no-color export …)."),
+    ],
+)
+def test_a_global_option_after_the_command_says_where_it_goes(args, hint):
+    result = CliRunner().invoke(main, args, prog_name="anthology-kg")
+    assert result.exit_code == 2
+    assert f"is an option of anthology-kg itself: give it before the command {hint}" in (
+        result.stderr
+    )
+
+
+def test_a_command_s_unknown_option_gets_no_such_hint():
+    result = CliRunner().invoke(main, ["check", "--nonsense"], prog_name="anthology-kg")
+    assert result.exit_code == 2 and "No such option '--nonsense'" in result.stderr
+    assert "itself" not in result.stderr
+
+
 def complete(words: str) -> list[str]:
     env = {
         "_ANTHOLOGY_KG_COMPLETE": "bash_complete",
