@@ -257,7 +257,9 @@ class Anthology(EntryIndex):
     def shacl_rows(self, inference: str = "none") -> list[ResultRow]:
         """Run pySHACL over the data with the shapes; return its results as rows."""
         from .reference_shacl import rows_from_report, shacl_report  # pySHACL: loaded here only
+        from .ruleset import check_reference_shapes
 
+        check_reference_shapes(self.rules)  # what pySHACL would crash on, at its line
         # Inference needs the whole ontology; without it, the vocabulary's skeleton will
         # do and keeps pySHACL from validating every axiom of the ontology as data.
         if inference == "none":

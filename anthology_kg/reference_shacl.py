@@ -385,6 +385,14 @@ def shacl_report(
                 f"{exc.pattern!r} is not one Python's re module reads ({exc.msg}); "
                 "the fast engine reads it"
             ) from None
+        except (AnthologyError, MemoryError):
+            raise
+        except Exception as exc:  # pySHACL crashing on shapes it cannot run
+            said = " ".join(str(exc).split()) or type(exc).__name__
+            raise AnthologyError(
+                f"the shapes cannot be used on the reference engine: pySHACL failed on them "
+                f"({type(exc).__name__}: {said})"
+            ) from None
     if not isinstance(report_graph, Graph):
         # pySHACL returns a ValidationFailure for shapes it refuses (unsupported SPARQL).
         raise AnthologyError(f"the shapes cannot be used: {report_graph}")

@@ -168,13 +168,8 @@ def check_shape_syntax(shape_files: Sequence[Path], shapes: Sequence[Triple], ba
     (``shacl.syntax``) or hold an ``ak:ruleNumber`` that is not one rule's number
     (``rules.RULE_NUMBER_RULES``); each further problem on a line of its own."""
     from .rules import RULE_NUMBER_RULES
-    from .shacl.graph import ShapesGraph
     from .shacl.syntax import explain, syntax_results
 
-    graph = ShapesGraph(shapes)  # its index by object finds the shape a node is nested in
-    # The anthology's own files first (the bundled ones come first in ``shape_files``).
-    order = {path: -index for index, path in enumerate(shape_files)}
-    problems: dict[tuple[int, int, str, Path | None], None] = {}
     explained = [
         (row, f"{explain(row)} (a syntax rule of SHACL)") for row in syntax_results(shapes)
     ]
@@ -182,6 +177,33 @@ def check_shape_syntax(shape_files: Sequence[Path], shapes: Sequence[Triple], ba
         (row, explain(row, RULE_NUMBER_RULES))
         for row in syntax_results(shapes, own=RULE_NUMBER_RULES)
     ]
+    _refuse_at_lines(shape_files, shapes, base, explained)
+
+
+def check_reference_shapes(rules: Rules) -> None:
+    """Raise AnthologyError, at the file and line where it is written, for a shape the
+    reference engine (pySHACL) cannot run though it is well-formed
+    (``shacl.syntax.reference_results``: ``$shapesGraph``), before pySHACL crashes on it."""
+    from .shacl.syntax import explain, reference_results
+
+    shapes = rules.shape_triples
+    explained = [(row, explain(row)) for row in reference_results(shapes)]
+    _refuse_at_lines(rules.shape_files, shapes, rules.base, explained)
+
+
+def _refuse_at_lines(
+    shape_files: Sequence[Path], shapes: Sequence[Triple], base: str, explained: list[Any]
+) -> None:
+    """An AnthologyError for the rows of ``explained`` (each with what it says), at the
+    file and line of the first, each further one on a line of its own; none without rows."""
+    from .shacl.graph import ShapesGraph
+
+    if not explained:
+        return
+    graph = ShapesGraph(shapes)  # its index by object finds the shape a node is nested in
+    # The anthology's own files first (the bundled ones come first in ``shape_files``).
+    order = {path: -index for index, path in enumerate(shape_files)}
+    problems: dict[tuple[int, int, str, Path | None], None] = {}
     for row, said in explained:
         owners = _owners(graph, row.focus)
         written = _where_written(shape_files, owners, row, base)

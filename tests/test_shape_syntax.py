@@ -342,3 +342,46 @@ def test_a_shape_query_calling_service_is_not_sent_when_the_shapes_are_read(tmp_
         check = run_cli("--root", str(root), "check")
         assert check.exit_code == 2 and "--allow-service" in check.stderr, check.output
     assert requests == []
+
+
+#: A shape the fast engine cannot compile (recursive), so that it falls back to pySHACL.
+RECURSIVE = (
+    "ak:Chain a sh:NodeShape ; sh:targetClass ak:Entry ;\n"
+    "  sh:property [ sh:path ak:next ; sh:node ak:Chain ] .\n"
+)
+
+
+@pytest.mark.parametrize("fallback", [False, True], ids=["reference", "fast falling back"])
+def test_shapes_graph_is_exit_2_at_its_line_where_pyshacl_would_run_it(tmp_path, fallback):
+    """pySHACL does not bind $shapesGraph: a NotImplementedError traceback and exit 1 on
+    the reference engine and whenever the fast engine fell back to it. Now exit 2 at the
+    query's line; the fast engine, which binds it, runs it."""
+    select = "SELECT $this WHERE { $this ?p ?o . GRAPH $shapesGraph { ?s ?q ?o } }"
+    root = anthology_with_shapes(tmp_path, sparql_shape(select) + (RECURSIVE if fallback else ""))
+    engine = "fast" if fallback else "reference"
+    result = run_cli("--root", str(root), "check", "--engine", engine)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    last = result.stderr.splitlines()[-1].replace(str(root) + "/", "")
+    assert last == (
+        "ontology/shapes/mine.ttl:4: a shape in ak:MyShape: sh:select: uses $shapesGraph, which"
+        " the reference engine (pySHACL) does not bind: the fast engine runs it"
+    ), result.stderr
+    if not fallback:
+        assert run_cli("--root", str(root), "check", "--engine", "fast").exit_code in (0, 1)
+
+
+def test_any_crash_of_pyshacl_is_an_input_error_of_one_line(monkeypatch):
+    from rdflib import Graph
+
+    from anthology_kg import reference_shacl
+
+    def crashing(*args, **kwargs):
+        raise KeyError("something pySHACL did not expect")
+
+    monkeypatch.setattr(reference_shacl.pyshacl, "validate", crashing)
+    with pytest.raises(AnthologyError) as raised:
+        reference_shacl.shacl_report(Graph(), Graph())
+    assert raised.value.message == (
+        "the shapes cannot be used on the reference engine: pySHACL failed on them "
+        "(KeyError: 'something pySHACL did not expect')"
+    )

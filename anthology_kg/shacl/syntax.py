@@ -256,6 +256,38 @@ def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
     return rows
 
 
+def reference_results(
+    triples: Iterable[tuple[ox.NamedNode | ox.BlankNode, ox.NamedNode, Term]],
+) -> list[ResultRow]:
+    """What the reference engine (pySHACL) cannot run in well-formed shapes, where it
+    would crash: a SHACL-SPARQL query using ``$shapesGraph``, which pySHACL does not
+    bind (the fast engine does). One row a query, given at its sh:select or sh:ask."""
+    from .sparql_rewrite import variables
+
+    shapes, rows = ShapesGraph(triples), []
+    for predicate in _FORMS:
+        for holder in shapes.subjects(predicate):
+            for query in shapes.objects(holder, predicate):
+                if isinstance(query, ox.Literal) and "shapesGraph" in variables(query.value):
+                    rows.append(
+                        ResultRow(
+                            focus=holder,
+                            path=predicate,
+                            value=query,
+                            source_shape=ox.NamedNode(MORE_RULES + "ReferenceShape"),
+                            source_constraint_component=SH.SPARQLConstraintComponent,
+                            severity=SH.Violation,
+                            messages=(
+                                ox.Literal(
+                                    "uses $shapesGraph, which the reference engine (pySHACL) "
+                                    "does not bind: the fast engine runs it"
+                                ),
+                            ),
+                        )
+                    )
+    return rows
+
+
 def _declaration_results(shapes: ShapesGraph) -> list[ResultRow]:
     """SHACL 5.2.1: each sh:declare gives every query naming it ``PREFIX prefix:
     <namespace>``, so a prefix that is not a prefix name or a namespace that is not an
