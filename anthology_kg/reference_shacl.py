@@ -19,7 +19,7 @@ from pyshacl import inference as pyshacl_inference
 from pyshacl import shape as pyshacl_shape
 from pyshacl.constraints import ALL_CONSTRAINT_PARAMETERS, CONSTRAINT_PARAMETERS_MAP
 from pyshacl.constraints.constraint_component import ConstraintComponent
-from pyshacl.errors import ReportableRuntimeError
+from pyshacl.errors import ReportableRuntimeError, ValidationFailure
 from pyshacl.helper.sparql_query_helper import SPARQLQueryHelper
 from pyshacl.inference import CustomRDFSSemantics
 from rdflib import RDF, BNode, Graph, Literal, URIRef, Variable
@@ -219,6 +219,27 @@ def _prefixed_once(self, sparql):
 
 _PRE_BIND = SPARQLQueryHelper.pre_bind_variables
 _APPLY_PREFIXES = SPARQLQueryHelper.apply_prefixes
+_CHECK_INVALID = SPARQLQueryHelper.check_invalid_sparql
+#: pySHACL's words for each clause SHACL 5.2.1 forbids.
+_FORBIDDEN_SAID = {
+    "MINUS": "A SPARQL Constraint must not contain a MINUS clause.",
+    "VALUES": "A SPARQL Constraint must not contain a VALUES clause.",
+    "SERVICE": "A SPARQL Constraint must not contain a federated query (SERVICE).",
+}
+_NEVER = re.compile(r"(?!)")
+
+
+def _clauses_as_sparql_reads_them(self, sparql_text, valuenode=None, extravars=None):
+    """pySHACL's ``SPARQLQueryHelper.check_invalid_sparql`` with its MINUS, VALUES and
+    SERVICE found as the fast engine finds them (``sparql_based.forbidden_clause``, the
+    keywords as SPARQL reads them), where pySHACL's regular expressions also match a
+    name (``?values``, ``ex:MINUS``) or a single-quoted string; its other checks kept."""
+    from .shacl.sparql_based import forbidden_clause
+
+    forbidden = forbidden_clause(sparql_text)
+    if forbidden is not None:
+        raise ValidationFailure(_FORBIDDEN_SAID[forbidden])
+    return _CHECK_INVALID(self, sparql_text, valuenode, extravars)
 
 
 @contextlib.contextmanager
@@ -231,11 +252,17 @@ def _constraint_texts_prepared() -> Iterator[None]:
     prefixes before it, the same text each time: ~15% of a validation. Here that is done
     once per helper, for each combination of what the bindings depend on (whether there
     is a value node, the extra variables), with stand-in nodes later replaced by the
-    focus and the value; a text pySHACL refuses raises again on every call.
+    focus and the value; a text pySHACL refuses raises again on every call. Its check of
+    the clauses SHACL forbids reads the keywords as SPARQL does
+    (``_clauses_as_sparql_reads_them``).
     """
     with (
         swapped(SPARQLQueryHelper, "pre_bind_variables", _pre_bind_once),
         swapped(SPARQLQueryHelper, "apply_prefixes", _prefixed_once),
+        swapped(SPARQLQueryHelper, "check_invalid_sparql", _clauses_as_sparql_reads_them),
+        swapped(SPARQLQueryHelper, "has_minus_regex", _NEVER),
+        swapped(SPARQLQueryHelper, "has_values_regex", _NEVER),
+        swapped(SPARQLQueryHelper, "has_service_regex", _NEVER),
     ):
         yield
 

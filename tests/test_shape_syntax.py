@@ -385,3 +385,27 @@ def test_any_crash_of_pyshacl_is_an_input_error_of_one_line(monkeypatch):
         "the shapes cannot be used on the reference engine: pySHACL failed on them "
         "(KeyError: 'something pySHACL did not expect')"
     )
+
+
+DECLARED = (
+    "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+    'ak:Declared sh:declare [ sh:prefix "ex" ; sh:namespace "http://ex.org/"^^xsd:anyURI ] .\n'
+)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_names_and_strings_that_spell_minus_or_values_are_no_clauses(tmp_path, engine):
+    """Before, ``\\b(MINUS|SERVICE|VALUES)\\b`` found a clause in ``?values``, ``ex:MINUS``
+    and ``'VALUES'``: the fast engine fell back, pySHACL (the same mistake) refused the
+    shape, exit 2 on both with no file or line. Now the constraint runs on both."""
+    select = (
+        "SELECT $this ?values WHERE { $this a ?values . OPTIONAL { $this ex:MINUS ?minus }"
+        " FILTER (STR(?values) != 'VALUES' && !BOUND(?minus)) }"
+    )
+    text = sparql_shape(select).replace(
+        '""" ] .', '""" ; sh:prefixes ak:Declared ; sh:message "Local: typed" ] .'
+    )
+    root = anthology_with_shapes(tmp_path, text + DECLARED)
+    result = run_cli("--root", str(root), "check", "--engine", engine)
+    assert result.exit_code == 1 and "Local: typed" in result.stdout, result.output
+    assert "cannot run these shapes" not in result.stderr, result.stderr

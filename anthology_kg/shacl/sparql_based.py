@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import pyoxigraph as ox
 
 from ..prefixes import NAME_CHARS, NAME_START_CHARS
+from ..sparql_text import has_keyword
 from .errors import Unsupported
 from .graph import ShapesGraph as Graph
 from .model import Component, Constraint, Context, Out
@@ -36,7 +37,7 @@ from .vocabulary import Term as Node
 # sh:sparql: each value is a SPARQL constraint (its own node), compiled by the compiler's
 # compile_shape, so the component has no translation of its own here.
 SPARQL_CONSTRAINT = Component(SH.SPARQLConstraintComponent, (SH.sparql,))
-_FORBIDDEN = re.compile(r"\b(MINUS|SERVICE|VALUES)\b", re.IGNORECASE)
+_FORBIDDEN = ("MINUS", "SERVICE", "VALUES")
 
 
 @dataclass(frozen=True)
@@ -140,10 +141,19 @@ def declared_prefixes(g: Graph, holder: Node) -> str:
     )
 
 
+def forbidden_clause(text: str) -> str | None:
+    """The keyword of a clause SHACL 5.2.1 forbids in a SHACL-SPARQL query (MINUS,
+    SERVICE, VALUES: the pre-bound variables would not be bound in it), read as SPARQL
+    reads its terminals (``sparql_text.has_keyword``: not a name, variable, string, IRI
+    or comment that spells it, ``?values``, ``ex:MINUS``); None when there is none."""
+    return next((k for k in _FORBIDDEN if has_keyword(text, k)), None)
+
+
 def _check(text: str) -> None:
     """SHACL 5.2.1 and 6.2.3.1: queries that cannot be pre-bound are refused."""
-    if _FORBIDDEN.search(re.sub(r'"[^"]*"|<[^<>\s]*>|#[^\n]*', "", text)):
-        raise Unsupported("MINUS, SERVICE or VALUES in a SHACL-SPARQL query")
+    forbidden = forbidden_clause(text)
+    if forbidden is not None:
+        raise Unsupported(f"{forbidden} in a SHACL-SPARQL query")
     for projected in subquery_projections(text):
         if "this" not in projected:
             raise Unsupported("a nested SELECT that does not project $this (SHACL 5.2.1)")
