@@ -13,19 +13,29 @@ from anthology_kg.resources import bundled_dir
 from anthology_kg.site import build_site
 
 
-@pytest.fixture
-def collector():
-    """The collector on, nothing frozen, as a program starts; restored afterwards."""
+@pytest.fixture(scope="module")
+def thawed():
+    """Nothing frozen while the module's tests run; the collector as it was afterwards.
+    Thawed once for the module, not for each test: what the test process froze
+    (conftest's ``_CollectorPerModule``, a million objects in a whole run) is walked
+    by every full pass while it is thawed, and freezing it again takes one."""
     enabled, frozen = gc.isenabled(), gc.get_freeze_count()
     gc.unfreeze()
-    gc.enable()
-    gc.collect()
     yield
     if frozen:
-        gc.collect()  # the test's garbage freed, not frozen with the rest
+        gc.collect()  # the tests' garbage freed, not frozen with the rest
         gc.freeze()
     if not enabled:
         gc.disable()
+
+
+@pytest.fixture
+def collector(thawed):
+    """The collector on, nothing frozen and the youngest generation empty, as a program
+    starts."""
+    gc.unfreeze()  # what a test before froze
+    gc.enable()
+    gc.collect(0)
 
 
 @pytest.mark.parametrize("workers", [1, 2])
