@@ -294,6 +294,26 @@ BESIDE = {
 }
 
 
+def pytest_collection_modifyitems(session, config, items):
+    """Each module of ``BESIDE`` runs right after its partner in a process that runs both
+    (as ``_SharedScopes`` puts them in one worker under ``-n``): in one process,
+    test_site_reading came 15 modules after test_site, and the browser was launched for
+    each (~1 s of CPU). The order is otherwise the collection's."""
+    first_seen: dict[str, int] = {}
+    for item in items:
+        first_seen.setdefault(item.nodeid.split("::", 1)[0], len(first_seen))
+
+    def place(numbered: tuple[int, object]) -> tuple[int, int, int]:
+        index, item = numbered
+        module = item.nodeid.split("::", 1)[0]  # type: ignore[attr-defined]
+        partner = BESIDE.get(module)
+        if partner in first_seen:
+            return first_seen[partner], 1, index
+        return first_seen[module], 0, index
+
+    items[:] = [item for _, item in sorted(enumerate(items), key=place)]
+
+
 class _SharedScopes:
     """``--dist loadscope`` with the modules of ``BESIDE`` joined to their partner's scope."""
 
