@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import re
 import threading
 from collections import OrderedDict
@@ -19,7 +20,8 @@ from pyshacl import inference as pyshacl_inference
 from pyshacl import shape as pyshacl_shape
 from pyshacl.constraints import ALL_CONSTRAINT_PARAMETERS, CONSTRAINT_PARAMETERS_MAP
 from pyshacl.constraints.constraint_component import ConstraintComponent
-from pyshacl.errors import ReportableRuntimeError, ValidationFailure
+from pyshacl.constraints.core.other_constraints import ClosedConstraintComponent
+from pyshacl.errors import ConstraintLoadWarning, ReportableRuntimeError, ValidationFailure
 from pyshacl.helper.sparql_query_helper import SPARQLQueryHelper
 from pyshacl.inference import CustomRDFSSemantics
 from rdflib import RDF, BNode, Graph, Literal, URIRef, Variable
@@ -361,6 +363,49 @@ def _shapes_left_as_they_were(shapes: Graph) -> Iterator[None]:
             shapes.remove(triple)
 
 
+def _quiet_logger(name: str | None = None, *args: Any, **kwargs: Any) -> logging.Logger:
+    """For pySHACL's ``make_default_logger``: a logger of its own, off, where pySHACL's
+    writes to stderr (``ConstraintLoadError: …``, ``For reference, see …``) lines that
+    name no file: what is wrong with a shape is said by the shapes' check, at its line."""
+    logger = logging.Logger(name or "pyshacl")  # not the manager's: no handler is added
+    logger.disabled = True
+    return logger
+
+
+def _unsaid(*args: Any, **kwargs: Any) -> None:
+    """For pySHACL's ``warnings.warn``: its warnings (a recursive shape, its whole
+    evaluation path) are not written to stderr."""
+
+
+def _closed_without_sh_closed(self: Any, shape: Any) -> None:
+    """pySHACL's ``ClosedConstraintComponent`` for a shape with ``sh:ignoredProperties``
+    and no ``sh:closed``, which pySHACL refuses: SHACL 4.8.1 reads ignoredProperties only
+    with a closed shape, so it constrains nothing (as on the fast engine)."""
+    if shape.sg.graph.value(shape.node, SH.closed) is None:
+        raise ConstraintLoadWarning("sh:ignoredProperties without sh:closed", None)
+    _CLOSED_INIT(self, shape)
+
+
+_CLOSED_INIT = ClosedConstraintComponent.__init__
+
+
+@contextlib.contextmanager
+def _pyshacl_quiet() -> Iterator[None]:
+    """pySHACL with no log lines or warnings of its own on stderr, and a shape with
+    sh:ignoredProperties but no sh:closed taken as SHACL says (``swaps.swapped``)."""
+    from pyshacl import entrypoints, target
+    from pyshacl.constraints.core import logical_constraints, shape_based_constraints
+
+    with (
+        swapped(entrypoints, "make_default_logger", _quiet_logger),
+        swapped(logical_constraints, "warn", _unsaid),
+        swapped(shape_based_constraints, "warn", _unsaid),
+        swapped(target, "warn", _unsaid),
+        swapped(ClosedConstraintComponent, "__init__", _closed_without_sh_closed),
+    ):
+        yield
+
+
 def shacl_report(
     data: Graph,
     shapes: Graph,
@@ -385,6 +430,7 @@ def shacl_report(
         _linear_closures(),
         _report_graph_only(),
         _shapes_left_as_they_were(shapes),
+        _pyshacl_quiet(),
     ):
         try:
             conforms, report_graph, _ = pyshacl.validate(

@@ -347,7 +347,7 @@ def test_a_shape_query_calling_service_is_not_sent_when_the_shapes_are_read(tmp_
 #: A shape the fast engine cannot compile (recursive), so that it falls back to pySHACL.
 RECURSIVE = (
     "ak:Chain a sh:NodeShape ; sh:targetClass ak:Entry ;\n"
-    "  sh:property [ sh:path ak:next ; sh:node ak:Chain ] .\n"
+    "  sh:property [ sh:path [ sh:zeroOrMorePath ak:next ] ; sh:node ak:Chain ] .\n"
 )
 
 
@@ -409,3 +409,74 @@ def test_names_and_strings_that_spell_minus_or_values_are_no_clauses(tmp_path, e
     result = run_cli("--root", str(root), "check", "--engine", engine)
     assert result.exit_code == 1 and "Local: typed" in result.stdout, result.output
     assert "cannot run these shapes" not in result.stderr, result.stderr
+
+
+#: (line 4 of mine.ttl: the SPARQL constraint of ak:MyShape, what the error says there)
+ILL_FORMED_CONSTRAINTS = [
+    (
+        '[ sh:select """SELECT $this WHERE { $this a ?t MINUS { $this a <urn:x:t> } }""" ]',
+        "a shape in ak:MyShape: sh:select: a MINUS clause, which SHACL-SPARQL forbids",
+    ),
+    (
+        '[ sh:select """SELECT $this WHERE { VALUES ?t { 1 } $this ?p ?t }""" ]',
+        "a shape in ak:MyShape: sh:select: a VALUES clause, which SHACL-SPARQL forbids",
+    ),
+    (
+        '[ sh:ask "ASK { FILTER (false) }" ]',
+        "ak:MyShape: sh:sparql []: no sh:select (SHACL 5.1: a SPARQL constraint has exactly"
+        " one; sh:ask is a validator's (6.2))",
+    ),
+    (
+        '[ sh:select "SELECT $this {}", "SELECT $this { $this ?p ?o }" ]',
+        "a shape in ak:MyShape: sh:select: more than one value (SHACL 5.1",
+    ),
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    "case", ILL_FORMED_CONSTRAINTS, ids=["MINUS", "VALUES", "sh:ask", "two sh:select"]
+)
+def test_a_constraint_only_pyshacl_refused_is_exit_2_at_its_line_on_both(tmp_path, case, engine):
+    """Before, the fast engine fell back ("cannot run these shapes") and pySHACL refused
+    in its own words, with its ``ConstraintLoadError: …`` lines on stderr and no file."""
+    constraint, said = case
+    root = anthology_with_shapes(
+        tmp_path,
+        "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+        "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+        "ak:MyShape a sh:NodeShape ; sh:targetClass ak:Entry ;\n"
+        f"  sh:sparql {constraint} .\n",
+    )
+    result = run_cli("--root", str(root), "check", "--engine", engine)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    stderr = result.stderr.replace(str(root) + "/", "")
+    assert stderr.startswith(f"ontology/shapes/mine.ttl:4: {said}"), stderr
+    assert stderr.count("\n") == 1, stderr
+
+
+QUIET_ON_BOTH = {
+    # Legal SHACL that pySHACL refused (ConstraintLoadError, exit 2): constrains nothing.
+    "ignoredProperties alone": "ak:S a sh:NodeShape ; sh:targetClass ak:Entry ;"
+    " sh:ignoredProperties ( ak:z ) .\n",
+    # pySHACL wrote a ShapeRecursionWarning with its evaluation path, twelve shapes long.
+    "recursive": RECURSIVE,
+}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("name", sorted(QUIET_ON_BOTH))
+def test_shapes_pyshacl_warned_of_validate_as_before_without_its_lines(tmp_path, name, engine):
+    prefixes = (
+        "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+        "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+    )
+    import warnings
+
+    root = anthology_with_shapes(tmp_path, prefixes + QUIET_ON_BOTH[name])
+    with warnings.catch_warnings(record=True) as warned:  # (pytest would catch them)
+        warnings.simplefilter("always")
+        result = run_cli("--root", str(root), "check", "--engine", engine)
+    assert result.exit_code == 1, result.output  # the fixture breaks rule 1
+    said = [line for line in result.stderr.splitlines() if "cannot run these shapes" not in line]
+    assert said == [] and [str(w.message) for w in warned] == [], result.stderr

@@ -241,6 +241,8 @@ def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
                 if problem is None and owners and "PATH" in variables(query.value):
                     if not any(shapes.value(owner, SH.path) for owner in owners):
                         problem = "$PATH in a constraint of a node shape, which has no path"
+                if problem is None:
+                    problem = _prebinding_problem(query.value)
                 if problem is not None:
                     rows.append(
                         ResultRow(
@@ -253,6 +255,52 @@ def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
                             messages=(ox.Literal(problem),),
                         )
                     )
+    return rows + _constraint_results(shapes)
+
+
+def _prebinding_problem(query: str) -> str | None:
+    """SHACL 5.2.1: a SHACL-SPARQL query has no MINUS or VALUES clause, where its
+    pre-bound variables would not be bound; the keyword as SPARQL reads it
+    (``sparql_text.has_keyword``), not a name or string that spells it (``?values``,
+    ``ex:MINUS``)."""
+    from ..sparql_text import has_keyword
+
+    for keyword in ("MINUS", "VALUES"):
+        if has_keyword(query, keyword):
+            return f"a {keyword} clause, which SHACL-SPARQL forbids (5.2.1: no pre-binding)"
+    return None
+
+
+def _constraint_results(shapes: ShapesGraph) -> list[ResultRow]:
+    """SHACL 5.1: a SPARQL-based constraint (a value of sh:sparql) has exactly one
+    sh:select (sh:ask is a validator's, 6.2): one row for each that has none, given at
+    the shape's sh:sparql, or several, given at its sh:select."""
+    rows = []
+    for shape in shapes.subjects(SH.sparql):
+        for constraint in shapes.objects(shape, SH.sparql):
+            if isinstance(constraint, ox.Literal):
+                continue  # (said by the rules: not a node)
+            selects = sorted(shapes.objects(constraint, SH.select), key=text)
+            if len(selects) == 1:
+                continue
+            asks = "; sh:ask is a validator's (6.2)" if shapes.value(constraint, SH.ask) else ""
+            rows.append(
+                ResultRow(
+                    focus=shape if not selects else constraint,
+                    path=SH.sparql if not selects else SH.select,
+                    value=constraint if not selects else selects[-1],
+                    source_shape=ox.NamedNode(MORE_RULES + "ConstraintShape"),
+                    source_constraint_component=SH.SPARQLConstraintComponent,
+                    severity=SH.Violation,
+                    messages=(
+                        ox.Literal(
+                            f"no sh:select (SHACL 5.1: a SPARQL constraint has exactly one{asks})"
+                            if not selects
+                            else "more than one value (SHACL 5.1: a SPARQL constraint has one)"
+                        ),
+                    ),
+                )
+            )
     return rows
 
 
