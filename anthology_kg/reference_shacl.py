@@ -495,6 +495,9 @@ def rows_from_report(report: Graph, shapes: Graph) -> list[ResultRow]:
             # pySHACL's own text ("Less than 1 values on ..."): the Oxigraph engine writes
             # none, and the reports say the same on both (validation.default_message).
             messages = []
+        elif not _core(component):
+            # pySHACL's words for a SPARQL-based component's result without sh:message.
+            messages = [m for m in messages if str(m) != _GENERIC_SPARQL_MESSAGE]
         rows.append(
             ResultRow(
                 focus=_required(report, result, SH.focusNode),
@@ -510,6 +513,11 @@ def rows_from_report(report: Graph, shapes: Graph) -> list[ResultRow]:
             )
         )
     return rows
+
+
+#: What pySHACL says of a result of a SPARQL-based constraint component that has no
+#: sh:message (``SPARQLConstraintComponent.make_generic_messages``).
+_GENERIC_SPARQL_MESSAGE = "Parameterised SHACL Query generated constraint validation reports."
 
 
 def _core(component: Node | None) -> bool:

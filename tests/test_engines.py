@@ -435,3 +435,47 @@ def test_sh_node_gives_one_result_per_failing_node_on_both_engines(tmp_path):
         ("urn:x:Outer", "NodeConstraintComponent")
     ] * 3
     assert found["reference"] == found["fast"]
+
+
+TINY_PREFIXES = (
+    "@prefix ex: <http://ex.org/> .\n@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+    "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+)
+
+
+def tiny_results(tmp_path: Path, shapes: str, data: str, engine: str) -> list[dict]:
+    """The JSON results of ``validate --shapes`` on an anthology of one data file."""
+    from conftest import run_cli
+
+    root = tmp_path / engine
+    (root / "data").mkdir(parents=True)
+    (root / "data" / "X-1.ttl").write_text(TINY_PREFIXES + data, encoding="utf-8")
+    (root / "s.ttl").write_text(TINY_PREFIXES + shapes, encoding="utf-8")
+    args = ["--root", str(root), "validate", "--shapes", str(root / "s.ttl")]
+    result = run_cli(*args, "--format", "json", "--engine", engine)
+    assert result.exit_code in (0, 1), result.output
+    return json.loads(result.stdout)["results"]
+
+
+ASK_VALIDATOR = """ex:MaxLen a sh:ConstraintComponent ; sh:parameter [ sh:path ex:maxLen ] ;
+  sh:validator [ a sh:SPARQLAskValidator ; {message}
+    sh:ask "ASK {{ FILTER (STRLEN(STR($value)) <= $maxLen) }}" ] .
+ex:S a sh:NodeShape ; sh:targetClass ex:T ; sh:property [ sh:path ex:n ; ex:maxLen 2 ] .
+"""
+
+
+@pytest.mark.parametrize(
+    "message, said",
+    [
+        ('sh:message "longer than {$maxLen}: {$value}"@en ;', "longer than 2: abc"),
+        ("", "fails <http://ex.org/MaxLen>"),
+    ],
+    ids=["templated", "none"],
+)
+def test_an_ask_validators_message_is_its_results_on_both_engines(tmp_path, message, said):
+    """Before, the fast engine dropped an ASK validator's sh:message, and the reference
+    engine gave pySHACL's "Parameterised SHACL Query generated …" where it has none."""
+    shapes = ASK_VALIDATOR.format(message=message)
+    for engine in ("fast", "reference"):
+        found = tiny_results(tmp_path, shapes, 'ex:a a ex:T ; ex:n "abc" .\n', engine)
+        assert [r["message"] for r in found] == [said], (engine, found)

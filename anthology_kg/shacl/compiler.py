@@ -432,6 +432,23 @@ class Compiler:
                 continue
             keep = " ".join(("?this", "?value", "?path", "?_key", *origins))
             query = f"SELECT DISTINCT {keep} WHERE {{ {repeated} {pattern} }}"
+            if isinstance(validators, sparql_based.Validators) and validator is not None:
+                # An ASK validator: its messages, templates of the parameters and
+                # $this, $value, $PATH (SHACL 6.2.2), as a SELECT validator's are.
+                said = validator.messages or messages
+                parameters = sparql_based.parameter_terms(c)
+                out.append(
+                    CompiledConstraint(
+                        shape, c.component.iri, severity, path, query,
+                        source_constraint=validator.node, messages=said,
+                        message_terms=tuple(
+                            (n, parameters[n])
+                            for n in sparql_based.template_names(said)
+                            if n in parameters
+                        ),
+                    )
+                )  # fmt: skip
+                continue
             out.append(
                 CompiledConstraint(shape, c.component.iri, severity, path, query, messages=messages)
             )
