@@ -479,3 +479,33 @@ def test_an_ask_validators_message_is_its_results_on_both_engines(tmp_path, mess
     for engine in ("fast", "reference"):
         found = tiny_results(tmp_path, shapes, 'ex:a a ex:T ; ex:n "abc" .\n', engine)
         assert [r["message"] for r in found] == [said], (engine, found)
+
+
+#: (a property shape on ex:a, whether ex:a fails it: ex:f false, ex:t true)
+BOOLEAN_ORDER = [
+    ("sh:path ex:f ; sh:maxInclusive true", False),
+    ("sh:path ex:f ; sh:maxExclusive true", False),
+    ("sh:path ex:t ; sh:minExclusive false", False),
+    ("sh:path ex:f ; sh:minExclusive false", True),
+    ("sh:path ex:f ; sh:lessThan ex:t", False),
+    ("sh:path ex:t ; sh:lessThan ex:f", True),
+    ("sh:path ex:f ; sh:lessThanOrEquals ex:f", False),
+]
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_booleans_compare_as_sparql_orders_them_on_both_engines(tmp_path, engine):
+    """SPARQL 1.1 orders xsd:boolean (false < true); Oxigraph's comparison of two is an
+    error, which the fast engine took for a result."""
+    shapes = "ex:S a sh:NodeShape ; sh:targetClass ex:T ;\n  sh:property " + " ,\n    ".join(
+        f"[ {shape} ; sh:name {index} ]" for index, (shape, _) in enumerate(BOOLEAN_ORDER)
+    )
+    found = tiny_results(
+        tmp_path, shapes + " .\n", "ex:a a ex:T ; ex:f false ; ex:t true .\n", engine
+    )
+    failing = sorted(r["component"].rsplit("#")[-1] + " " + r["path"] for r in found)
+    assert failing == [
+        "LessThanConstraintComponent <http://ex.org/t>",
+        "MinExclusiveConstraintComponent <http://ex.org/f>",
+    ], found
+    assert sum(failed for _, failed in BOOLEAN_ORDER) == len(failing)

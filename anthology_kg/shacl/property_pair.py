@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .model import Constraint, Context, Out
 from .sparql_rewrite import term
+from .value_range import compared
 from .vocabulary import SH
 
 
@@ -31,11 +32,12 @@ def disjoint(ctx: Context, c: Constraint, focus: str, out: Out) -> str:
 
 def _compare(parameter, operator: str):
     def violations(ctx: Context, c: Constraint, focus: str, out: Out) -> str:
-        """A result per pair of a value node and another value it does not compare to."""
+        """A result per pair of a value node and another value it does not compare to
+        (``value_range.compared``: two booleans do)."""
         other, v = out.key, out.value
         return (
             f"{c.own_values(ctx, focus, v)} {focus} {term(c.params[parameter])} {other} . "
-            f"FILTER (!COALESCE(({v} {operator} {other}), false))"
+            f"FILTER (!{compared(v, operator, other)})"
         )
 
     return violations
