@@ -199,7 +199,9 @@ def open_engine(
     ``inference`` (rdfs, owlrl) the engine holds the closure of the data and ontology: the
     fast one computes it in its store (inference.py), the reference one with owlrl. When
     the caller ``validates`` and the compiler refuses a shape, or the fast rules cannot
-    infer owlrl's closure of this graph, the reference engine is used and ``warn`` says why.
+    infer owlrl's closure of this graph, or a literal the store would hold in another form
+    than written is read as written by a shape (``literal_terms``), the reference engine
+    is used and ``warn`` says why.
     With ``layout`` the caller will ask for ``layout_warnings``: a local engine's loader
     scans each file's text as it reads it (else they read the files again). With
     ``deferred`` the caller will parse the data files again (the site): the Oxigraph
@@ -251,9 +253,16 @@ def open_engine(
             except Unsupported as exc:
                 supported = False
                 warn(f"the fast engine cannot run these shapes ({exc}); using the reference engine")
+            if supported:
+                from .literal_terms import shapes_constant
+
+                constant = shapes_constant(rules.shape_triples, rules.shape_files, base)
+                if constant is not None:
+                    supported = False
+                    warn(f"{constant.notice()}; using the reference engine")
         if supported:
             try:
-                return load_fast(
+                fast = load_fast(
                     folder,
                     base=base,
                     extra_shapes=extra_shapes,
@@ -264,6 +273,17 @@ def open_engine(
                 )
             except InferenceUnsupported as exc:
                 warn(f"{exc}; using the reference engine (owlrl)")
+            else:
+                if rules is None:
+                    return fast
+                from .literal_terms import own_queries, rewritten_literal, watched
+
+                # SHACL compares terms as written, the store holds some as values.
+                queries = own_queries(rules.shape_files, resources.bundled_shapes_dir(), base)
+                rewritten = rewritten_literal(fast, watched(rules.shapes_view, queries))
+                if rewritten is None:
+                    return fast
+                warn(f"{rewritten.notice()}; using the reference engine")
     from .loader import load_anthology  # rdflib's graphs: the reference engine only
 
     anthology = load_anthology(folder, base=base, extra_shapes=extra_shapes, layout=layout)
