@@ -4,14 +4,16 @@ Every writer takes a Report and returns a string; the same report gives the same
 bytes. JSON is this object (``schema`` names its version)::
 
     {"schema": "anthology-kg/validation-report/1", "conforms": bool,
-     "counts": {"violations", "warnings", "infos", "waived"},
+     "counts": {"violations", "warnings", "infos", "waived"[, "otherSeverities"]},
      "results": [{"code", "severity", "focus", "path", "value", "message", "shape", "rule",
                   "adr", "file", "line", "column", "component", "waived", "waiverReason"}]}
 
 ``file``, ``line`` and ``column`` (1-based) point at the triple that breaks the rule
 (its predicate, or its object in an object list); where no single triple is at fault
 (a missing property), at the focus entry's subject. ``code`` is the rule's stable code
-(``AK002``; see rules.rule_code).
+(``AK002``; see rules.rule_code). A result of a severity other than SHACL's three has
+that IRI as its ``severity``, and counts as a violation (``rules.graded``): in
+``violations`` and, by IRI, in ``otherSeverities`` (only when there is one).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from . import __version__
 from .config import did_you_mean
 from .errors import AnthologyError, display_path
 from .layout import printable
-from .rules import WAIVER_CODE, WAIVER_SHAPE, matches_code
+from .rules import WAIVER_CODE, WAIVER_SHAPE, graded, matches_code
 from .validation import Report, RuleResult, failing_severities, own_shape_names
 
 JSON_SCHEMA_ID = "anthology-kg/validation-report/1"
@@ -76,7 +78,7 @@ def text_report(report: Report, color: bool = False) -> str:
         detail = ", ".join(part for part in (r.focus, r.path) if part)
         if r.path and r.value is not None:
             detail += f" {r.value}"
-        severity = style(r.severity, fg=_SEVERITY_COLOURS.get(r.severity), bold=True)
+        severity = style(r.severity, fg=_SEVERITY_COLOURS[graded(r.severity)], bold=True)
         if r.waived:
             severity = f"{r.severity} (waived: {printable(str(r.waiver_reason))})"
         if r.baseline in _BASELINE_WORDS:
@@ -153,8 +155,10 @@ def summary_line(report: Report) -> str:
     # are the stated unknowns a rule accepted, which a passing check must not hide.
     infos = f"{c['infos']} info(s), " if c["infos"] else ""
     baseline = f", {c['existing']} existing, {c['fixed']} fixed" if "existing" in c else ""
+    others = ", ".join(f"{n} {iri}" for iri, n in report.other_severities.items())
     return (
-        f"{verdict}: {c['violations']} violation(s), {c['warnings']} warning(s), "
+        f"{verdict}: {c['violations']} violation(s){f' ({others})' if others else ''}, "
+        f"{c['warnings']} warning(s), "
         f"{c['waived']} waived{baseline}, {infos}{len(report.rules)} rule shapes"
     )
 
@@ -164,7 +168,8 @@ def json_report(report: Report) -> str:
     document = {
         "schema": JSON_SCHEMA_ID,
         "conforms": report.conforms,
-        "counts": report.counts,
+        "counts": report.counts
+        | ({"otherSeverities": report.other_severities} if report.other_severities else {}),
         "results": [_json_result(r) for r in report.results],
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
@@ -229,7 +234,7 @@ def github_report(report: Report) -> str:
     in_repository = _repository_paths()
     lines = []
     for r in report.counted:
-        command = {"Violation": "error", "Warning": "warning"}.get(r.severity, "notice")
+        command = {"Violation": "error", "Warning": "warning"}.get(graded(r.severity), "notice")
         props = []
         if r.file:
             props.append(f"file={_escape_property(in_repository(r.file))}")
@@ -266,10 +271,10 @@ def junit_report(report: Report, fail_on: str = "violation") -> str:
         case = ET.SubElement(
             suite, "testcase", classname=printable(classname), name=printable(name)
         )
-        failed = [r for r in mine if r.severity in failing]
+        failed = [r for r in mine if graded(r.severity) in failing]
         if failed:
             failures += 1
-            counts = {s: sum(r.severity == s for r in failed) for s in failing}
+            counts = {s: sum(graded(r.severity) == s for r in failed) for s in failing}
             found = [s for s in failing if counts[s]]
             failure = ET.SubElement(
                 case,
@@ -281,7 +286,7 @@ def junit_report(report: Report, fail_on: str = "violation") -> str:
                 printable(f"{_where(r)}: {r.code} {r.severity} {r.message} ({r.focus})")
                 for r in failed
             )
-        others = [r for r in mine if r.severity not in failing]
+        others = [r for r in mine if graded(r.severity) not in failing]
         if others:
             out = ET.SubElement(case, "system-out")
             out.text = "\n".join(
@@ -356,7 +361,7 @@ def sarif_report(report: Report) -> str:
                 "fullDescription": {
                     "text": "; ".join(labels) if len(shapes) > 1 else first.message or labels[0]
                 },
-                "defaultConfiguration": {"level": level.get(first.severity, "error")},
+                "defaultConfiguration": {"level": level[graded(first.severity)]},
                 "properties": {
                     "rule": first.number,
                     "enforces": first.source,
@@ -372,7 +377,7 @@ def sarif_report(report: Report) -> str:
             continue
         result: dict = {
             "ruleId": r.code,
-            "level": level.get(r.severity, "error"),
+            "level": level[graded(r.severity)],
             "message": {"text": f"{r.message} ({r.focus})"},
             "properties": {"shape": r.shape, "focus": r.focus, "path": r.path, "value": r.value},
         }

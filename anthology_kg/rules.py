@@ -42,6 +42,25 @@ RULE_NUMBER_RULES = f"""
 """
 
 
+#: SHACL's three severities, gravest first, as results name them.
+SEVERITIES = ("Violation", "Warning", "Info")
+
+
+def severity_name(iri: str) -> str:
+    """The severity ``iri`` as results name it: ``Violation``, ``Warning`` or ``Info``
+    for SHACL's three (the whole ``sh:`` IRI compared), any other IRI as written (SHACL
+    3.6.2 allows any: ``http://ex.org/Blocker``)."""
+    local = iri.removeprefix(SH.iri)
+    return local if local != iri and local in SEVERITIES else iri
+
+
+def graded(severity: str) -> str:
+    """The SHACL severity a result of ``severity`` counts as: its own, and ``Violation``
+    for any other IRI, which SHACL ranks nowhere (for CI, the safe choice: it breaks
+    conformance and fails every ``--fail-on`` but ``none``)."""
+    return severity if severity in SEVERITIES else "Violation"
+
+
 @dataclass(frozen=True)
 class Rule:
     """A named shape that encodes a rule: ``shape`` is the shape's node, a pyoxigraph
@@ -130,7 +149,7 @@ def rule_catalog(
                 number=int(number.value),
                 label=label.value if label is not None else "",
                 adr=(identifier(adr) or text(adr).rsplit("/", 1)[-1]) if adr else None,
-                severity=text(severity).rsplit("#", 1)[-1] if severity else "Violation",
+                severity=severity_name(text(severity)) if severity else "Violation",
                 message=message.value if message is not None else None,
             )
         )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -25,7 +26,16 @@ from .config import FAIL_ON, did_you_mean
 from .entries import iri_of
 from .errors import AnthologyError, display_path
 from .kinds import is_blank, is_iri, is_literal, text
-from .rules import AK, WAIVER_SHAPE, Rule, rule_catalog, rule_code
+from .rules import (
+    AK,
+    SEVERITIES,
+    WAIVER_SHAPE,
+    Rule,
+    graded,
+    rule_catalog,
+    rule_code,
+    severity_name,
+)
 from .shacl import ResultRow
 from .shacl.graph import ShapesGraph
 from .shacl.vocabulary import RDF, RDFS, SH, ox_term
@@ -41,7 +51,6 @@ if TYPE_CHECKING:
     from .kinds import Term
 
 _OX_TERMS = (ox.NamedNode, ox.BlankNode, ox.Literal)
-SEVERITIES = ("Violation", "Warning", "Info")
 
 
 @dataclass(frozen=True)
@@ -144,7 +153,15 @@ class Report:
         return [r for r in self.results if not r.waived and r.baseline in (None, "new")]
 
     def count(self, severity: str) -> int:
-        return sum(1 for r in self.counted if r.severity == severity)
+        """The counted results of ``severity``, one of another IRI as a Violation."""
+        return sum(1 for r in self.counted if graded(r.severity) == severity)
+
+    @property
+    def other_severities(self) -> dict[str, int]:
+        """The counted results of each severity other than SHACL's three, by its IRI
+        (counted among the violations too)."""
+        found = Counter(r.severity for r in self.counted if r.severity not in SEVERITIES)
+        return dict(sorted(found.items()))
 
     @property
     def counts(self) -> dict[str, int]:
@@ -157,7 +174,8 @@ class Report:
 
     @property
     def conforms(self) -> bool:
-        """True when no counted result is a violation (warnings do not break conformance)."""
+        """True when no counted result is a violation (warnings do not break conformance;
+        a result of a severity other than SHACL's three does, ``rules.graded``)."""
         return self.count("Violation") == 0
 
     def fails(self, fail_on: str = "violation") -> bool:
@@ -285,7 +303,7 @@ def _result(
         where = locate(positions, row.focus, owner, row.path, value, holding)
     own_node = owner is not None and owner != row.focus and not is_blank(row.focus)
     return RuleResult(
-        severity=text(row.severity).rsplit("#", 1)[-1],
+        severity=severity_name(text(row.severity)),
         focus=short(anthology, owner if owner is not None else row.focus) or "",
         node=short(anthology, row.focus) if own_node else None,
         path=_path_text(anthology, ox_term(row.path) if row.path is not None else None),
