@@ -232,9 +232,12 @@ def open_engine(
                 compile_shapes(remote.shapes)
                 remote.pushdown = True
             except Unsupported as exc:
+                from .ruleset import where_shape_written
+
+                where = where_shape_written(remote.rules, exc.shape)
                 warn(
-                    f"the fast engine cannot run these shapes ({exc}); "
-                    "reading the graph back for the reference engine"
+                    f"{where + ': ' if where else ''}the fast engine cannot run these shapes "
+                    f"({exc}); reading the graph back for the reference engine"
                 )
         return remote
     if kind == "fast":
@@ -251,8 +254,14 @@ def open_engine(
                 # validation compiles them again for the loaded store's class hierarchy.
                 compile_shapes(rules.shapes_view)
             except Unsupported as exc:
+                from .ruleset import where_shape_written
+
                 supported = False
-                warn(f"the fast engine cannot run these shapes ({exc}); using the reference engine")
+                where = where_shape_written(rules, exc.shape)
+                warn(
+                    f"{where + ': ' if where else ''}the fast engine cannot run these shapes "
+                    f"({exc}); using the reference engine"
+                )
             if supported:
                 from .literal_terms import shapes_constant
 

@@ -191,6 +191,22 @@ def check_reference_shapes(rules: Rules) -> None:
     _refuse_at_lines(rules.shape_files, shapes, rules.base, explained)
 
 
+def where_shape_written(rules: Rules, shape: object) -> str | None:
+    """``file:line`` where the IRI ``shape`` starts as a subject in the shapes files (the
+    anthology's own searched first); None for a blank node or where no file writes it."""
+    import pyoxigraph as ox
+
+    from .sourcemap import file_positions, locate
+
+    if not isinstance(shape, ox.NamedNode):
+        return None
+    for path in reversed(rules.shape_files):  # the anthology's own first
+        at = locate(file_positions(path, rules.base, ox_terms=True), shape, shape, None, None)
+        if at is not None:
+            return f"{display_path(path)}:{at[0]}"
+    return None
+
+
 def _refuse_at_lines(
     shape_files: Sequence[Path], shapes: Sequence[Triple], base: str, explained: list[Any]
 ) -> None:

@@ -509,3 +509,51 @@ def test_booleans_compare_as_sparql_orders_them_on_both_engines(tmp_path, engine
         "MinExclusiveConstraintComponent <http://ex.org/f>",
     ], found
     assert sum(failed for _, failed in BOOLEAN_ORDER) == len(failing)
+
+
+def tiny_anthology(tmp_path: Path, shapes: str, data: str) -> tuple[Path, Path]:
+    """An anthology of one data file (``data``) and a shapes file (``shapes``) beside it."""
+    (tmp_path / "data").mkdir(parents=True)
+    (tmp_path / "data" / "X-1.ttl").write_text(TINY_PREFIXES + data, encoding="utf-8")
+    (tmp_path / "s.ttl").write_text(TINY_PREFIXES + shapes, encoding="utf-8")
+    return tmp_path, tmp_path / "s.ttl"
+
+
+def test_a_sparql_constraint_may_bind_value_itself_on_the_fast_engine(tmp_path):
+    """SHACL pre-binds $value only in a validator's query (section 6): ``(?v AS ?value)``
+    in a SPARQL constraint made the fast engine fall back for nothing."""
+    select = "SELECT $this (?v AS ?value) WHERE { $this ex:n ?v . FILTER (?v > 3) }"
+    root, shapes = tiny_anthology(
+        tmp_path,
+        'ex: sh:declare [ sh:prefix "ex" ; sh:namespace "http://ex.org/"^^xsd:anyURI ] .\n'
+        f'ex:S a sh:NodeShape ; sh:targetClass ex:T ; sh:sparql [ sh:select "{select}" ;'
+        " sh:prefixes ex: ] .\n",
+        "ex:a a ex:T ; ex:n 5 .\n",
+    )
+    said: list[str] = []
+    engine = open_engine(root=root, extra_shapes=[shapes], validates=True, warn=said.append)
+    assert engine.name == "fast" and said == []
+    reference = open_engine("reference", root=root, extra_shapes=[shapes])
+    assert results(engine) == results(reference) and len(results(engine)) == 1
+
+
+@pytest.mark.parametrize(
+    "shape, reason",
+    [
+        ("sh:property [ sh:path ex:n ; sh:in ( [ ] ) ]", "(a blank node as a constant (in sh:in"),
+        ("sh:property [ sh:path ex:n ; sh:node ex:S ]", "(recursive shape http://ex.org/S)"),
+    ],
+    ids=["blank node in sh:in", "recursive"],
+)
+def test_the_fallback_notice_names_the_shapes_file_and_line(tmp_path, shape, reason):
+    """It named an internal blank-node label ("blank node b202fbbc… used as a constant"),
+    and no file."""
+    root, shapes = tiny_anthology(
+        tmp_path,
+        f"\n\nex:S a sh:NodeShape ; sh:targetClass ex:T ;\n  {shape} .\n",
+        "ex:a a ex:T .\n",
+    )
+    said: list[str] = []
+    engine = open_engine(root=root, extra_shapes=[shapes], validates=True, warn=said.append)
+    assert engine.name == "reference" and len(said) == 1
+    assert said[0].startswith(f"{shapes}:6: the fast engine cannot run these shapes {reason}")

@@ -381,10 +381,14 @@ class Compiler:
         for shape in self.shapes():
             if self.deactivated(shape):
                 continue
-            targets = focus_nodes(self.g, shape, self.hierarchy, self.path_targets)
-            if targets is not None:
-                repeated = focus_nodes(self.g, shape, self.hierarchy, self.path_targets, False)
-                out += self.compile_shape(shape, targets, (), repeated)
+            try:
+                targets = focus_nodes(self.g, shape, self.hierarchy, self.path_targets)
+                if targets is not None:
+                    repeated = focus_nodes(self.g, shape, self.hierarchy, self.path_targets, False)
+                    out += self.compile_shape(shape, targets, (), repeated)
+            except Unsupported as exc:
+                exc.shape = exc.shape or shape  # (for the caller to say where it is written)
+                raise
         return out
 
     def compile_shape(

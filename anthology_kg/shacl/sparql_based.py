@@ -149,15 +149,16 @@ def forbidden_clause(text: str) -> str | None:
     return next((k for k in _FORBIDDEN if has_keyword(text, k)), None)
 
 
-def _check(text: str) -> None:
-    """SHACL 5.2.1 and 6.2.3.1: queries that cannot be pre-bound are refused."""
+def _check(text: str, validator: bool = True) -> None:
+    """SHACL 5.2.1 and 6.2.3.1: queries that cannot be pre-bound are refused; $value is
+    pre-bound only in a ``validator``'s (a SPARQL constraint's may bind ?value)."""
     forbidden = forbidden_clause(text)
     if forbidden is not None:
         raise Unsupported(f"{forbidden} in a SHACL-SPARQL query")
     for projected in subquery_projections(text):
         if "this" not in projected:
             raise Unsupported("a nested SELECT that does not project $this (SHACL 5.2.1)")
-    for name in ("this", "currentShape", "shapesGraph", "value"):
+    for name in ("this", "currentShape", "shapesGraph", *(("value",) if validator else ())):
         if re.search(rf"\bAS\s+[?$]{name}\b", text, re.IGNORECASE):
             raise Unsupported(f"AS rebinds the pre-bound ${name} in a SHACL-SPARQL query")
 
@@ -226,7 +227,7 @@ def select_query(
     """The whole query for a SELECT constraint or validator at the focus nodes
     ``targets``; its solutions project ?this, ?value and ?path, and the variables
     ``keep`` names (those its messages' templates use)."""
-    _check(text)
+    _check(text, validator=c.component is not SPARQL_CONSTRAINT)
     if c.path is not None:
         text = rename(text, {"PATH": path_text(g, c.path)})
     elif "PATH" in variables(text):

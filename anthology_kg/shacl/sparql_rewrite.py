@@ -33,7 +33,7 @@ def term(node: object) -> str:
     ``node``: a pyoxigraph term, or an rdflib one."""
     node = ox_term(node)
     if isinstance(node, ox.BlankNode):
-        raise Unsupported(f"blank node {node.value} used as a constant in SPARQL")
+        raise Unsupported("a blank node as a constant (in sh:in, sh:hasValue or a parameter)")
     return str(node)  # pyoxigraph writes a term in N-Triples syntax
 
 
