@@ -21,6 +21,7 @@ from pyshacl import shape as pyshacl_shape
 from pyshacl.constraints import ALL_CONSTRAINT_PARAMETERS, CONSTRAINT_PARAMETERS_MAP
 from pyshacl.constraints.constraint_component import ConstraintComponent
 from pyshacl.constraints.core.other_constraints import ClosedConstraintComponent
+from pyshacl.constraints.core.string_based_constraints import PatternConstraintComponent
 from pyshacl.errors import ConstraintLoadWarning, ReportableRuntimeError, ValidationFailure
 from pyshacl.helper.sparql_query_helper import SPARQLQueryHelper
 from pyshacl.inference import CustomRDFSSemantics
@@ -389,10 +390,56 @@ def _closed_without_sh_closed(self: Any, shape: Any) -> None:
 _CLOSED_INIT = ClosedConstraintComponent.__init__
 
 
+def _xpath_pattern(pattern: str, flags: str) -> re.Pattern[str]:
+    """``pattern`` with ``flags`` compiled for Python's ``re`` as XPath's ``fn:matches``
+    reads them (SHACL 4.4.3): ``q`` the pattern taken literally, ``x`` its whitespace
+    outside a character class dropped, ``s`` dot-all, ``i``, ``m``; and ``$`` outside
+    multi-line mode the end of the string only (Python's also matches before a final
+    newline)."""
+    compiled = re.IGNORECASE if "i" in flags else 0
+    if "q" in flags:
+        return re.compile(re.escape(pattern), compiled)
+    compiled |= (re.MULTILINE if "m" in flags else 0) | (re.DOTALL if "s" in flags else 0)
+    out, depth, i = [], 0, 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if char == "[":
+            depth += 1
+        elif char == "]" and depth:
+            depth -= 1
+        elif not depth and "x" in flags and char in " \t\n\r":
+            char = ""
+        elif not depth and char == "$" and "m" not in flags:
+            char = r"\Z"
+        out.append(char)
+        i += 1
+    return re.compile("".join(out), compiled)
+
+
+def _pattern_as_xpath_reads_it(self: Any, shape: Any) -> None:
+    """pySHACL's ``PatternConstraintComponent`` with its patterns compiled by
+    ``_xpath_pattern``, where pySHACL reads only the flags ``i`` and ``m`` and Python's
+    ``$``."""
+    _PATTERN_INIT(self, shape)
+    flags = str(self.flags.value) if self.flags is not None else ""
+    self.compiled_cache = {
+        p: _xpath_pattern(str(p.value if p.value is not None else p), flags)
+        for p in self.compiled_cache
+    }
+
+
+_PATTERN_INIT = PatternConstraintComponent.__init__
+
+
 @contextlib.contextmanager
 def _pyshacl_quiet() -> Iterator[None]:
     """pySHACL with no log lines or warnings of its own on stderr, and a shape with
-    sh:ignoredProperties but no sh:closed taken as SHACL says (``swaps.swapped``)."""
+    sh:ignoredProperties but no sh:closed and an sh:pattern's flags and ``$`` taken as
+    SHACL says (``swaps.swapped``)."""
     from pyshacl import entrypoints, target
     from pyshacl.constraints.core import logical_constraints, shape_based_constraints
 
@@ -402,6 +449,7 @@ def _pyshacl_quiet() -> Iterator[None]:
         swapped(shape_based_constraints, "warn", _unsaid),
         swapped(target, "warn", _unsaid),
         swapped(ClosedConstraintComponent, "__init__", _closed_without_sh_closed),
+        swapped(PatternConstraintComponent, "__init__", _pattern_as_xpath_reads_it),
     ):
         yield
 

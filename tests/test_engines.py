@@ -557,3 +557,33 @@ def test_the_fallback_notice_names_the_shapes_file_and_line(tmp_path, shape, rea
     engine = open_engine(root=root, extra_shapes=[shapes], validates=True, warn=said.append)
     assert engine.name == "reference" and len(said) == 1
     assert said[0].startswith(f"{shapes}:6: the fast engine cannot run these shapes {reason}")
+
+
+#: (a value as Turtle writes it, sh:pattern, sh:flags, whether the value fails it)
+PATTERNS = [
+    (r'"2024\n"', "^[0-9]{4}$", "", True),  # XPath's $ is the end: no final newline
+    (r'"x\n2024"', "^2024$", "m", False),
+    ('"abc"', "a.c", "q", True),  # q: the pattern is the text itself
+    ('"a.c"', "a.c", "q", False),
+    (r'"a\nb"', "^a.b$", "s", False),  # s: . matches a newline too
+    (r'"a\nb"', "^a.b$", "", True),
+    ('"abc"', "^a b c$", "x", False),  # x: whitespace in the pattern dropped
+]
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_pattern_flags_and_dollar_are_xpaths_on_both_engines(tmp_path, engine):
+    """pySHACL read only the flags i and m and Python's $ (a match before a final
+    newline): "2024\\n" passed ^[0-9]{4}$ and "abc" passed "a.c" with q there."""
+    shapes = "ex:S a sh:NodeShape ; sh:targetClass ex:T ;\n  sh:property " + " ,\n    ".join(
+        f'[ sh:path ex:p{i} ; sh:pattern "{pattern}"'
+        + (f' ; sh:flags "{flags}"' if flags else "")
+        + " ]"
+        for i, (_, pattern, flags, _) in enumerate(PATTERNS)
+    )
+    data = "ex:a a ex:T ;\n" + " ;\n".join(
+        f"  ex:p{i} {value}" for i, (value, *_) in enumerate(PATTERNS)
+    )
+    found = tiny_results(tmp_path, shapes + " .\n", data + " .\n", engine)
+    failing = sorted(r["path"] for r in found)
+    assert failing == [f"<http://ex.org/p{i}>" for i, case in enumerate(PATTERNS) if case[3]]
