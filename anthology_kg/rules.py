@@ -9,9 +9,9 @@ gives has the code of the waivers (``AK000``) or, for a shape of your own, its n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import pyoxigraph as ox
 
@@ -42,6 +42,9 @@ RULE_NUMBER_RULES = f"""
 """
 
 
+#: A message term: pyoxigraph's or rdflib's literal (the reference engine's rows).
+M = TypeVar("M")
+
 #: SHACL's three severities, gravest first, as results name them.
 SEVERITIES = ("Violation", "Warning", "Info")
 
@@ -59,6 +62,20 @@ def graded(severity: str) -> str:
     for any other IRI, which SHACL ranks nowhere (for CI, the safe choice: it breaks
     conformance and fails every ``--fail-on`` but ``none``)."""
     return severity if severity in SEVERITIES else "Violation"
+
+
+def preferred_message(messages: Iterable[M]) -> M | None:
+    """The one of a shape's ``sh:message`` values a result shows: one with no language
+    tag, else an English one (``en``, ``en-GB``), else the first by tag and text, so
+    that the choice is the same on both engines and in every run."""
+
+    def order(message: M) -> tuple[int, str, str]:
+        language = (getattr(message, "language", None) or "").lower()
+        english = language == "en" or language.startswith("en-")
+        lexical = str(getattr(message, "value", message))  # either library's literal
+        return (0 if not language else 1 if english else 2, language, lexical)
+
+    return min(messages, key=order, default=None)
 
 
 @dataclass(frozen=True)
@@ -135,7 +152,7 @@ def rule_catalog(
     for node in shapes.subjects(AK.ruleNumber):
         adr = shapes.value(node, AK.enforces)
         severity = shapes.value(node, SH.severity)
-        message = shapes.value(node, SH.message)
+        message = preferred_message(shapes.objects(node, SH.message))
         number = shapes.value(node, AK.ruleNumber)
         label = shapes.value(node, RDFS.label)
         # (a subject of ak:ruleNumber; one integer from 1: RULE_NUMBER_RULES)

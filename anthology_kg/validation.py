@@ -32,6 +32,7 @@ from .rules import (
     WAIVER_SHAPE,
     Rule,
     graded,
+    preferred_message,
     rule_catalog,
     rule_code,
     severity_name,
@@ -283,8 +284,8 @@ def _result(
     # Virtuoso's nodeID://...), which its lookups take.
     shape = ox_term(row.source_shape)
     rule = by_shape.get(shape) or _enclosing_rule(anthology.rules.shapes_view, shape, by_shape)
-    messages = sorted(text(m) for m in row.messages)
-    message = rule.message if rule and rule.message else (messages[0] if messages else "")
+    shown = preferred_message(row.messages)
+    message = rule.message if rule and rule.message else (text(shown) if shown else "")
     if not message:
         message = default_message(anthology, shape, row.source_constraint_component)
     value = None if _value_is_the_focus_by_default(anthology.rules.shapes_view, row) else row.value
