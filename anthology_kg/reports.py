@@ -76,8 +76,11 @@ def text_report(report: Report, color: bool = False) -> str:
     lines = []
     for r in report.results:
         detail = ", ".join(part for part in (r.focus, r.path) if part)
-        if r.path and r.value is not None:
-            detail += f" {r.value}"
+        value = r.shown_value or r.value
+        if r.path and value is not None:
+            detail += f" {value}"
+        elif value is not None and r.value != (r.node or r.focus):
+            detail += f", value {value}"  # a node shape's value that is not its focus
         severity = style(r.severity, fg=_SEVERITY_COLOURS[graded(r.severity)], bold=True)
         if r.waived:
             severity = f"{r.severity} (waived: {printable(str(r.waiver_reason))})"

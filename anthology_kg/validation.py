@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import pyoxigraph as ox
 
@@ -80,13 +80,16 @@ class RuleResult:
     #: names (a claim of the entry, as ``short`` writes it); None for the entry itself
     #: and for a blank node.
     node: str | None = None
+    #: ``value`` as the text report shows it where its bare text is ambiguous: a literal
+    #: in Turtle (``"c"@en``, ``"1"^^xsd:boolean``, ``"5"`` a string), else None.
+    shown_value: str | None = None
 
     @property
     def code(self) -> str:
         """The rule's short stable code (``AK002``), see rules.rule_code."""
         return rule_code(self.rule, self.shape)
 
-    def sort_key(self) -> tuple[str, int, int, int, str, str, str, str, str, str, str, str]:
+    def sort_key(self) -> tuple[str, int, int, int, str, str, str, str, str, str, str, str, str]:
         return (
             self.file or "\uffff",
             self.line or 0,
@@ -97,6 +100,7 @@ class RuleResult:
             self.node or "",
             self.path or "",
             self.value or "",
+            self.shown_value or "",  # an IRI and a string of one text: one order
             self.message,
             self.severity,
             self.component or "",
@@ -219,7 +223,11 @@ def validate(
     referrers = functools.cache(anthology.referrers)  # (blank focus nodes ask again)
     # One result per distinct row, not per distinct result: two blank nodes of one entry
     # failing one shape are two results, though neither has a name to tell them apart.
-    results = [_result(anthology, row, by_shape, referrers) for row in dict.fromkeys(rows)]
+    results = [
+        one
+        for row in dict.fromkeys(rows)
+        for one in _per_language(anthology, row, _result(anthology, row, by_shape, referrers))
+    ]
     today = today or dt.datetime.now(dt.timezone.utc).date()
     results = _apply_waivers(anthology, results, rules, today)
     return Report(
@@ -244,6 +252,39 @@ def short(anthology: Engine, node: Term | None) -> str | None:
     if identifier is not None:
         return identifier
     return anthology.normalize(text(node)).strip("<>") if is_iri(node) else text(node)
+
+
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+#: The datatypes whose Turtle shorthand is the bare text (``5``, ``1.5``, ``1e3``, ``true``).
+_SHORTHAND = {
+    _XSD + "integer": re.compile(r"[+-]?[0-9]+"),
+    _XSD + "decimal": re.compile(r"[+-]?[0-9]*\.[0-9]+"),
+    _XSD + "double": re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)[eE][+-]?[0-9]+"),
+    _XSD + "boolean": re.compile(r"true|false"),
+}
+#: A string that a reader would take for a number, a boolean or an IRI if shown bare.
+_NOT_A_BARE_STRING = re.compile(r"[+-]?[0-9.]+([eE][+-]?[0-9]+)?|true|false|\S*:\S*|")
+
+
+def literal_shown(anthology: Engine, node: Term | None) -> str | None:
+    """A literal ``node`` in Turtle where its bare text would be ambiguous (a language
+    tag, a datatype its text does not show, a string that reads as a number or an
+    IRI), for the text report; None where the bare text says it (``short``)."""
+    if node is None or not is_literal(node):
+        return None
+    lexical = text(node)
+    language = getattr(node, "language", None)
+    datatype = getattr(node, "datatype", None)
+    iri = str(getattr(datatype, "value", datatype)) if datatype is not None else _XSD + "string"
+    quoted = ox.Literal(lexical).__str__()  # escaped as Turtle writes a string
+    if language:
+        return f"{quoted}@{language}"
+    if iri == _XSD + "string":
+        return quoted if _NOT_A_BARE_STRING.fullmatch(lexical) else None
+    shorthand = _SHORTHAND.get(iri)
+    if shorthand is not None and shorthand.fullmatch(lexical):
+        return None
+    return f"{quoted}^^{anthology.normalize(iri)}"
 
 
 _PATH_SUFFIX = {SH.zeroOrMorePath: "*", SH.oneOrMorePath: "+", SH.zeroOrOnePath: "?"}
@@ -271,6 +312,30 @@ def _path_text(anthology: Engine, path: ShapeTerm | None) -> str | None:
         if inner is not None:
             return f"({_path_text(anthology, inner)}){suffix}"
     return text(path)
+
+
+def _per_language(anthology: Engine, row: ResultRow, result: RuleResult) -> list[RuleResult]:
+    """``result``, or for an ``sh:uniqueLang`` result on a predicate path one result per
+    language its values repeat, as SHACL reports them (each shown with ``@tag``): its
+    rows carry no value to tell them apart, and equal rows are one result."""
+    if not is_iri(row.path):
+        return [result]
+    if text(row.source_constraint_component) != SH.UniqueLangConstraintComponent.value:
+        return [result]
+    from rdflib import URIRef
+    from rdflib.term import Node
+
+    from .terms import from_ox
+
+    focus = cast(Node, from_ox(row.focus) if isinstance(row.focus, _OX_TERMS) else row.focus)
+    said = anthology.describe(focus)
+    tags = Counter(
+        language.lower()
+        for value in said.objects(focus, URIRef(text(row.path)))
+        if (language := getattr(value, "language", None))
+    )
+    repeated = sorted(tag for tag, n in tags.items() if n > 1)
+    return [replace(result, shown_value=f"@{tag}") for tag in repeated] or [result]
 
 
 def _result(
@@ -309,6 +374,7 @@ def _result(
         node=short(anthology, row.focus) if own_node else None,
         path=_path_text(anthology, ox_term(row.path) if row.path is not None else None),
         value=short(anthology, value),
+        shown_value=literal_shown(anthology, value),
         message=message,
         shape=rule.name if rule else own_shape_name(anthology.rules.shapes_view, shape),
         rule=rule.number if rule else None,
