@@ -480,3 +480,27 @@ def test_shapes_pyshacl_warned_of_validate_as_before_without_its_lines(tmp_path,
     assert result.exit_code == 1, result.output  # the fixture breaks rule 1
     said = [line for line in result.stderr.splitlines() if "cannot run these shapes" not in line]
     assert said == [] and [str(w.message) for w in warned] == [], result.stderr
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    "text, line, said",
+    [
+        (f"{HEADER}     sh:qualifiedMinCount 1 ] .\n", 4, "a shape in ak:MyShape: "),
+        # (pySHACL warned on stderr that only a property shape has one, and went on)
+        (NODE_SHAPE_WITH_A_COUNT.replace("sh:minCount", "sh:qualifiedMaxCount"), 4, "ak:MyShape: "),
+    ],
+    ids=["property shape", "node shape"],
+)
+def test_a_qualified_count_without_a_qualified_shape_is_exit_2_on_both(
+    tmp_path, text, line, said, engine
+):
+    """Before, the fast engine ignored it and pySHACL refused it in its own words, with no
+    file (exit 2), or on a node shape warned on stderr and went on (exit 1 here)."""
+    root = anthology_with_shapes(tmp_path, text)
+    result = run_cli("--root", str(root), "check", "--engine", engine)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.replace(str(root) + "/", "") == (
+        f"ontology/shapes/mine.ttl:{line}: {said}sh:qualifiedValueShape: missing beside"
+        " sh:qualifiedMinCount or sh:qualifiedMaxCount (a syntax rule of SHACL)\n"
+    )

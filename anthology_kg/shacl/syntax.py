@@ -9,9 +9,9 @@ both engines ask this module first. The rules are the W3C's own shapes for shape
 pySHACL also enforces, in the shapes of ``_MORE``: a shape with ``sh:path`` has one,
 well-formed; a shape with a count has ``sh:path`` (Appendix C checks those only for the
 objects of ``sh:property`` and ``sh:node``); no count is below zero;
-``sh:qualifiedValueShape`` comes with a count; a ``sh:pattern`` is one SPARQL's REGEX
-takes (a rule Appendix C leaves out). Last, each SPARQL query of the shapes is parsed
-(``_query_results``).
+``sh:qualifiedValueShape`` comes with a count, and a count with it; a ``sh:pattern`` is
+one SPARQL's REGEX takes (a rule Appendix C leaves out). Last, each SPARQL query of the
+shapes is parsed (``_query_results``).
 """
 
 from __future__ import annotations
@@ -70,6 +70,10 @@ more:QualifiedShape a sh:NodeShape ;
             FILTER NOT EXISTS {{ $this <{SH.qualifiedMinCount.value}> ?min }}
             FILTER NOT EXISTS {{ $this <{SH.qualifiedMaxCount.value}> ?max }}
         }}\"\"\" ] .
+more:QualifiedCountShape a sh:NodeShape ;
+    sh:targetSubjectsOf sh:qualifiedMinCount, sh:qualifiedMaxCount ;
+    sh:property [ sh:path sh:qualifiedValueShape ; sh:minCount 1 ;
+        sh:message "missing beside sh:qualifiedMinCount or sh:qualifiedMaxCount" ] .
 more:PatternShape a sh:NodeShape ;
     sh:targetSubjectsOf sh:pattern ;
     sh:sparql [
