@@ -36,7 +36,9 @@ from .sparql_rewrite import negate, rename
 from .targets import (
     TARGET_PREDICATES,
     Hierarchy,
+    every_typed_node,
     focus_nodes,
+    focus_pattern,
     has_targets,
     ox_hierarchy,
     read_hierarchy,
@@ -187,7 +189,10 @@ class Compiler:
     ``hierarchy``, the data's class hierarchy read beforehand, replaces the
     ``rdfs:subClassOf*`` paths of class targets and sh:class (see targets.instance_of);
     ``path_targets`` keeps the paths of class targets but those of one class without
-    subclasses (see targets.focus_nodes): the form that Oxigraph answers fastest."""
+    subclasses (see targets.focus_nodes): the form that Oxigraph answers fastest.
+    ``tested_after``: a SPARQL constraint of a shape whose focus nodes include every
+    typed node is answered once and its ``$this`` tested against them, where it can be
+    (``sparql_based.select_query``): Oxigraph's cheaper form of such a query."""
 
     def __init__(
         self,
@@ -195,12 +200,14 @@ class Compiler:
         shapes_graph: str | None = None,
         hierarchy: Hierarchy | Mapping[Term, Sequence[Term]] | None = None,
         path_targets: bool = False,
+        tested_after: bool = False,
     ):
         self._rdflib = not isinstance(shapes, ShapesGraph)
         self.g = shapes if isinstance(shapes, ShapesGraph) else ShapesGraph.of_rdflib(shapes)
         self.shapes_graph = shapes_graph
         self.hierarchy = ox_hierarchy(hierarchy) if hierarchy is not None else None
         self.path_targets = path_targets
+        self.tested_after = tested_after
         self.focus_block = ""
         self._fresh = itertools.count()
         self._stack: list[ShapeTerm] = []
@@ -218,8 +225,15 @@ class Compiler:
         """The compiler for a pyoxigraph store's data graph, which ``select`` queries:
         its class hierarchy read first, in the forms Oxigraph answers fastest
         (``path_targets``), or, without them, in the forms that hold the least memory:
-        a class target's focus nodes looked up one by one instead of hash-joined."""
-        return cls(shapes, shapes_graph, read_hierarchy(select), path_targets=path_targets)
+        a class target's focus nodes looked up one by one instead of hash-joined. Either
+        way a SPARQL constraint on every typed node is ``tested_after``."""
+        return cls(
+            shapes,
+            shapes_graph,
+            read_hierarchy(select),
+            path_targets=path_targets,
+            tested_after=True,
+        )
 
     # -- helpers the translations use -----------------------------------------------
     def fresh(self) -> str:
@@ -385,7 +399,10 @@ class Compiler:
                 targets = focus_nodes(self.g, shape, self.hierarchy, self.path_targets)
                 if targets is not None:
                     repeated = focus_nodes(self.g, shape, self.hierarchy, self.path_targets, False)
-                    out += self.compile_shape(shape, targets, (), repeated)
+                    after = None
+                    if self.tested_after and every_typed_node(self.g, shape):
+                        after = focus_pattern(self.g, shape, self.hierarchy, self.path_targets)
+                    out += self.compile_shape(shape, targets, (), repeated, after)
             except Unsupported as exc:
                 exc.shape = exc.shape or shape  # (for the caller to say where it is written)
                 raise
@@ -397,6 +414,7 @@ class Compiler:
         targets: str,
         origins: tuple[str, ...],
         repeated: str | None = None,
+        tested_after: str | None = None,
     ) -> list[CompiledConstraint]:
         """The queries of ``shape`` at the focus nodes ``targets`` (a pattern binding
         ?this), and of its property shapes at its value nodes. ``origins`` are the
@@ -404,7 +422,9 @@ class Compiler:
         from: a node reached from two is validated twice (the W3C suite's property-001).
         ``repeated`` binds the same focus nodes, some maybe more than once: the cheaper
         form, used where the query's answer is a set no aggregate counts (every core
-        constraint's query is a SELECT DISTINCT of a join with its focus nodes)."""
+        constraint's query is a SELECT DISTINCT of a join with its focus nodes).
+        ``tested_after``: the focus nodes as a pattern, which the shape's SELECT
+        constraints test their ``$this`` against (``sparql_based.select_query``)."""
         g, out = self.g, []
         repeated = repeated or targets
         path = g.value(shape, SH.path)
@@ -418,7 +438,7 @@ class Compiler:
                     said = validator.messages or messages
                     names = sparql_based.template_names(said)
                     query = sparql_based.select_query(
-                        g, c, validator.text, focus, "", self.shapes_graph, names
+                        g, c, validator.text, focus, "", self.shapes_graph, names, tested_after
                     )
                     parameters = sparql_based.parameter_terms(c)
                     out.append(
@@ -468,7 +488,7 @@ class Compiler:
             names = sparql_based.template_names(said)
             query = sparql_based.select_query(
                 g, c, select.value, focus, sparql_based.prefixes(g, sparql), self.shapes_graph,
-                names,
+                names, tested_after,
             )  # fmt: skip
             out.append(
                 CompiledConstraint(

@@ -11,6 +11,7 @@ inside sh:node, sh:or and the other shape-based components.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from .graph import ShapesGraph as Graph
 from .model import Component, Constraint, Context, Out
 from .paths import path_text
 from .sparql_rewrite import (
+    binds_at_top,
     prebind,
     rename,
     subquery_projections,
@@ -223,16 +225,30 @@ def select_query(
     prefix_lines: str,
     shapes_graph: str | None,
     keep: Iterable[str] = (),
+    tested_after: str | None = None,
 ) -> str:
     """The whole query for a SELECT constraint or validator at the focus nodes
     ``targets``; its solutions project ?this, ?value and ?path, and the variables
-    ``keep`` names (those its messages' templates use)."""
+    ``keep`` names (those its messages' templates use).
+
+    ``tested_after``: the same focus nodes as a pattern binding ``?this``
+    (``targets.focus_pattern``). Where the query's WHERE group binds ``$this`` in every
+    solution (``binds_at_top``), the group is answered once, without the focus nodes,
+    and each solution's ``$this`` tested against them after (``_tested_after``): joined
+    with the focus nodes, the same solutions are kept (as often as their ``$this`` is
+    bound by the targets, which SELECT DISTINCT over the results, or DISTINCT focus
+    nodes where an aggregate counts, makes once), at a cost per focus node instead of
+    one per solution. Cheaper where nearly every node is a focus node."""
     _check(text, validator=c.component is not SPARQL_CONSTRAINT)
     if c.path is not None:
         text = rename(text, {"PATH": path_text(g, c.path)})
     elif "PATH" in variables(text):
         raise Unsupported("$PATH in a SPARQL constraint of a node shape")
-    body = prebind(text, _constants(c, shapes_graph, text), targets)
+    after = tested_after is not None and binds_at_top(text, "this")
+    body = prebind(text, _constants(c, shapes_graph, text), targets, focus_at_top=not after)
+    if after:
+        assert tested_after is not None
+        body = _tested_after(body, tested_after)
     head = body[: where_group(body)[0]]
     if not re.search(r"SELECT\s+(DISTINCT\s+|REDUCED\s+)?(\*|[^{]*[?$]this\b)", head, re.I):
         body = re.sub(
@@ -240,6 +256,22 @@ def select_query(
         )
     kept = "".join(f" ?{name}" for name in keep if name not in ("this", "value", "path"))
     return prefix_lines + f"\nSELECT DISTINCT ?this ?value ?path{kept} WHERE {{ {{ {body} }} }}"
+
+
+def _tested_after(query: str, focus: str) -> str:
+    """``query`` with its WHERE group answered as a subquery, each solution's ``?this``
+    then tested against ``focus`` (a pattern binding ``?this``), whose other variables
+    are renamed apart from the query's (EXISTS would take the query's values)."""
+    start, end = where_group(query)
+    used, own = variables(query), variables(focus) - {"this"}
+    n = next(n for n in itertools.count() if not used & {f"{v}_{n}" for v in own})
+    test = rename(focus, {v: f"?{v}_{n}" for v in own})
+    # A subquery: with the EXISTS in the group itself, Oxigraph tested every solution of
+    # the group's triple patterns before the group's own filters (rule 9: 0.30 s, not 0.20).
+    return (
+        f"{query[:start]}{{ {{ SELECT * WHERE {query[start : end + 1]} }} "
+        f"FILTER EXISTS {{ {test} }} }}{query[end + 1 :]}"
+    )
 
 
 def ask_violations(

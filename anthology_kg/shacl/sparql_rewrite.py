@@ -86,14 +86,18 @@ def where_group(text: str) -> tuple[int, int]:
     return start, matching_brace(text, start)
 
 
-def prebind(text: str, blocks: dict[str, str], focus_block: str | None) -> str:
+def prebind(
+    text: str, blocks: dict[str, str], focus_block: str | None, focus_at_top: bool = True
+) -> str:
     """Pre-binding (SHACL 5.2.2) by joining: the query's WHERE group, and each group
     nested in it that mentions a pre-bound variable, start with the patterns that bind
     those variables — ``blocks`` maps a variable to a VALUES block for it, and
     ``focus_block`` binds ``?this`` (the focus nodes). Groups of EXISTS and OPTIONAL
     already see the bindings of the group around them and are left as they are; a
     VALUES data block is not a group. This gives the pre-binding's answers for the
-    queries SHACL allows (no MINUS, SERVICE or VALUES of pre-bound variables)."""
+    queries SHACL allows (no MINUS, SERVICE or VALUES of pre-bound variables).
+    Without ``focus_at_top`` the WHERE group itself is left without the focus nodes,
+    for a caller that tests ``?this`` after it (``binds_at_top``)."""
     bound = dict(blocks)
     if focus_block is not None:
         bound["this"] = focus_block
@@ -109,12 +113,36 @@ def prebind(text: str, blocks: dict[str, str], focus_block: str | None) -> str:
         group = text[i : matching_brace(text, i) + 1]
         used = sorted(name for name in bound if name in variables(group))
         if i == top:
-            used = sorted(bound)
+            used = sorted(name for name in bound if focus_at_top or name != "this")
         if used:
             inserts.append((i + 1, " " + " ".join(bound[name] for name in used) + " "))
     for offset, block in reversed(inserts):
         text = text[:offset] + block + text[offset:]
     return text
+
+
+#: A bracket, or a variable (its name in group 1).
+_BRACKET_OR_VARIABLE = re.compile(r"[(){}]|[?$]([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def binds_at_top(text: str, name: str) -> bool:
+    """Whether every solution of the query's WHERE group binds the variable ``name``:
+    it is written in a triple pattern of the group itself, outside any nested group
+    and any parentheses (a FILTER's or BIND's expression, a path, a collection). In
+    the queries SHACL allows (no VALUES, MINUS or SERVICE, no AS of a pre-bound
+    variable) nothing else there names a variable (``GRAPH ?x`` binds it too); a
+    variable only in parentheses or a nested group gives False, the cautious answer."""
+    start, end = where_group(text)
+    depth = 0
+    for match in code_matches(_BRACKET_OR_VARIABLE, text[start + 1 : end]):
+        token = match.group()
+        if token in "({":
+            depth += 1
+        elif token in ")}":
+            depth -= 1
+        elif depth == 0 and match.group(1) == name:
+            return True
+    return False
 
 
 def _without_filters(text: str) -> str:

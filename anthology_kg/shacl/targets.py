@@ -118,6 +118,19 @@ def focus_nodes(
     constraint's pattern, where the hierarchy's form (a VALUES of classes, or a union
     beside the path) turns into a lookup per focus node, five times the cost of a row of a
     hash join; a small class is best looked up. Push-down leaves it off (Virtuoso 7.2)."""
+    pattern = focus_pattern(g, shape, known, path_targets)
+    if pattern is None:
+        return None
+    head = "SELECT DISTINCT ?this" if distinct else "SELECT ?this"
+    return "{ " + head + " WHERE { " + pattern + " } }"
+
+
+def focus_pattern(
+    g: Graph, shape: Node, known: Hierarchy | None = None, path_targets: bool = False
+) -> str | None:
+    """The pattern of ``focus_nodes``' subquery: a union binding ``?this`` to the focus
+    nodes of ``shape`` (and ``?_ts``, ``?_to``, ``?_tc`` to what found them), or None
+    when the shape has no target."""
     if g.has(shape, SH.target):
         raise Unsupported(f"sh:target on shape {shape.value} (SHACL-AF custom targets)")
     classes = g.objects(shape, SH.targetClass)
@@ -132,5 +145,10 @@ def focus_nodes(
     parts += [f"{{ {instance_of('?this', cls, known, '?_tc')} }}" for cls in classes]
     if not parts:
         return None
-    head = "SELECT DISTINCT ?this" if distinct else "SELECT ?this"
-    return "{ " + head + " WHERE { " + " UNION ".join(sorted(parts)) + " } }"
+    return " UNION ".join(sorted(parts))
+
+
+def every_typed_node(g: Graph, shape: Node) -> bool:
+    """Whether the focus nodes of ``shape`` include every node that has a type
+    (``sh:targetSubjectsOf rdf:type``): in most graphs nearly every subject."""
+    return g.has(shape, SH.targetSubjectsOf, RDF.type)
