@@ -126,15 +126,21 @@ class Engine(Protocol):
         bindings: Mapping[str, Node] | None = None,
         source: str | Path | None = None,
         parts: Sequence[str] = PARTS,
+        *,
+        allow_service: bool = False,
     ) -> QueryResult:
         """Run SPARQL ``text`` with ``bindings`` bound as RDF terms; its default graph
-        is the union of ``parts`` (data, ontology, shapes). Errors name ``source``."""
+        is the union of ``parts`` (data, ontology, shapes). Errors name ``source``. On
+        a local engine a query calling a remote endpoint (SERVICE) is an AnthologyError
+        unless ``allow_service``: a local query reaches the network only when asked (the
+        remote engine's store runs the query, SERVICE and all)."""
         ...
 
     def select(self, text: str, parts: Sequence[str] = PARTS) -> list[tuple[OxTerm | None, ...]]:
         """The rows of SELECT ``text`` on the union of ``parts``, each a tuple of
         pyoxigraph terms (None: unbound) in the order of its variables: for callers that
-        count or print values and need no rdflib terms (``stats``)."""
+        count or print values and need no rdflib terms (``stats``). SERVICE is refused
+        on a local engine, as by ``query``."""
         ...
 
     def triple_count(self, parts: Sequence[str] = ("data",)) -> int:

@@ -180,13 +180,15 @@ class EntryIndex(ABC):
         bindings: Mapping[str, Node] | None = None,
         source: str | Path | None = None,
         parts: Sequence[str] = PARTS,
+        *,
+        allow_service: bool = False,
     ) -> QueryResult:
         """Run SPARQL ``text`` on the union of ``parts`` (``engine.Engine.query``)."""
 
     def select(self, text: str, parts: Sequence[str] = PARTS) -> list[tuple[OxTerm | None, ...]]:
         """The rows of SELECT ``text`` on the union of ``parts`` as pyoxigraph terms
-        (``engine.Engine.select``): here ``query``'s rows converted; the Oxigraph engine
-        answers from its store without rdflib."""
+        (``engine.Engine.select``): here ``query``'s rows converted (SERVICE refused);
+        the Oxigraph engine answers from its store without rdflib."""
         from .terms import to_ox
 
         rows = self.query(text, parts=parts).rows

@@ -289,11 +289,14 @@ class OxigraphEngine(EntryIndex):
         bindings: Mapping[str, Node] | None = None,
         source: str | Path | None = None,
         parts: Sequence[str] = PARTS,
+        *,
+        allow_service: bool = False,
     ) -> QueryResult:
         """Run ``text`` on the union of ``parts`` (a default graph of the data, ontology
         and shapes unless told), parameters bound as RDF terms in a VALUES block
         (pyoxigraph's substitutions only bind projected variables). A query calling a
-        remote endpoint gives up after ``guards.SERVICE_REQUEST_TIMEOUT`` seconds."""
+        remote endpoint (SERVICE) is an AnthologyError unless ``allow_service``, and then
+        gives up after ``guards.SERVICE_REQUEST_TIMEOUT`` seconds."""
         from .guards import service_bounded, uses_service
         from .query_result import in_select_star_order
         from .sparql_text import with_values
@@ -301,24 +304,27 @@ class OxigraphEngine(EntryIndex):
         graphs = self._default_graph(parts)
         bound = with_values(text, bindings or {}, source)
 
-        def answer() -> QueryResult:
-            return store_query(self._store, bound, graphs, source)
+        def answer() -> QueryResult:  # (``_run`` refuses SERVICE unless allowed)
+            return store_query(self._store, bound, graphs, source, allow_service=allow_service)
 
-        # (run_local has refused SERVICE unless allowed)
-        result = service_bounded(answer, source) if uses_service(text) else answer()
+        calls_service = allow_service and uses_service(text)
+
+        result = service_bounded(answer, source) if calls_service else answer()
         return in_select_star_order(result, text)
 
     def store_answer(
         self, text: str, source: str | Path | None = None
     ) -> ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples:
         """The store's own answer to ``text`` on the data, ontology and shapes (as
-        ``query`` without bindings), no rdflib term made: for a caller that writes the
-        terms out (the site); ``as_query_result`` gives ``query``'s answer from it."""
+        ``query`` without bindings, SERVICE refused), no rdflib term made: for a caller
+        that writes the terms out (the site); ``as_query_result`` gives ``query``'s
+        answer from it."""
         return _run(self._store, text, self._default_graph(PARTS), source)
 
     def select(self, text: str, parts: Sequence[str] = PARTS) -> list[tuple[OxTerm | None, ...]]:
         """The rows of SELECT ``text`` on the union of ``parts``, as pyoxigraph terms in
-        the order of its variables (no rdflib: ``stats`` counts with it)."""
+        the order of its variables (no rdflib: ``stats`` counts with it); SERVICE
+        refused."""
         result = _run(self._store, text, self._default_graph(parts), None)
         if not isinstance(result, ox.QuerySolutions):
             raise AnthologyError("not a SELECT query")
@@ -599,9 +605,13 @@ def store_query(
     text: str,
     default_graph: Sequence[ox.NamedNode],
     source: str | Path | None = None,
+    *,
+    allow_service: bool = False,
 ) -> QueryResult:
-    """Run ``text`` on ``store`` with ``default_graph`` as its default graph."""
-    return converted(_run(store, text, default_graph, source), as_query_result, source)
+    """Run ``text`` on ``store`` with ``default_graph`` as its default graph (SERVICE
+    refused unless ``allow_service``, as ``_run`` says)."""
+    answer = _run(store, text, default_graph, source, allow_service=allow_service)
+    return converted(answer, as_query_result, source)
 
 
 def converted(answer: Answered, convert: Callable[[Answered], T], source: str | Path | None) -> T:
@@ -639,12 +649,17 @@ def _run(
     text: str,
     default_graph: Sequence[ox.NamedNode],
     source: str | Path | None,
+    *,
+    allow_service: bool = False,
 ) -> ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples:
     """``store.query`` with ``default_graph`` and no named graph (the anthology is one
     default graph: GRAPH matches nothing, and the store's own graph names stay its own);
-    its errors are AnthologyErrors at ``source``."""
+    its errors are AnthologyErrors at ``source``. A query calling a remote endpoint
+    (SERVICE) is one unless ``allow_service``: every query of this engine comes here."""
+    from .guards import refuse_service
     from .sparql_text import refuse_deep_nesting
 
+    refuse_service(text, source, allow_service)
     refuse_deep_nesting(text, source)
     graphs: list[ox.NamedNode | ox.BlankNode | ox.DefaultGraph] = list(default_graph)
     try:

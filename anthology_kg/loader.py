@@ -209,16 +209,24 @@ class Anthology(EntryIndex):
         bindings: Mapping[str, Node] | None = None,
         source: str | Path | None = None,
         parts: Sequence[str] = PARTS,
+        *,
+        allow_service: bool = False,
     ) -> QueryResult:
-        """Run ``text`` with rdflib on the union of ``parts``."""
+        """Run ``text`` with rdflib on the union of ``parts``. A query calling a remote
+        endpoint (SERVICE) is an AnthologyError unless ``allow_service``, and then each
+        of its requests gives up after ``guards.SERVICE_REQUEST_TIMEOUT`` seconds."""
+        from .guards import refuse_service, service_timeout
+
         # rdflib's SPARQL engine: loaded by the reference engine only
         from .rdflib_sparql import evaluate
         from .sparql_text import with_describe_pattern
 
+        calls_service = refuse_service(text, source, allow_service)
         if bindings:  # (rdflib ignores them in a DESCRIBE without a WHERE clause)
             text = with_describe_pattern(text)
-        with literals_as_written():
-            return evaluate(self._queried_graph(tuple(parts)), text, dict(bindings or {}), source)
+        with literals_as_written(), service_timeout(calls_service):
+            graph = self._queried_graph(tuple(parts))
+            return evaluate(graph, text, dict(bindings or {}), source)
 
     def _queried_graph(self, parts: tuple[str, ...]) -> Graph:
         """The graph the queries on ``parts`` run on: the data itself, or the union of

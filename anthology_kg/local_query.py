@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .guards import refuse_service, service_timeout
 from .sparql_text import check_variable_names
 
 if TYPE_CHECKING:
@@ -27,9 +26,8 @@ def run_local(
 ) -> QueryResult:
     """Run ``text`` on the anthology's data, ontology and shapes, with its engine. A
     query calling a remote endpoint (SERVICE) is an AnthologyError unless
-    ``allow_service``: a local query reaches the network only when the user asks. A
-    name of ``bindings`` that is not a SPARQL variable name is an AnthologyError, on
-    every engine (one written into the query's text could add to it)."""
+    ``allow_service`` (``Engine.query``): a local query reaches the network only when
+    the user asks. A name of ``bindings`` that is not a SPARQL variable name is an
+    AnthologyError, on every engine (one written into the query's text could add to it)."""
     check_variable_names(bindings or {})
-    with service_timeout(refuse_service(text, source, allow_service)):
-        return anthology.query(text, bindings, source)
+    return anthology.query(text, bindings, source, allow_service=allow_service)

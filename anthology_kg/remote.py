@@ -71,10 +71,13 @@ class RemoteEngine(EntryIndex):
         bindings: Mapping[str, Node] | None = None,
         source: str | Path | None = None,
         parts: Sequence[str] = PARTS,
+        *,
+        allow_service: bool = False,
     ) -> QueryResult:
         """Run ``text`` on the store, its default graph the graphs of ``parts`` (or the
         graphs the engine was opened with); a ``SELECT *``'s columns come in the order a
-        local run gives (``in_select_star_order``)."""
+        local run gives (``in_select_star_order``). The store runs a SERVICE call, this
+        host sends nothing but the query, so ``allow_service`` changes nothing here."""
         names = graph_names(self.data_graph)
         graphs = self.graphs if self.graphs and tuple(parts) == PARTS else [names[p] for p in parts]
         with literals_as_written():
