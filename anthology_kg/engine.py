@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from . import resources
-from .choices import DATA_GRAPH, DEFAULT_BASE
+from .choices import DATA_GRAPH, DEFAULT_BASE, INFERENCE_CHOICES
 from .choices import ENGINES as ENGINES
-from .errors import InferenceUnsupported
+from .errors import AnthologyError, InferenceUnsupported
 from .parts import PARTS
 from .sources import check_base
 
@@ -203,7 +203,9 @@ def open_engine(
     ``endpoint`` the remote engine answers, with the local rules; the fast kind then
     validates in the store (compiled shapes pushed down), the reference kind locally. With
     ``inference`` (rdfs, owlrl) the engine holds the closure of the data and ontology: the
-    fast one computes it in its store (inference.py), the reference one with owlrl. When
+    fast one computes it in its store (inference.py), the reference one with owlrl; the
+    store at an ``endpoint`` holds none, so there ``inference`` is an AnthologyError
+    unless the caller ``validates`` (validation then infers on the data read back). When
     the caller ``validates`` and the compiler refuses a shape, or the fast rules cannot
     infer owlrl's closure of this graph, or a literal the store would hold in another form
     than written is read as written by a shape (``literal_terms``), the reference engine
@@ -216,6 +218,14 @@ def open_engine(
     """
     if kind not in ENGINES:
         raise ValueError(f"unknown engine {kind!r}: use one of {', '.join(ENGINES)}")
+    if inference not in INFERENCE_CHOICES:
+        choices = ", ".join(INFERENCE_CHOICES)
+        raise AnthologyError(f"unknown inference {inference!r}: use one of {choices}")
+    if endpoint and inference != "none" and not validates:
+        raise AnthologyError(
+            f"inference ({inference}) applies to the local anthology, not to an endpoint: "
+            "the store's queries see no closure"
+        )
     check_base(base)  # entries are base + identifier, which a base like …/id# breaks
     folder = (root or resources.find_root()).resolve()
     if endpoint:
