@@ -86,6 +86,7 @@ if TYPE_CHECKING:  # the same names, for type checkers (py.typed)
     from .baseline import compare_to_baseline
     from .diff import AnthologyDiff, diff_states
     from .endpoint import run_remote
+    from .engine import Engine, open_engine
     from .errors import AnthologyError
     from .export import build_export
     from .export_files import FolderSource
@@ -102,12 +103,14 @@ if TYPE_CHECKING:  # the same names, for type checkers (py.typed)
     from .validation import Report, RuleResult, validate
 
 
-def __getattr__(name: str):
-    if name in _PUBLIC:
-        import importlib
+if not TYPE_CHECKING:  # (a module __getattr__ would make every name Any to mypy)
 
-        return getattr(importlib.import_module(f".{_PUBLIC[name]}", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    def __getattr__(name: str) -> object:
+        if name in _PUBLIC:
+            import importlib
+
+            return getattr(importlib.import_module(f".{_PUBLIC[name]}", __name__), name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
