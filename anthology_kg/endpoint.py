@@ -37,7 +37,7 @@ from rdflib.term import Node
 from .choices import HTTP_TIMEOUT as DEFAULT_TIMEOUT
 from .choices import METHODS as METHODS
 from .errors import AnthologyError, TimedOut
-from .query_result import QueryResult, graph_from_ox
+from .query_result import QueryResult, graph_from_ox, in_select_star_order
 from .rdflib_sparql import query_kind
 from .sources import utf8_text
 from .terms import from_ox
@@ -629,9 +629,21 @@ def run_remote(
     endpoint: str, text: str, kind: str | None = None, *, connection: Connection | None = None
 ) -> QueryResult:
     """Run ``text`` on a SPARQL 1.1 Protocol endpoint and return the same QueryResult
-    a local run gives (``kind``, when the caller knows it, spares parsing the query).
-    An answer that is not what the protocol promises (not JSON, ``{}``, a binding
-    without a value, Turtle that does not parse) is an AnthologyError."""
+    a local run gives (``kind``, when the caller knows it, spares parsing the query), a
+    ``SELECT *``'s columns in the order a local run gives (``in_select_star_order``: the
+    store's order is its own). An answer that is not what the protocol promises (not
+    JSON, ``{}``, a binding without a value, Turtle that does not parse) is an
+    AnthologyError."""
+    answer = store_result(endpoint, text, kind, connection=connection)
+    return in_select_star_order(answer, text)
+
+
+def store_result(
+    endpoint: str, text: str, kind: str | None = None, *, connection: Connection | None = None
+) -> QueryResult:
+    """``run_remote``'s answer with a ``SELECT *``'s columns in the store's order: for a
+    caller that orders them by another text than the one sent (``RemoteEngine.query``
+    sends its parameters in a VALUES block, which names them first)."""
     kind = kind or query_kind(text)
     accept = "text/turtle" if kind == "graph" else "application/sparql-results+json"
     with _opened(connection) as opened:

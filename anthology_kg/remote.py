@@ -18,7 +18,7 @@ from rdflib import Graph
 from rdflib.term import Node
 
 from .choices import DATA_GRAPH, graph_names
-from .endpoint import Connection, run_remote
+from .endpoint import Connection, store_result
 from .kinds import Term
 from .literals import literals_as_written
 from .loader import Anthology, EntryIndex, Location, load_rules
@@ -81,12 +81,14 @@ class RemoteEngine(EntryIndex):
         names = graph_names(self.data_graph)
         graphs = self.graphs if self.graphs and tuple(parts) == PARTS else [names[p] for p in parts]
         with literals_as_written():
-            answer = run_remote(
+            answer = store_result(
                 query_url(self.endpoint, graphs),
                 with_values(text, bindings or {}, source),
                 connection=self.connection,
             )
-        return in_select_star_order(answer, text)  # the store's order is its own
+        # Ordered by the text as written, as a local engine orders them: the VALUES
+        # block of the text sent names the bound variables first.
+        return in_select_star_order(answer, text)
 
     def identifier(self, node: Term) -> str | None:
         return self.local_copy().identifier(node)

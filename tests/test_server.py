@@ -20,7 +20,7 @@ from rdflib.compare import isomorphic
 from stores import Proxy, free_port, put_graph, serve_process
 
 from anthology_kg.choices import ONTOLOGY_GRAPH, SHAPES_GRAPH
-from anthology_kg.endpoint import run_remote
+from anthology_kg.endpoint import run_remote, store_result
 from anthology_kg.errors import AnthologyError
 from anthology_kg.loader import load_anthology
 from anthology_kg.local_query import run_local
@@ -328,19 +328,19 @@ def test_a_direct_post_virtuoso_never_answers_is_a_timeout_not_a_connect_error(
     from anthology_kg import remote
 
     url = virtuoso_published.sparql
-    # One direct POST, the command line's, its run_remote watched for what the library
+    # One direct POST, the command line's, its store_result watched for what the library
     # raises: Virtuoso spins a core ~0.9 s after each direct POST, whatever the timeout
     # (a second request, to the library alone, cost that again). Any timeout proves it.
     raised: list[AnthologyError] = []
 
     def watched(*args, **kwargs):
         try:
-            return run_remote(*args, **kwargs)
+            return store_result(*args, **kwargs)
         except AnthologyError as exc:
             raised.append(exc)
             raise
 
-    monkeypatch.setattr(remote, "run_remote", watched)
+    monkeypatch.setattr(remote, "store_result", watched)
     result = run_cli("query", "unread", "--endpoint", url, "--method", "post", "--timeout", "0.5")
     assert [exc.message for exc in raised] == [f"{url}: no answer within 0.5 s (--timeout)"]
     said = f"query unread: no answer from {url} within 0.5 s (--timeout)"

@@ -1,0 +1,53 @@
+"""The library's calls to a SPARQL store answer as a local run does and check what the
+CLI checks (hunt12's findings 8, 9 and 10). The stores are tiny fakes on 127.0.0.1
+(``stores.recording_store``) that answer every request alike."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import FIXTURES
+from rdflib import Literal
+from stores import recording_store
+
+from anthology_kg import open_engine, run_remote
+
+#: A store's answer with the variables by name, as Oxigraph's server gives a SELECT *.
+BY_NAME = json.dumps(
+    {
+        "head": {"vars": ["o", "p", "s"]},
+        "results": {
+            "bindings": [
+                {
+                    "o": {"type": "literal", "value": "O"},
+                    "p": {"type": "uri", "value": "http://x/p"},
+                    "s": {"type": "uri", "value": "http://x/s"},
+                }
+            ]
+        },
+    }
+).encode()
+
+
+def test_run_remote_gives_select_star_columns_in_a_local_runs_order():
+    with recording_store(body=BY_NAME) as (url, _):
+        result = run_remote(f"{url}/query", "SELECT * WHERE { ?s ?p ?o }")
+    assert result.variables == ["s", "p", "o"]
+    assert [str(term) for term in result.rows[0]] == ["http://x/s", "http://x/p", "O"]
+
+
+def test_the_remote_engine_orders_them_by_the_text_as_written():
+    # The text sent binds ?o in a VALUES block ahead of ?s ?p ?o: not the order asked for.
+    engine = open_engine(root=FIXTURES / "minimal", endpoint="http://127.0.0.1:9/query")
+    with recording_store(body=BY_NAME) as (url, seen):
+        engine.endpoint = f"{url}/query"
+        result = engine.query("SELECT * WHERE { ?s ?p ?o }", {"o": Literal("O")})
+    assert len(seen) == 1
+    assert result.variables == ["s", "p", "o"]
+
+
+@pytest.mark.parametrize("text", ["SELECT ?o ?p ?s WHERE { ?s ?p ?o }", "SELECT * { ?o ?p ?s }"])
+def test_an_order_the_query_gives_is_kept(text):
+    with recording_store(body=BY_NAME) as (url, _):
+        assert run_remote(f"{url}/query", text).variables == ["o", "p", "s"]
