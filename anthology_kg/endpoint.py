@@ -412,8 +412,10 @@ def request(
     timeout: float | None = None,
 ) -> Answer:
     """One HTTP exchange, read in full within the connection's timeout (a store that
-    drips its answer is cut at the deadline too). An HTTP error status, a refused or
-    broken connection, or no answer in time (TimedOut) is an AnthologyError naming the URL."""
+    drips its answer is cut at the deadline too). A URL that is no http or https URL
+    (``check_url``), an HTTP error status, a refused or broken connection, or no answer
+    in time (TimedOut) is an AnthologyError naming the URL."""
+    check_url(url)
     with _opened(connection) as opened:
         return _exchange(url, method, data, headers, params, opened, timeout)
 

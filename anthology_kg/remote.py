@@ -18,7 +18,7 @@ from rdflib import Graph
 from rdflib.term import Node
 
 from .choices import DATA_GRAPH, graph_names
-from .endpoint import Connection, store_result
+from .endpoint import Connection, check_graph, check_url, store_result
 from .kinds import Term
 from .literals import literals_as_written
 from .loader import Anthology, EntryIndex, Location, load_rules
@@ -142,7 +142,12 @@ def open_remote(
     """The anthology published at ``endpoint``, with the rules of the anthology at
     ``root``; queries see ``graphs`` (default: data, ontology and shapes) as their
     default graph. Its requests share ``connection``'s HTTP client (without one, a
-    default connection of the engine's own)."""
+    default connection of the engine's own). An ``endpoint`` that is no http or https
+    URL, or a graph name that is no absolute IRI, is an AnthologyError (``check_url``,
+    ``check_graph``)."""
+    check_url(endpoint)
+    for graph_iri in (data_graph, *graphs):
+        check_graph(graph_iri)
     rules = load_rules(root, base, extra_shapes)
     return RemoteEngine(
         root=root,

@@ -18,7 +18,7 @@ from rdflib import Graph, URIRef
 
 from .bnodes import relabel
 from .choices import DATA_GRAPH, graph_names
-from .endpoint import Connection, http, left_unanswered, run_remote, shown
+from .endpoint import Connection, check_graph, check_url, http, left_unanswered, run_remote, shown
 from .errors import AnthologyError, TimedOut
 from .terms import nt_term
 
@@ -58,9 +58,12 @@ def publish(
     has no request for three graphs at once (``publish_update`` sends one): when one
     fails, the error says which graphs were sent, which were not, and which one the
     store may or may not have taken (a request left without an answer), so that
-    nobody mistakes the store's mix of old and new for either.
+    nobody mistakes the store's mix of old and new for either. A ``store`` that is no
+    http or https URL, or a ``data_graph`` that is no absolute IRI, is an AnthologyError
+    before anything is sent (``check_url``, ``check_graph``).
     """
-    names = graph_names(data_graph)
+    check_url(store)
+    names = graph_names(check_graph(data_graph))
     sent: list[Published] = []
     for part, graph_iri in names.items():
         triples = _part_triples(anthology, part)
@@ -110,8 +113,10 @@ def publish_update(
     ``replace``. A store that applies an update request as one transaction (Oxigraph
     does) is never left half updated; Virtuoso 7.2 commits each operation and refuses
     blank nodes and large bodies in INSERT DATA, so it takes ``publish`` (Graph Store).
+    ``endpoint`` and ``data_graph`` are checked as ``publish`` checks them.
     """
-    names = graph_names(data_graph)
+    check_url(endpoint)
+    names = graph_names(check_graph(data_graph))
     parts = {part: _part_triples(anthology, part) for part in names}
     # N-Triples is the SPARQL triple syntax for these terms: one serializer (pyoxigraph)
     # writes every literal, IRI and blank node as the update's grammar reads it.
