@@ -38,7 +38,7 @@ from .choices import (
 )
 from .completion import complete_entries, complete_params, complete_queries
 from .config import FAIL_ON, find_config, format_from_output
-from .errors import AnthologyError, display_path, printable, printable_lines
+from .errors import AnthologyError, display_path, nesting_followed, printable, printable_lines
 
 # Each command imports the library modules it uses when it runs, not here: `--version`,
 # `--help` and `check` then load no more than they need (no pySHACL, owlrl, Jinja2 or
@@ -181,7 +181,7 @@ class AnthologyGroup(click.Group):
 
     def _invoke_reporting_errors(self, ctx: click.Context):
         try:
-            with _naming_the_configuration(ctx.meta.get(_CONFIGURATION)):
+            with _naming_the_configuration(ctx.meta.get(_CONFIGURATION)), nesting_followed():
                 return super().invoke(ctx)
         except click.NoSuchOption as exc:
             hinted = self._saying_where_a_global_option_goes(exc)
@@ -190,15 +190,6 @@ class AnthologyGroup(click.Group):
             raise hinted from None
         except AnthologyError as exc:
             click.echo(f"anthology-kg: {exc}" if exc.path is None else str(exc), err=True)
-            ctx.exit(EXIT_INPUT)
-        except RecursionError:
-            # Python's own limit on nesting, met by data or a query nested hundreds of
-            # levels deep (blank nodes written nested, groups): an input error, not a crash.
-            click.echo(
-                "anthology-kg: the input nests too deep to follow (blank nodes or groups "
-                "nested hundreds of levels deep)",
-                err=True,
-            )
             ctx.exit(EXIT_INPUT)
         except FileNotFoundError:
             if _working_folder() is not None:

@@ -673,7 +673,8 @@ def store_result(
             tuple(_term(b[v]) if v in b else None for v in variables)
             for b in document["results"]["bindings"]
         ]
-    except (ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        # (RecursionError: JSON nested past Python's limit, which SPARQL's never is)
         raise AnthologyError(
             f"{where}: the answer is not SPARQL JSON results "
             f"({answer.content_type or 'no content type'}, {len(answer.body)} bytes)"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import re
 import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -70,6 +72,21 @@ def printable_lines(text: str) -> str:
     if text.isprintable():
         return text
     return "\n".join(map(printable, text.split("\n")))
+
+
+@contextmanager
+def nesting_followed(path: Path | str | None = None) -> Iterator[None]:
+    """Inside (or, as a decorator, in the function), Python's own limit on nesting, met
+    by data or a query nested hundreds of levels deep (blank nodes written nested,
+    groups), is an AnthologyError at ``path``: an input error, not a crash."""
+    try:
+        yield
+    except RecursionError:
+        raise AnthologyError(
+            "the input nests too deep to follow (blank nodes or groups nested hundreds of "
+            "levels deep)",
+            path,
+        ) from None
 
 
 class InferenceUnsupported(AnthologyError):

@@ -17,7 +17,7 @@ from json.encoder import encode_basestring as _json_string  # json.dumps's, in C
 from operator import eq
 from typing import TypeVar
 
-from .errors import AnthologyError, CanonicalizationTooCostly
+from .errors import AnthologyError, CanonicalizationTooCostly, nesting_followed
 from .export import INFERRED_GRAPH, Export, collector_paused
 from .layout import printable
 from .prefixes import NAME_CHARS, NAME_START_CHARS, PREFIXES
@@ -34,11 +34,12 @@ Written = TypeVar("Written")
 def _paused(write: Callable[[Export], Written]) -> Callable[[Export], Written]:
     """A writer that runs with the collector paused (``export.collector_paused``), its
     refusal to canonicalize placed at a data file where the export can say
-    (``Export.locate``)."""
+    (``Export.locate``); blank nodes nested too deep for Python to follow are an
+    AnthologyError (``errors.nesting_followed``)."""
 
     @functools.wraps(write)
     def writer(export: Export) -> Written:
-        with collector_paused():
+        with collector_paused(), nesting_followed():
             try:
                 return write(export)
             except CanonicalizationTooCostly as error:

@@ -1,0 +1,46 @@
+"""Input nested past Python's recursion limit is an AnthologyError from the library's
+calls too, not a bare RecursionError: the writers of an export (Turtle, which nests
+blank nodes; the others refuse to label so many alike first), and ``run_remote``
+given an answer nested that deep (hunt12's finding 4). The command line says the same
+through the same helper (``errors.nesting_followed``; tests/test_deep_nesting.py)."""
+
+from __future__ import annotations
+
+import pytest
+from stores import recording_store
+
+from anthology_kg import (
+    AnthologyError,
+    FolderSource,
+    build_export,
+    run_remote,
+    to_turtle,
+)
+from anthology_kg.export_writers import export_bytes
+
+DEPTH = 600
+
+
+@pytest.fixture(scope="module")
+def deep_export(tmp_path_factory):
+    root = tmp_path_factory.mktemp("deep")
+    (root / "data").mkdir()
+    nested = "[ <http://p> " * DEPTH + "1" + " ]" * DEPTH
+    (root / "data" / "x.ttl").write_text(f"<http://a> <http://b> {nested} .\n")
+    return build_export(FolderSource(root), ("data",))
+
+
+@pytest.mark.parametrize(
+    "write",
+    [to_turtle, lambda export: b"".join(export_bytes(export, "turtle"))],
+    ids=["to_turtle", "export_bytes"],
+)
+def test_turtle_nested_too_deep_to_write_is_an_input_error(deep_export, write):
+    with pytest.raises(AnthologyError, match="the input nests too deep to follow"):
+        write(deep_export)
+
+
+def test_a_store_answer_nested_past_the_limit_is_not_sparql_json():
+    with recording_store(body=b"[" * 100_000) as (url, _):
+        with pytest.raises(AnthologyError, match="the answer is not SPARQL JSON results"):
+            run_remote(f"{url}/query", "SELECT ?s {}")
