@@ -40,6 +40,7 @@ from .errors import AnthologyError, TimedOut
 from .query_result import QueryResult, graph_from_ox, in_select_star_order
 from .rdflib_sparql import query_kind
 from .sources import utf8_text
+from .sparql_text import VARNAME
 from .terms import from_ox
 
 # DEFAULT_TIMEOUT: seconds a request may take in all, from connecting to the last byte of
@@ -614,6 +615,7 @@ def _term(binding: object) -> Node:
     if not isinstance(value, str):
         raise ValueError("a binding without a text value")
     if kind == "uri":
+        ox.NamedNode(value)  # (its ValueError: not an IRI, which no local run gives)
         return URIRef(value)
     if kind == "bnode":
         return BNode(value)
@@ -625,6 +627,18 @@ def _term(binding: object) -> Node:
     if datatype:
         return from_ox(ox.Literal(value, datatype=ox.NamedNode(datatype)))
     return from_ox(ox.Literal(value))
+
+
+def _variables(names: object) -> list[str]:
+    """``head.vars`` of a SPARQL 1.1 JSON result (section 3.1): a list of distinct
+    variable names; else ValueError."""
+    if not (
+        isinstance(names, list)
+        and all(isinstance(name, str) and VARNAME.fullmatch(name) for name in names)
+        and len(set(names)) == len(names)
+    ):
+        raise ValueError("vars that are not a list of distinct variable names")
+    return names
 
 
 def run_remote(
@@ -668,11 +682,11 @@ def store_result(
             if not isinstance(document, dict) or not isinstance(document.get("boolean"), bool):
                 raise ValueError("no boolean")
             return QueryResult(kind="ask", boolean=document["boolean"])
-        variables = document["head"]["vars"]
-        rows = [
-            tuple(_term(b[v]) if v in b else None for v in variables)
-            for b in document["results"]["bindings"]
-        ]
+        variables = _variables(document["head"]["vars"])
+        bindings = document["results"]["bindings"]
+        if not isinstance(bindings, list) or not all(isinstance(b, dict) for b in bindings):
+            raise ValueError("bindings that are not a list of objects")
+        rows = [tuple(_term(b[v]) if v in b else None for v in variables) for b in bindings]
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         # (RecursionError: JSON nested past Python's limit, which SPARQL's never is)
         raise AnthologyError(

@@ -87,3 +87,28 @@ def test_a_graph_name_that_is_no_iri_is_refused_before_anything_is_sent(iri):
         assert seen == []
     cli = run_cli("publish", "--endpoint", "http://127.0.0.1:9/store", "--graph", iri)
     assert cli.exit_code == 2 and refused.value.message in cli.stderr, cli.stderr
+
+
+def _select(variables: object, bindings: object) -> bytes:
+    return json.dumps({"head": {"vars": variables}, "results": {"bindings": bindings}}).encode()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        _select("xy", []),
+        _select([1, None], [{}]),
+        _select(["x", "x"], []),
+        _select(["a b"], []),
+        _select(["x"], {"x": {"type": "literal", "value": "v"}}),
+        _select(["x"], ["x"]),
+        _select(["x"], [{"x": {"type": "uri", "value": "http://a/ b"}}]),
+        _select(["x"], [{"x": {"type": "uri", "value": "relative"}}]),
+    ],
+    ids=["vars-str", "vars-not-str", "vars-twice", "vars-no-name", "bindings-object",
+         "bindings-str", "iri-space", "iri-relative"],
+)  # fmt: skip
+def test_json_that_breaks_the_protocol_is_no_sparql_json(body):
+    with recording_store(body=body) as (url, _):
+        with pytest.raises(AnthologyError, match="the answer is not SPARQL JSON results"):
+            run_remote(f"{url}/query", "SELECT ?x {}")
