@@ -161,7 +161,8 @@ class Connection:
     def __post_init__(self):
         if self.method not in METHODS:
             raise AnthologyError(f"--method is one of {', '.join(METHODS)}")
-        if not self.timeout > 0:
+        timeout = self.timeout
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
             raise AnthologyError("--timeout is a number of seconds above 0")
 
     def warn_once(self, message: str) -> None:

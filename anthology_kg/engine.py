@@ -184,7 +184,7 @@ def _warn(message: str) -> None:
 def open_engine(
     kind: str = ENGINES[0],
     *,
-    root: Path | None = None,
+    root: Path | str | None = None,
     base: str = DEFAULT_BASE,
     extra_shapes: Sequence[Path] = (),
     inference: str = "none",
@@ -217,7 +217,7 @@ def open_engine(
     store on first use (``load_fast``), which may be in a forked child.
     """
     if kind not in ENGINES:
-        raise ValueError(f"unknown engine {kind!r}: use one of {', '.join(ENGINES)}")
+        raise AnthologyError(f"unknown engine {kind!r}: use one of {', '.join(ENGINES)}")
     if inference not in INFERENCE_CHOICES:
         choices = ", ".join(INFERENCE_CHOICES)
         raise AnthologyError(f"unknown inference {inference!r}: use one of {choices}")
@@ -227,7 +227,7 @@ def open_engine(
             "the store's queries see no closure"
         )
     check_base(base)  # entries are base + identifier, which a base like …/id# breaks
-    folder = (root or resources.find_root()).resolve()
+    folder = (Path(root) if root is not None else resources.find_root()).resolve()
     if endpoint:
         from .remote import open_remote  # httpx and the HTTP client: only for a store
 

@@ -46,6 +46,17 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+def check_parts(parts: Iterable[str]) -> None:
+    """An AnthologyError naming the parts there are unless each of ``parts`` is one of
+    ``PARTS``: a caller's names, which a type checker does not hold to them, are
+    refused alike by every engine."""
+    for part in parts:
+        if part not in PARTS:
+            raise AnthologyError(
+                f"no part {part!r} in an anthology: its parts are {', '.join(PARTS)}"
+            )
+
+
 def is_literal(term: object) -> bool:
     """Whether ``term`` is a literal of pyoxigraph or of rdflib (an rdflib term exists
     only once rdflib is loaded: this asks nothing of it before)."""
@@ -191,7 +202,10 @@ class EntryIndex(ABC):
         the Oxigraph engine answers from its store without rdflib."""
         from .terms import to_ox
 
-        rows = self.query(text, parts=parts).rows
+        result = self.query(text, parts=parts)
+        if result.kind != "select":
+            raise AnthologyError("not a SELECT query")
+        rows = result.rows
         return [tuple(None if term is None else to_ox(term) for term in row) for row in rows]
 
     def triple_count(self, parts: Sequence[str] = ("data",)) -> int:

@@ -20,7 +20,7 @@ import pyoxigraph as ox
 
 from . import resources
 from .choices import DEFAULT_BASE
-from .entries import EntryIndex
+from .entries import EntryIndex, check_parts
 from .errors import AnthologyError
 from .layout import LayoutScan
 from .parts import GRAPHS, PARTS, OxTerm
@@ -235,6 +235,7 @@ class OxigraphEngine(EntryIndex):
         which is right for queries and validation but not for writing the graph back
         out, so the data is read again from its files by pyoxigraph's parser and the
         ontology and shapes are taken from their parsed graphs."""
+        check_parts(parts)
         for part in parts:
             if part == "data":
                 for path in self.data_files:
@@ -250,6 +251,7 @@ class OxigraphEngine(EntryIndex):
     def graph(self, part: str) -> Graph:
         """The rdflib graph of one part (the data read out of the store once, its blank
         nodes labelled from their content), for code that works on rdflib graphs."""
+        check_parts((part,))
         if part == "data":
             if self._data is None:
                 from rdflib import Graph
@@ -346,6 +348,7 @@ class OxigraphEngine(EntryIndex):
         """The graphs of ``parts`` (with the closure, under inference), no triple in
         two of them (``_merged``); the rules are copied into the store when a part other
         than the data is asked for."""
+        check_parts(parts)
         if any(part != "data" for part in parts):
             self.store  # noqa: B018 - the property copies the rules in
         graphs = [GRAPHS[p] for p in parts]

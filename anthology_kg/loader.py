@@ -22,6 +22,7 @@ from . import resources
 from .bnodes import ox_stable_labels
 from .entries import EntryIndex as EntryIndex
 from .entries import Location as Location
+from .entries import check_parts
 from .entries import find_owner as find_owner
 from .graphcopy import add_graph
 from .layout import LayoutScan
@@ -183,10 +184,12 @@ class Anthology(EntryIndex):
 
     def graph(self, part: str) -> Graph:
         """The rdflib graph of one part: ``data``, ``ontology`` or ``shapes``."""
+        check_parts((part,))
         return {"data": self.data, "ontology": self.ontology, "shapes": self.shapes}[part]
 
     def quads(self, parts: Sequence[str] = PARTS) -> Iterator[ox.Quad]:
         """The triples of ``parts`` as pyoxigraph quads, each in its part's graph."""
+        check_parts(parts)
         for part in parts:
             name = GRAPHS[part]
             for s, p, o in self.graph(part):
@@ -279,7 +282,7 @@ class Anthology(EntryIndex):
 
 
 def load_anthology(
-    root: Path | None = None,
+    root: Path | str | None = None,
     *,
     base: str = DEFAULT_BASE,
     extra_shapes: Sequence[Path] = (),
@@ -299,7 +302,7 @@ def load_anthology(
     160
     """
     check_base(base)  # entries are base + identifier, which a base like …/id# breaks
-    root = (root or resources.find_root()).resolve()
+    root = (Path(root) if root is not None else resources.find_root()).resolve()
     data_dir = resources.data_folder(root)
 
     # The triples as pyoxigraph parsed them, a set in the order first read; the blank

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .errors import AnthologyError
 from .sparql_text import check_variable_names
 
 if TYPE_CHECKING:
@@ -28,6 +29,13 @@ def run_local(
     query calling a remote endpoint (SERVICE) is an AnthologyError unless
     ``allow_service`` (``Engine.query``): a local query reaches the network only when
     the user asks. A name of ``bindings`` that is not a SPARQL variable name is an
-    AnthologyError, on every engine (one written into the query's text could add to it)."""
+    AnthologyError, on every engine (one written into the query's text could add to it),
+    and so is a value that is not an RDF term (an rdflib IRI, blank node or literal)."""
     check_variable_names(bindings or {})
+    if bindings:
+        from rdflib.term import BNode, Literal, URIRef
+
+        for name, value in bindings.items():
+            if not isinstance(value, (URIRef, BNode, Literal)):
+                raise AnthologyError(f"cannot bind ?{name} to {value!r}: not an RDF term")
     return anthology.query(text, bindings, source, allow_service=allow_service)

@@ -19,6 +19,7 @@ from rdflib.term import Node
 
 from .choices import DATA_GRAPH, graph_names
 from .endpoint import Connection, check_graph, check_url, store_result
+from .entries import check_parts
 from .kinds import Term
 from .literals import literals_as_written
 from .loader import Anthology, EntryIndex, Location, load_rules
@@ -78,6 +79,7 @@ class RemoteEngine(EntryIndex):
         graphs the engine was opened with); a ``SELECT *``'s columns come in the order a
         local run gives (``in_select_star_order``). The store runs a SERVICE call, this
         host sends nothing but the query, so ``allow_service`` changes nothing here."""
+        check_parts(parts)
         names = graph_names(self.data_graph)
         graphs = self.graphs if self.graphs and tuple(parts) == PARTS else [names[p] for p in parts]
         with literals_as_written():
@@ -109,9 +111,11 @@ class RemoteEngine(EntryIndex):
         return self.local_copy().normalize(node)
 
     def graph(self, part: str) -> Graph:
+        check_parts((part,))  # (before the data is read back)
         return self.local_copy().graph(part)
 
     def quads(self, parts: Sequence[str] = PARTS) -> Iterator[ox.Quad]:
+        check_parts(parts)
         return self.local_copy().quads(parts)
 
     def describe(self, node: Node) -> Graph:

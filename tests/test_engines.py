@@ -185,7 +185,7 @@ def test_open_engine_picks_the_engine_in_one_place(tmp_path):
     remote = open_engine(root=root, endpoint="http://127.0.0.1:9/query")
     assert remote.name == "remote" and len(remote.shapes) > 0
     assert warnings == []
-    with pytest.raises(ValueError, match="unknown engine"):
+    with pytest.raises(AnthologyError, match="unknown engine"):
         open_engine("turbo", root=root)
 
 

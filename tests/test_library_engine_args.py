@@ -1,12 +1,14 @@
 """``open_engine`` and the engines it opens give the same AnthologyError for the same
-bad argument, whichever engine holds the anthology (hunt12's findings 3 and 11)."""
+bad argument, whichever engine holds the anthology, where they raised KeyError,
+AttributeError or TypeError, or answered (hunt12's findings 3 and 11)."""
 
 from __future__ import annotations
 
 import pytest
 from conftest import FIXTURES
 
-from anthology_kg import AnthologyError, open_engine
+from anthology_kg import AnthologyError, load_anthology, open_engine, run_local
+from anthology_kg.endpoint import Connection
 
 ROOT = FIXTURES / "minimal"
 #: Nothing listens there: an engine that sent a request would fail otherwise.
@@ -32,3 +34,61 @@ def test_inference_with_an_endpoint_is_validations_own():
     # (as `validate --endpoint URL --inference rdfs`: pySHACL infers on the data read back)
     engine = open_engine(root=ROOT, inference="rdfs", endpoint=NOWHERE, validates=True)
     assert engine.name == "remote"
+
+
+@pytest.fixture(scope="module")
+def engines():
+    """The same small anthology on each engine; the remote one reaches no store: each
+    call below is refused before it would send a request."""
+    return {
+        "fast": open_engine("fast", root=ROOT),
+        "reference": open_engine("reference", root=ROOT),
+        "remote": open_engine(root=ROOT, endpoint=NOWHERE),
+    }
+
+
+BAD_PARTS = {
+    "query": lambda engine: engine.query("ASK {}", parts=("data", "bogus")),
+    "select": lambda engine: engine.select("SELECT * {}", parts=("bogus",)),
+    "triple_count": lambda engine: engine.triple_count(("bogus",)),
+    "graph": lambda engine: engine.graph("bogus"),
+    "quads": lambda engine: list(engine.quads(("bogus",))),
+    "a str for parts": lambda engine: engine.triple_count("data"),
+}
+
+
+@pytest.mark.parametrize("kind", ["fast", "reference", "remote"])
+@pytest.mark.parametrize("call", BAD_PARTS)
+def test_an_unknown_part_names_the_parts_there_are_on_every_engine(engines, kind, call):
+    with pytest.raises(AnthologyError) as refused:
+        BAD_PARTS[call](engines[kind])
+    bad = "d" if call == "a str for parts" else "bogus"
+    said = f"no part {bad!r} in an anthology: its parts are data, ontology, shapes"
+    assert refused.value.message == said
+
+
+@pytest.mark.parametrize("kind", ["fast", "reference"])
+@pytest.mark.parametrize("text", ["ASK {}", "CONSTRUCT WHERE { ?s ?p ?o }"])
+def test_select_refuses_another_form_on_both_engines(engines, kind, text):
+    with pytest.raises(AnthologyError, match="not a SELECT query"):
+        engines[kind].select(text)
+
+
+@pytest.mark.parametrize("kind", ["fast", "reference"])
+@pytest.mark.parametrize("value", [None, 5, "text"])
+def test_a_binding_that_is_no_rdf_term_is_refused_on_both_engines(engines, kind, value):
+    with pytest.raises(AnthologyError, match=r"cannot bind \?s to .*: not an RDF term"):
+        run_local(engines[kind], "SELECT * { ?s ?p ?o }", {"s": value})
+
+
+def test_a_root_given_as_text_is_read_as_a_path():
+    assert open_engine(root=str(ROOT)).root == ROOT.resolve()
+    assert open_engine("reference", root=str(ROOT)).root == ROOT.resolve()
+    assert load_anthology(str(ROOT)).root == ROOT.resolve()
+
+
+def test_an_unknown_engine_and_a_timeout_that_is_no_number_are_input_errors():
+    with pytest.raises(AnthologyError, match="unknown engine 'turbo': use one of fast"):
+        open_engine("turbo", root=ROOT)
+    with pytest.raises(AnthologyError, match="a number of seconds above 0"):
+        Connection(timeout="5")  # type: ignore[arg-type]
