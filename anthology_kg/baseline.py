@@ -34,7 +34,18 @@ def compare_to_baseline(current: Report, baseline: Report) -> Report:
     """``current`` with every result marked new or unchanged, and the baseline's results
     it no longer has added as absent, sorted like any report. Of several results of one
     key (blank nodes of one entry failing one rule), as many as the other side has are
-    matched, the first in sort order: a second such result is new, not existing."""
+    matched, the first in sort order: a second such result is new, not existing.
+
+    >>> from dataclasses import replace
+    >>> from anthology_kg import open_engine, validate
+    >>> from anthology_kg.resources import bundled_dir
+    >>> report = validate(open_engine(root=bundled_dir()))
+    >>> older = replace(report, results=report.results[1:])  # without the first result
+    >>> [(r.code, r.baseline) for r in compare_to_baseline(report, older).results]
+    [('AK006', 'new'), ('AK006', 'unchanged'), ('AK001', 'unchanged')]
+    >>> [(r.code, r.baseline) for r in compare_to_baseline(older, report).results]
+    [('AK006', 'absent'), ('AK006', 'unchanged'), ('AK001', 'unchanged')]
+    """
     results = [
         replace(r, baseline="unchanged" if found else "new")
         for r, found in _matched(current.results, baseline.results)

@@ -108,7 +108,22 @@ def diff_query(
 ) -> QueryDiff:
     """Stored query ``name`` run on both states, compared by rows (see the module); a
     state whose query calls a remote endpoint (SERVICE) is refused unless
-    ``allow_service``."""
+    ``allow_service``.
+
+    >>> import shutil, tempfile
+    >>> from pathlib import Path
+    >>> from anthology_kg import read_folder
+    >>> from anthology_kg.resources import bundled_dir
+    >>> folder = Path(tempfile.mkdtemp())  # the bundled data, LIT-168 marked unread
+    >>> _ = shutil.copytree(bundled_dir() / "data", folder / "data")
+    >>> lit = folder / "data" / "LIT-168.ttl"
+    >>> text = lit.read_text().replace("Count 4 .", "Count 4 ; ak:readingStatus ak:unread .")
+    >>> _ = lit.write_text(text)
+    >>> diff = diff_query(read_folder(bundled_dir()), read_folder(folder), "unread")
+    >>> diff.variables, diff.appeared, diff.disappeared
+    (['entry', 'class', 'category', 'title'], [('LIT-168', 'ak:LiteratureRecord', '', '')], [])
+    >>> shutil.rmtree(folder)
+    """
     before = _state_answer(old, name, params or {}, base, allow_service)
     after = _state_answer(new, name, params or {}, base, allow_service)
     # The query itself may differ between the states: rows are compared by column name,

@@ -35,6 +35,8 @@ def test_the_main_calls_show_an_example():
         "to_ntriples",
         "read_folder",
         "diff_states",
+        "diff_query",
+        "compare_to_baseline",
     } <= set(EXAMPLES)
 
 
