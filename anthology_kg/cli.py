@@ -657,8 +657,10 @@ def main(
     Options may also come from anthology-kg.toml or [tool.anthology-kg] in pyproject.toml.
     """
 
+    from .cli_context import command
     from .sources import check_base
 
+    ctx.with_resource(command())  # a progress bar, as a library call shows none
     if color is None:
         color = _colour_from_environment(os.environ)
     # A bad base is named as the user gave it, as the configuration file's is (config).

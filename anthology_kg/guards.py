@@ -10,6 +10,7 @@ process.
 
 from __future__ import annotations
 
+import contextvars
 import socket
 import threading
 import time
@@ -37,10 +38,11 @@ def bounded(work: Callable[[], T], seconds: float | None, what: str) -> T:
     (None or 0: no limit). KeyboardInterrupt reaches the caller at once; the worker's
     own exceptions are raised as they are."""
     outcome: dict[str, object] = {}
+    context = contextvars.copy_context()  # the caller's (cli_context.command, limits)
 
     def run() -> None:
         try:
-            outcome["value"] = work()
+            outcome["value"] = context.run(work)
         except BaseException as exc:  # handed to the waiting thread
             outcome["error"] = exc
 

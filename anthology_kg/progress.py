@@ -1,5 +1,6 @@
-"""Progress on stderr for long runs: click's progress bar, only on a terminal and only
-once a run has taken a second."""
+"""Progress on stderr for a command's long runs: click's progress bar, only within a
+command of the command line (``cli_context.command``), on a terminal and once a run has
+taken a second. A library call shows none."""
 
 from __future__ import annotations
 
@@ -8,18 +9,19 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import TextIO, TypeVar
 
-import click
+from .cli_context import in_command
 
 T = TypeVar("T")
 DELAY = 1.0
 
 
 def track(items: Sequence[T], label: str, stream: TextIO | None = None) -> Iterator[T]:
-    """Yield ``items``; once ``DELAY`` seconds have passed, show click's progress bar
-    labelled ``label`` (position of total) on ``stream`` (default stderr) if it is a
-    terminal. Nothing is written to a pipe or a file, nor for a short run."""
+    """Yield ``items``; within a command (``cli_context.in_command``), once ``DELAY``
+    seconds have passed, show click's progress bar labelled ``label`` (position of
+    total) on ``stream`` (default stderr) if it is a terminal. Nothing is written to a
+    pipe or a file, nor for a short run, nor outside a command."""
     out = stream or sys.stderr
-    if not out.isatty():
+    if not in_command() or not out.isatty():
         yield from items
         return
     total = len(items)
@@ -32,6 +34,8 @@ def track(items: Sequence[T], label: str, stream: TextIO | None = None) -> Itera
             break
     else:
         return
+    import click  # the command line's: a library call never gets here
+
     rest = items[done:]
     with click.progressbar(
         length=total,

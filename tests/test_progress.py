@@ -1,6 +1,15 @@
 import io
 
-from anthology_kg import progress
+import pytest
+
+from anthology_kg import cli_context, progress
+
+
+@pytest.fixture(autouse=True)
+def in_a_command():
+    """The bar is a command's (``cli.main`` runs each within ``cli_context.command``)."""
+    with cli_context.command():
+        yield
 
 
 class Terminal(io.StringIO):
