@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
 
-from .errors import CanonicalizationTooCostly
+from .cli_context import in_command
+from .errors import AnthologyError, CanonicalizationTooCostly, how_ended
 
 # rdflib only for ``stable_labels`` and ``relabel`` (rdflib graphs): the writers' RDFC-1.0
 # labels work on text, and ``export`` runs without loading rdflib.
@@ -638,14 +639,16 @@ def canonical_nquads(quads: Sequence[QuadText], hashes: Hashes | None = None) ->
     ``Dataset.canonicalize``), once ``check_canonical_work`` allows it.
 
     pyoxigraph holds the interpreter's lock while it canonicalizes, so no signal
-    handler runs until it returns: Ctrl-C and SIGTERM would wait for it. A
-    canonicalization estimated at ``CHILD_PROCESS_STEPS`` or more therefore runs in a
-    forked child process while this one waits on a pipe, where a stop signal acts at
-    once: the child is killed and the signal's exception goes on (a file being written
-    is removed as on any failure). Where there is no fork (Windows) it runs here."""
+    handler runs until it returns: Ctrl-C and SIGTERM would wait for it. Within a
+    command of the command line (``cli_context.in_command``), a canonicalization
+    estimated at ``CHILD_PROCESS_STEPS`` or more therefore runs in a forked child
+    process while this one waits on a pipe, where a stop signal acts at once: the child
+    is killed and the signal's exception goes on (a file being written is removed as on
+    any failure). A library call runs it here: forking a host process whose other
+    threads may hold locks can deadlock the child. So does a system without fork."""
     steps = check_canonical_work(quads, hashes)
     text = "".join(f"{s} {p} {o} {g} .\n" if g else f"{s} {p} {o} .\n" for s, p, o, g in quads)
-    if steps < CHILD_PROCESS_STEPS or not hasattr(os, "fork"):
+    if steps < CHILD_PROCESS_STEPS or not hasattr(os, "fork") or not in_command():
         return _canonicalized(text)
     return _in_child(_canonicalized, text)
 
@@ -659,9 +662,10 @@ def _canonicalized(text: str) -> bytes:
 
 def _in_child(work: Callable[[str], bytes], text: str) -> bytes:
     """``work(text)`` computed in a forked child process, its bytes read through a
-    pipe; any exception here (a stop signal's) kills the child first. The child ends
-    with ``os._exit``: none of this process's clean-up (a temporary file it removes,
-    say) runs twice."""
+    pipe; any exception here (a stop signal's) kills the child first, and a child that
+    fails (killed for memory, say) is an AnthologyError saying how it ended. The child
+    ends with ``os._exit``: none of this process's clean-up (a temporary file it
+    removes, say) runs twice."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: it must never return into the caller's code
@@ -687,5 +691,6 @@ def _in_child(work: Callable[[str], bytes], text: str) -> bytes:
             os.waitpid(pid, 0)
         raise
     if status != 0:
-        raise RuntimeError(f"canonicalization failed in its child process (status {status})")
+        ended = how_ended(os.waitstatus_to_exitcode(status))
+        raise AnthologyError(f"canonicalizing blank-node labels in a child process failed: {ended}")
     return result

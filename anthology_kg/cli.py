@@ -660,7 +660,7 @@ def main(
     from .cli_context import command
     from .sources import check_base
 
-    ctx.with_resource(command())  # a progress bar, as a library call shows none
+    ctx.with_resource(command())  # a progress bar and stoppable canonicalizations
     if color is None:
         color = _colour_from_environment(os.environ)
     # A bad base is named as the user gave it, as the configuration file's is (config).

@@ -1,6 +1,8 @@
 """What a command of the command line turns on and a library call leaves off: the
-progress bar on a terminal (``progress.track``). ``cli.main`` runs each command within
-``command``; called as a library, the package writes nothing to the caller's streams."""
+progress bar on a terminal (``progress.track``) and a costly canonicalization in a
+forked child process that a stop signal ends at once (``bnodes.canonical_nquads``).
+``cli.main`` runs each command within ``command``; called as a library, the package
+writes nothing to the caller's streams and forks no process."""
 
 from __future__ import annotations
 
