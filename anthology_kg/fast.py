@@ -98,6 +98,10 @@ class OxigraphEngine(EntryIndex):
     #: until first used when the load was deferred (``load_fast(deferred=True)``).
     _loaded: ox.Store | None = field(default=None, repr=False)
     _loading: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    #: Held while a validation changes the store (the closure, the vocabulary lent to
+    #: the data graph): two validations in two threads would otherwise take out what
+    #: the other still reads.
+    _validating: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _rules_in_store: bool = field(default=False, repr=False)
     #: The merged rule graphs made for a default graph (``_merged``), by their graphs.
     _merged_graphs: dict[tuple[ox.NamedNode, ...], ox.NamedNode] = field(
@@ -143,6 +147,7 @@ class OxigraphEngine(EntryIndex):
             raise ValueError("an Oxigraph engine needs its store or the bytes to parse it from")
         if self._loaded is None:
             _DEFERRED[id(self)] = self
+        _ENGINES[id(self)] = self
 
     @property
     def _store(self) -> ox.Store:
@@ -414,7 +419,12 @@ class OxigraphEngine(EntryIndex):
         on the data, the whole ontology and their closure, as pySHACL validates. Queries
         afterwards see the closure they saw before (``inference`` is this call's own),
         and the data graph as it was: without inference, the vocabulary's triples the
-        data lacks are in it while the shapes run (``_data_with_vocabulary``)."""
+        data lacks are in it while the shapes run (``_data_with_vocabulary``), so
+        validations in several threads run one at a time."""
+        with self._validating:
+            return self._shacl_rows(inference)
+
+    def _shacl_rows(self, inference: str) -> list[ResultRow]:
         from .shacl import Compiler, run_compiled
         from .shacl.validator import STORE_WORKERS, store_select
 
@@ -552,11 +562,16 @@ def load_fast(
 #: forked while another thread parses one gets a lock of its own, not the copy of one
 #: held for good (its store is then parsed in the child on first use, as in a thread).
 _DEFERRED: weakref.WeakValueDictionary[int, OxigraphEngine] = weakref.WeakValueDictionary()
+#: Every engine alive, for a child forked while another thread validates on one: it gets
+#: a validation lock of its own, not the copy of one held for good.
+_ENGINES: weakref.WeakValueDictionary[int, OxigraphEngine] = weakref.WeakValueDictionary()
 
 
 def _fresh_locks() -> None:
     for engine in list(_DEFERRED.values()):
         engine._loading = threading.Lock()
+    for engine in list(_ENGINES.values()):
+        engine._validating = threading.Lock()
 
 
 if hasattr(os, "register_at_fork"):
