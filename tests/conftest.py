@@ -223,6 +223,28 @@ def run_cli(*args: str, input: str | None = None):
     return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
 
 
+def own_shapes(root: Path, shapes: str, data: str) -> tuple[str, ...]:
+    """A one-entry anthology at ``root`` (``data/X-1.ttl`` holding ``data``) and its own
+    shapes file ``s.ttl`` holding ``shapes``: the arguments that validate one with the
+    other (``--engine`` and the rest to add)."""
+    (root / "data").mkdir(parents=True)
+    (root / "data" / "X-1.ttl").write_text(data, encoding="utf-8")
+    (root / "s.ttl").write_text(shapes, encoding="utf-8")
+    return ("--root", str(root), "validate", "--shapes", str(root / "s.ttl"))
+
+
+def validated_alike(*args: str, exit_code: int = 1) -> str:
+    """What ``validate`` (``args``, as ``own_shapes`` gives them) prints, asserted the
+    same on both engines and each exiting ``exit_code``."""
+    outputs = set()
+    for engine in ("fast", "reference"):
+        found = run_cli(*args, "--engine", engine)
+        assert found.exit_code == exit_code, (engine, found.stderr)
+        outputs.add(found.stdout)
+    (text,) = outputs
+    return text
+
+
 def _sigint_as_on_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import own_shapes, run_cli
 
 SHAPES = """@prefix ex: <http://ex.org/> .
 @prefix sh: <http://www.w3.org/ns/shacl#> .
@@ -20,12 +20,7 @@ ex:S a sh:NodeShape ; sh:targetClass ex:T ;
 
 @pytest.fixture
 def custom(tmp_path: Path) -> tuple[str, ...]:
-    (tmp_path / "data").mkdir()
-    (tmp_path / "data" / "X-1.ttl").write_text(
-        "<http://ex.org/a> a <http://ex.org/T> .\n", encoding="utf-8"
-    )
-    (tmp_path / "s.ttl").write_text(SHAPES, encoding="utf-8")
-    return ("--root", str(tmp_path), "validate", "--shapes", str(tmp_path / "s.ttl"))
+    return own_shapes(tmp_path, SHAPES, "<http://ex.org/a> a <http://ex.org/T> .\n")
 
 
 @pytest.mark.parametrize(("fail_on", "code"), [("none", 0), ("info", 1), ("warning", 1)])

@@ -5,7 +5,7 @@ the values sort or are read in (hunt11 finding 11)."""
 from __future__ import annotations
 
 import pyoxigraph as ox
-from conftest import run_cli
+from conftest import own_shapes, validated_alike
 
 from anthology_kg.rules import preferred_message
 
@@ -19,20 +19,8 @@ ex:S a sh:NodeShape ; sh:targetClass ex:T ;
 
 
 def test_a_result_shows_the_message_without_a_tag_else_the_english_one(tmp_path):
-    (tmp_path / "data").mkdir()
-    (tmp_path / "data" / "X-1.ttl").write_text(
-        "<http://ex.org/a> a <http://ex.org/T> .\n", encoding="utf-8"
-    )
-    (tmp_path / "s.ttl").write_text(SHAPES, encoding="utf-8")
-    outputs = set()
-    for engine in ("fast", "reference"):
-        found = run_cli(
-            "--root", str(tmp_path), "validate", "--shapes", str(tmp_path / "s.ttl"),
-            "--engine", engine,
-        )  # fmt: skip
-        assert found.exit_code == 1
-        outputs.add(found.stdout)
-    (text,) = outputs
+    args = own_shapes(tmp_path, SHAPES, "<http://ex.org/a> a <http://ex.org/T> .\n")
+    text = validated_alike(*args)
     assert "] need a name (" in text and "] no code (" in text
 
 

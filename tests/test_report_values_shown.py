@@ -4,7 +4,7 @@ results print as distinct lines (hunt11 finding 10); both engines alike."""
 
 from __future__ import annotations
 
-from conftest import run_cli
+from conftest import own_shapes, validated_alike
 
 SHAPES = """@prefix ex: <http://ex.org/> .
 @prefix sh: <http://www.w3.org/ns/shacl#> .
@@ -19,18 +19,7 @@ ex:a a ex:T ; ex:n 5, "5", "a"@en, ex:b, "http://ex.org/b", "2020"^^xsd:gYear, "
 
 
 def test_distinct_results_print_as_distinct_lines(tmp_path):
-    (tmp_path / "data").mkdir()
-    (tmp_path / "data" / "X-1.ttl").write_text(DATA, encoding="utf-8")
-    (tmp_path / "s.ttl").write_text(SHAPES, encoding="utf-8")
-    outputs = set()
-    for engine in ("fast", "reference"):
-        found = run_cli(
-            "--root", str(tmp_path), "validate", "--shapes", str(tmp_path / "s.ttl"),
-            "--engine", engine,
-        )  # fmt: skip
-        assert found.exit_code == 1
-        outputs.add(found.stdout)
-    (text,) = outputs
+    text = validated_alike(*own_shapes(tmp_path, SHAPES, DATA))
     lines = text.splitlines()[:-1]
     assert len(lines) == len(set(lines)) == 9
     details = sorted(line.split(" (", 2)[-1] for line in lines)
@@ -60,21 +49,11 @@ ex:P sh:path ex:u ; sh:uniqueLang true .
 def test_sh_unique_lang_gives_a_result_per_repeated_language(tmp_path):
     """SHACL reports one result per language two values share; each names its tag.
     A shape reached from two parents still counts once (one focus, one shape)."""
-    (tmp_path / "data").mkdir()
-    (tmp_path / "data" / "X-1.ttl").write_text(
+    data = (
         '<http://ex.org/a> a <http://ex.org/T> ;\n  <http://ex.org/u> "a"@en, "b"@EN, "c"@fr,'
-        ' "d"@fr, "e"@de .\n',
-        encoding="utf-8",
+        ' "d"@fr, "e"@de .\n'
     )
-    (tmp_path / "s.ttl").write_text(UNIQUE, encoding="utf-8")
-    outputs = set()
-    for engine in ("fast", "reference"):
-        found = run_cli(
-            "--root", str(tmp_path), "validate", "--shapes", str(tmp_path / "s.ttl"),
-            "--engine", engine,
-        )  # fmt: skip
-        outputs.add(found.stdout)
-    (text,) = outputs
+    text = validated_alike(*own_shapes(tmp_path, UNIQUE, data))
     assert [line.split(" (")[-1] for line in text.splitlines()[:-1]] == [
         "http://ex.org/a, <http://ex.org/u> @en)",
         "http://ex.org/a, <http://ex.org/u> @fr)",
