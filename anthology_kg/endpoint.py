@@ -20,6 +20,7 @@ import os
 import re
 import ssl
 import threading
+import time
 import urllib.parse
 import warnings
 import weakref
@@ -45,7 +46,7 @@ from .terms import from_ox
 
 # DEFAULT_TIMEOUT: seconds a request may take in all, from connecting to the last byte of
 # the answer. METHODS: how a query is sent (``auto`` tries ``post`` and falls back to
-# ``form`` when the store refuses it or does not start answering within PROBE_SECONDS:
+# ``form`` when the store refuses it or sends no status line within PROBE_SECONDS:
 # Virtuoso 7.2 never answers one). Both in choices.py, for the command line.
 PROBE_SECONDS = 3.0
 _REFUSED = {405, 406, 415, 501}
@@ -157,6 +158,8 @@ class Connection:
     warn: Callable[[str], None] = field(default=_warn, repr=False, compare=False)
     _pool: _Pool = field(default_factory=_Pool, init=False, repr=False, compare=False)
     _warned: set[str] = field(default_factory=set, init=False, repr=False, compare=False)
+    #: The endpoints found to take queries only as a form (``send_query``).
+    _form_only: set[str] = field(default_factory=set, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         if self.method not in METHODS:
@@ -175,6 +178,12 @@ class Connection:
     def client(self) -> httpx.Client:
         """The HTTP client the requests of this connection share."""
         return self._pool.client()
+
+    @property
+    def form_only(self) -> frozenset[str]:
+        """The query endpoints (without their query strings) that the ``auto`` method
+        found to take a query only as a form: its later queries to them go as one."""
+        return frozenset(self._form_only)
 
     def close(self) -> None:
         """Close the shared client and its open connections."""
@@ -381,11 +390,17 @@ def error_text(body: bytes, content_type: str, secrets: list[str], limit: int = 
 class RequestFailed(AnthologyError):
     """A request that failed. ``unknown``: it was sent but no whole answer came (a
     broken connection), so the store may have carried it out or not; otherwise it was
-    not carried out (no connection, or the store answered an error)."""
+    not carried out (no connection, or the store answered an error: its HTTP
+    ``status``)."""
 
-    def __init__(self, message: str, unknown: bool = False):
+    def __init__(self, message: str, unknown: bool = False, status: int | None = None):
         super().__init__(message)
         self.unknown = unknown
+        self.status = status
+
+
+class _Silent(Exception):
+    """No status line came within the time a request was given to start answering."""
 
 
 def left_unanswered(error: AnthologyError) -> bool:
@@ -411,15 +426,18 @@ def request(
     headers: dict[str, str] | None = None,
     params: list[tuple[str, str]] | None = None,
     connection: Connection | None = None,
-    timeout: float | None = None,
+    deadline: float | None = None,
+    status_within: float | None = None,
 ) -> Answer:
     """One HTTP exchange, read in full within the connection's timeout (a store that
-    drips its answer is cut at the deadline too). A URL that is no http or https URL
-    (``check_url``), an HTTP error status, a refused or broken connection, or no answer
-    in time (TimedOut) is an AnthologyError naming the URL."""
+    drips its answer is cut at the deadline too), or by ``deadline`` (``time.monotonic``)
+    when given. A URL that is no http or https URL (``check_url``), an HTTP error
+    status, a refused or broken connection, or no answer in time (TimedOut) is an
+    AnthologyError naming the URL; no status line within ``status_within`` seconds is
+    ``_Silent`` (the request's connection closed)."""
     check_url(url)
     with _opened(connection) as opened:
-        return _exchange(url, method, data, headers, params, opened, timeout)
+        return _exchange(url, method, data, headers, params, opened, deadline, status_within)
 
 
 def _exchange(
@@ -429,14 +447,23 @@ def _exchange(
     headers: dict[str, str] | None,
     params: list[tuple[str, str]] | None,
     connection: Connection,
-    timeout: float | None,
+    deadline: float | None,
+    status_within: float | None,
 ) -> Answer:
     credentials = connection.credentials or credentials_for(url, connection.warn_once)
     secrets = credentials.secrets if credentials else []
     # inf (--timeout inf) or any number past what a thread's wait takes is no limit.
-    limit = min(timeout or connection.timeout, threading.TIMEOUT_MAX)
+    limit = min(connection.timeout, threading.TIMEOUT_MAX)
+    started = time.monotonic()
+    wait = limit if deadline is None else min(limit, max(deadline - started, 0.0))
     where = f"{method} {shown(url)}"
     outcome: dict[str, object] = {}
+    answering = threading.Event()
+    # A probe's first read waits ``status_within`` for the status line, and httpx then
+    # closes the connection: Virtuoso 7.2 holds a thread for as long as a direct POST
+    # it never answers is open, and the form sent next would wait behind it.
+    probing = status_within is not None and status_within < wait
+    timeout = httpx.Timeout(wait, read=status_within) if probing else httpx.Timeout(wait)
 
     client = connection.client()
 
@@ -450,8 +477,14 @@ def _exchange(
                 headers=headers,
                 params=query,
                 auth=_StoreAuth(credentials) if credentials else None,
-                timeout=httpx.Timeout(limit),
+                timeout=timeout,
             ) as r:
+                answering.set()
+                if probing:
+                    # The body's reads get the time left: httpcore takes the read
+                    # timeout from the request's extensions as it starts on the body.
+                    left = max(started + wait - time.monotonic(), 0.0)
+                    r.request.extensions["timeout"]["read"] = left
                 outcome["body"] = b"".join(r.iter_bytes())
                 outcome["response"] = r
         except Exception as exc:  # handed to the caller's thread below
@@ -463,10 +496,12 @@ def _exchange(
     # connection's client is closed).
     worker = threading.Thread(target=exchange, daemon=True)
     worker.start()
-    worker.join(limit)
+    worker.join(wait)
     if worker.is_alive():
         raise TimedOut(limit, shown(url))
     error = outcome.get("error")
+    if probing and isinstance(error, httpx.ReadTimeout) and not answering.is_set():
+        raise _Silent()
     if isinstance(error, httpx.TimeoutException):
         raise TimedOut(limit, shown(url))
     if isinstance(error, _BodyDropped):
@@ -511,7 +546,8 @@ def _exchange(
                 hint = " (the credentials were refused)"
         raise RequestFailed(
             f"{where}: HTTP {r.status_code} {r.reason_phrase}{hint}"
-            + (f": {detail}" if detail else "")
+            + (f": {detail}" if detail else ""),
+            status=r.status_code,
         )
     return Answer(r.status_code, content_type, body)
 
@@ -545,27 +581,31 @@ def http(
     return request(url, method=method, data=data, headers=headers, connection=connection).body
 
 
-#: Endpoints found, in this process, not to answer a direct POST.
-_FORM_ONLY: set[str] = set()
-
-
 def send_query(endpoint: str, text: str, accept: str, connection: Connection) -> Answer:
-    """Send query ``text`` with the connection's method (``auto``: direct POST, falling
-    back to a form when the store refuses or does not answer it; see METHODS)."""
+    """Send query ``text`` with the connection's method. ``auto``: a direct POST, sent
+    again as a form when the store refuses it (HTTP 405, 406, 415, 501) or sends no
+    status line within PROBE_SECONDS (Virtuoso 7.2 never answers one), within what is
+    left of the connection's timeout; the connection then sends that endpoint's later
+    queries as a form (``Connection.form_only``). A store that starts answering is
+    waited for, the query sent once."""
     base, _, query_string = endpoint.partition("?")
     params = urllib.parse.parse_qsl(query_string, keep_blank_values=True)
     method = connection.method
     if method == "auto":
         method = "form"
-        if base not in _FORM_ONLY:
+        if base not in connection._form_only:
+            deadline = time.monotonic() + connection.timeout
             try:
-                probe = min(PROBE_SECONDS, connection.timeout)
-                return _query_request("post", base, params, text, accept, connection, probe)
-            except AnthologyError as exc:
-                refused = any(f"HTTP {code} " in exc.message for code in _REFUSED)
-                if not (refused or isinstance(exc, TimedOut)):
+                return _query_request(
+                    "post", base, params, text, accept, connection, deadline, PROBE_SECONDS
+                )
+            except RequestFailed as exc:
+                if exc.status not in _REFUSED:
                     raise
-                _FORM_ONLY.add(base)
+            except _Silent:
+                pass
+            connection._form_only.add(base)
+            return _query_request(method, base, params, text, accept, connection, deadline)
     return _query_request(method, base, params, text, accept, connection)
 
 
@@ -576,7 +616,8 @@ def _query_request(
     text: str,
     accept: str,
     connection: Connection,
-    timeout: float | None = None,
+    deadline: float | None = None,
+    status_within: float | None = None,
 ) -> Answer:
     """One query request sent as ``method`` says (SPARQL 1.1 Protocol 2.1): ``post``,
     the query as the body; ``get``, a ``query`` parameter; ``form``, a URL-encoded body.
@@ -596,7 +637,8 @@ def _query_request(
         params=params,
         headers={**headers, "Accept": accept},
         connection=connection,
-        timeout=timeout,
+        deadline=deadline,
+        status_within=status_within,
     )
 
 

@@ -236,19 +236,15 @@ def stop_virtuoso(store: Virtuoso) -> None:
 
 @pytest.fixture(scope="session")
 def virtuoso(tmp_path_factory):
-    """A Virtuoso for the whole test session (skipped where it is not installed), its
-    query endpoint known to the client as one that takes queries only as a form."""
-    from anthology_kg import endpoint
-
+    """A Virtuoso for the whole test session (skipped where it is not installed). Its
+    query endpoint takes queries only as a form (Virtuoso 7.2 never answers a direct
+    POST, and holds a core busy for the ``auto`` method's probe and 1 s more): a test
+    queries it with ``--method form`` unless it tests that probe."""
     # The database template is kept beside pytest's numbered temporary folders (in its
     # pytest-of-USER, private to the user), which pytest removes and it does not.
     base = tmp_path_factory.getbasetemp()
     templates = next((p for p in base.parents if p.name.startswith("pytest-of-")), None)
     store = start_virtuoso(tmp_path_factory.mktemp("virtuoso"), templates=templates)
-    # What the "auto" method would learn from its probe of the first query: Virtuoso 7.2
-    # never answers a direct POST, and holds a core busy for the probe's 3 s and 1 s more.
-    # Only test_query_cli_on_virtuoso_falls_back_from_a_direct_post tests that probe.
-    endpoint._FORM_ONLY.add(store.sparql)
     try:
         yield store
     finally:

@@ -4,15 +4,20 @@ CLI checks (hunt12's findings 8, 9 and 10). The stores are tiny fakes on 127.0.0
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, HTTPServer, ThreadingHTTPServer
 
 import pytest
 from conftest import FIXTURES, run_cli
 from rdflib import Literal
 from stores import recording_store
 
-from anthology_kg import AnthologyError, open_engine, publish, run_remote
+from anthology_kg import AnthologyError, endpoint, open_engine, publish, run_remote
+from anthology_kg.endpoint import Connection
 from anthology_kg.triplestore import publish_update
 
 ENGINE = functools.cache(lambda: open_engine(root=FIXTURES / "minimal"))
@@ -112,3 +117,119 @@ def test_json_that_breaks_the_protocol_is_no_sparql_json(body):
     with recording_store(body=body) as (url, _):
         with pytest.raises(AnthologyError, match="the answer is not SPARQL JSON results"):
             run_remote(f"{url}/query", "SELECT ?x {}")
+
+
+@contextlib.contextmanager
+def probed_store():
+    """A store on 127.0.0.1 that takes its path's word for how to answer a query sent
+    as a direct POST: ``/late`` sends its status line at once and the rows a second
+    later, ``/refuses`` answers 415; a form is answered at once. ``/silent`` sends
+    nothing for 3 s, however the query comes. Yields its URL and the content type of
+    each request it gets."""
+    seen: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            kind = self.headers.get("Content-Type", "")
+            seen.append(kind)
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            direct = kind == "application/sparql-query"
+            if self.path == "/silent":
+                time.sleep(3)
+            status = 415 if direct and self.path == "/refuses" else 200
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/sparql-results+json")
+                self.send_header("Content-Length", str(len(BY_NAME)))
+                self.end_headers()
+            except OSError:  # (a client that gave up on it)
+                return
+            if direct and self.path == "/late":
+                time.sleep(1)
+            with contextlib.suppress(OSError):  # (a client that gave up on it)
+                self.wfile.write(BY_NAME)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", seen
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def short_probe(monkeypatch):
+    monkeypatch.setattr(endpoint, "PROBE_SECONDS", 0.3)
+
+
+def test_a_store_that_starts_answering_is_waited_for_and_sent_the_query_once(short_probe):
+    with probed_store() as (url, seen), Connection(timeout=10) as connection:
+        result = run_remote(f"{url}/late", "SELECT ?s {}", connection=connection)
+        assert result.variables == ["o", "p", "s"]
+        assert seen == ["application/sparql-query"]
+        assert connection.form_only == frozenset()
+
+
+def test_a_silent_store_gets_a_form_within_what_is_left_of_the_timeout(monkeypatch):
+    monkeypatch.setattr(endpoint, "PROBE_SECONDS", 1.5)
+    with probed_store() as (url, seen), Connection(timeout=2) as connection:
+        started = time.monotonic()
+        with pytest.raises(AnthologyError, match=r"no answer within 2 s"):
+            run_remote(f"{url}/silent", "SELECT ?s {}", connection=connection)
+        assert time.monotonic() - started < 3.0  # 1.5 s of probe and 2 s more before
+        form = "application/x-www-form-urlencoded"
+        assert seen == ["application/sparql-query", form]  # taken for one that never answers
+
+
+def test_a_refused_post_is_sent_as_a_form_and_the_connection_remembers(short_probe):
+    with probed_store() as (url, seen), Connection() as connection:
+        for _ in range(2):
+            run_remote(f"{url}/refuses", "SELECT ?s {}", connection=connection)
+        assert connection.form_only == {f"{url}/refuses"}
+        run_remote(f"{url}/refuses", "SELECT ?s {}")  # another connection learns anew
+    form = "application/x-www-form-urlencoded"
+    assert seen == ["application/sparql-query", form, form, "application/sparql-query", form]
+
+
+def test_a_probe_given_up_on_frees_a_store_that_answers_one_request_at_a_time(short_probe):
+    """As Virtuoso 7.2: one thread holds a direct POST it never answers for as long as
+    the connection is open; the form sent next is answered only once it is closed."""
+    seen: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            kind = self.headers.get("Content-Type", "")
+            seen.append(kind)
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            if kind == "application/sparql-query":
+                self.connection.settimeout(5)
+                with contextlib.suppress(OSError):
+                    self.connection.recv(1)  # b"" when the client closes it
+                self.close_connection = True
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "application/sparql-results+json")
+            self.send_header("Content-Length", str(len(BY_NAME)))
+            self.end_headers()
+            self.wfile.write(BY_NAME)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Handler)  # one request at a time
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/sparql"
+        started = time.monotonic()
+        with Connection(timeout=4) as connection:
+            assert run_remote(url, "SELECT ?s {}", connection=connection).rows
+        assert time.monotonic() - started < 3  # not the POST's 4 s, then the form's
+        assert seen == ["application/sparql-query", "application/x-www-form-urlencoded"]
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -311,7 +311,14 @@ def test_query_cli_on_virtuoso_falls_back_from_a_direct_post(virtuoso_published,
     a probe of 0.5 s: Virtuoso spins a core for as long as it holds a direct POST."""
     from anthology_kg import endpoint
 
-    monkeypatch.setattr(endpoint, "_FORM_ONLY", set())
+    made: list[endpoint.Connection] = []
+
+    class Watched(endpoint.Connection):
+        def __post_init__(self):
+            super().__post_init__()
+            made.append(self)
+
+    monkeypatch.setattr(endpoint, "Connection", Watched)
     monkeypatch.setattr(endpoint, "PROBE_SECONDS", 0.5)
     local = run_cli("query", "confounders", "--format", "csv")
     remote = run_cli(
@@ -319,7 +326,8 @@ def test_query_cli_on_virtuoso_falls_back_from_a_direct_post(virtuoso_published,
     )
     assert remote.exit_code == 0, remote.stderr
     assert remote.stdout_bytes == local.stdout_bytes
-    assert endpoint._FORM_ONLY == {virtuoso_published.sparql}  # learned by the probe
+    # learned by the probe, for the command's later queries
+    assert [c.form_only for c in made] == [{virtuoso_published.sparql}]
 
 
 def test_a_direct_post_virtuoso_never_answers_is_a_timeout_not_a_connect_error(
