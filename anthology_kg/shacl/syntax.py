@@ -248,17 +248,7 @@ def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
                 if problem is None:
                     problem = _prebinding_problem(query.value)
                 if problem is not None:
-                    rows.append(
-                        ResultRow(
-                            focus=holder,
-                            path=predicate,
-                            value=query,
-                            source_shape=ox.NamedNode(MORE_RULES + "QueryShape"),
-                            source_constraint_component=SH.SPARQLConstraintComponent,
-                            severity=SH.Violation,
-                            messages=(ox.Literal(problem),),
-                        )
-                    )
+                    rows.append(_query_problem("QueryShape", holder, predicate, query, problem))
     return rows + _constraint_results(shapes)
 
 
@@ -289,20 +279,14 @@ def _constraint_results(shapes: ShapesGraph) -> list[ResultRow]:
                 continue
             asks = "; sh:ask is a validator's (6.2)" if shapes.value(constraint, SH.ask) else ""
             rows.append(
-                ResultRow(
-                    focus=shape if not selects else constraint,
-                    path=SH.sparql if not selects else SH.select,
-                    value=constraint if not selects else selects[-1],
-                    source_shape=ox.NamedNode(MORE_RULES + "ConstraintShape"),
-                    source_constraint_component=SH.SPARQLConstraintComponent,
-                    severity=SH.Violation,
-                    messages=(
-                        ox.Literal(
-                            f"no sh:select (SHACL 5.1: a SPARQL constraint has exactly one{asks})"
-                            if not selects
-                            else "more than one value (SHACL 5.1: a SPARQL constraint has one)"
-                        ),
-                    ),
+                _query_problem(
+                    "ConstraintShape",
+                    shape if not selects else constraint,
+                    SH.sparql if not selects else SH.select,
+                    constraint if not selects else selects[-1],
+                    f"no sh:select (SHACL 5.1: a SPARQL constraint has exactly one{asks})"
+                    if not selects
+                    else "more than one value (SHACL 5.1: a SPARQL constraint has one)",
                 )
             )
     return rows
@@ -322,18 +306,14 @@ def reference_results(
             for query in shapes.objects(holder, predicate):
                 if isinstance(query, ox.Literal) and "shapesGraph" in variables(query.value):
                     rows.append(
-                        ResultRow(
-                            focus=holder,
-                            path=predicate,
-                            value=query,
-                            source_shape=ox.NamedNode(MORE_RULES + "ReferenceShape"),
-                            source_constraint_component=SH.SPARQLConstraintComponent,
-                            severity=SH.Violation,
-                            messages=(
-                                ox.Literal(
-                                    "uses $shapesGraph, which the reference engine (pySHACL) "
-                                    "does not bind: the fast engine runs it"
-                                ),
+                        _query_problem(
+                            "ReferenceShape",
+                            holder,
+                            predicate,
+                            query,
+                            (
+                                "uses $shapesGraph, which the reference engine (pySHACL) "
+                                "does not bind: the fast engine runs it"
                             ),
                         )
                     )
@@ -365,18 +345,26 @@ def _declaration_results(shapes: ShapesGraph) -> list[ResultRow]:
                 problem = path, "one of several values (SHACL 5.2.1: exactly one)"
         if problem is not None:
             path, said = problem
-            rows.append(
-                ResultRow(
-                    focus=declaration,
-                    path=path,
-                    value=prefixes[-1] if path == SH.prefix else namespaces[-1],
-                    source_shape=ox.NamedNode(MORE_RULES + "DeclarationShape"),
-                    source_constraint_component=SH.SPARQLConstraintComponent,
-                    severity=SH.Violation,
-                    messages=(ox.Literal(said),),
-                )
-            )
+            value = prefixes[-1] if path == SH.prefix else namespaces[-1]
+            rows.append(_query_problem("DeclarationShape", declaration, path, value, said))
     return rows
+
+
+def _query_problem(
+    shape: str, focus: Term, path: ox.NamedNode, value: Term, said: str
+) -> ResultRow:
+    """A violation of SHACL's rules for a SPARQL constraint or its prefixes found here,
+    not by the rules' shapes: ``said`` of ``value`` at ``focus``'s ``path``, its source
+    shape MORE_RULES' ``shape``."""
+    return ResultRow(
+        focus=focus,
+        path=path,
+        value=value,
+        source_shape=ox.NamedNode(MORE_RULES + shape),
+        source_constraint_component=SH.SPARQLConstraintComponent,
+        severity=SH.Violation,
+        messages=(ox.Literal(said),),
+    )
 
 
 def explain(row: ResultRow, own: str | None = None) -> str:
