@@ -74,6 +74,67 @@ def test_an_interrupt_as_a_child_is_forked_stops_that_child(monkeypatch, ctrl_c_
     assert not os.path.exists(f"/proc/{pid}")
 
 
+@pytest.mark.parametrize("start", ["in_processes", "beside"])
+def test_an_interrupt_reaching_a_child_as_it_is_forked_goes_back_as_its_failure(
+    monkeypatch, ctrl_c_raises, tmp_path, start
+):
+    """Ctrl-C at a terminal reaches the forked children too. One arriving in a child
+    before its task runs is that child's failure, raised in the parent; the child never
+    returns into its caller's code. Before, its KeyboardInterrupt went up the stack the
+    fork copied: a second CLI printing and exiting, or under pytest-xdist a second
+    worker reporting "keyboard-interrupt" for the real one (a CI run failed so)."""
+    parent, real_fork = os.getpid(), os.fork
+
+    def fork_interrupting_the_child() -> int:
+        pid = real_fork()
+        if pid == 0:
+            os.kill(os.getpid(), signal.SIGINT)  # held: _fork blocks it for now
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork_interrupting_the_child)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            if start == "beside":
+                workers.beside(lambda: 1).result()
+            else:
+                workers.in_processes([lambda: None, lambda: None], callers=set())
+    finally:
+        if os.getpid() != parent:  # this test's code, run again in the child
+            (tmp_path / "escaped").write_text("the child returned into its caller")
+            os._exit(0)
+    monkeypatch.undo()
+    assert not (tmp_path / "escaped").exists()
+
+
+def test_an_interrupt_raised_while_the_handlers_are_put_back_leaves_none_noting(
+    monkeypatch, ctrl_c_raises
+):
+    """A Ctrl-C another thread took during the fork is run by whichever handler is set
+    when it is acted on: if that is the first handler put back, its KeyboardInterrupt
+    must still leave every handler and the signal mask as they were. Before, SIGTERM was
+    left noting for good (never stopping the command again) and both stayed blocked."""
+    real_signal, calls = signal.signal, []
+    before = signal.getsignal(signal.SIGTERM)
+
+    def interrupted_once_put_back(number, handler):
+        previous = real_signal(number, handler)
+        calls.append(number)
+        if len(calls) == 3:  # the first handler put back: the pending Ctrl-C runs now
+            raise KeyboardInterrupt
+        return previous
+
+    monkeypatch.setattr(signal, "signal", interrupted_once_put_back)
+    child = None
+    with pytest.raises(KeyboardInterrupt):
+        child = workers.beside(lambda: 1)
+    monkeypatch.undo()
+    if child is not None:
+        child.cancel()
+    assert signal.getsignal(signal.SIGTERM) == before
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert not {signal.SIGINT, signal.SIGTERM} & signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
 def test_a_handler_set_outside_python_is_left_alone(monkeypatch, tmp_path):
     """``signal.getsignal`` gives None for a handler a C library or an embedding program
     set: it cannot be put back from Python (``signal.signal(n, None)`` is a TypeError), so

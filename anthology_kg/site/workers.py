@@ -21,7 +21,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Collection, Iterator, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NoReturn, TypeVar
 
 from ..errors import AnthologyError, how_ended
 
@@ -64,10 +64,7 @@ def in_processes(
     try:
         for task in tasks[1:]:
             read, write = os.pipe()
-            pid = _fork(read, write, lambda pid, read: children.append((pid, read)))
-            if pid == 0:  # pragma: no cover - the child; its work is checked by its files
-                os.close(read)
-                _run_child(task, write)
+            _fork(read, write, lambda pid, read: children.append((pid, read)), task)
         tasks[0]()
     except BaseException:
         for pid, read in children:
@@ -129,9 +126,18 @@ class Beside(Generic[T]):
 _STOPPING = {signal.SIGINT, signal.SIGTERM}
 
 
-def _fork(read: int, write: int, started: Callable[[int, int], None]) -> int:
-    """``os.fork`` of a child that will write into the pipe ``read``/``write``; in this
-    process, ``started(pid, read)`` records the child and the writing end is closed.
+def _fork(
+    read: int,
+    write: int,
+    started: Callable[[int, int], None],
+    task: Callable[[], bytes | None],
+) -> None:
+    """``os.fork`` of a child that runs ``task`` and writes what it returns (or its
+    failure) into the pipe ``read``/``write``, then ends; in this process,
+    ``started(pid, read)`` records the child and the writing end is closed. The child
+    never returns from here: were an interruption raised in it before its task ran
+    (Ctrl-C at a terminal reaches every process of the group), a copy of the caller
+    would go on (a second CLI printing and exiting, a second pytest worker reporting).
 
     A Ctrl-C or SIGTERM arriving meanwhile is acted on once the child is recorded, so
     that the caller's cleanup stops it. Acted on where it arrived, its KeyboardInterrupt
@@ -158,15 +164,34 @@ def _fork(read: int, write: int, started: Callable[[int, int], None]) -> int:
             os.close(read)
             os.close(write)
             raise
-        if pid:
-            os.close(write)
-            started(pid, read)
+        if pid == 0:  # pragma: no cover - the child; its work is checked by its result
+            _be_the_child(read, write, task, handlers, blocked, held)
+        os.close(write)
+        started(pid, read)
     finally:
-        for number, handler in handlers.items():
-            signal.signal(number, handler)
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # what came for this thread: now
-    # What another thread took meanwhile, each process its own (the child's copy of
-    # ``held`` holds what its parent took before the fork).
+        # The mask first: what came for this thread meanwhile is noted by its handler,
+        # not raised here. A signal another thread took is run by whichever handler is
+        # set when it is acted on: one raised while the handlers are put back must not
+        # leave the others noting for good (SIGTERM would never stop the command).
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        _put_back(list(handlers.items()))
+    _act_on(held, handlers)
+
+
+def _put_back(handlers: list[tuple[int, Any]]) -> None:
+    """Set each ``(signal, handler)`` of ``handlers``, every one even if a handler set
+    first raises on the way (Ctrl-C's KeyboardInterrupt)."""
+    if handlers:
+        try:
+            signal.signal(*handlers[0])
+        finally:
+            _put_back(handlers[1:])
+
+
+def _act_on(held: list[tuple[int, int]], handlers: dict[int, Any]) -> None:
+    """Act on the stopping signal another thread took while the handlers only noted it,
+    each process its own (a child's copy of ``held`` holds what its parent took before
+    the fork)."""
     mine = [number for taker, number in held if taker == os.getpid()]
     if mine:
         handler = handlers[mine[0]]
@@ -174,7 +199,33 @@ def _fork(read: int, write: int, started: Callable[[int, int], None]) -> int:
             handler(mine[0], None)  # Ctrl-C's KeyboardInterrupt, or the CLI's SIGTERM
         elif handler == signal.SIG_DFL:
             signal.raise_signal(mine[0])
-    return pid
+
+
+def _be_the_child(
+    read: int,
+    write: int,
+    task: Callable[[], bytes | None],
+    handlers: dict[int, Any],
+    blocked: set[int | signal.Signals],
+    held: list[tuple[int, int]],
+) -> NoReturn:  # pragma: no cover - runs in the forked child
+    """The forked child's whole life: the parent's handlers and mask back, ``task`` run
+    and its result or failure sent, then ``os._exit``. A stopping signal that came
+    since the fork is raised within the task's guard, so it goes back to the parent as
+    the child's failure; nothing raised here reaches the caller's code."""
+    try:
+        os.close(read)
+
+        def unblocked_then_task() -> bytes | None:
+            for number, handler in handlers.items():
+                signal.signal(number, handler)
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            _act_on(held, handlers)
+            return task()
+
+        _run_child(unblocked_then_task, write)
+    finally:
+        os._exit(1)
 
 
 def beside(task: Callable[[], T]) -> Beside[T]:
@@ -184,14 +235,16 @@ def beside(task: Callable[[], T]) -> Beside[T]:
     read, write = os.pipe()
     started: list[Beside[T]] = []
     try:
-        pid = _fork(read, write, lambda pid, read: started.append(Beside(pid, read)))
+        _fork(
+            read,
+            write,
+            lambda pid, read: started.append(Beside(pid, read)),
+            lambda: pickle.dumps(_in_a_new_thread(task)),
+        )
     except BaseException:
         for child in started:
             child.cancel()
         raise
-    if pid == 0:  # pragma: no cover - the child; its work is checked by its result
-        os.close(read)
-        _run_child(lambda: pickle.dumps(_in_a_new_thread(task)), write)
     return started[0]
 
 
