@@ -419,14 +419,16 @@ def query_listing(query: StoredQuery) -> dict[str, Any]:
 def bind_params(anthology: Engine, query: StoredQuery, values: dict[str, str]) -> dict[str, Node]:
     """Turn ``name=value`` strings into RDF terms of each parameter's type.
 
-    An unknown parameter, a missing one, an entry the anthology lacks or a value
-    invalid for its type is an AnthologyError that names the parameter.
+    An unknown parameter, a missing one, a value that is no ``str``, an entry the
+    anthology lacks or a value invalid for its type is an AnthologyError that names the
+    parameter.
     """
     declared = {p.name: p for p in query.params}
-    for name in values:
+    for name, value in values.items():
         if name not in declared:
             known = ", ".join(declared) or "none"
             raise AnthologyError(f"query {query.name!r} has no parameter {name!r} (known: {known})")
+        utf8_text(value, f"parameter {name!r}")
     bound: dict[str, Node] = {}
     for param in query.params:
         raw = values.get(param.name, param.default)

@@ -103,7 +103,10 @@ def require_regular_file(path: Path | str) -> None:
 def utf8_text(value: str, what: str) -> str:
     """``value`` if it is text that UTF-8 can write, else an AnthologyError naming
     ``what`` (``--title``): bytes of a command's arguments that are not UTF-8 arrive
-    as lone surrogates, which no RDF term, file or request can hold."""
+    as lone surrogates, which no RDF term, file or request can hold. A value that is no
+    ``str`` (a library caller's ``5``) is one too."""
+    if not isinstance(value, str):
+        raise AnthologyError(f"{what}: {value!r} is not text ({type(value).__name__})")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
