@@ -7,7 +7,8 @@ generated dba password. Import the fixture where it is needed::
 ``Proxy`` goes between a client and a store: it records every request, and cuts the
 ones a test chooses in the middle of their body (a store that fails mid-way).
 ``recording_store`` is a store of its own that gives every request one answer and
-records it (to see whether a command reached the network).
+records it (to see whether a command reached the network); ``served`` serves a
+test's own handler.
 
 Tests that use it skip, saying why, when ``virtuoso-t`` is not installed
 (``apt-get install virtuoso-opensource``; ``.ci/run`` installs it).
@@ -32,7 +33,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, HTTPServer, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -295,10 +296,19 @@ def recording_store(
         def log_message(self, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    with served(Handler) as url:
+        yield url, seen
+
+
+@contextmanager
+def served(handler: type[BaseHTTPRequestHandler], one_at_a_time: bool = False) -> Iterator[str]:
+    """An HTTP server on 127.0.0.1 answering with ``handler`` from a thread of its own,
+    each request in a thread of its own (or one at a time); yields its URL and shuts it
+    down at the end of the block."""
+    server = (HTTPServer if one_at_a_time else ThreadingHTTPServer)(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", seen
+        yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
         server.server_close()

@@ -7,14 +7,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, HTTPServer, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 from conftest import FIXTURES, run_cli
 from rdflib import Literal
-from stores import recording_store
+from stores import recording_store, served
 
 from anthology_kg import AnthologyError, endpoint, open_engine, publish, run_remote
 from anthology_kg.endpoint import Connection
@@ -119,6 +118,14 @@ def test_json_that_breaks_the_protocol_is_no_sparql_json(body):
             run_remote(f"{url}/query", "SELECT ?x {}")
 
 
+def _read(request: BaseHTTPRequestHandler, seen: list[str]) -> str:
+    """The content type of a fake store's ``request``, added to ``seen``; its body read."""
+    kind = request.headers.get("Content-Type", "")
+    seen.append(kind)
+    request.rfile.read(int(request.headers.get("Content-Length") or 0))
+    return kind
+
+
 @contextlib.contextmanager
 def probed_store():
     """A store on 127.0.0.1 that takes its path's word for how to answer a query sent
@@ -130,10 +137,7 @@ def probed_store():
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
-            kind = self.headers.get("Content-Type", "")
-            seen.append(kind)
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            direct = kind == "application/sparql-query"
+            direct = _read(self, seen) == "application/sparql-query"
             if self.path == "/silent":
                 time.sleep(3)
             status = 415 if direct and self.path == "/refuses" else 200
@@ -152,14 +156,8 @@ def probed_store():
         def log_message(self, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", seen
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served(Handler) as url:
+        yield url, seen
 
 
 @pytest.fixture
@@ -203,10 +201,7 @@ def test_a_probe_given_up_on_frees_a_store_that_answers_one_request_at_a_time(sh
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
-            kind = self.headers.get("Content-Type", "")
-            seen.append(kind)
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            if kind == "application/sparql-query":
+            if _read(self, seen) == "application/sparql-query":
                 self.connection.settimeout(5)
                 with contextlib.suppress(OSError):
                     self.connection.recv(1)  # b"" when the client closes it
@@ -221,15 +216,9 @@ def test_a_probe_given_up_on_frees_a_store_that_answers_one_request_at_a_time(sh
         def log_message(self, *args: object) -> None:
             pass
 
-    server = HTTPServer(("127.0.0.1", 0), Handler)  # one request at a time
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        url = f"http://127.0.0.1:{server.server_address[1]}/sparql"
+    with served(Handler, one_at_a_time=True) as url:
         started = time.monotonic()
         with Connection(timeout=4) as connection:
-            assert run_remote(url, "SELECT ?s {}", connection=connection).rows
+            assert run_remote(f"{url}/sparql", "SELECT ?s {}", connection=connection).rows
         assert time.monotonic() - started < 3  # not the POST's 4 s, then the form's
         assert seen == ["application/sparql-query", "application/x-www-form-urlencoded"]
-    finally:
-        server.shutdown()
-        server.server_close()
