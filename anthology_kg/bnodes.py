@@ -16,7 +16,6 @@ import contextlib
 import hashlib
 import math
 import os
-import signal
 from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextvars import ContextVar
@@ -26,8 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
 
+from . import forking
 from .cli_context import in_command
-from .errors import AnthologyError, CanonicalizationTooCostly, how_ended
+from .errors import CanonicalizationTooCostly
 
 # rdflib only for ``stable_labels`` and ``relabel`` (rdflib graphs): the writers' RDFC-1.0
 # labels work on text, and ``export`` runs without loading rdflib.
@@ -661,36 +661,15 @@ def _canonicalized(text: str) -> bytes:
 
 
 def _in_child(work: Callable[[str], bytes], text: str) -> bytes:
-    """``work(text)`` computed in a forked child process, its bytes read through a
-    pipe; any exception here (a stop signal's) kills the child first, and a child that
-    fails (killed for memory, say) is an AnthologyError saying how it ended. The child
-    ends with ``os._exit``: none of this process's clean-up (a temporary file it
-    removes, say) runs twice."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: it must never return into the caller's code
-        status = 1
-        try:
-            os.close(read_end)
-            for number in (signal.SIGINT, signal.SIGTERM):
-                signal.signal(number, signal.SIG_DFL)
-            with os.fdopen(write_end, "wb") as pipe:
-                pipe.write(work(text))
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(write_end)
-    try:
-        with os.fdopen(read_end, "rb") as pipe:
-            result = pipe.read()
-        _, status = os.waitpid(pid, 0)
-    except BaseException:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(pid, 0)
-        raise
-    if status != 0:
-        ended = how_ended(os.waitstatus_to_exitcode(status))
-        raise AnthologyError(f"canonicalizing blank-node labels in a child process failed: {ended}")
-    return result
+    """``work(text)`` computed in a forked child process (``forking.beside``): SIGINT and
+    SIGTERM kill the child at once, and any exception here (a stop signal's) kills it
+    first; a child that dies (killed for memory, say) is an AnthologyError saying how it
+    ended, an exception it raised comes back as itself. The child ends with
+    ``os._exit``: none of this process's clean-up (a temporary file it removes, say)
+    runs twice, and it never returns into the caller's code."""
+    child = forking.beside(
+        lambda: work(text),
+        "canonicalizing blank-node labels in a child process failed: {how}",
+        killed_at_once=True,
+    )
+    return child.result()

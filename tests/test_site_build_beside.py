@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from anthology_kg import forking
 from anthology_kg.engine import open_engine
 from anthology_kg.errors import AnthologyError
 from anthology_kg.site import build_site, workers
@@ -203,7 +204,7 @@ def test_a_child_s_failure_comes_with_the_child_s_traceback():
     printed = "".join(traceback.format_exception(raised.value))
     assert "in _a_lookup_deep_in_the_child" in printed
     assert 'table["missing key"]' in printed
-    assert isinstance(raised.value.__cause__, workers.ChildTraceback)
+    assert isinstance(raised.value.__cause__, forking.ChildTraceback)
     # The same for a worker that renders pages (in_processes).
     with pytest.raises(KeyError) as raised:
         workers.in_processes([lambda: None, lambda: _a_lookup_deep_in_the_child({})])

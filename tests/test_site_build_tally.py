@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from anthology_kg import forking
 from anthology_kg.engine import open_engine
 from anthology_kg.site import build_site, pages, workers
 from anthology_kg.site.workers import Tally
@@ -76,7 +77,7 @@ def _shared_out(monkeypatch) -> list[bool]:
     all but the first entry with a picture are found after the fork. What
     draw_neighbourhoods returned, in order."""
     monkeypatch.setattr(pages, "DOT_NEIGHBOURHOODS", 0)
-    monkeypatch.setattr(workers.Beside, "done", lambda self: True)
+    monkeypatch.setattr(forking.Child, "done", lambda self: True)
     returned: list[bool] = []
     real = pages.Pages.draw_neighbourhoods
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property, partial
 from pathlib import Path
 
+from ..forking import Child
 from ..guards import refuse_service_in_shapes
 from ..loader import EntryIndex
 from ..queries import StoredQuery, catalog
@@ -28,7 +29,7 @@ from .assets import SEARCH_INDEX, search_script, static_files
 from .model import Model
 from .output import SiteWriter
 from .pages import Answers, Pages, SiteText, ask
-from .workers import Beside, Shares, Tally, available, beside, can_fork, in_processes
+from .workers import Shares, Tally, available, beside, can_fork, in_processes
 
 
 @dataclass
@@ -81,7 +82,7 @@ def build_site(
     # collector would walk them again and again (a fifth of the time at 10,000 entries).
     collecting = gc.isenabled()
     gc.disable()
-    asked: Beside[Answers] | Future[Answers] | None = None
+    asked: Child[Answers] | Future[Answers] | None = None
     plan: Plan | None = None
     known = True  # whether every entry's neighbours are known here (draw_neighbourhoods)
     try:
@@ -126,7 +127,7 @@ def build_site(
                 known = pages.draw_neighbourhoods(
                     meanwhile=lambda: not pending.done(), share=count > 1
                 )
-                if plan is not None and isinstance(pending, Beside):
+                if plan is not None and isinstance(pending, Child):
                     # The child parses the engine's store before it answers (a deferred
                     # load): the longer task at 10,000 entries. What a worker would do
                     # first is done here meanwhile, while the child still works.
@@ -153,7 +154,7 @@ def build_site(
             )
         writer.commit()
     except BaseException:
-        if isinstance(asked, Beside):
+        if isinstance(asked, Child):
             asked.cancel()
         writer.discard()
         raise

@@ -2,28 +2,20 @@
 one interpreter's lock: a child forked after the site's model is read has all of it at
 no cost, renders its share and writes its files itself; nothing comes back but success
 or the failure. A task whose result is wanted (the engine's answers, ``beside``) sends
-it back pickled.
-
-Written on ``os.fork`` rather than ``multiprocessing``: the work needs no pickled
-arguments (only a wanted result is pickled), and a bare child that ends with
-``os._exit`` never flushes the parent's buffered output or runs its exit handlers a
-second time.
+it back pickled. The children are forked as ``forking`` forks them.
 """
 
 from __future__ import annotations
 
 import os
-import pickle
-import select
-import signal
 import sys
 import threading
 import time
-import traceback
 from collections.abc import Callable, Collection, Iterator, Sequence
-from typing import Any, Generic, NoReturn, TypeVar
+from typing import Generic, TypeVar
 
-from ..errors import AnthologyError, how_ended
+from .. import forking
+from ..forking import Child
 
 T = TypeVar("T")
 
@@ -60,192 +52,38 @@ def in_processes(
         for task in tasks:
             task()
         return
-    children: list[tuple[int, int]] = []
+    children: list[Child[None]] = []
     try:
         for task in tasks[1:]:
-            read, write = os.pipe()
-            _fork(read, write, lambda pid, read: children.append((pid, read)), task)
+            forking.start(task, children.append, _STOPPED)
         tasks[0]()
     except BaseException:
-        for pid, read in children:
-            _stop(pid, read)
+        for child in children:
+            child.cancel()
         raise
     failure: BaseException | None = None
-    for index, (pid, read) in enumerate(children):
+    for index, child in enumerate(children):
         try:
-            error, _ = _wait(pid, read)
+            error = child.failure()  # (interrupted while waiting, it stops this one)
         except BaseException:  # Ctrl-C or SIGTERM while waiting: stop those not reaped
-            _end(pid)  # (its pipe is closed already)
-            for later, pipe in children[index + 1 :]:
-                _stop(later, pipe)
+            for later in children[index + 1 :]:
+                later.cancel()
             raise
         failure = failure or error
     if failure is not None:
         raise failure
 
 
-class Beside(Generic[T]):
-    """The result of a task a forked child computes (``beside``)."""
-
-    def __init__(self, pid: int, read: int):
-        self._pid, self._read = pid, read
-        self._ended = False
-
-    def done(self) -> bool:
-        """Whether the child has begun to send its result (or ended)."""
-        if self._ended:
-            return True
-        ready = select.poll()  # not select.select: it refuses a descriptor past 1,023
-        ready.register(self._read, select.POLLIN | select.POLLHUP)
-        return bool(ready.poll(0))
-
-    def result(self) -> T:
-        """The task's result, once the child has sent it; the child's failure is raised
-        here (as ``in_processes`` raises it). Interrupted while waiting (Ctrl-C), the
-        child is stopped and reaped before the interruption goes on."""
-        try:
-            error, sent = _wait(self._pid, self._read)
-        except BaseException:
-            _end(self._pid)
-            raise
-        finally:
-            self._ended = True
-        if error is not None:
-            raise error
-        result: T = pickle.loads(sent)
-        return result
-
-    def cancel(self) -> None:
-        """Stop the child, if it still runs (its result is not wanted)."""
-        if not self._ended:
-            self._ended = True
-            _stop(self._pid, self._read)
+#: What a child that ended without a word is reported as (exit 2, one line): killed by a
+#: signal (the OOM killer's SIGKILL, a ``kill``), or an exit code.
+_STOPPED = "the site was not written: a process building it stopped ({how})"
 
 
-#: The signals that stop a command (cli.run turns SIGTERM into Ctrl-C's KeyboardInterrupt).
-_STOPPING = {signal.SIGINT, signal.SIGTERM}
-
-
-def _fork(
-    read: int,
-    write: int,
-    started: Callable[[int, int], None],
-    task: Callable[[], bytes | None],
-) -> None:
-    """``os.fork`` of a child that runs ``task`` and writes what it returns (or its
-    failure) into the pipe ``read``/``write``, then ends; in this process,
-    ``started(pid, read)`` records the child and the writing end is closed. The child
-    never returns from here: were an interruption raised in it before its task ran
-    (Ctrl-C at a terminal reaches every process of the group), a copy of the caller
-    would go on (a second CLI printing and exiting, a second pytest worker reporting).
-
-    A Ctrl-C or SIGTERM arriving meanwhile is acted on once the child is recorded, so
-    that the caller's cleanup stops it. Acted on where it arrived, its KeyboardInterrupt
-    was either ignored (within the interpreter's at-fork callbacks: the build went on,
-    exit 0) or raised before the child's pid was known (the parent ended, the child
-    built on). So the signals are blocked in this thread (and so in the child, whose
-    only thread this is) until the handlers are back; and since another thread of this
-    process may take one, whose handler this thread would then run at once, the
-    handlers only note it meanwhile."""
-    held: list[tuple[int, int]] = []  # (the process that took it, the signal)
-    handlers: dict[int, Any] = {}
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
-    try:
-        if threading.current_thread() is threading.main_thread():  # else no handler runs here
-            for stopping in _STOPPING:
-                if signal.getsignal(stopping) is None:  # set outside Python: left as it is
-                    continue
-                handlers[stopping.value] = signal.signal(
-                    stopping, lambda got, _: held.append((os.getpid(), got))
-                )
-        try:
-            pid = os.fork()
-        except OSError:
-            os.close(read)
-            os.close(write)
-            raise
-        if pid == 0:  # pragma: no cover - the child; its work is checked by its result
-            _be_the_child(read, write, task, handlers, blocked, held)
-        os.close(write)
-        started(pid, read)
-    finally:
-        # The mask first: what came for this thread meanwhile is noted by its handler,
-        # not raised here. A signal another thread took is run by whichever handler is
-        # set when it is acted on: one raised while the handlers are put back must not
-        # leave the others noting for good (SIGTERM would never stop the command).
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        _put_back(list(handlers.items()))
-    _act_on(held, handlers)
-
-
-def _put_back(handlers: list[tuple[int, Any]]) -> None:
-    """Set each ``(signal, handler)`` of ``handlers``, every one even if a handler set
-    first raises on the way (Ctrl-C's KeyboardInterrupt)."""
-    if handlers:
-        try:
-            signal.signal(*handlers[0])
-        finally:
-            _put_back(handlers[1:])
-
-
-def _act_on(held: list[tuple[int, int]], handlers: dict[int, Any]) -> None:
-    """Act on the stopping signal another thread took while the handlers only noted it,
-    each process its own (a child's copy of ``held`` holds what its parent took before
-    the fork)."""
-    mine = [number for taker, number in held if taker == os.getpid()]
-    if mine:
-        handler = handlers[mine[0]]
-        if callable(handler):
-            handler(mine[0], None)  # Ctrl-C's KeyboardInterrupt, or the CLI's SIGTERM
-        elif handler == signal.SIG_DFL:
-            signal.raise_signal(mine[0])
-
-
-def _be_the_child(
-    read: int,
-    write: int,
-    task: Callable[[], bytes | None],
-    handlers: dict[int, Any],
-    blocked: set[int | signal.Signals],
-    held: list[tuple[int, int]],
-) -> NoReturn:  # pragma: no cover - runs in the forked child
-    """The forked child's whole life: the parent's handlers and mask back, ``task`` run
-    and its result or failure sent, then ``os._exit``. A stopping signal that came
-    since the fork is raised within the task's guard, so it goes back to the parent as
-    the child's failure; nothing raised here reaches the caller's code."""
-    try:
-        os.close(read)
-
-        def unblocked_then_task() -> bytes | None:
-            for number, handler in handlers.items():
-                signal.signal(number, handler)
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-            _act_on(held, handlers)
-            return task()
-
-        _run_child(unblocked_then_task, write)
-    finally:
-        os._exit(1)
-
-
-def beside(task: Callable[[], T]) -> Beside[T]:
+def beside(task: Callable[[], T]) -> Child[T]:
     """Run ``task`` in a child forked now, beside whatever this process does next; its
     result (which must pickle) comes back through a pipe when asked for (``result``).
     As for ``in_processes``, no thread but the caller's own may run now."""
-    read, write = os.pipe()
-    started: list[Beside[T]] = []
-    try:
-        _fork(
-            read,
-            write,
-            lambda pid, read: started.append(Beside(pid, read)),
-            lambda: pickle.dumps(_in_a_new_thread(task)),
-        )
-    except BaseException:
-        for child in started:
-            child.cancel()
-        raise
-    return started[0]
+    return forking.beside(lambda: _in_a_new_thread(task), _STOPPED)
 
 
 def _in_a_new_thread(task: Callable[[], T]) -> T:
@@ -427,91 +265,3 @@ def _settled(callers: Collection[threading.Thread]) -> bool:
         if thread is not current and thread not in callers:
             thread.join(max(0.0, deadline - time.monotonic()))
     return all(t is current or t in callers for t in threading.enumerate())
-
-
-def _run_child(task: Callable[[], bytes | None], write: int) -> None:
-    code, message = 0, b""
-    try:
-        message = task() or b""
-    except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
-        code, message = 1, _failure(exc)
-    try:
-        with os.fdopen(write, "wb") as pipe:
-            pipe.write(message)
-    finally:
-        os._exit(code)
-
-
-def _failure(exc: BaseException) -> bytes:
-    if isinstance(exc, OSError):
-        return pickle.dumps(("oserror", (exc.errno, exc.strerror, exc.filename)))
-    text = "".join(traceback.format_exception(exc))
-    try:
-        raised = pickle.dumps(exc)
-        pickle.loads(raised)  # an exception whose arguments do not rebuild it stays text
-    except Exception:  # noqa: BLE001
-        raised = b""
-    return pickle.dumps(("exception", (raised, text)))
-
-
-class ChildTraceback(Exception):
-    """Where a forked child's exception was raised: the traceback it printed there, as
-    text. It is the ``__cause__`` of the exception raised again here, so that Python
-    shows it above that exception's own traceback (which ends where the parent raised
-    it, and would otherwise be all a bug report shows)."""
-
-    def __init__(self, text: str):
-        super().__init__(text)
-        self.text = text
-
-    def __str__(self) -> str:
-        return f'in a forked process:\n"""\n{self.text.rstrip()}\n"""'
-
-
-def _wait(pid: int, read: int) -> tuple[BaseException | None, bytes]:
-    """The child's failure (None if it succeeded) and what it sent; an exception that
-    pickled comes with the child's traceback as its ``__cause__`` (``ChildTraceback``)."""
-    with os.fdopen(read, "rb") as pipe:
-        message = pipe.read()
-    _, status = os.waitpid(pid, 0)
-    code = os.waitstatus_to_exitcode(status)
-    if code == 0:
-        return None, message
-    if code < 0 or not message:  # killed (what it sent, if anything, may be cut short)
-        return _ended(code), b""
-    kind, detail = pickle.loads(message)
-    if kind == "oserror":
-        number, text, filename = detail
-        error = OSError(number, text, filename) if filename is not None else OSError(number, text)
-        return error, b""
-    raised, text = detail
-    if raised:
-        error = pickle.loads(raised)
-        error.__cause__ = ChildTraceback(text)
-        return error, b""
-    return RuntimeError(f"a process building the site failed:\n{text}"), b""
-
-
-def _ended(code: int) -> AnthologyError:
-    """What a child that ended without saying why is reported as (exit 2, one line):
-    killed by a signal (the OOM killer's SIGKILL, a ``kill``), or an exit code."""
-    return AnthologyError(
-        f"the site was not written: a process building it stopped ({how_ended(code)})"
-    )
-
-
-def _stop(pid: int, read: int) -> None:
-    os.close(read)
-    _end(pid)
-
-
-def _end(pid: int) -> None:
-    """Stop the child ``pid`` and reap it, whether it still runs or was reaped already."""
-    try:
-        os.kill(pid, signal.SIGTERM)
-    except ProcessLookupError:
-        pass
-    try:
-        os.waitpid(pid, 0)
-    except ChildProcessError:
-        pass
