@@ -12,6 +12,7 @@ import os
 import threading
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, TypeVar, cast, overload
@@ -86,6 +87,80 @@ def _as_ox(node: Term) -> OxTerm:
     return converted
 
 
+class StoreAccess:
+    """Who may look at an engine's store: readers together, or one validation alone.
+
+    A validation changes what the data graph holds while it runs (the vocabulary lent
+    to it, a closure of its own), so a read must not start meanwhile. A read holds the
+    access only while it starts: a pyoxigraph query or iterator reads the store as it
+    was when it began, whatever is added later. A waiting validation goes before reads
+    that come after it; a thread that holds the access may take it again (a read in a
+    read, or in its own validation)."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition(threading.Lock())
+        self._readers = 0
+        self._writer: int | None = None
+        self._writers_waiting = 0
+        self._held = threading.local()
+
+    def acquire_read(self) -> None:
+        """Wait until no validation runs or waits, then read (see ``reading``)."""
+        depth = getattr(self._held, "reads", 0)
+        self._held.reads = depth + 1
+        if depth or self._writer == threading.get_ident():
+            return
+        with self._changed:
+            while self._writer is not None or self._writers_waiting:
+                self._changed.wait()
+            self._readers += 1
+
+    def release_read(self) -> None:
+        depth = self._held.reads - 1
+        self._held.reads = depth
+        if depth or self._writer == threading.get_ident():
+            return
+        with self._changed:
+            self._readers -= 1
+            if not self._readers:
+                self._changed.notify_all()
+
+    def reading(self) -> StoreAccess:
+        """Held (``with``) while a read of the store starts."""
+        return self
+
+    def __enter__(self) -> None:
+        self.acquire_read()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.release_read()
+
+    @contextmanager
+    def changing(self) -> Iterator[None]:
+        """Held while a validation (or ``infer``) changes the store: no read starts
+        meanwhile, nor another change."""
+        me = threading.get_ident()
+        if self._writer == me:
+            yield
+            return
+        if getattr(self._held, "reads", 0):
+            raise RuntimeError("a read of the store cannot turn into a change")
+        with self._changed:
+            self._writers_waiting += 1
+            try:
+                while self._writer is not None or self._readers:
+                    self._changed.wait()
+            finally:
+                self._writers_waiting -= 1
+            self._writer = me
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._writer = None
+                self._changed.notify_all()
+
+
 @dataclass(kw_only=True)
 class OxigraphEngine(EntryIndex):
     """The Oxigraph engine (the default): the anthology in a pyoxigraph store (data,
@@ -98,10 +173,9 @@ class OxigraphEngine(EntryIndex):
     #: until first used when the load was deferred (``load_fast(deferred=True)``).
     _loaded: ox.Store | None = field(default=None, repr=False)
     _loading: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    #: Held while a validation changes the store (the closure, the vocabulary lent to
-    #: the data graph): two validations in two threads would otherwise take out what
-    #: the other still reads.
-    _validating: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    #: Reads of the store start only while no validation changes it (the vocabulary
+    #: lent to the data graph, a closure of its own), and validations take turns.
+    _access: StoreAccess = field(default_factory=StoreAccess, repr=False)
     _rules_in_store: bool = field(default=False, repr=False)
     #: The merged rule graphs made for a default graph (``_merged``), by their graphs.
     _merged_graphs: dict[tuple[ox.NamedNode, ...], ox.NamedNode] = field(
@@ -198,20 +272,25 @@ class OxigraphEngine(EntryIndex):
         subject = _as_ox(node)
         if isinstance(subject, ox.Literal):
             return None
-        quads = self._store.quads_for_pattern(subject, _IDENTIFIER, None, DATA)
+        with self._access.reading():
+            quads = self._store.quads_for_pattern(subject, _IDENTIFIER, None, DATA)
         return min((_text(quad.object) for quad in quads), default=None)
 
     def identifier_pairs(self) -> Iterator[tuple[Node, str]]:
         from .terms import from_ox
 
-        for quad in self._store.quads_for_pattern(None, _IDENTIFIER, None, DATA):
+        with self._access.reading():
+            quads = self._store.quads_for_pattern(None, _IDENTIFIER, None, DATA)
+        for quad in quads:
             yield from_ox(quad.subject), _text(quad.object)
 
     def identified(self, text: str) -> Iterator[Node]:
         """The nodes whose identifier is ``text``."""
         from .terms import from_ox
 
-        for quad in self._store.quads_for_pattern(None, _IDENTIFIER, ox.Literal(text), DATA):
+        with self._access.reading():
+            quads = self._store.quads_for_pattern(None, _IDENTIFIER, ox.Literal(text), DATA)
+        for quad in quads:
             yield from_ox(quad.subject)
 
     @overload
@@ -223,7 +302,8 @@ class OxigraphEngine(EntryIndex):
     def referrers(self, node: Term) -> set[Node] | set[OxTerm]:
         """The subjects of the data's quads whose object is ``node``, terms of the
         library ``node`` is a term of."""
-        quads = self._store.quads_for_pattern(None, None, _as_ox(node), DATA)
+        with self._access.reading():
+            quads = self._store.quads_for_pattern(None, None, _as_ox(node), DATA)
         if isinstance(node, _OX_TERMS):
             subjects: set[OxTerm] = {q.subject for q in quads}
             return subjects
@@ -279,11 +359,15 @@ class OxigraphEngine(EntryIndex):
         from .terms import from_ox, to_ox
 
         def outgoing(subject: Node) -> Iterator[tuple[Node, Node]]:
-            for q in self._store.quads_for_pattern(to_ox(subject), None, None, DATA):
+            with self._access.reading():
+                quads = self._store.quads_for_pattern(to_ox(subject), None, None, DATA)
+            for q in quads:
                 yield from_ox(q.predicate), from_ox(q.object)
 
         def incoming(value: Node) -> Iterator[tuple[Node, Node]]:
-            for q in self._store.quads_for_pattern(None, None, to_ox(value), DATA):
+            with self._access.reading():
+                quads = self._store.quads_for_pattern(None, None, to_ox(value), DATA)
+            for q in quads:
                 yield from_ox(q.subject), from_ox(q.predicate)
 
         return describe_with(node, outgoing, incoming, self.identifier, self.base)
@@ -308,11 +392,13 @@ class OxigraphEngine(EntryIndex):
         from .query_result import in_select_star_order
         from .sparql_text import with_values
 
-        graphs = self._default_graph(parts)
         bound = with_values(text, bindings or {}, source)
 
         def answer() -> QueryResult:  # (``_run`` refuses SERVICE unless allowed)
-            return store_query(self._store, bound, graphs, source, allow_service=allow_service)
+            with self._access.reading():
+                graphs = self._default_graph(parts)
+                answered = _run(self._store, bound, graphs, source, allow_service=allow_service)
+            return converted(answered, as_query_result, source)
 
         calls_service = allow_service and uses_service(text)
 
@@ -326,13 +412,15 @@ class OxigraphEngine(EntryIndex):
         ``query`` without bindings, SERVICE refused), no rdflib term made: for a caller
         that writes the terms out (the site); ``as_query_result`` gives ``query``'s
         answer from it."""
-        return _run(self._store, text, self._default_graph(PARTS), source)
+        with self._access.reading():
+            return _run(self._store, text, self._default_graph(PARTS), source)
 
     def select(self, text: str, parts: Sequence[str] = PARTS) -> list[tuple[OxTerm | None, ...]]:
         """The rows of SELECT ``text`` on the union of ``parts``, as pyoxigraph terms in
         the order of its variables (no rdflib: ``stats`` counts with it); SERVICE
         refused."""
-        result = _run(self._store, text, self._default_graph(parts), None)
+        with self._access.reading():
+            result = _run(self._store, text, self._default_graph(parts), None)
         if not isinstance(result, ox.QuerySolutions):
             raise AnthologyError("not a SELECT query")
         variables = result.variables
@@ -342,12 +430,13 @@ class OxigraphEngine(EntryIndex):
         """``COUNT(*)`` of ``?s ?p ?o`` on the union of ``parts``, without running it:
         the store's size less the quads of the other graphs (none, or the rules and
         closure, beside the data), ~0.15 s less than the query at 100,000 entries."""
-        union = self._default_graph(parts)
-        others = [g for g in self._store.named_graphs() if g not in union]
-        return len(self._store) - sum(
-            sum(1 for _ in self._store.quads_for_pattern(None, None, None, graph))
-            for graph in [*others, ox.DefaultGraph()]
-        )
+        with self._access.reading():
+            union = self._default_graph(parts)
+            others = [g for g in self._store.named_graphs() if g not in union]
+            return len(self._store) - sum(
+                sum(1 for _ in self._store.quads_for_pattern(None, None, None, graph))
+                for graph in [*others, ox.DefaultGraph()]
+            )
 
     def _default_graph(self, parts: Sequence[str]) -> list[ox.NamedNode]:
         """The graphs of ``parts`` (with the closure, under inference), no triple in
@@ -396,17 +485,19 @@ class OxigraphEngine(EntryIndex):
     def infer(self, inference: str) -> None:
         """Hold the ``inference`` closure of the data and ontology in the store (its
         ``INFERRED`` graph, computed by ``inference.materialize``); ``none`` drops it.
-        Raises ``InferenceUnsupported`` where the rules there cannot give owlrl's."""
+        Raises ``InferenceUnsupported`` where the rules there cannot give owlrl's. No
+        read of the store starts meanwhile (``StoreAccess``)."""
         if inference == self.inference:
             return
         from .inference import INFERRED, materialize
 
-        self.store.clear_graph(INFERRED)
-        self._forget_merged()
-        self.inference = "none"
-        if inference != "none":
-            materialize(self.store, [DATA, ONTOLOGY], inference, INFERRED)
-            self.inference = inference
+        with self._access.changing():
+            self.store.clear_graph(INFERRED)
+            self._forget_merged()
+            self.inference = "none"
+            if inference != "none":
+                materialize(self.store, [DATA, ONTOLOGY], inference, INFERRED)
+                self.inference = inference
 
     def _forget_merged(self) -> None:
         """Drop the merged rule graphs: they leave out what the closure held."""
@@ -419,9 +510,10 @@ class OxigraphEngine(EntryIndex):
         on the data, the whole ontology and their closure, as pySHACL validates. Queries
         afterwards see the closure they saw before (``inference`` is this call's own),
         and the data graph as it was: without inference, the vocabulary's triples the
-        data lacks are in it while the shapes run (``_data_with_vocabulary``), so
-        validations in several threads run one at a time."""
-        with self._validating:
+        data lacks are in it while the shapes run (``_data_with_vocabulary``), so no
+        other read of the store starts meanwhile (``StoreAccess``: a query in another
+        thread waits), and validations in several threads run one at a time."""
+        with self._access.changing():
             return self._shacl_rows(inference)
 
     def _shacl_rows(self, inference: str) -> list[ResultRow]:
@@ -457,7 +549,8 @@ class OxigraphEngine(EntryIndex):
         validation runs on), by adding to it the vocabulary's triples it lacks: those
         quads, which the caller takes out again. A query on one graph makes one lookup
         where the union of two makes two: the compiled shapes took ~20% less CPU at
-        10,000 entries. Queries on the data that run meanwhile see the additions."""
+        10,000 entries. The caller holds ``_access`` for a change: no other read sees
+        the additions."""
         merged = self._merged([DATA, VOCABULARY])
         lent = [
             ox.Quad(quad.subject, quad.predicate, quad.object, DATA)
@@ -562,20 +655,41 @@ def load_fast(
 #: forked while another thread parses one gets a lock of its own, not the copy of one
 #: held for good (its store is then parsed in the child on first use, as in a thread).
 _DEFERRED: weakref.WeakValueDictionary[int, OxigraphEngine] = weakref.WeakValueDictionary()
-#: Every engine alive, for a child forked while another thread validates on one: it gets
-#: a validation lock of its own, not the copy of one held for good.
+#: Every engine alive: a fork waits for their validations (``_before_fork``).
 _ENGINES: weakref.WeakValueDictionary[int, OxigraphEngine] = weakref.WeakValueDictionary()
+#: The engines whose store ``_before_fork`` holds for reading until the fork is made.
+_HELD_FOR_FORK: list[OxigraphEngine] = []
+
+
+def _before_fork() -> None:
+    """Wait until no other thread validates on an engine (the vocabulary lent to its
+    data graph, a closure of its own), and let none start until the fork is made: the
+    child's copy of each store is then the one queries see. (A fork made by a
+    validation's own thread is not waited for: the child goes on with that validation,
+    which takes its changes out again.)"""
+    for engine in list(_ENGINES.values()):
+        engine._access.acquire_read()
+        _HELD_FOR_FORK.append(engine)
+
+
+def _after_fork_in_parent() -> None:
+    while _HELD_FOR_FORK:
+        _HELD_FOR_FORK.pop()._access.release_read()
 
 
 def _fresh_locks() -> None:
+    """In the child: locks of its own, not the copies of ones other threads held."""
+    _HELD_FOR_FORK.clear()
     for engine in list(_DEFERRED.values()):
         engine._loading = threading.Lock()
     for engine in list(_ENGINES.values()):
-        engine._validating = threading.Lock()
+        engine._access = StoreAccess()
 
 
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_fresh_locks)
+    os.register_at_fork(
+        before=_before_fork, after_in_parent=_after_fork_in_parent, after_in_child=_fresh_locks
+    )
 
 
 def _read(data_files: TurtleFiles, label: str) -> Iterator[tuple[int, str, bytes]]:
@@ -616,20 +730,6 @@ def _parse_all(store: ox.Store, data_files: TurtleFiles, sources: list[bytes], b
 T = TypeVar("T")
 #: What a pyoxigraph store answers to a query.
 Answered = ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples
-
-
-def store_query(
-    store: ox.Store,
-    text: str,
-    default_graph: Sequence[ox.NamedNode],
-    source: str | Path | None = None,
-    *,
-    allow_service: bool = False,
-) -> QueryResult:
-    """Run ``text`` on ``store`` with ``default_graph`` as its default graph (SERVICE
-    refused unless ``allow_service``, as ``_run`` says)."""
-    answer = _run(store, text, default_graph, source, allow_service=allow_service)
-    return converted(answer, as_query_result, source)
 
 
 def converted(answer: Answered, convert: Callable[[Answered], T], source: str | Path | None) -> T:

@@ -1,0 +1,129 @@
+"""While one thread validates on an Oxigraph engine (the vocabulary's triples lent to the
+data graph while the shapes run), a read of the same engine from another thread, or a
+child forked by another thread, sees the data as it is: the read, or the fork, waits for
+the validation. Each race is made certain with events: the validation is held with the
+triples lent until the other thread either answered or waits."""
+
+import os
+import threading
+import warnings
+from collections.abc import Callable
+
+import pytest
+
+import anthology_kg.shacl
+from anthology_kg.fast import DATA, load_fast
+from anthology_kg.resources import bundled_dir
+from anthology_kg.validation import validate
+
+
+class _Held:
+    """A validation of ``engine`` in a thread of its own, held with the vocabulary lent
+    to the data graph until ``release``; ``settled`` is set when another thread is
+    done with its read or waits for the validation (its engine's access is waited on)."""
+
+    def __init__(self, engine, monkeypatch) -> None:
+        self.lent, self.go, self.settled = threading.Event(), threading.Event(), threading.Event()
+        self.failures: list[BaseException] = []
+        run_compiled = anthology_kg.shacl.run_compiled
+
+        def held(select, compiled, workers=1):
+            self.lent.set()
+            self.go.wait()
+            return run_compiled(select, compiled, workers)
+
+        monkeypatch.setattr(anthology_kg.shacl, "run_compiled", held)
+        access = getattr(engine, "_access", None)
+        if access is not None:  # a thread that waits for the validation has settled
+            waiting = access._changed.wait
+
+            def wait(timeout=None):
+                if threading.get_ident() != self.thread.ident:
+                    self.settled.set()
+                return waiting(timeout)
+
+            monkeypatch.setattr(access._changed, "wait", wait)
+        self.thread = threading.Thread(target=self._validate, args=(engine,))
+        self.thread.start()
+        self.lent.wait()
+
+    def _validate(self, engine) -> None:
+        try:
+            validate(engine)
+        except BaseException as exc:  # noqa: BLE001 - reported by release
+            self.failures.append(exc)
+
+    def release(self) -> None:
+        self.go.set()
+        self.thread.join()
+        assert not self.failures
+
+
+def _data_count(engine) -> int:
+    return engine.triple_count(("data",))
+
+
+def _data_rows(engine) -> list:
+    return sorted(map(str, engine.query("SELECT * WHERE { ?s ?p ?o }", parts=("data",)).rows))
+
+
+def _object_properties(engine) -> set:
+    from rdflib import OWL
+
+    return engine.referrers(OWL.ObjectProperty)
+
+
+READS: dict[str, Callable] = {
+    "triple_count": _data_count,
+    "query": _data_rows,
+    "referrers": _object_properties,
+}
+
+
+@pytest.mark.parametrize("read", READS.values(), ids=READS.keys())
+def test_a_read_from_another_thread_waits_for_the_validation(read, monkeypatch):
+    engine = load_fast(bundled_dir())
+    alone = read(engine)
+    held = _Held(engine, monkeypatch)
+    answers = []
+
+    def read_and_settle() -> None:
+        answers.append(read(engine))
+        held.settled.set()
+
+    reader = threading.Thread(target=read_and_settle)
+    reader.start()
+    held.settled.wait()  # answered (the lent triples seen) or waiting
+    held.release()
+    reader.join()
+    assert answers == [alone]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+def test_a_child_forked_while_another_thread_validates_has_the_data_as_it_is(monkeypatch):
+    engine = load_fast(bundled_dir())
+    alone = sum(1 for _ in engine.store.quads_for_pattern(None, None, None, DATA))
+    held = _Held(engine, monkeypatch)
+    counted: list[int] = []
+
+    def fork_and_count() -> None:
+        readable, writable = os.pipe()
+        with warnings.catch_warnings():  # (a multi-threaded process forks: the child
+            warnings.simplefilter("ignore", DeprecationWarning)  # only counts and exits)
+            pid = os.fork()
+        if pid == 0:
+            count = sum(1 for _ in engine._store.quads_for_pattern(None, None, None, DATA))
+            os.write(writable, str(count).encode())
+            os._exit(0)
+        held.settled.set()
+        os.close(writable)
+        with os.fdopen(readable, "rb") as answer:
+            counted.append(int(answer.read()))
+        os.waitpid(pid, 0)
+
+    forking = threading.Thread(target=fork_and_count)
+    forking.start()
+    held.settled.wait()  # forked (the lent triples copied) or waiting to fork
+    held.release()
+    forking.join()
+    assert counted == [alone]
