@@ -38,7 +38,12 @@ from rdflib.term import Node
 from .choices import INFERENCE_CHOICES as INFERENCE_CHOICES
 from .errors import AnthologyError
 from .literals import literals_as_written
-from .owlrl_linear import OWLRLSemantics, PresentRemembered, vocabularies_read_once
+from .owlrl_linear import (
+    OWLRLSemantics,
+    PresentRemembered,
+    RDFSRulesBySchemaPredicate,
+    vocabularies_read_once,
+)
 from .shacl import ResultRow
 from .swaps import swapped
 
@@ -328,7 +333,7 @@ def _report_graph_only() -> Iterator[None]:
         _REPORT_GRAPH_ONLY.depth = depth
 
 
-class PySHACLRDFSSemantics(PresentRemembered, CustomRDFSSemantics):
+class PySHACLRDFSSemantics(PresentRemembered, RDFSRulesBySchemaPredicate, CustomRDFSSemantics):
     """pySHACL's RDFS closure (owlrl's rules, without copies of a triple for each literal
     of an equal value) with the triples its rules find in the graph remembered."""
 
