@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import gc
 import io
 import os
 import stat
 import sys
+import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, NoReturn, TypeVar
+from typing import IO, TYPE_CHECKING, NoReturn, TextIO, TypeVar
 
 import click
 
@@ -107,9 +109,41 @@ def _reads_no_anthology(args: list[str], extra: dict) -> bool:
 _CONFIGURATION = "anthology-kg.configuration"
 
 
+class AnthologyCommand(click.Command):
+    """A command whose ``--help`` that cannot be written is said as one line, exit 2."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        with _writing_output():
+            return super().make_context(info_name, args, parent, **extra)
+
+
 class AnthologyGroup(click.Group):
     """A click group that turns an AnthologyError into ``file:line: message``, exit 2,
     and takes its options' defaults from the configuration file (config.find_config)."""
+
+    command_class = AnthologyCommand
+
+    def main(self, *args, **kwargs):
+        """click's ``main``; what its standalone mode lets escape as a traceback (an
+        unwritable stderr under a usage error's message, memory running out while the
+        command line is read) is one line, as far as stderr takes it, and exit 2."""
+        standalone = kwargs.get("standalone_mode", args[3] if len(args) > 3 else True)
+        try:
+            return super().main(*args, **kwargs)
+        except MemoryError:
+            if not standalone:
+                raise
+            _say("anthology-kg: out of memory: give it more memory")
+        except BrokenPipeError:
+            if not standalone:
+                raise
+            _stdout_to_devnull()
+            sys.exit(EXIT_BROKEN_PIPE)
+        except OSError as exc:
+            if not standalone:
+                raise
+            _say(f"anthology-kg: {exc}")
+        sys.exit(EXIT_INPUT)
 
     def make_context(self, info_name, args, parent=None, **extra):
         from .config import Config
@@ -120,14 +154,22 @@ class AnthologyGroup(click.Group):
             extra.setdefault("default_map", config.default_map())
         except AnthologyError as exc:
             if not _reads_no_anthology(args, extra):
-                click.echo(str(exc), err=True)
+                _say(str(exc))
                 sys.exit(EXIT_INPUT)
             config = Config()  # --help, --version and completion answer all the same
         try:
-            with _naming_the_configuration(config.path):
+            # --help and --version print here, before ``invoke`` and its handlers.
+            with _naming_the_configuration(config.path), _writing_output():
                 ctx = super().make_context(info_name, args, parent, **extra)
+        except BrokenPipeError:
+            _stdout_to_devnull()
+            sys.exit(EXIT_BROKEN_PIPE)
+        except _OutputLost as exc:
+            _stdout_to_devnull()
+            _say(_error_line(exc))
+            sys.exit(EXIT_INPUT)
         except AnthologyError as exc:  # a bad --root from the configuration file
-            click.echo(str(exc), err=True)
+            _say(_error_line(exc))
             sys.exit(EXIT_INPUT)
         ctx.meta[_CONFIGURATION] = config.path  # for invoke: the file is read once
         return ctx
@@ -176,7 +218,7 @@ class AnthologyGroup(click.Group):
         # A SIGTERM came but its KeyboardInterrupt was dropped: Python drops what a signal
         # handler raises while a weakref callback runs (an import's module locks), and the
         # command ran on to its end. It still ends as terminated, for CI to see.
-        click.echo("anthology-kg: terminated", err=True)
+        _say("anthology-kg: terminated")
         ctx.exit(EXIT_TERMINATED)
 
     def _invoke_reporting_errors(self, ctx: click.Context):
@@ -188,18 +230,33 @@ class AnthologyGroup(click.Group):
             if hinted is None:
                 raise
             raise hinted from None
+        except _OutputLost as exc:
+            _stdout_to_devnull()  # the interpreter's last flush would fail again
+            _say(_error_line(exc))
+            ctx.exit(EXIT_INPUT)
         except AnthologyError as exc:
-            click.echo(f"anthology-kg: {exc}" if exc.path is None else str(exc), err=True)
+            _say(_error_line(exc))
+            ctx.exit(EXIT_INPUT)
+        except MemoryError as exc:
+            # The frames of the command hold what filled the memory: freed before a
+            # word is said (the frames still running are left as they are).
+            traceback.clear_frames(exc.__traceback__)
+            del exc
+            gc.collect()
+            command = ctx.invoked_subcommand or "the command"
+            _say(
+                f"anthology-kg: out of memory while running {command} (the machine's or the "
+                "job's memory limit): give it more memory"
+            )
             ctx.exit(EXIT_INPUT)
         except FileNotFoundError:
             if _working_folder() is not None:
                 raise
             # Another process removed the working directory: every path relative to it
             # (the anthology found from it, a --baseline's files) is gone with it.
-            click.echo(
+            _say(
                 "anthology-kg: the working directory no longer exists (removed meanwhile?): "
-                "change to one that does, or name the anthology with --root DIR",
-                err=True,
+                "change to one that does, or name the anthology with --root DIR"
             )
             ctx.exit(EXIT_INPUT)
         except BrokenPipeError:
@@ -211,7 +268,7 @@ class AnthologyGroup(click.Group):
         except KeyboardInterrupt:
             if _TERMINATED:
                 self._terminated(ctx)
-            click.echo("anthology-kg: interrupted", err=True)
+            _say("anthology-kg: interrupted")
             ctx.exit(EXIT_INTERRUPTED)
 
 
@@ -281,7 +338,7 @@ class Settings:
             data_graph=data_graph,
             graphs=graphs,
             connection=connection,
-            warn=lambda message: click.echo(f"anthology-kg: {printable_lines(message)}", err=True),
+            warn=lambda message: _say(f"anthology-kg: {printable_lines(message)}"),
             layout=layout,
             deferred=deferred,
         )
@@ -670,7 +727,7 @@ def main(
     configuration = ctx.meta.get(_CONFIGURATION)
     if verbose and configuration is not None:
         shown = printable(display_path(configuration))
-        click.echo(f"anthology-kg: configuration from {shown}", err=True)
+        _say(f"anthology-kg: configuration from {shown}")
 
 
 def _colour_from_environment(environ: Mapping[str, str]) -> bool | None:
@@ -689,13 +746,66 @@ def _colour_from_environment(environ: Mapping[str, str]) -> bool | None:
 def _note(settings: Settings, message: str, level: int = 0) -> None:
     """A message for people on stderr, shown at verbosity ``level`` and above."""
     if settings.verbosity >= level:
-        click.echo(f"anthology-kg: {printable_lines(message)}", err=True)
+        _say(f"anthology-kg: {printable_lines(message)}")
+
+
+class _OutputLost(AnthologyError):
+    """Standard output could not be written (a full disk behind ``>``, an I/O error, a
+    closed descriptor): exit 2 with one line on stderr, not a traceback and exit 1."""
+
+
+@contextlib.contextmanager
+def _writing_output() -> Iterator[None]:
+    """Inside, a write to standard output that fails is an ``_OutputLost``; a closed
+    pipe's BrokenPipeError stays one (exit 141, as SIGPIPE would end the command)."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        from .files import write_reason
+
+        raise _OutputLost(f"cannot write to standard output: {write_reason(exc)}") from None
+
+
+def _stdout_or_refusal() -> TextIO:
+    """``sys.stdout``; an ``_OutputLost`` where there is none (its descriptor was closed
+    when Python started: click.echo would drop the output unsaid)."""
+    if sys.stdout is None:
+        raise _OutputLost(_STDOUT_CLOSED)
+    return sys.stdout
+
+
+#: What is said when the descriptor of standard output was closed (``>&-``).
+_STDOUT_CLOSED = (
+    "standard output is closed (>&-): nothing can be printed (send it to /dev/null to discard it)"
+)
+
+
+def _out(message: object = None, nl: bool = True, color: bool | None = None) -> None:
+    """Print ``message`` on standard output (``click.echo``); a write that fails is an
+    ``_OutputLost``."""
+    _stdout_or_refusal()
+    with _writing_output():
+        click.echo(message, nl=nl, color=color)
+
+
+def _say(message: str) -> None:
+    """Write ``message`` on standard error as far as it takes it: a warning or an error
+    lost to a full or broken stderr changes neither the outcome nor the exit code."""
+    with contextlib.suppress(OSError):
+        click.echo(message, err=True)
+
+
+def _error_line(exc: AnthologyError) -> str:
+    """The line that reports ``exc``: ``file:line: message``, or ``anthology-kg: message``."""
+    return f"anthology-kg: {exc}" if exc.path is None else str(exc)
 
 
 def _summary(settings: Settings, message: str) -> None:
     """A closing line on stdout, left out with --quiet."""
     if settings.verbosity >= 0:
-        click.echo(message)
+        _out(message)
 
 
 _json_option = click.option(
@@ -711,7 +821,7 @@ _json_option = click.option(
 def _echo_json(document) -> None:
     import json
 
-    click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+    _out(json.dumps(document, indent=2, ensure_ascii=False))
 
 
 @main.command()
@@ -733,17 +843,17 @@ def stats(settings: Settings, fmt: str) -> None:
             }
         )
         return
-    click.echo(f"triples: {result.triples}")
-    click.echo(f"entries: {result.entries}")
-    click.echo("entries by class:")
+    _out(f"triples: {result.triples}")
+    _out(f"entries: {result.entries}")
+    _out("entries by class:")
     for name, count in result.by_class.items():
-        click.echo(f"  {name}: {count}")
-    click.echo("entries by category:")
+        _out(f"  {name}: {count}")
+    _out("entries by category:")
     for name, count in result.by_category.items():
-        click.echo(f"  {name}: {count}")
-    click.echo(f"files read: {len(result.files)}")
+        _out(f"  {name}: {count}")
+    _out(f"files read: {len(result.files)}")
     for name in result.files:
-        click.echo(f"  {name}")
+        _out(f"  {name}")
 
 
 def _emit(text: str, output: Path | None = None) -> None:
@@ -760,16 +870,20 @@ def _emit_chunks(chunks: Iterable[bytes], output: Path | None = None) -> None:
     """Print the bytes of ``chunks`` as they come, or write them atomically to ``output``
     (a failure midway leaves no file)."""
     if output is None:
-        sys.stdout.flush()  # text printed before goes first, as click.echo of bytes does
-        stdout = sys.stdout.buffer
+        text_stdout = _stdout_or_refusal()
+        with _writing_output():
+            text_stdout.flush()  # text printed before goes first, as click.echo of bytes does
+        stdout = text_stdout.buffer
         for chunk in chunks:
             # A pipe whose reader closes midway takes part of a large write and returns
             # the short count (no error): the rest, written again, then meets EPIPE, so
             # the command ends with BrokenPipeError's exit 141, not 0 with output lost.
             unwritten = memoryview(chunk)
-            while unwritten:
-                unwritten = unwritten[stdout.write(unwritten) :]
-        stdout.flush()
+            with _writing_output():
+                while unwritten:
+                    unwritten = unwritten[stdout.write(unwritten) :]
+        with _writing_output():
+            stdout.flush()
     else:
         from .files import write_atomic
 
@@ -864,7 +978,7 @@ def validate(
     report = _validated(settings, engine, inference, extra_shapes, endpoint, graph, connection)
     _check_selection(report, select, ignore)
     for warning in report.engine.folder_warnings():
-        click.echo(str(warning), err=True)
+        _say(str(warning))
     report = select_results(report, _codes(select), _codes(ignore))
     report = _against_baseline(
         settings,
@@ -924,7 +1038,7 @@ def check(settings, fail_on, select, ignore, engine, inference, baseline) -> Non
         lambda folder: validated(_settings_at(settings, folder)),
     )
     for warning in checked[0].layout_warnings() + shapes_folder_warnings(checked[0].root):
-        click.echo(str(warning), err=True)
+        _say(str(warning))
     _echo_report(settings, report)
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)
 
@@ -937,7 +1051,7 @@ def _echo_report(settings: Settings, report) -> None:
     if settings.verbosity < 0:
         lines = lines[:-1]
     for line in lines:
-        click.echo(line, color=settings.color)
+        _out(line, color=settings.color)
 
 
 @main.command()
@@ -966,7 +1080,7 @@ def rules(settings, fmt) -> None:
         return
     for rule in rule_catalog(settings.engine()):  # shapes' text escaped: one line each
         fields = (rule.name, f"rule {rule.number}", rule.source, rule.severity, rule.code)
-        click.echo("\t".join(printable(str(field)) for field in (*fields, rule.label)))
+        _out("\t".join(printable(str(field)) for field in (*fields, rule.label)))
 
 
 @main.command("queries")
@@ -979,14 +1093,14 @@ def list_queries(settings, fmt) -> None:
     settings.say_root()
     folders = query_folders(settings.root)
     for warning in query_file_warnings(folders):
-        click.echo(printable(warning), err=True)
+        _say(printable(warning))
     if fmt == "json":
         _echo_json([query_listing(query) for query in catalog(folders).values()])
         return
     for query in catalog(folders).values():  # the files' text escaped: one line each
         params = " ".join(f"{p.name}=<{p.type}>" for p in query.params)
         fields = (query.name, query.summary, *([params] if params else []))
-        click.echo("\t".join(map(printable, fields)))
+        _out("\t".join(map(printable, fields)))
 
 
 _format_option = click.option(
@@ -1036,7 +1150,7 @@ def _print_result(anthology, result, fmt: str) -> None:
                 f"--format {fmt} is a format of SELECT and ASK answers; a CONSTRUCT or "
                 "DESCRIBE answer is printed as Turtle (leave --format out)"
             )
-        click.echo(graph_to_turtle(result.graph, anthology.base), nl=False)
+        _out(graph_to_turtle(result.graph, anthology.base), nl=False)
         return
     if fmt == "table":
 
@@ -1045,7 +1159,7 @@ def _print_result(anthology, result, fmt: str) -> None:
                 return anthology.identifier(node) or anthology.normalize(node)
             return str(node)
 
-        click.echo(to_table(result, show), nl=False)
+        _out(to_table(result, show), nl=False)
         return
     writer = {"csv": to_csv, "tsv": to_tsv, "json": to_json, "xml": to_xml}[fmt]
     _emit(writer(result))
@@ -1155,8 +1269,18 @@ def query(settings, name, params, fmt, endpoint, graphs, method, engine, inferen
     _print_result(anthology, result, fmt)
 
 
+class _QueryFile(click.File):
+    """click's File, read; ``-`` whose standard input is closed (``<&-``) refused as a
+    usage error (click's own raises a RuntimeError)."""
+
+    def convert(self, value, param, ctx):
+        if value == "-" and sys.stdin is None:
+            self.fail("standard input is closed (<&-): no query to read from it", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 @main.command()
-@click.argument("file", type=click.File("rb"))
+@click.argument("file", type=_QueryFile("rb"))
 @_format_option
 @_endpoint_option
 @_limit_options
@@ -1232,22 +1356,22 @@ def import_record(settings, record, output, check, replace) -> None:
 
     paths = record_files(record) if record.is_dir() else [record]
     for warning in record_file_warnings(record) if record.is_dir() else []:
-        click.echo(printable(warning), err=True)
+        _say(printable(warning))
     if not paths:
         raise AnthologyError("no printed records (*.txt) in this folder", record)
     categories = anthology_categories(settings.root, settings.base)
     records = read_records(paths, settings.base, categories)
     for parsed in records:
         for note in parsed.notes:
-            click.echo(f"note: {printable_lines(note)}", err=True)
+            _say(f"note: {printable_lines(note)}")
     if check:
         differ = False
         for trip in round_trips(records):
             if trip.diff:
                 differ = True
-                click.echo(trip.diff, nl=False)
+                _out(trip.diff, nl=False)
             else:
-                click.echo(f"{printable(str(trip.path))}: round trip is byte-identical")
+                _out(f"{printable(str(trip.path))}: round trip is byte-identical")
         if differ:
             sys.exit(EXIT_RULES)
         return
@@ -1256,7 +1380,7 @@ def import_record(settings, record, output, check, replace) -> None:
             raise AnthologyError("importing a folder needs -o FOLDER to write ID.ttl files into")
         written = write_records(records, output, settings.base, replace)
         for path in written:
-            click.echo(f"wrote {printable(display_path(path))}")
+            _out(f"wrote {printable(display_path(path))}")
         _summary(settings, f"{len(written)} record(s) imported")
         return
     if output is None:
@@ -1339,7 +1463,7 @@ def export(settings, fmt, inferred, include, output, canonical_limit) -> None:
     source, parts = FolderSource(settings.root, settings.base), parse_include(include)
     if "data" in parts:  # a data/X.TTL is not exported: say so, as check does
         for warning in folder_warnings(TurtleFiles.of(source.root / "data"), empty=False):
-            click.echo(str(warning), err=True)
+            _say(str(warning))
     built = build_export(source, parts, inferred)
     limit = CANONICAL_WORK_LIMIT if canonical_limit is None else canonical_limit or None
     with canonical_work_limit(limit, "--canonical-limit"):
@@ -1381,15 +1505,15 @@ def fmt_command(settings, check, show_diff) -> None:
     for item in changed:
         if not show_diff:
             verb = "would reformat" if check else "reformatted"
-            click.echo(f"{verb} {printable(display_path(item.path))}")
+            _out(f"{verb} {printable(display_path(item.path))}")
         if check:
             labels = diff_labels(display_path(item.path))
             diff = unified_diff(item.original, item.canonical, *labels)
-            click.echo(diff, nl=False)
+            _out(diff, nl=False)
     for path in run.changed_meanwhile:
-        click.echo(f"changed while formatting: {printable(display_path(path))}", err=True)
+        _say(f"changed while formatting: {printable(display_path(path))}")
     for warning in run.layout_warnings(settings.base):
-        click.echo(str(warning), err=True)
+        _say(str(warning))
     _summary(
         settings,
         f"{len(changed)} of {len(run.files)} file(s) {'would change' if check else 'changed'}",
@@ -1537,9 +1661,7 @@ def publish(settings, endpoint, update_endpoint, graph, replace, http_timeout) -
     connection = _connection(settings, timeout=http_timeout)
     send = run_publish if endpoint else publish_update
     for sent in send(settings.engine(), endpoint or update_endpoint, graph, replace, connection):
-        click.echo(
-            f"{'replaced' if replace else 'added to'} <{sent.graph}>: {sent.triples} triples"
-        )
+        _out(f"{'replaced' if replace else 'added to'} <{sent.graph}>: {sent.triples} triples")
 
 
 @main.command()
@@ -1562,8 +1684,8 @@ def serve(settings, port, host, read_only) -> None:
     from .server import serve as run_serve
 
     def started(base: str) -> None:
-        click.echo(f"SPARQL endpoint: {base}/query   Graph Store: {base}/store")
-        click.echo(
+        _out(f"SPARQL endpoint: {base}/query   Graph Store: {base}/store")
+        _out(
             f"try: curl -s {base}/query -H 'Accept: text/csv' "
             "--data-urlencode 'query=SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'"
         )
@@ -1602,13 +1724,13 @@ def new(settings, kind, identifier, title, authors, category) -> None:
     # The check after writing refuses a shape calling SERVICE: said before anything is.
     refuse_service_in_shapes(anthology.rules.shapes_view, settings.allow_service)
     path = write_new_entry(anthology, graph, identifier)
-    click.echo(f"wrote {display_path(path)}")
+    _out(f"wrote {display_path(path)}")
     report = run_validation(settings.engine(validates=True), allow_service=settings.allow_service)
     todo = [r for r in report.counted if r.focus == identifier]
     for r in todo:
-        click.echo(f"to fill in: {r.path} ({r.message})" if r.path else f"to fill in: {r.message}")
+        _out(f"to fill in: {r.path} ({r.message})" if r.path else f"to fill in: {r.message}")
     if not todo:
-        click.echo(f"{identifier} passes check")
+        _out(f"{identifier} passes check")
 
 
 @main.command()
@@ -1645,7 +1767,7 @@ def site(settings, output, engine) -> None:
     except OSError as exc:  # a read-only or full file system under the site's folders
         raise write_error(exc, output) from None
     for warning in built.warnings:
-        click.echo(f"anthology-kg: {warning}", err=True)
+        _say(f"anthology-kg: {warning}")
     _summary(
         settings,
         f"wrote {len(built.names)} files to {display_path(output)}; open "
@@ -1736,8 +1858,15 @@ def _reader_gone(stream: IO[str]) -> bool:
 
 def _stdout_to_devnull() -> None:
     """Point stdout at /dev/null, so that the interpreter's last flush says nothing
-    (Python's documented way after a BrokenPipeError)."""
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    (Python's documented way after a BrokenPipeError); a stdout with no descriptor of
+    its own (a test's capture) is left as it is."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 def run() -> None:
@@ -1747,9 +1876,11 @@ def run() -> None:
     10,000-entry ``site``). In-process callers of ``main`` keep their collector as it was,
     and their SIGTERM: here SIGTERM stops the command as Ctrl-C does (``_terminate``).
     """
-    import gc
     import signal
 
+    if _standard_descriptors_reopened():
+        _say(f"anthology-kg: {_STDOUT_CLOSED}")
+        sys.exit(EXIT_INPUT)
     _MAIN_PROCESS[:] = [os.getpid()]
     signal.signal(signal.SIGTERM, _terminate)
     # Handled rather than ignored (Python's default): a write still fails with EPIPE,
@@ -1766,6 +1897,28 @@ def run() -> None:
         raise
     finally:
         gc.freeze()
+
+
+def _standard_descriptors_reopened() -> bool:
+    """Open /dev/null on each of the descriptors 0, 1 and 2 that was closed when the
+    process started (``>&-``, ``<&-``, ``2>&-``), so that no file the command opens takes
+    their number (a child process, git, writes to the inherited 1 and 2); stderr then
+    writes there. Whether standard output was closed: the command's output would be lost.
+    Standard input stays None (``sparql -`` says that it is closed)."""
+    closed = []
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            closed.append(fd)
+    for fd in closed:  # the lowest free number: this one
+        devnull = os.open(os.devnull, os.O_RDWR)
+        if devnull != fd:
+            os.dup2(devnull, fd)
+            os.close(devnull)
+    if 2 in closed and sys.stderr is None:
+        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)
+    return 1 in closed and sys.stdout is None
 
 
 def _exit_now(code: object) -> NoReturn:

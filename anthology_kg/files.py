@@ -29,10 +29,14 @@ _WRITE_REASONS = {
 }
 
 
+def write_reason(exc: OSError) -> str:
+    """Why a write failed, in words: ``no space left on the device``."""
+    return _WRITE_REASONS.get(exc.errno or 0, exc.strerror or str(exc))
+
+
 def write_error(exc: OSError, path: Path | str) -> AnthologyError:
     """An OSError met while writing ``path`` as the AnthologyError the CLI reports."""
-    reason = _WRITE_REASONS.get(exc.errno or 0, exc.strerror or str(exc))
-    return AnthologyError(f"cannot write: {reason}", path)
+    return AnthologyError(f"cannot write: {write_reason(exc)}", path)
 
 
 def write_atomic(path: Path, content: str | bytes | Iterable[bytes]) -> None:
