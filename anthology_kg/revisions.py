@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import shutil
 import subprocess
 import tempfile
@@ -94,18 +95,77 @@ def read_folder(root: Path, name: str | None = None) -> State:
 # -- git ------------------------------------------------------------------------------------
 
 
-def _git(folder: Path, *args: str, input: bytes | None = None) -> bytes:
-    """Run git in ``folder``; its failure becomes an AnthologyError with git's message."""
+#: What git's hooks and aliases export to say where the repository and its work tree are
+#: (from ``git rev-parse --local-env-vars``): a folder named with ``-C`` is the one to
+#: find the repository from, as githooks(5) advises for a git command run elsewhere. (In
+#: the hook of a linked worktree GIT_DIR alone is set, and git then takes the folder ``-C``
+#: names as the work tree's top.) The object directories and the configuration that
+#: hooks may also be given are kept: they belong to the same repository.
+_LOCATING = (
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_IMPLICIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_PREFIX",
+    "GIT_COMMON_DIR",
+    "GIT_INTERNAL_SUPER_PREFIX",
+)
+
+
+def _environment(located: bool) -> dict[str, str]:
+    """The environment of the tool's git processes: git's messages untranslated (they are
+    read: "not a git repository"), and, unless ``located``, none of ``_LOCATING``."""
+    environment = {**os.environ, "LC_ALL": "C"}
+    if not located:
+        for name in _LOCATING:
+            environment.pop(name, None)
+    return environment
+
+
+def _run_git(
+    folder: Path, args: list[str | bytes], environment: dict[str, str], input: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """``git -C folder ARGS``, its output captured; an AnthologyError when git is not
+    installed."""
     try:
-        done = subprocess.run(
-            ["git", "-C", str(folder), *args], input=input, capture_output=True, check=False
+        return subprocess.run(
+            ["git", "-C", folder, *args],
+            input=input,
+            capture_output=True,
+            check=False,
+            env=environment,
         )
     except FileNotFoundError:
         raise AnthologyError("git is not installed: name two folders to compare") from None
+
+
+def _git(
+    folder: Path,
+    *args: str | bytes,
+    input: bytes | None = None,
+    environment: dict[str, str] | None = None,
+) -> bytes:
+    """Run git in ``folder``; its failure becomes an AnthologyError with git's message."""
+    done = _run_git(folder, list(args), environment or _environment(False), input)
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise AnthologyError(f"git {args[0]} failed: {message[-1] if message else 'no message'}")
+        command = os.fsdecode(args[0])
+        raise AnthologyError(f"git {command} failed: {message[-1] if message else 'no message'}")
     return done.stdout
+
+
+def _said(stderr: bytes) -> str:
+    """What git wrote on stderr, on one line: ``fatal:`` left out, its lines joined by
+    ``; `` (by a space after one that ends with a colon, as git's advice does)."""
+    lines = [line.strip() for line in stderr.decode("utf-8", "replace").splitlines()]
+    said = ""
+    for line in (line.removeprefix("fatal: ") for line in lines if line):
+        if said:
+            if line[:1].isupper() and line[1:2].islower():  # a sentence, not GIT_DIR
+                line = line[0].lower() + line[1:]
+            said += " " if said.endswith(":") else "; "
+        said += line
+    return said or "no message"
 
 
 @dataclass(frozen=True)
@@ -114,6 +174,8 @@ class Repository:
 
     top: Path
     prefix: str  # the anthology's folder relative to ``top``, "" or ending with "/"
+    #: What its git processes run with (``_environment``).
+    environment: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def of(cls, root: Path) -> Repository:
@@ -128,21 +190,30 @@ class Repository:
 
     @classmethod
     def find(cls, root: Path) -> Repository | None:
-        """The repository of ``root``, None when it is not in one; an AnthologyError when
-        git is not installed."""
+        """The repository of ``root``, found from ``root`` whatever GIT_DIR a git hook
+        exported (else, where ``root`` finds none, the one GIT_DIR names); None when it is
+        not in one. An AnthologyError when git is not installed or refuses the repository
+        (``detected dubious ownership``: git's message and its advice)."""
         root = root.resolve()
-        try:
-            done = subprocess.run(
-                ["git", "-C", str(root), "rev-parse", "--show-toplevel", "--show-prefix"],
-                capture_output=True,
-                check=False,
-            )
-        except FileNotFoundError:
-            raise AnthologyError("git is not installed: name two folders to compare") from None
+        asked = ["rev-parse", "--show-toplevel", "--show-prefix"]
+        environment = _environment(located=False)
+        done = _run_git(root, list(asked), environment)
+        if done.returncode != 0 and any(name in os.environ for name in _LOCATING):
+            environment = _environment(located=True)
+            done = _run_git(root, list(asked), environment)
         if done.returncode != 0:
-            return None
-        top, prefix = (done.stdout.decode("utf-8").splitlines() + ["", ""])[:2]
-        return cls(top=Path(top), prefix=prefix)
+            said = _said(done.stderr)
+            if said.startswith("not a git repository"):
+                return None
+            raise AnthologyError(f"git cannot read the repository of this folder: {said}", root)
+        # The top is a path of this system, given back to git as it came (os.fsdecode);
+        # the prefix is compared with the paths git lists, decoded as they are.
+        top, prefix = (done.stdout.split(b"\n") + [b"", b""])[:2]
+        return cls(
+            top=Path(os.fsdecode(top)),
+            prefix=prefix.decode("utf-8", "surrogateescape"),
+            environment=environment,
+        )
 
     def is_commit(self, revision: str) -> bool:
         """Whether ``revision`` names a commit of the repository."""
@@ -156,18 +227,10 @@ class Repository:
         """The commit id ``revision`` names; an AnthologyError for an unknown revision."""
         if not revision or revision.startswith("-"):
             raise AnthologyError(f"unknown revision {revision!r}")
-        done = subprocess.run(
-            [
-                "git",
-                "-C",
-                str(self.top),
-                "rev-parse",
-                "--verify",
-                "--quiet",
-                f"{revision}^{{commit}}",
-            ],
-            capture_output=True,
-            check=False,
+        done = _run_git(
+            self.top,
+            ["rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"],
+            self.environment,
         )
         if done.returncode != 0:
             raise AnthologyError(
@@ -182,7 +245,7 @@ class Repository:
         (whose history may stop before the ancestor)."""
         commits = self.commit(left), self.commit(right)
         try:
-            return _git(self.top, "merge-base", *commits).decode("ascii").strip()
+            return self._git("merge-base", *commits).decode("ascii").strip()
         except AnthologyError:
             shallow = (
                 " in the history this shallow clone holds: fetch the whole history (git fetch"
@@ -198,7 +261,7 @@ class Repository:
     def is_shallow(self) -> bool:
         """Whether the repository is a shallow clone (False when git is too old to tell)."""
         try:
-            answer = _git(self.top, "rev-parse", "--is-shallow-repository")
+            answer = self._git("rev-parse", "--is-shallow-repository")
         except AnthologyError:
             return False
         return answer.strip() == b"true"
@@ -206,9 +269,7 @@ class Repository:
     def read(self, revision: str, root: Path, name: str | None = None) -> State:
         """The state of the anthology at ``revision``, read from git's object store."""
         commit = self.commit(revision)
-        listing = _git(
-            self.top, "ls-tree", "-r", "-z", "--full-tree", commit, "--", *self._pathspecs()
-        )
+        listing = self._git("ls-tree", "-r", "-z", "--full-tree", commit, "--", *self._pathspecs())
         # relative path -> what cat-file is asked: a blob id, or COMMIT:PATH for a link
         wanted: dict[str, str] = {}
         for record in listing.split(b"\0"):
@@ -241,8 +302,14 @@ class Repository:
             files[relative] = content
         return State(name=name or revision, root=root, files=files, revision=commit)
 
-    def _pathspecs(self) -> list[str]:
-        return [f"{self.prefix}{d}/" for d in STATE_DIRS] + [self.prefix + f for f in STATE_FILES]
+    def _git(self, *args: str | bytes, input: bytes | None = None) -> bytes:
+        return _git(self.top, *args, input=input, environment=self.environment)
+
+    def _pathspecs(self) -> list[bytes]:
+        """The paths to list, as bytes: the prefix's as git gave them (a folder's name
+        that is not UTF-8, or that the locale's encoding cannot write, is passed as it is)."""
+        names = [f"{self.prefix}{d}/" for d in STATE_DIRS] + [self.prefix + f for f in STATE_FILES]
+        return [name.encode("utf-8", "surrogateescape") for name in names]
 
     def _blobs(self, requests: list[str]) -> dict[str, bytes | _Unread]:
         """The contents of blobs, each named by its id or as ``COMMIT:PATH`` (a symbolic
@@ -251,8 +318,7 @@ class Repository:
         if not requests:
             return {}
         unique = sorted(set(requests))
-        output = _git(
-            self.top,
+        output = self._git(
             "cat-file",
             "--batch",
             "--follow-symlinks",
