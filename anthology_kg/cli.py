@@ -808,6 +808,12 @@ def _summary(settings: Settings, message: str) -> None:
         _out(message)
 
 
+#: How the help of an option that names a store says where the network settings come from.
+_NETWORK_HELP = (
+    " The environment's HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY choose a proxy, "
+    "SSL_CERT_FILE or SSL_CERT_DIR the certificate authorities to trust."
+)
+
 _json_option = click.option(
     "--format",
     "fmt",
@@ -926,7 +932,8 @@ def _emit_chunks(chunks: Iterable[bytes], output: Path | None = None) -> None:
     callback=_url,
     help="Validate the data published to this SPARQL query endpoint against the local "
     "rules: the fast engine sends the compiled shapes to the store (only results travel); "
-    "the reference engine reads the graph back. Results then carry no file and line.",
+    "the reference engine reads the graph back. Results then carry no file and line."
+    + _NETWORK_HELP,
 )
 @click.option(
     "--graph",
@@ -1121,7 +1128,7 @@ _endpoint_option = _options(
         metavar="URL",
         callback=_url,
         help="Run on this SPARQL 1.1 Protocol query endpoint (Oxigraph: "
-        "http://HOST:7878/query) instead of the local anthology.",
+        "http://HOST:7878/query) instead of the local anthology." + _NETWORK_HELP,
     ),
     click.option(
         "--graph",
@@ -1609,7 +1616,7 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
     "--endpoint",
     metavar="URL",
     callback=_url,
-    help="Graph Store HTTP Protocol endpoint (Oxigraph: http://HOST:7878/store).",
+    help="Graph Store HTTP Protocol endpoint (Oxigraph: http://HOST:7878/store)." + _NETWORK_HELP,
 )
 @click.option(
     "--update",

@@ -7,7 +7,8 @@ else ``ANTHOLOGY_KG_USER`` and ``ANTHOLOGY_KG_PASSWORD``, else the host's entry 
 does not parse gives none, and the connection's ``warn`` says so. A user and password
 answer the store's challenge, HTTP Basic or Digest, whichever it asks for. Every failure
 is an AnthologyError of one line that names the URL (without credentials) and never
-shows a secret.
+shows a secret. The proxy (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, NO_PROXY) and the
+certificate authorities (SSL_CERT_FILE, SSL_CERT_DIR) are the environment's.
 """
 
 from __future__ import annotations
@@ -70,12 +71,35 @@ class Credentials:
         return [s for s in (self.password, self.token) if s]
 
 
-@functools.cache
 def _tls() -> ssl.SSLContext:
-    """The TLS settings httpx gives a client of its own (certifi's authorities, no
-    environment), made once a process: loading them takes ~15 ms of CPU, the rest of a
-    client ~0.02 ms."""
+    """The TLS settings of a client: the certificate authorities of the file
+    ``SSL_CERT_FILE`` or the folder ``SSL_CERT_DIR`` names, else certifi's (as httpx,
+    curl and pip take them); an AnthologyError naming the variable when they cannot be
+    loaded."""
+    cafile, capath = os.environ.get("SSL_CERT_FILE") or None, os.environ.get("SSL_CERT_DIR")
+    try:
+        return _tls_from(cafile, None if cafile else capath or None)
+    except (OSError, ssl.SSLError) as exc:
+        variable = "SSL_CERT_FILE" if cafile else "SSL_CERT_DIR"
+        reason = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or exc
+        raise AnthologyError(
+            f"{variable}={cafile or capath}: cannot load the certificate authorities it "
+            f"names ({reason})"
+        ) from None
+
+
+@functools.cache
+def _tls_from(cafile: str | None, capath: str | None) -> ssl.SSLContext:
+    """The TLS settings trusting ``cafile`` or ``capath`` (None: certifi's), made once a
+    process: loading them takes ~15 ms of CPU, the rest of a client ~0.02 ms."""
+    if cafile or capath:
+        return ssl.create_default_context(cafile=cafile, capath=capath)
     return httpx.create_ssl_context(trust_env=False)
+
+
+#: Stores on this machine are reached directly whatever proxy the environment names (as
+#: Go's clients do): ``serve`` and a local store behind a proxy meant for the outside.
+_DIRECT = {"all://localhost": None, "all://127.0.0.1": None, "all://[::1]": None}
 
 
 class _BodyDropped(Exception):
@@ -119,15 +143,7 @@ class _Pool:
     def client(self) -> httpx.Client:
         with self._lock:
             if self._client is None:
-                self._client = httpx.Client(
-                    follow_redirects=True,
-                    trust_env=False,
-                    verify=_tls(),
-                    # No cookie is kept from one request to the next: each request is
-                    # answered on its own credentials, as with a client per request.
-                    cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),
-                    event_hooks={"response": [_refuse_a_redirect_that_drops_the_body]},
-                )
+                self._client = _client(_tls())
                 weakref.finalize(self, self._client.close)
             return self._client
 
@@ -136,6 +152,29 @@ class _Pool:
             client, self._client = self._client, None
         if client is not None:
             client.close()
+
+
+def _client(tls: ssl.SSLContext) -> httpx.Client:
+    """An httpx client trusting ``tls``, through the proxy the environment names for a
+    URL (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, NO_PROXY, as httpx reads them with
+    ``trust_env``: httpx from 0.24 reads no netrc file, the credentials are this module's
+    own); an AnthologyError for a proxy it cannot use (httpx hides its password)."""
+    try:
+        return httpx.Client(
+            follow_redirects=True,
+            trust_env=True,
+            verify=tls,
+            mounts=dict(_DIRECT),
+            # No cookie is kept from one request to the next: each request is
+            # answered on its own credentials, as with a client per request.
+            cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),
+            event_hooks={"response": [_refuse_a_redirect_that_drops_the_body]},
+        )
+    except (ImportError, ValueError, httpx.InvalidURL) as exc:
+        raise AnthologyError(
+            f"cannot use the proxy the environment names (HTTPS_PROXY, HTTP_PROXY or "
+            f"ALL_PROXY): {' '.join(str(exc).split())}"
+        ) from None
 
 
 def _warn(message: str) -> None:
