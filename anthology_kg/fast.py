@@ -107,13 +107,12 @@ class StoreAccess:
     def acquire_read(self) -> None:
         """Wait until no validation runs or waits, then read (see ``reading``)."""
         depth = getattr(self._held, "reads", 0)
+        if not depth and self._writer != threading.get_ident():
+            with self._changed:
+                while self._writer is not None or self._writers_waiting:
+                    self._changed.wait()  # (a Ctrl-C here leaves nothing held)
+                self._readers += 1
         self._held.reads = depth + 1
-        if depth or self._writer == threading.get_ident():
-            return
-        with self._changed:
-            while self._writer is not None or self._writers_waiting:
-                self._changed.wait()
-            self._readers += 1
 
     def release_read(self) -> None:
         depth = self._held.reads - 1
@@ -150,8 +149,11 @@ class StoreAccess:
             try:
                 while self._writer is not None or self._readers:
                     self._changed.wait()
-            finally:
+            except BaseException:  # given up (Ctrl-C): the reads it held back may start
                 self._writers_waiting -= 1
+                self._changed.notify_all()
+                raise
+            self._writers_waiting -= 1
             self._writer = me
         try:
             yield

@@ -2,7 +2,8 @@
 data graph while the shapes run), a read of the same engine from another thread, or a
 child forked by another thread, sees the data as it is: the read, or the fork, waits for
 the validation. Each race is made certain with events: the validation is held with the
-triples lent until the other thread either answered or waits."""
+triples lent until the other thread either answered or waits. A read or a validation
+given up while it waits (Ctrl-C) leaves the access as it found it."""
 
 import os
 import threading
@@ -12,7 +13,7 @@ from collections.abc import Callable
 import pytest
 
 import anthology_kg.shacl
-from anthology_kg.fast import DATA, load_fast
+from anthology_kg.fast import DATA, StoreAccess, load_fast
 from anthology_kg.resources import bundled_dir
 from anthology_kg.validation import validate
 
@@ -127,3 +128,78 @@ def test_a_child_forked_while_another_thread_validates_has_the_data_as_it_is(mon
     held.release()
     forking.join()
     assert counted == [alone]
+
+
+def test_a_read_given_up_while_it_waits_holds_nothing():
+    access = StoreAccess()
+    changing, done = threading.Event(), threading.Event()
+
+    def change() -> None:
+        with access.changing():
+            changing.set()
+            done.wait()
+
+    changer = threading.Thread(target=change)
+    changer.start()
+    changing.wait()
+
+    def interrupted(timeout=None):
+        raise KeyboardInterrupt
+
+    waiting, access._changed.wait = access._changed.wait, interrupted
+    with pytest.raises(KeyboardInterrupt):
+        access.acquire_read()  # waits for the change: Ctrl-C
+    access._changed.wait = waiting
+    done.set()
+    changer.join()
+    with access.changing():  # not taken for a read held by this thread
+        pass
+
+
+def test_a_change_given_up_while_it_waits_lets_the_reads_it_held_back_start():
+    access = StoreAccess()
+    read, release = threading.Event(), threading.Event()
+    change_waits, give_up, read_waits = threading.Event(), threading.Event(), threading.Event()
+    waiting = access._changed.wait
+    changer: list[threading.Thread] = []
+
+    def wait(timeout=None):
+        if threading.current_thread() in changer:  # waits as Condition.wait does, lock let go
+            change_waits.set()
+            access._changed.release()
+            try:
+                give_up.wait()
+            finally:
+                access._changed.acquire()
+            raise KeyboardInterrupt
+        read_waits.set()
+        return waiting(timeout)
+
+    access._changed.wait = wait
+
+    def hold_a_read() -> None:
+        with access.reading():
+            read.set()
+            release.wait()
+
+    def change() -> None:
+        with pytest.raises(KeyboardInterrupt), access.changing():
+            pass
+
+    holder = threading.Thread(target=hold_a_read)
+    holder.start()
+    read.wait()
+    changer.append(threading.Thread(target=change))
+    changer[0].start()
+    change_waits.wait()  # the change waits for the read held
+    reader = threading.Thread(target=lambda: access.acquire_read() or access.release_read())
+    reader.start()
+    read_waits.wait()  # a later read waits for the change
+    give_up.set()
+    changer[0].join()
+    reader.join(timeout=10)  # started once the change is given up, the first read still held
+    started = not reader.is_alive()
+    release.set()
+    holder.join()
+    reader.join()
+    assert started
