@@ -4,6 +4,7 @@ were killed removed."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import errno
@@ -245,6 +246,7 @@ def serve(
     _STOPS.requested = False
     signal.signal(signal.SIGTERM, _STOPS.stop)
     process: subprocess.Popen[str] | None = None
+    relaying: threading.Thread | None = None
     try:
         remove_stale_stores()
         check_port(host, port)
@@ -266,13 +268,18 @@ def serve(
         errors = process.stderr
 
         def relay() -> None:  # the server's own messages: kept while starting, then shown
-            for line in errors:
-                if forwarding.is_set():
-                    sys.stderr.write(line)
-                else:
-                    lines.append(line.rstrip())
+            # (until the pipe ends, or is closed when serve ends; a stderr that cannot
+            # be written loses them, as it loses the command's own)
+            with contextlib.suppress(OSError, ValueError):
+                for line in errors:
+                    if forwarding.is_set():
+                        with contextlib.suppress(OSError):
+                            sys.stderr.write(line)
+                    else:
+                        lines.append(line.rstrip())
 
-        threading.Thread(target=relay, daemon=True).start()
+        relaying = threading.Thread(target=relay, daemon=True)
+        relaying.start()
         deadline = time.monotonic() + startup_seconds
         while not _listening(host, port):
             _STOPS.check()
@@ -311,5 +318,10 @@ def serve(
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        if process is not None and process.stderr is not None:
+            if relaying is not None:  # its last lines relayed (the pipe ends with the server)
+                relaying.join(timeout=1)
+            if relaying is None or not relaying.is_alive():  # (a close would wait on a read)
+                process.stderr.close()
         _remove_own_stores()
         signal.signal(signal.SIGTERM, previous)
