@@ -109,12 +109,33 @@ def _reads_no_anthology(args: list[str], extra: dict) -> bool:
 _CONFIGURATION = "anthology-kg.configuration"
 
 
-class AnthologyCommand(click.Command):
-    """A command whose ``--help`` that cannot be written is said as one line, exit 2."""
+def _print_help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """click's ``--help``, printed through ``_out``: one that cannot be written is one
+    line, exit 2."""
+    if value and not ctx.resilient_parsing:
+        _out(ctx.get_help(), color=ctx.color)
+        ctx.exit()
 
-    def make_context(self, info_name, args, parent=None, **extra):
-        with _writing_output():
-            return super().make_context(info_name, args, parent, **extra)
+
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """``--version``, as click's version option says it, printed through ``_out``."""
+    if value and not ctx.resilient_parsing:
+        _out(f"anthology-kg, version {__version__}")
+        ctx.exit()
+
+
+def _printing_through_out(option: click.Option | None) -> click.Option | None:
+    """A command's help ``option`` (None: it has none), printing through ``_out``."""
+    if option is not None:
+        option.callback = _print_help
+    return option
+
+
+class AnthologyCommand(click.Command):
+    """A command whose ``--help`` prints through ``_out``."""
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        return _printing_through_out(super().get_help_option(ctx))
 
 
 class AnthologyGroup(click.Group):
@@ -122,6 +143,9 @@ class AnthologyGroup(click.Group):
     and takes its options' defaults from the configuration file (config.find_config)."""
 
     command_class = AnthologyCommand
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        return _printing_through_out(super().get_help_option(ctx))
 
     def main(self, *args, **kwargs):
         """click's ``main``; what its standalone mode lets escape as a traceback (an
@@ -159,7 +183,7 @@ class AnthologyGroup(click.Group):
             config = Config()  # --help, --version and completion answer all the same
         try:
             # --help and --version print here, before ``invoke`` and its handlers.
-            with _naming_the_configuration(config.path), _writing_output():
+            with _naming_the_configuration(config.path):
                 ctx = super().make_context(info_name, args, parent, **extra)
         except BrokenPipeError:
             _stdout_to_devnull()
@@ -680,7 +704,14 @@ def _validated(
 
 
 @click.group(cls=AnthologyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="anthology-kg")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version and exit.",
+)
 @click.option(
     "--root",
     type=click.Path(exists=True, file_okay=False, path_type=Path),

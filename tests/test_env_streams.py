@@ -132,7 +132,6 @@ def test_help_and_version_into_a_closed_pipe_end_as_sigpipe_would(option, monkey
     def closed(*args, **kwargs):
         raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
-    monkeypatch.setattr("click.core.echo", closed)
-    monkeypatch.setattr("click.decorators.echo", closed)
+    monkeypatch.setattr("click.echo", closed)
     monkeypatch.setattr(cli, "_stdout_to_devnull", lambda: None)
     assert run_cli(option).exit_code == EXIT_BROKEN_PIPE
