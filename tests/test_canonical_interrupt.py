@@ -9,6 +9,7 @@ import signal
 import sys
 
 import pytest
+from forks import child_interrupted_as_forked
 from test_canonical_limit import list_quads
 
 from anthology_kg import bnodes, cli_context
@@ -33,24 +34,12 @@ def test_an_interrupt_reaching_the_child_as_it_is_forked_kills_it_there(
     kills it (the parent's input error says so). Before, its KeyboardInterrupt was
     raised between ``fork`` and the child's ``try`` and went up the copied stack: the
     test's code ran on in the child, and the parent took its empty pipe for the text."""
-    parent, real_fork = os.getpid(), os.fork
-
-    def fork_interrupting_the_child() -> int:
-        pid = real_fork()
-        if pid == 0:
-            os.kill(os.getpid(), signal.SIGINT)
-        return pid
-
-    monkeypatch.setattr(os, "fork", fork_interrupting_the_child)
-    try:
-        with cli_context.command(), pytest.raises(AnthologyError) as raised:
-            canonical_nquads(QUADS)
-    finally:
-        if os.getpid() != parent:  # this test's code, run again in the child
-            (tmp_path / "escaped").write_text("the child returned into its caller")
-            os._exit(0)
-    monkeypatch.undo()
-    assert not (tmp_path / "escaped").exists()
+    with (
+        child_interrupted_as_forked(monkeypatch, tmp_path),
+        cli_context.command(),
+        pytest.raises(AnthologyError) as raised,
+    ):
+        canonical_nquads(QUADS)
     assert str(raised.value) == (
         "canonicalizing blank-node labels in a child process failed: killed by SIGINT"
     )

@@ -6,6 +6,7 @@ import sys
 import time
 
 import pytest
+from forks import child_interrupted_as_forked
 
 from anthology_kg.site import workers
 from anthology_kg.site.workers import in_processes
@@ -83,27 +84,11 @@ def test_an_interrupt_reaching_a_child_as_it_is_forked_goes_back_as_its_failure(
     returns into its caller's code. Before, its KeyboardInterrupt went up the stack the
     fork copied: a second CLI printing and exiting, or under pytest-xdist a second
     worker reporting "keyboard-interrupt" for the real one (a CI run failed so)."""
-    parent, real_fork = os.getpid(), os.fork
-
-    def fork_interrupting_the_child() -> int:
-        pid = real_fork()
-        if pid == 0:
-            os.kill(os.getpid(), signal.SIGINT)  # held: _fork blocks it for now
-        return pid
-
-    monkeypatch.setattr(os, "fork", fork_interrupting_the_child)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            if start == "beside":
-                workers.beside(lambda: 1).result()
-            else:
-                workers.in_processes([lambda: None, lambda: None], callers=set())
-    finally:
-        if os.getpid() != parent:  # this test's code, run again in the child
-            (tmp_path / "escaped").write_text("the child returned into its caller")
-            os._exit(0)
-    monkeypatch.undo()
-    assert not (tmp_path / "escaped").exists()
+    with child_interrupted_as_forked(monkeypatch, tmp_path), pytest.raises(KeyboardInterrupt):
+        if start == "beside":
+            workers.beside(lambda: 1).result()
+        else:
+            workers.in_processes([lambda: None, lambda: None], callers=set())
 
 
 def test_an_interrupt_raised_while_the_handlers_are_put_back_leaves_none_noting(
