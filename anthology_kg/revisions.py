@@ -154,6 +154,11 @@ def _git(
     return done.stdout
 
 
+def _not_a_repository(stderr: bytes) -> bool:
+    """Whether git's ``stderr`` says that the folder is in no repository."""
+    return _said(stderr).startswith("not a git repository")
+
+
 def _said(stderr: bytes) -> str:
     """What git wrote on stderr, on one line: ``fatal:`` left out, its lines joined by
     ``; `` (by a space after one that ends with a colon, as git's advice does)."""
@@ -198,13 +203,14 @@ class Repository:
         asked = ["rev-parse", "--show-toplevel", "--show-prefix"]
         environment = _environment(located=False)
         done = _run_git(root, list(asked), environment)
-        if done.returncode != 0 and any(name in os.environ for name in _LOCATING):
-            environment = _environment(located=True)
-            done = _run_git(root, list(asked), environment)
+        if done.returncode != 0 and _not_a_repository(done.stderr):
+            if any(name in os.environ for name in _LOCATING):  # (not for one git refuses)
+                environment = _environment(located=True)
+                done = _run_git(root, list(asked), environment)
         if done.returncode != 0:
-            said = _said(done.stderr)
-            if said.startswith("not a git repository"):
+            if _not_a_repository(done.stderr):
                 return None
+            said = _said(done.stderr)
             raise AnthologyError(f"git cannot read the repository of this folder: {said}", root)
         # The top is a path of this system, given back to git as it came (os.fsdecode);
         # the prefix is compared with the paths git lists, decoded as they are.

@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+from itertools import product
 from pathlib import Path
 
 import pytest
@@ -110,10 +111,31 @@ def test_a_repository_git_refuses_is_said_as_git_says_it(tmp_path, monkeypatch):
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)  # no safe.directory of the machine's
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     monkeypatch.chdir(root)
-    for args in (("diff", "HEAD~1", "HEAD"), ("check", "--baseline", "HEAD~1")):
+    # Nor is another repository read in its place, that a hook's GIT_DIR names.
+    other = _repository(tmp_path / "other")
+    cases = [(), ("GIT_DIR", str(other / ".git"))]
+    for variable, args in product(
+        cases, (("diff", "HEAD~1", "HEAD"), ("check", "--baseline", "HEAD~1"))
+    ):
+        if variable:
+            monkeypatch.setenv(*variable)
         result = run_cli(*args)
         assert result.exit_code == 2
         assert "detected dubious ownership in repository at" in result.stderr
         assert "git config --global --add safe.directory" in result.stderr
         assert "not a git repository" not in result.stderr
         assert result.stderr.count("\n") == 1
+
+
+def test_a_repository_only_git_dir_names_is_read(tmp_path, monkeypatch):
+    # A work tree whose repository is elsewhere, found through GIT_DIR and GIT_WORK_TREE
+    # alone (no .git in the folder: the "bare repository and work tree" setup).
+    work = _repository(tmp_path / "work")
+    shutil.move(work / ".git", tmp_path / "repository.git")
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    monkeypatch.setenv("GIT_DIR", str(tmp_path / "repository.git"))
+    monkeypatch.setenv("GIT_WORK_TREE", str(work))
+    monkeypatch.chdir(work)
+    result = run_cli("diff", "HEAD~1", "HEAD")
+    assert result.exit_code == 1, result.stderr
+    assert result.stdout.startswith('changed LIT-168 "DAPO 2"')
