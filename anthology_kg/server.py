@@ -8,6 +8,7 @@ import contextlib
 import ctypes
 import ctypes.util
 import errno
+import fcntl
 import os
 import shutil
 import signal
@@ -88,22 +89,64 @@ def serve_command(location: Path, host: str, port: int, read_only: bool) -> list
 
 # -- serve ---------------------------------------------------------------------------------
 
-#: Stores of ``serve`` live in the temporary folder as ``anthology-kg-store-PID-*``, so
-#: that a later start can tell a store whose server was killed (its PID is gone).
+#: Stores of ``serve`` live in the temporary folder as ``anthology-kg-store-PID-*``; the
+#: serve using one holds a lock (flock) on its file ``LOCK_FILE``, which the kernel
+#: releases however the process ends, so that a later start can tell a store whose
+#: server was killed. (A PID tells nothing where PID namespaces share the temporary
+#: folder: containers, ``unshare -p``; another namespace's live serve is a dead PID here.)
 STORE_PREFIX = "anthology-kg-store-"
+LOCK_FILE = "serving.lock"
+#: How long a store without its lock file may be one a serve has just made (its lock is
+#: taken right after the folder is made) before its PID alone judges it.
+UNLOCKED_SECONDS = 60.0
 _PR_SET_PDEATHSIG = 1
 
 
 def remove_stale_stores(folder: Path | None = None) -> list[Path]:
     """Remove the stores left behind by ``serve`` processes that no longer run (killed
-    with SIGKILL, say); return them."""
+    with SIGKILL, say): those whose lock no process holds; return them."""
     removed = []
     for pid_text, path in _stores(folder):
-        if not pid_text.isdigit() or _alive(int(pid_text)):
-            continue
-        shutil.rmtree(path, ignore_errors=True)
-        removed.append(path)
+        if pid_text.isdigit() and _remove_unless_used(path, int(pid_text)):
+            removed.append(path)
     return removed
+
+
+def _remove_unless_used(path: Path, pid: int | None) -> bool:
+    """Remove the store at ``path`` unless a process holds its lock (or, without a lock
+    file, unless it is recent or the process ``pid`` runs; None: this process's own, made
+    before it took the lock); whether it was removed."""
+    try:
+        lock = os.open(path / LOCK_FILE, os.O_RDWR | os.O_CLOEXEC)
+    except FileNotFoundError:  # being made, or made before the lock was (by its PID)
+        if pid is not None:
+            try:
+                recent = time.time() - path.stat().st_mtime < UNLOCKED_SECONDS
+            except OSError:
+                return False
+            if recent or _alive(pid):
+                return False
+        shutil.rmtree(path, ignore_errors=True)
+        return True
+    except OSError:  # another user's: not ours to judge
+        return False
+    try:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # held: served
+            return False
+        shutil.rmtree(path, ignore_errors=True)
+        return True
+    finally:
+        os.close(lock)
+
+
+def _locked(folder: Path) -> int:
+    """The descriptor of the lock this process takes on the store at ``folder`` (not
+    inherited by the server it starts: the lock is this process's alone)."""
+    lock = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    return lock
 
 
 def _stores(folder: Path | None = None) -> Iterator[tuple[str, Path]]:
@@ -206,12 +249,13 @@ _STOP_CHECK_SECONDS = 0.5
 
 
 def _remove_own_stores() -> None:
-    """Remove every store of this process: the one being made may exist before its name
-    is known here (a SIGTERM inside ``tempfile.mkdtemp``)."""
-    own = str(os.getpid())
+    """Remove every store of this process (its lock released): the one being made may
+    exist before its name is known here (a SIGTERM inside ``tempfile.mkdtemp``). One of
+    the same PID that a process of another PID namespace holds is left."""
+    own = os.getpid()
     for pid_text, path in _stores():
-        if pid_text == own:
-            shutil.rmtree(path, ignore_errors=True)
+        if pid_text == str(own):
+            _remove_unless_used(path, None)
 
 
 def endpoint_base(host: str, port: int) -> str:
@@ -247,10 +291,12 @@ def serve(
     signal.signal(signal.SIGTERM, _STOPS.stop)
     process: subprocess.Popen[str] | None = None
     relaying: threading.Thread | None = None
+    lock: int | None = None
     try:
         remove_stale_stores()
         check_port(host, port)
         folder = Path(tempfile.mkdtemp(prefix=f"{STORE_PREFIX}{os.getpid()}-"))
+        lock = _locked(folder)
         load_store(anthology, folder)
         _STOPS.check()
         with _STOPS.held():
@@ -323,5 +369,7 @@ def serve(
                 relaying.join(timeout=1)
             if relaying is None or not relaying.is_alive():  # (a close would wait on a read)
                 process.stderr.close()
+        if lock is not None:
+            os.close(lock)
         _remove_own_stores()
         signal.signal(signal.SIGTERM, previous)
