@@ -1967,3 +1967,29 @@ def _exit_now(code: object) -> NoReturn:
         with contextlib.suppress(OSError, ValueError):
             stream.flush()
     os._exit(code if isinstance(code, int) else 0 if code is None else 1)
+
+
+def _help_from_the_source() -> None:
+    """Give each command the help its function's docstring says, read from this module's
+    source: ``python -OO`` strips the docstrings click takes the help from (the exit
+    codes and every command's description were gone from ``--help``)."""
+    import ast
+    import inspect
+
+    try:
+        tree = ast.parse(Path(__file__).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):  # installed without its source
+        return
+    docstrings = {  # the commands are functions of the module itself
+        node.name: ast.get_docstring(node) or ""
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+    }
+    for command in (main, *main.commands.values()):
+        name = getattr(command.callback, "__name__", "")
+        if command.help is None and docstrings.get(name):
+            command.help = inspect.cleandoc(docstrings[name]).split("\f")[0]
+
+
+if main.help is None:  # (python -OO)
+    _help_from_the_source()
