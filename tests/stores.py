@@ -78,6 +78,38 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def serve_in_process(
+    monkeypatch: pytest.MonkeyPatch,
+    folder: Path,
+    once_serving: Callable[[list[subprocess.Popen]], None],
+) -> tuple[Any, list[subprocess.Popen]]:
+    """``serve`` run in this process (CliRunner) with its stores under ``folder``;
+    ``once_serving(servers)`` is called as it says it is serving, with the oxigraph
+    servers it has started. Its result and those servers."""
+    import click
+    from conftest import run_cli
+
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    servers: list[subprocess.Popen] = []
+
+    class Recorded(subprocess.Popen):
+        def __init__(self, args, *rest, **options):
+            super().__init__(args, *rest, **options)
+            if "serve" in args:
+                servers.append(self)
+
+    echo = click.echo
+
+    def echo_then(message=None, **options) -> None:
+        echo(message, **options)
+        if str(message).startswith("SPARQL endpoint"):  # serving: serve waits now
+            once_serving(servers)
+
+    monkeypatch.setattr(subprocess, "Popen", Recorded)
+    monkeypatch.setattr(click, "echo", echo_then)
+    return run_cli("serve", "--port", str(free_port())), servers
+
+
 def serve_process(
     *args: str, port: int, sigint: Callable | int = signal.SIG_DFL, **popen: Any
 ) -> subprocess.Popen:

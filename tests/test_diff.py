@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
@@ -15,6 +13,7 @@ import pyoxigraph as ox
 import pytest
 from bundled import CONFOUNDERS_COLUMNS, ES_GAP
 from conftest import run_cli
+from gitrepo import git
 
 from anthology_kg.diff import diff_states, load_state, parse_data
 from anthology_kg.diffreport import ADDED_GRAPH, REMOVED_GRAPH
@@ -25,25 +24,6 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not 
 
 ARXIV = "data/ARXIV-2409.19256.ttl"
 TAKEAWAY_3 = "1.53×–20.57× throughput over the systems baselines of the day"
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "t",
-    "GIT_AUTHOR_EMAIL": "t@example.org",
-    "GIT_COMMITTER_NAME": "t",
-    "GIT_COMMITTER_EMAIL": "t@example.org",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
-
-
-def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-C", str(repo), *args],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, **GIT_ENV},
-    )
-    return done.stdout
 
 
 def commit_all(repo: Path, message: str) -> None:

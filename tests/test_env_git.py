@@ -15,30 +15,17 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
+from gitrepo import git
 
 from anthology_kg.resources import bundled_dir
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
 LABEL = r'rdfs:label "DAPO[^"]*"'
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "t",
-    "GIT_AUTHOR_EMAIL": "t@example.org",
-    "GIT_COMMITTER_NAME": "t",
-    "GIT_COMMITTER_EMAIL": "t@example.org",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
 
 
 def _git(folder: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-C", folder, *args],
-        capture_output=True,
-        check=True,
-        env={**os.environ, **GIT_ENV},
-    )
-    return os.fsdecode(done.stdout.strip())
+    return git(folder, *args).strip()
 
 
 def _repository(top: Path, anthology: str = "") -> Path:

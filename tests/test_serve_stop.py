@@ -42,32 +42,12 @@ def test_a_server_that_stops_on_its_own_is_one_line_exit_2(tmp_path, monkeypatch
     code (-9: status 247; a server's 1: "a rule is broken") and said nothing."""
     import os
     import signal
-    import subprocess
-    import tempfile
 
-    import click
-    from conftest import run_cli
-    from stores import free_port
+    from stores import serve_in_process
 
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    servers: list[subprocess.Popen] = []
-
-    class Recorded(subprocess.Popen):
-        def __init__(self, args, *rest, **options):
-            super().__init__(args, *rest, **options)
-            if "serve" in args:
-                servers.append(self)
-
-    echo = click.echo
-
-    def kill_the_server(message=None, **options) -> None:
-        echo(message, **options)
-        if str(message).startswith("SPARQL endpoint"):  # serving: serve waits now
-            os.kill(servers[0].pid, signal.SIGKILL)
-
-    monkeypatch.setattr(subprocess, "Popen", Recorded)
-    monkeypatch.setattr(click, "echo", kill_the_server)
-    result = run_cli("serve", "--port", str(free_port()))
+    result, _ = serve_in_process(
+        monkeypatch, tmp_path, lambda servers: os.kill(servers[0].pid, signal.SIGKILL)
+    )
     assert result.exit_code == 2
     assert result.stderr.splitlines()[-1] == (
         "anthology-kg: the oxigraph server stopped (killed by SIGKILL; out of memory?)"
