@@ -248,6 +248,28 @@ SCHEMA_PREDICATES = frozenset(
 )
 
 
+#: The classes ``c`` for which owlrl's OWL-RL rules fire on ``x rdf:type c``: each of
+#: its rules on an ``rdf:type`` triple tests the triple's object against one of these
+#: (tests/test_owlrl_linear.py reads owlrl's source for them). Its other rules on the
+#: classes of ``x`` fire on the schema triples (``c rdfs:subClassOf d``, ...), each
+#: reading the instances of ``c``.
+TYPES_WITH_RULES = frozenset(
+    {
+        RDF.Property,
+        *(
+            OWL[name]
+            for name in (
+                "AllDifferent AllDisjointClasses AllDisjointProperties AsymmetricProperty "
+                "Class DatatypeProperty FunctionalProperty InverseFunctionalProperty "
+                "IrreflexiveProperty Nothing ObjectProperty SymmetricProperty "
+                "TransitiveProperty"
+            ).split()
+        ),
+    }
+)
+_RDF_TYPE = frozenset({RDF.type})
+
+
 class OWLRLSemantics(PresentRemembered, OWLRL_Semantics):
     """owlrl's ``OWLRL_Semantics``, its list of the blank nodes seen (``bnodes``, kept in
     the order first seen for ``post_process``) tested by a set lookup, and its equality
@@ -263,11 +285,13 @@ class OWLRLSemantics(PresentRemembered, OWLRL_Semantics):
         blank nodes noted and the eq-* rules, the rest finding nothing to do. Most
         triples of an anthology are of that kind, and owlrl tested each against ~40
         terms (rdflib's ``==``, a Python call) in every cycle: ~30% of an OWL-RL closure
-        of a small anthology."""
+        of a small anthology. So is ``x rdf:type c`` where ``c`` is none of
+        ``TYPES_WITH_RULES``: each entry's type triples, re-read in every cycle."""
         predicate = t[1]
-        if predicate in SCHEMA_PREDICATES or (
-            cycle_num == 1 and predicate in OWLRL.OWLRL_Annotation_properties
-        ):
+        if (
+            predicate in SCHEMA_PREDICATES
+            and (predicate not in _RDF_TYPE or t[2] in TYPES_WITH_RULES)
+        ) or (cycle_num == 1 and predicate in OWLRL.OWLRL_Annotation_properties):
             super().rules(t, cycle_num)
             return
         if cycle_num == 1:

@@ -233,3 +233,63 @@ def test_owlrls_rules_besides_equality_fire_only_on_the_schema_predicates():
             tested.add(vocabularies[term.value.id][term.attr])
     assert annotation_branches == 1
     assert tested == owlrl_linear.SCHEMA_PREDICATES
+
+
+def test_owlrls_rules_on_a_type_triple_fire_only_for_the_types_with_rules():
+    """OWLRLSemantics.rules runs only the eq-* rules on ``x rdf:type c`` where ``c`` is
+    none of TYPES_WITH_RULES: read from owlrl's source, every branch of its rule methods
+    that tests the triple's predicate for ``rdf:type`` tests its object for one of them
+    (``p == RDF.type and o == OWL.Class``, or nested ``if o == ...`` branches), and each
+    of those is one of TYPES_WITH_RULES."""
+    import ast
+    import inspect
+
+    from owlrl import OWLRL as owlrl_rules
+    from rdflib.namespace import OWL, RDF, RDFS
+
+    vocabularies = {"OWL": OWL, "RDF": RDF, "RDFS": RDFS}
+    source = ast.parse(inspect.getsource(owlrl_rules.OWLRL_Semantics))
+    names = ("_properties", "_equality", "_classes", "_class_axioms", "_schema_vocabulary")
+    methods = [n for n in ast.walk(source) if isinstance(n, ast.FunctionDef) and n.name in names]
+    assert len(methods) == len(names)
+
+    def objects_tested(test: ast.expr, value: str) -> set:
+        """The terms ``test`` compares ``value`` with (``value == X`` or an ``or`` of them)."""
+        tests = test.values if isinstance(test, ast.BoolOp) else [test]
+        assert not isinstance(test, ast.BoolOp) or isinstance(test.op, ast.Or), ast.unparse(test)
+        terms = set()
+        for one in tests:
+            assert isinstance(one, ast.Compare) and ast.unparse(one.left) == value, ast.unparse(one)
+            assert isinstance(one.ops[0], ast.Eq) and len(one.comparators) == 1
+            term = one.comparators[0]
+            assert isinstance(term, ast.Attribute) and isinstance(term.value, ast.Name)
+            terms.add(vocabularies[term.value.id][term.attr])
+        return terms
+
+    tested, branches_on_type = set(), 0
+    for method in methods:
+        unpack = next(n for n in method.body if isinstance(n, ast.Assign))
+        assert ast.unparse(unpack.value) == "triple"
+        predicate, value = (e.id for e in unpack.targets[0].elts[1:])  # type: ignore[attr-defined]
+        on_type = f"{predicate} == RDF.type"
+        for node in ast.walk(method):
+            if not isinstance(node, ast.If):
+                continue
+            test = node.test
+            if isinstance(test, ast.BoolOp) and ast.unparse(test.values[0]) == on_type:
+                assert isinstance(test.op, ast.And) and len(test.values) == 2
+                tested |= objects_tested(test.values[1], value)
+                branches_on_type += 1
+            elif ast.unparse(test) == on_type:  # its body: a chain of ifs on the object
+                assert len(node.body) == 1 and isinstance(node.body[0], ast.If)
+                chain = [node.body[0]]
+                while chain:
+                    branch = chain.pop()
+                    tested |= objects_tested(branch.test, value)
+                    branches_on_type += 1
+                    assert all(isinstance(n, ast.If) for n in branch.orelse)
+                    chain += branch.orelse  # type: ignore[arg-type]
+            else:
+                assert on_type not in ast.unparse(test), ast.unparse(test)
+    assert branches_on_type >= 10
+    assert tested == owlrl_linear.TYPES_WITH_RULES
