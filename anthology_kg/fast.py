@@ -657,31 +657,16 @@ def load_fast(
 #: forked while another thread parses one gets a lock of its own, not the copy of one
 #: held for good (its store is then parsed in the child on first use, as in a thread).
 _DEFERRED: weakref.WeakValueDictionary[int, OxigraphEngine] = weakref.WeakValueDictionary()
-#: Every engine alive: a fork waits for their validations (``_before_fork``).
+#: Every engine alive: a forked child gives each a fresh access (``_fresh_locks``).
 _ENGINES: weakref.WeakValueDictionary[int, OxigraphEngine] = weakref.WeakValueDictionary()
-#: The engines whose store ``_before_fork`` holds for reading until the fork is made.
-_HELD_FOR_FORK: list[OxigraphEngine] = []
-
-
-def _before_fork() -> None:
-    """Wait until no other thread validates on an engine (the vocabulary lent to its
-    data graph, a closure of its own), and let none start until the fork is made: the
-    child's copy of each store is then the one queries see. (A fork made by a
-    validation's own thread is not waited for: the child goes on with that validation,
-    which takes its changes out again.)"""
-    for engine in list(_ENGINES.values()):
-        engine._access.acquire_read()
-        _HELD_FOR_FORK.append(engine)
-
-
-def _after_fork_in_parent() -> None:
-    while _HELD_FOR_FORK:
-        _HELD_FOR_FORK.pop()._access.release_read()
 
 
 def _fresh_locks() -> None:
-    """In the child: locks of its own, not the copies of ones other threads held."""
-    _HELD_FOR_FORK.clear()
+    """In the child: locks of its own, not the copies of ones other threads held. A fork
+    does not wait for a validation another thread runs (an at-fork hook that blocks
+    holds up every fork of the process, ``subprocess`` with ``preexec_fn`` included, for
+    as long as validations follow one another): a child forked meanwhile has the
+    vocabulary's lent triples in its copy of the data graph."""
     for engine in list(_DEFERRED.values()):
         engine._loading = threading.Lock()
     for engine in list(_ENGINES.values()):
@@ -689,9 +674,7 @@ def _fresh_locks() -> None:
 
 
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(
-        before=_before_fork, after_in_parent=_after_fork_in_parent, after_in_child=_fresh_locks
-    )
+    os.register_at_fork(after_in_child=_fresh_locks)
 
 
 def _read(data_files: TurtleFiles, label: str) -> Iterator[tuple[int, str, bytes]]:
