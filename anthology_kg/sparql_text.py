@@ -90,24 +90,64 @@ _AFTER_WHERE = frozenset({"GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "VALUES
 _SELECT = "SELECT"
 
 
-def _code_tokens(text: str, start: int = 0) -> Iterator[tuple[int, int, str | None]]:
+_Token = tuple[int, int, str | None]
+
+
+def _code_tokens(text: str, start: int = 0) -> Iterator[_Token]:
     """``(start, end, word)`` of each terminal of the query's own syntax from ``start``,
     as ``_TOKEN`` reads them (whitespace and comments left out): ``word`` is a keyword in
     capitals, or None for any other terminal (a string or IRI whole, a variable, a name,
-    a number, or one character of punctuation)."""
+    a number, or one character of punctuation).
+
+    A text up to ``_KEPT_TEXT`` long is scanned once and its terminals kept
+    (``_kept_code_tokens``): the guards, the SHACL compiler and the result readers ask
+    for the same texts' terminals again and again (~440,000 scanned in test_engines).
+    From a ``start`` the whole scan passed through (any terminal's end, for one), what
+    follows is the same; from any other, the text is scanned from there."""
+    if len(text) <= _KEPT_TEXT:
+        tokens, resume = _kept_code_tokens(text)
+        index = resume.get(start)
+        if index is not None:
+            return iter(tokens[index:])
+    return _scanned_code_tokens(text, start)
+
+
+@functools.lru_cache(maxsize=256)
+def _kept_code_tokens(text: str) -> tuple[tuple[_Token, ...], dict[int, int]]:
+    """The terminals of ``text`` from its start, and for each offset the scan passed
+    through, the index of the first terminal from there."""
+    tokens: list[_Token] = []
+    resume: dict[int, int] = {}
+    for token, offset in _scan(text, 0):
+        resume[offset] = len(tokens)
+        if token is not None:
+            tokens.append(token)
+    return tuple(tokens), resume
+
+
+def _scanned_code_tokens(text: str, start: int) -> Iterator[_Token]:
+    return (token for token, _ in _scan(text, start) if token is not None)
+
+
+def _scan(text: str, start: int) -> Iterator[tuple[_Token | None, int]]:
+    """Each step of reading ``text`` from ``start``: the terminal read (None for
+    whitespace or a comment) and the offset it starts at; last, None at the end."""
     i, n = start, len(text)
     while i < n:
         token = _TOKEN.match(text, i)
         if token is None or token.end() == i:
-            yield i, i + 1, None  # a character no terminal starts with (punctuation)
+            yield (i, i + 1, None), i  # a character no terminal starts with (punctuation)
             i += 1
             continue
         word = token.group("word")
         if word is not None:
-            yield i, token.end(), word.upper()
+            yield (i, token.end(), word.upper()), i
         elif not (text[i].isspace() or text[i] == "#"):
-            yield i, token.end(), None
+            yield (i, token.end(), None), i
+        else:
+            yield None, i
         i = token.end()
+    yield None, i
 
 
 def _query_form(text: str) -> tuple[str, int] | None:
@@ -403,7 +443,19 @@ def has_keyword(text: str, keyword: str) -> bool:
     """Whether SPARQL ``text`` has ``keyword`` (in capitals) as a keyword, read as
     SPARQL's grammar reads its terminals (``_TOKEN``: not inside a comment, string, IRI
     or name), as written or with its codepoint escapes replaced as the spec reads them
-    or as rdflib does: each engine reads the text one of these ways."""
+    or as rdflib does: each engine reads the text one of these ways. Kept for the
+    texts up to ``_KEPT_TEXT`` last asked for (each query run is asked for SERVICE)."""
+    if len(text) <= _KEPT_TEXT:
+        return _kept_has_keyword(text, keyword)
+    return _has_keyword(text, keyword)
+
+
+@functools.lru_cache(maxsize=1024)
+def _kept_has_keyword(text: str, keyword: str) -> bool:
+    return _has_keyword(text, keyword)
+
+
+def _has_keyword(text: str, keyword: str) -> bool:
     return any(
         _keyword_in(read, keyword)
         for read in {
