@@ -329,7 +329,9 @@ def serve(
         deadline = time.monotonic() + startup_seconds
         while not _listening(host, port):
             _STOPS.check()
-            if process.poll() is not None or time.monotonic() > deadline:
+            with _STOPS.held():  # (see the wait below)
+                ended = process.poll() is not None
+            if ended or time.monotonic() > deadline:
                 if process.poll() is None:
                     process.kill()
                 process.wait()
@@ -346,7 +348,11 @@ def serve(
             while True:
                 _STOPS.check()
                 try:
-                    code = process.wait(timeout=_STOP_CHECK_SECONDS)
+                    # Held: a stop raised inside Popen's wait or poll, right after it has
+                    # taken its waitpid lock, leaves the lock taken for good, and the
+                    # finally's wait for the server then never returns.
+                    with _STOPS.held():
+                        code = process.wait(timeout=_STOP_CHECK_SECONDS)
                 except subprocess.TimeoutExpired:
                     continue
                 _STOPS.check()  # the server stopped by the same SIGTERM as this process

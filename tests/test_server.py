@@ -836,6 +836,55 @@ def test_serve_keeps_an_ignored_sigint_ignored_and_stops_on_sigterm(tmp_path):
     assert process.returncode == 0 and _stores(tmp_path) == []
 
 
+def test_a_sigterm_as_serve_polls_its_server_stops_it(tmp_path, monkeypatch):
+    """A SIGTERM whose stop was raised inside ``Popen.wait`` right as it took the
+    server's waitpid lock (its acquire returned, its try not yet entered) left the lock
+    taken for good: the stop's own wait for the server never returned (this module's
+    ignored-SIGINT case timed out now and then under load). The signal is sent here from
+    inside that acquire, to serve's own process."""
+    import signal
+
+    from stores import serve_in_process
+
+    raised_holding: list[type[BaseException]] = []
+
+    class SignalledAsTaken:
+        """A waitpid lock whose first poll (a non-blocking acquire) gets a SIGTERM once
+        it has the lock."""
+
+        def __init__(self, lock) -> None:
+            self.lock, self.armed = lock, True
+
+        def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+            taken = self.lock.acquire(blocking, timeout)
+            if taken and not blocking and self.armed:
+                self.armed = False
+                try:
+                    signal.raise_signal(signal.SIGTERM)  # its handler runs here
+                except BaseException as stop:
+                    raised_holding.append(type(stop))
+                    self.lock.release()  # (else this test would hang as serve did)
+                    raise
+            return taken
+
+        def release(self) -> None:
+            self.lock.release()
+
+        def __enter__(self) -> bool:
+            return self.acquire()
+
+        def __exit__(self, *_: object) -> None:
+            self.release()
+
+    def signal_as_polled(servers: list[subprocess.Popen]) -> None:
+        servers[0]._waitpid_lock = SignalledAsTaken(servers[0]._waitpid_lock)  # type: ignore[attr-defined]
+
+    result, servers = serve_in_process(monkeypatch, tmp_path, signal_as_polled)
+    assert raised_holding == []
+    assert result.exit_code == 0, result.stderr
+    assert servers[0].returncode is not None and _stores(tmp_path) == []
+
+
 def test_a_sigterm_while_the_store_loads_stops_serve_and_removes_the_store(tmp_path):
     """Before: the SIGTERM handler came after the load, so a SIGTERM while the store
     loaded killed serve (-15) with the store and its loader left behind."""
