@@ -937,9 +937,14 @@ def test_ctrl_c_stops_a_remote_query_waiting_on_the_store_with_exit_130():
         url = f"http://127.0.0.1:{listening.getsockname()[1]}/sparql"
         process = _cli("query", "unread", "--endpoint", url, "--method", "form")
         listening.settimeout(90)
-        connection, _ = listening.accept()  # the query has been sent: it waits on us
+        connection, _ = listening.accept()
         with connection:
-            time.sleep(0.3)
+            connection.settimeout(90)
+            request = b""
+            while b"\r\n\r\n" not in request:  # the query has been sent: it waits on us
+                received = connection.recv(65536)
+                assert received, request
+                request += received
             process.send_signal(signal.SIGINT)
             started = time.monotonic()
             out, err = process.communicate(timeout=60)
