@@ -210,28 +210,38 @@ class _Stopped(BaseException):
 
 
 class _StopGate:
-    """Where ``serve``'s SIGTERM handler stops it: at once, or, while a child process is
-    being started (``held``), as soon as the child's Popen is ours to stop. A stop raised
-    inside ``subprocess.Popen`` after the fork would leave the child running unseen,
-    still writing into a store that is being removed.
+    """Where ``serve``'s SIGTERM handler (``stop``: ``_Stopped``) and Ctrl-C's
+    (``interrupt``: KeyboardInterrupt) stop it: at once, or, while a child process is
+    being started or waited for (``held``), once that is done. A stop raised inside
+    ``subprocess.Popen`` after the fork would leave the child running unseen, still
+    writing into a store that is being removed; one raised inside ``Popen.wait`` right
+    after it took its waitpid lock leaves the lock taken for good.
 
-    A stop is kept once asked for (``requested``), and ``check`` raises it again: Python
-    drops an exception that a signal handler raises while a weakref callback runs (the
-    module locks of an import), so the raise alone could be lost and serve run on."""
+    A stop is kept once asked for (``requested``: the exception, the first asked), and
+    ``check`` raises it again: Python drops an exception that a signal handler raises
+    while a weakref callback runs (the module locks of an import), so the raise alone
+    could be lost and serve run on."""
 
     def __init__(self) -> None:
         self.holding = 0
-        self.requested = False
+        self.requested: type[BaseException] | None = None
 
     def stop(self, *_: object) -> None:
-        self.requested = True
+        self._ask(_Stopped)
+
+    def interrupt(self, *_: object) -> None:
+        self._ask(KeyboardInterrupt)
+
+    def _ask(self, stopping: type[BaseException]) -> None:
+        if not self.requested:
+            self.requested = stopping
         if not self.holding:
-            raise _Stopped
+            raise self.requested
 
     def check(self) -> None:
-        """Raise ``_Stopped`` if a stop was asked for (and is not held off)."""
+        """Raise the stop asked for, if any (and it is not held off)."""
         if self.requested and not self.holding:
-            raise _Stopped
+            raise self.requested
 
     @contextmanager
     def held(self) -> Iterator[None]:
@@ -285,10 +295,14 @@ def serve(
     with SIGKILL; its store, then left behind, is removed by the next ``serve``.
     """
     previous = signal.getsignal(signal.SIGTERM)
+    previous_interrupt = signal.getsignal(signal.SIGINT)
     # From the start: a SIGTERM while the store loads (seconds at 10,000 entries) would
     # otherwise kill this process with the store and its loader left behind.
-    _STOPS.requested = False
+    _STOPS.requested = None
     signal.signal(signal.SIGTERM, _STOPS.stop)
+    gates_interrupt = previous_interrupt is signal.default_int_handler  # (ignored: stays)
+    if gates_interrupt:
+        signal.signal(signal.SIGINT, _STOPS.interrupt)
     process: subprocess.Popen[str] | None = None
     relaying: threading.Thread | None = None
     lock: int | None = None
@@ -363,6 +377,8 @@ def serve(
         return 0
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the stop is under way: let it end
+        if gates_interrupt:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         if process is not None and process.poll() is None:
             process.terminate()
             try:
@@ -379,3 +395,5 @@ def serve(
             os.close(lock)
         _remove_own_stores()
         signal.signal(signal.SIGTERM, previous)
+        if gates_interrupt:
+            signal.signal(signal.SIGINT, previous_interrupt)

@@ -836,12 +836,15 @@ def test_serve_keeps_an_ignored_sigint_ignored_and_stops_on_sigterm(tmp_path):
     assert process.returncode == 0 and _stores(tmp_path) == []
 
 
-def test_a_sigterm_as_serve_polls_its_server_stops_it(tmp_path, monkeypatch):
-    """A SIGTERM whose stop was raised inside ``Popen.wait`` right as it took the
-    server's waitpid lock (its acquire returned, its try not yet entered) left the lock
-    taken for good: the stop's own wait for the server never returned (this module's
-    ignored-SIGINT case timed out now and then under load). The signal is sent here from
-    inside that acquire, to serve's own process."""
+@pytest.mark.parametrize("stopping", ["SIGTERM", "SIGINT"])
+def test_a_stop_signal_as_serve_polls_its_server_stops_it(
+    tmp_path, monkeypatch, ctrl_c_raises, stopping
+):
+    """A SIGTERM (or Ctrl-C's SIGINT) whose stop was raised inside ``Popen.wait`` right
+    as it took the server's waitpid lock (its acquire returned, its try not yet entered)
+    left the lock taken for good: the stop's own wait for the server never returned
+    (this module's ignored-SIGINT case timed out now and then under load). The signal is
+    sent here from inside that acquire, to serve's own process."""
     import signal
 
     from stores import serve_in_process
@@ -849,7 +852,7 @@ def test_a_sigterm_as_serve_polls_its_server_stops_it(tmp_path, monkeypatch):
     raised_holding: list[type[BaseException]] = []
 
     class SignalledAsTaken:
-        """A waitpid lock whose first poll (a non-blocking acquire) gets a SIGTERM once
+        """A waitpid lock whose first poll (a non-blocking acquire) gets the signal once
         it has the lock."""
 
         def __init__(self, lock) -> None:
@@ -860,7 +863,7 @@ def test_a_sigterm_as_serve_polls_its_server_stops_it(tmp_path, monkeypatch):
             if taken and not blocking and self.armed:
                 self.armed = False
                 try:
-                    signal.raise_signal(signal.SIGTERM)  # its handler runs here
+                    signal.raise_signal(getattr(signal, stopping))  # its handler runs here
                 except BaseException as stop:
                     raised_holding.append(type(stop))
                     self.lock.release()  # (else this test would hang as serve did)
