@@ -10,11 +10,13 @@ refuses too, with the same ``file:line`` message.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import errno
 import os
 import re
 import stat
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, overload
@@ -110,8 +112,26 @@ def utf8_text(value: str, what: str) -> str:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise AnthologyError(f"{what}: the value is not UTF-8 text") from None
+        raise AnthologyError(f"{what}: {_not_utf8(value)}") from None
     return value
+
+
+def _not_utf8(value: str) -> str:
+    """Why ``value`` (with lone surrogates) is refused: bytes that are not UTF-8, or
+    UTF-8 bytes that a locale which is not UTF-8 decoded so (``LC_ALL=C`` with
+    ``PYTHONUTF8=0``; Python's own default turns the C locale into UTF-8)."""
+    encoding = sys.getfilesystemencoding()
+    try:
+        if codecs.lookup(encoding).name == "utf-8":
+            raise UnicodeError  # the bytes themselves are not UTF-8
+        os.fsencode(value).decode("utf-8")
+    except UnicodeError:
+        return "the value is not UTF-8 text"
+    return (
+        f"the value is UTF-8 text, read under a locale that is not UTF-8 "
+        f"({encoding}): run with PYTHONUTF8=1 or a UTF-8 locale "
+        "(LC_ALL=C.UTF-8)"
+    )
 
 
 def decode_utf8(data: bytes, path: Path | str | None) -> str:
