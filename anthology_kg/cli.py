@@ -188,11 +188,7 @@ class AnthologyGroup(click.Group):
         except BrokenPipeError:
             _stdout_to_devnull()
             sys.exit(EXIT_BROKEN_PIPE)
-        except _OutputLost as exc:
-            _stdout_to_devnull()
-            _say(_error_line(exc))
-            sys.exit(EXIT_INPUT)
-        except AnthologyError as exc:  # a bad --root from the configuration file
+        except AnthologyError as exc:  # a bad --root from the configuration file, _OutputLost
             _say(_error_line(exc))
             sys.exit(EXIT_INPUT)
         ctx.meta[_CONFIGURATION] = config.path  # for invoke: the file is read once
@@ -254,10 +250,6 @@ class AnthologyGroup(click.Group):
             if hinted is None:
                 raise
             raise hinted from None
-        except _OutputLost as exc:
-            _stdout_to_devnull()  # the interpreter's last flush would fail again
-            _say(_error_line(exc))
-            ctx.exit(EXIT_INPUT)
         except AnthologyError as exc:
             _say(_error_line(exc))
             ctx.exit(EXIT_INPUT)
@@ -787,8 +779,9 @@ class _OutputLost(AnthologyError):
 
 @contextlib.contextmanager
 def _writing_output() -> Iterator[None]:
-    """Inside, a write to standard output that fails is an ``_OutputLost``; a closed
-    pipe's BrokenPipeError stays one (exit 141, as SIGPIPE would end the command)."""
+    """Inside, a write to standard output that fails is an ``_OutputLost``, stdout then
+    pointed at /dev/null (the interpreter's last flush would fail again); a closed pipe's
+    BrokenPipeError stays one (exit 141, as SIGPIPE would end the command)."""
     try:
         yield
     except BrokenPipeError:
@@ -796,6 +789,7 @@ def _writing_output() -> Iterator[None]:
     except OSError as exc:
         from .files import write_reason
 
+        _stdout_to_devnull()
         raise _OutputLost(f"cannot write to standard output: {write_reason(exc)}") from None
 
 
