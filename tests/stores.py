@@ -315,13 +315,8 @@ def recording_store(
         def do_POST(self) -> None:
             seen.append(f"{self.command} {self.path}")
             self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            self.send_response(status)
-            if location is not None:
-                self.send_header("Location", location + self.path)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            redirect = {} if location is None else {"Location": location + self.path}
+            send_answer(self, body, status, content_type, redirect)
 
         do_GET = do_PUT = do_POST
 
@@ -330,6 +325,24 @@ def recording_store(
 
     with served(Handler) as url:
         yield url, seen
+
+
+def send_answer(
+    handler: BaseHTTPRequestHandler,
+    body: bytes,
+    status: int = 200,
+    content_type: str = "application/sparql-results+json",
+    headers: dict[str, str] | None = None,
+) -> None:
+    """Answer the request ``handler`` is handling: ``status``, ``headers``, ``body`` as
+    ``content_type`` with its length."""
+    handler.send_response(status)
+    for name, value in (headers or {}).items():
+        handler.send_header(name, value)
+    handler.send_header("Content-Type", content_type)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
 
 
 @contextmanager

@@ -14,7 +14,7 @@ from pathlib import Path
 import certifi
 import pytest
 from conftest import run_cli
-from stores import served
+from stores import send_answer, served
 
 from anthology_kg import endpoint
 
@@ -39,11 +39,7 @@ class _Answering(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
         self.seen.append(self.requestline.partition("?")[0])  # (the graphs queried follow)
-        self.send_response(200)
-        self.send_header("Content-Type", "application/sparql-results+json")
-        self.send_header("Content-Length", str(len(ANSWER)))
-        self.end_headers()
-        self.wfile.write(ANSWER)
+        send_answer(self, ANSWER)
 
     def log_message(self, *args: object) -> None:
         pass

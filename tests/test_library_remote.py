@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler
 import pytest
 from conftest import FIXTURES, run_cli
 from rdflib import Literal
-from stores import recording_store, served
+from stores import recording_store, send_answer, served
 
 from anthology_kg import AnthologyError, endpoint, open_engine, publish, run_remote
 from anthology_kg.endpoint import Connection
@@ -207,11 +207,7 @@ def test_a_probe_given_up_on_frees_a_store_that_answers_one_request_at_a_time(sh
                     self.connection.recv(1)  # b"" when the client closes it
                 self.close_connection = True
                 return
-            self.send_response(200)
-            self.send_header("Content-Type", "application/sparql-results+json")
-            self.send_header("Content-Length", str(len(BY_NAME)))
-            self.end_headers()
-            self.wfile.write(BY_NAME)
+            send_answer(self, BY_NAME)
 
         def log_message(self, *args: object) -> None:
             pass
