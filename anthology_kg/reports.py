@@ -26,7 +26,6 @@ from pathlib import Path
 from urllib.parse import quote
 from xml.etree import ElementTree as ET
 
-import click
 import pyoxigraph as ox
 
 from . import __version__
@@ -71,7 +70,11 @@ def text_report(report: Report, color: bool = False) -> str:
     characters of the data are shown escaped (``\\n``, ``\\x1b``: layout.printable)."""
 
     def style(text: str, **styles) -> str:
-        return click.style(text, **styles) if color else text
+        if not color:
+            return text
+        import click  # only for colour: a library caller's plain report loads no click
+
+        return click.style(text, **styles)
 
     lines = []
     for r in report.results:

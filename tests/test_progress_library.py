@@ -54,11 +54,14 @@ def test_a_command_on_a_terminal_shows_the_bar(terminal):
     assert b"loading" in shown and b"checking" in shown
 
 
-def test_a_load_and_a_validation_import_no_click():
+def test_a_load_a_validation_and_its_reports_import_no_click():
     code = (
         "import sys\n"
-        "from anthology_kg import load_anthology, open_engine, validate\n"
-        "load_anthology(); validate(open_engine(validates=True))\n"
+        "from anthology_kg import json_report, load_anthology, open_engine, sarif_report\n"
+        "from anthology_kg import text_report, validate\n"
+        "from anthology_kg.reports import junit_report\n"
+        "load_anthology(); report = validate(open_engine(validates=True))\n"
+        "for write in (text_report, json_report, sarif_report, junit_report): write(report)\n"
         "print('click' in sys.modules)\n"
     )
     found = subprocess.run(
