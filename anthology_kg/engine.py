@@ -100,6 +100,10 @@ class Engine(Protocol):
         """The subjects of the data's triples whose object is ``node``."""
         ...
 
+    def objects(self, node: Term) -> Set[Term]:
+        """The objects of the data's triples whose subject is ``node``."""
+        ...
+
     def entries(self) -> Iterator[tuple[Node, str]]:
         """Every node that has an identifier, with it, sorted by identifier."""
         ...

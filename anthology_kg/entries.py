@@ -181,6 +181,11 @@ class EntryIndex(ABC):
         library)."""
 
     @abstractmethod
+    def objects(self, node: Term) -> Set[Term]:
+        """The objects of the data's triples whose subject is ``node`` (a term of either
+        library)."""
+
+    @abstractmethod
     def quads(self, parts: Sequence[str] = PARTS) -> Iterator[ox.Quad]:
         """The triples of ``parts`` as pyoxigraph quads, each in its part's graph."""
 

@@ -313,6 +313,27 @@ class OxigraphEngine(EntryIndex):
 
         return {from_ox(q.subject) for q in quads}
 
+    @overload
+    def objects(self, node: Node) -> set[Node]: ...
+
+    @overload
+    def objects(self, node: OxTerm) -> set[OxTerm]: ...
+
+    def objects(self, node: Term) -> set[Node] | set[OxTerm]:
+        """The objects of the data's quads whose subject is ``node``, terms of the
+        library ``node`` is a term of (none for a literal)."""
+        subject = _as_ox(node)
+        if isinstance(subject, ox.Literal):
+            return set()
+        with self._access.reading():
+            quads = self._store.quads_for_pattern(subject, None, None, DATA)
+        if isinstance(node, _OX_TERMS):
+            found: set[OxTerm] = {q.object for q in quads}
+            return found
+        from .terms import from_ox
+
+        return {from_ox(q.object) for q in quads}
+
     # -- the graph -----------------------------------------------------------------------
 
     def quads(self, parts: Sequence[str] = PARTS) -> Iterator[ox.Quad]:

@@ -159,6 +159,11 @@ class Anthology(EntryIndex):
         value = _rdflib_term(node)
         return set(self.data.subjects(None, value)) if value is not None else set()
 
+    def objects(self, node: Term) -> set[Node]:
+        """The objects of the triples whose subject is ``node``."""
+        subject = _rdflib_term(node)
+        return set(self.data.objects(subject)) if subject is not None else set()
+
     def normalize(self, node: str) -> str:
         """An IRI as a prefixed name where a bound prefix fits, else ``<iri>``."""
         return self.data.namespace_manager.normalizeUri(node)

@@ -104,6 +104,9 @@ class RemoteEngine(EntryIndex):
     def referrers(self, node: Term) -> set[Node]:
         return self.local_copy().referrers(node)
 
+    def objects(self, node: Term) -> set[Node]:
+        return self.local_copy().objects(node)
+
     def location(self, node: Term) -> Location | None:
         return self.local_copy().location(node)
 

@@ -700,21 +700,28 @@ def nested_triples(
 
 
 def written_blank(
-    positions: Positions, node: object, referrers: Callable[[Any], Iterable[object]]
+    positions: Positions,
+    node: object,
+    referrers: Callable[[Any], Iterable[object]],
+    objects: Callable[[Any], Iterable[object]],
 ) -> Written | None:
     """The triple that holds, as written, the blank ``node`` of the graph (whose parser's
     label says nothing of where it is): of the nested blank nodes (``[ … ]``) every IRI
-    object of which ``node`` points at (by ``referrers``) and whose holder, when an IRI,
-    points at ``node``, the one with the most IRI objects (the node as written has all
-    its own, another only some of them). None when none fits or several fit alike
-    (nodes written alike but for their literals)."""
-    objects, holders = positions.by_subject
+    object of which ``node`` points at (one of its ``objects``) and whose holder, when an
+    IRI, points at ``node`` (one of its ``referrers``), the one with the most IRI objects
+    (the node as written has all its own, another only some of them). None when none
+    fits or several fit alike (nodes written alike but for their literals)."""
+    written, holders = positions.by_subject
+    # The node's own objects, asked once: not the referrers of each IRI object written
+    # (a class such as ak:Figure has thousands).
+    own = set(objects(node))
+    pointing = set(referrers(node))
     scored: dict[int, list[Written]] = {}
     for blank, holder in holders.items():
-        if not isinstance(holder.subject, tuple) and holder.subject not in referrers(node):
+        if not isinstance(holder.subject, tuple) and holder.subject not in pointing:
             continue
-        named = {o for o in objects.get(blank, ()) if not isinstance(o, tuple)}
-        if all(node in referrers(o) for o in named):
+        named = {o for o in written.get(blank, ()) if not isinstance(o, tuple)}
+        if named <= own:
             scored.setdefault(len(named), []).append(holder)
     best = scored[max(scored)] if scored else []
     return best[0] if len(best) == 1 else None

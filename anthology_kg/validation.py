@@ -221,12 +221,15 @@ def validate(
     rules = rule_catalog(anthology)
     by_shape = {rule.shape: rule for rule in rules}
     referrers = functools.cache(anthology.referrers)  # (blank focus nodes ask again)
+    objects = functools.cache(anthology.objects)
     # One result per distinct row, not per distinct result: two blank nodes of one entry
     # failing one shape are two results, though neither has a name to tell them apart.
     results = [
         one
         for row in dict.fromkeys(rows)
-        for one in _per_language(anthology, row, _result(anthology, row, by_shape, referrers))
+        for one in _per_language(
+            anthology, row, _result(anthology, row, by_shape, referrers, objects)
+        )
     ]
     today = today or dt.datetime.now(dt.timezone.utc).date()
     results = _apply_waivers(anthology, results, rules, today)
@@ -343,6 +346,7 @@ def _result(
     row: ResultRow,
     by_shape: dict[ShapeTerm, Rule],
     referrers: Callable[[Term], Iterable[object]],
+    objects: Callable[[Term], Iterable[object]],
 ) -> RuleResult:
     # The shapes' nodes (shape, path) read on pyoxigraph terms; the focus node and value
     # stay the engine's own (an rdflib engine's blank node may have no pyoxigraph label:
@@ -358,14 +362,16 @@ def _result(
     location = anthology.location(row.focus)
     where = None
     if location is None and is_literal(row.focus):
-        placed = _literal_place(anthology, row.focus, shape, referrers)
+        placed = _literal_place(anthology, row.focus, shape, referrers, objects)
         if placed is not None:
             location, where = placed
     elif location:
         positions = file_positions(location.path, anthology.base, isinstance(row.focus, _OX_TERMS))
         # A blank focus node is placed where the entry writes it, its parser's label
         # saying nothing of that: two of one entry are two places.
-        holding = written_blank(positions, row.focus, referrers) if is_blank(row.focus) else None
+        holding = (
+            written_blank(positions, row.focus, referrers, objects) if is_blank(row.focus) else None
+        )
         where = locate(positions, row.focus, owner, row.path, value, holding)
     own_node = owner is not None and owner != row.focus and not is_blank(row.focus)
     return RuleResult(
@@ -391,6 +397,7 @@ def _literal_place(
     literal: Term,
     shape: ShapeTerm,
     referrers: Callable[[Term], Iterable[object]],
+    objects: Callable[[Term], Iterable[object]],
 ) -> tuple[Location, tuple[int, int]] | None:
     """Where a literal focus node (of ``sh:targetObjectsOf``, say) is written: the first
     triple, by file, line and column, that has it as its object, one of a predicate
@@ -402,7 +409,9 @@ def _literal_place(
         if location is None:
             continue
         positions = file_positions(location.path, anthology.base, isinstance(literal, _OX_TERMS))
-        holding = written_blank(positions, subject, referrers) if is_blank(subject) else None
+        holding = (
+            written_blank(positions, subject, referrers, objects) if is_blank(subject) else None
+        )
         for w in object_triples(positions, holding.object if holding else subject, literal):
             untargeted = text(w.predicate) not in targeted
             found.append((untargeted, str(location.path), w.line, w.column, location))
