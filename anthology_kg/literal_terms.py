@@ -319,8 +319,10 @@ def _files_to_read(
         "SELECT DISTINCT ?s WHERE { "
         + (f"VALUES ?p {{ {values} }} " if values else "")
         # xsd:string first: most literals are strings, and a comparison of terms costs
-        # less than STR's text (the query 25 -> 22 ms at 10,000 entries).
-        + f"?s ?p ?o FILTER (isLiteral(?o) && DATATYPE(?o) != <{_XSD_STRING}> && "
+        # less than STR's text (the query 25 -> 22 ms at 10,000 entries). No isLiteral:
+        # DATATYPE of an IRI or a blank node is an error, which the FILTER drops alike,
+        # and testing every object first cost more (the query 21.5 -> 20 ms).
+        + f"?s ?p ?o FILTER (DATATYPE(?o) != <{_XSD_STRING}> && "
         f'STRSTARTS(STR(DATATYPE(?o)), "{_XSD}")) }}'
     )
     subjects = [row[0] for row in engine.select(query, ("data",)) if row[0] is not None]

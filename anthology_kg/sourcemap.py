@@ -127,6 +127,12 @@ def _resolve(base: str, iri: str) -> str:
     return joined + "#" if iri.endswith("#") and not joined.endswith("#") else joined
 
 
+def _unescape_local(local: str) -> str:
+    """A prefixed name's local part without its backslash escapes (``ex:a\\-b``)."""
+    # re.sub with a template costs more than the test, and few names escape anything.
+    return _LOCAL_ESCAPE.sub(r"\1", local) if "\\" in local else local
+
+
 def _read_iri(text: str, start: int, prefixes: dict[str, str], base: str) -> str | None:
     if text.startswith("<", start):
         end = text.index(">", start)
@@ -138,7 +144,7 @@ def _read_iri(text: str, start: int, prefixes: dict[str, str], base: str) -> str
     prefix, sep, local = token.partition(":")
     if not sep or prefix not in prefixes:
         return None
-    return prefixes[prefix] + _LOCAL_ESCAPE.sub(r"\1", local)
+    return prefixes[prefix] + _unescape_local(local)
 
 
 #: The rest of a quoted string after its opening quote, up to its closing one (escapes
@@ -347,10 +353,11 @@ class _Tokens:
                 value = text[i:end]
             if kind != "ws":
                 self.items.append((kind, value, line, i - line_start + 1))
-            newlines = text.count("\n", i, end)
-            if newlines:
-                line += newlines
-                line_start = text.rindex("\n", i, end) + 1
+            if kind == "ws" or kind == "string":  # (no other token holds a line break)
+                newlines = text.count("\n", i, end)
+                if newlines:
+                    line += newlines
+                    line_start = text.rindex("\n", i, end) + 1
             i = end
         self.at = 0
 
@@ -412,7 +419,7 @@ class _Reader:
             return URIRef(_RDF_TYPE)
         prefix, sep, local = value.partition(":")
         if sep and prefix in self.prefixes:
-            return URIRef(self.prefixes[prefix] + _LOCAL_ESCAPE.sub(r"\1", local))
+            return URIRef(self.prefixes[prefix] + _unescape_local(local))
         return None
 
     def term(self) -> object:
