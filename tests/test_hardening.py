@@ -567,24 +567,30 @@ def _cli(*args: str):
 #: loading the bundled anthology and a trivial query or its validation take 0.015-0.04 s
 #: (wall), so a quarter of a second is past them and the exit 2 comes from the slow
 #: query or shape. The reference engine's take 0.13 s (query) and 0.34 s (validation):
-#: its deadlines stay at 0.5 and 0.75 s. A test burns the CPU of its deadlines.
+#: its deadlines stay at 0.5 and 0.75 s. A validation test burns the CPU of its deadline.
 DEADLINES = {"fast": ("0.25", "0.3"), "reference": ("0.5", "0.75")}
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_a_query_past_its_timeout_is_exit_2_naming_it(tmp_path, engine):
-    """In a subprocess: the query given up on would otherwise run on in the test process."""
+def test_a_query_past_its_timeout_is_exit_2_naming_it(tmp_path, engine, silent_store):
+    """In a subprocess: the query given up on would otherwise run on in the test process.
+    The query waits on a SERVICE that never answers (allowed), so the wait for the
+    deadline burns no CPU; a query given up on while it computes inside the engine is
+    test_a_time_out_ends_the_process_without_finalizing_under_the_worker's and the
+    Ctrl-C test's (SLOW)."""
+    waiting = f"SELECT * WHERE {{ SERVICE <{silent_store}/sparql> {{ ?s ?p ?o }} }}\n"
     query = tmp_path / "slow.rq"
-    query.write_text(SLOW, encoding="utf-8")
+    query.write_text(waiting, encoding="utf-8")
     first, second = DEADLINES[engine]
-    process = _cli("sparql", str(query), "--engine", engine, "--timeout", first)
+    options = ("--engine", engine, "--allow-service", "--timeout")
+    process = _cli("sparql", str(query), *options, first)
     out, err = process.communicate(timeout=120)
     assert process.returncode == 2, err
     assert err == f"anthology-kg: the query in {query}: no answer within {first} s (--timeout)\n"
     root = anthology(tmp_path, {"A-1.ttl": PREFIXES + '<A-1> dcterms:identifier "A-1" .\n'})
     (root / "queries").mkdir()
-    (root / "queries" / "slow.rq").write_text("#+ summary: slow\n" + SLOW, "utf-8")
-    process = _cli("--root", str(root), "query", "slow", "--engine", engine, "--timeout", second)
+    (root / "queries" / "slow.rq").write_text("#+ summary: slow\n" + waiting, "utf-8")
+    process = _cli("--root", str(root), "query", "slow", *options, second)
     out, err = process.communicate(timeout=120)
     assert process.returncode == 2, err
     assert err == f"anthology-kg: query slow: no answer within {second} s (--timeout)\n"
