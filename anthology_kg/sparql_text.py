@@ -352,10 +352,18 @@ def _code_spans(text: str) -> tuple[tuple[int, int], ...]:
 #: The deepest nesting of groups, parentheses and brackets a query may have. pyoxigraph
 #: parses and plans a query by recursion and overflows its thread's stack, a crash with
 #: no error, at ~2,500 nested groups on Python's 8 MiB main thread; rdflib stops at
-#: Python's recursion limit well before (cli: "the input nests too deep"). A long flat
-#: chain of operators (10,000 ``!``s, UNIONs or ``+``s), evaluated by recursion too,
-#: still overflows a thread's 8 MiB.
+#: Python's recursion limit well before (cli: "the input nests too deep").
 MAX_NESTING = 1_000
+#: The most operators a query may chain within one group (``longest_chain``). A flat
+#: chain is parsed and evaluated by recursion too: on a thread's 8 MiB, pyoxigraph 0.5
+#: crashed at ~2,700 MINUS or BIND in one group, ~6,500-9,000 UNIONs or ``+``s and
+#: ~9,300 ``!``s (measured by ``sparql`` on the bundled anthology).
+MAX_CHAIN = 1_000
+#: The keywords that chain the patterns of their group: each adds a level to the algebra.
+_CHAINING = frozenset({"UNION", "MINUS", "OPTIONAL", "BIND"})
+#: The operators of expressions and property paths (``||`` and ``&&`` count once; ``^``
+#: is left out: ``^^`` types every literal of a VALUES block).
+_OPERATORS = frozenset("|&!+-*/")
 _NESTING = re.compile(r"[{}()\[\]]")
 
 
@@ -373,16 +381,58 @@ def nesting_depth(text: str) -> int:
     return deepest
 
 
+@functools.lru_cache(maxsize=256)
+def longest_chain(text: str) -> int:
+    """The most operators the query chains within one group (between one pair of
+    braces, parentheses or brackets, those of groups within it left out): the keywords
+    of ``_CHAINING``, the ``_OPERATORS``, and within parentheses a signed number
+    (``?x -1`` subtracts; in a VALUES block it is a value)."""
+    counts, groups = [0], [""]
+    longest = 0
+    previous = (-1, "")  # the end and the character of the last one-character terminal
+    for start, end, word in _code_tokens(text):
+        character = text[start]
+        single = end == start + 1
+        if single and character in "{([":
+            counts.append(0)
+            groups.append(character)
+        elif single and character in "})]":
+            if len(counts) > 1:
+                longest = max(longest, counts.pop())
+                groups.pop()
+        elif (
+            word in _CHAINING
+            or (
+                single
+                and character in _OPERATORS
+                and text[end : end + 1] != "="  # != is a comparison
+                and previous != (start, character)  # the second of || or &&
+            )
+            or (not single and character in "+-" and groups[-1] == "(")
+        ):
+            counts[-1] += 1
+        if single:
+            previous = (end, character if previous != (start, character) else "")
+    return max(longest, *counts)
+
+
 def too_deep(text: str) -> str | None:
-    """Why ``text`` is not given to pyoxigraph (``nests N levels deep …``): it nests
-    deeper than MAX_NESTING; None when it does not."""
+    """Why ``text`` is not given to pyoxigraph (``nests N levels deep …``, ``chains N
+    operators …``): it nests deeper than MAX_NESTING, or chains more than MAX_CHAIN
+    operators in one group; None when it does neither."""
     depth = nesting_depth(text)
-    if depth <= MAX_NESTING:
-        return None
-    return (
-        f"nests {depth} levels deep (groups, parentheses or brackets); "
-        f"at most {MAX_NESTING} are followed"
-    )
+    if depth > MAX_NESTING:
+        return (
+            f"nests {depth} levels deep (groups, parentheses or brackets); "
+            f"at most {MAX_NESTING} are followed"
+        )
+    chain = longest_chain(text)
+    if chain > MAX_CHAIN:
+        return (
+            f"chains {chain} operators in one group (UNION, MINUS, OPTIONAL, BIND, "
+            f"||, &&, !, +, -, *, /, |); at most {MAX_CHAIN} are followed"
+        )
+    return None
 
 
 def refuse_deep_nesting(text: str, source: str | Path | None = None) -> None:

@@ -73,3 +73,48 @@ def test_a_shape_nested_past_the_limit_is_a_syntax_error(tmp_path):
     result = run_cli("--root", str(root), "check")
     assert result.exit_code == 2, result.output
     assert "sh:select: not a query the engines follow: it nests 3000 levels deep" in (result.stderr)
+
+
+def _minus_chain(length: int) -> str:
+    minus = " ".join(f"MINUS {{ ?s <urn:p{i}> ?o }}" for i in range(length))
+    return f"SELECT * WHERE {{ ?s ?p ?o {minus} }} LIMIT 1\n"
+
+
+def test_a_query_chaining_operators_past_the_limit_is_exit_2_not_a_crash(tmp_path):
+    """3,000 MINUS in one group crashed pyoxigraph (a segfault, exit 139, no word): a flat
+    chain is evaluated by recursion too. The fast engine refuses past MAX_CHAIN."""
+    from anthology_kg.sparql_text import MAX_CHAIN
+
+    query = tmp_path / "chain.rq"
+    query.write_text(_minus_chain(3 * MAX_CHAIN), encoding="utf-8")
+    result = run_cli("sparql", str(query))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.count("\n") == 1
+    assert f"{query}: the query chains {3 * MAX_CHAIN} operators in one group" in result.stderr
+
+
+def test_a_query_chaining_operators_at_the_limit_runs(tmp_path):
+    from anthology_kg.sparql_text import MAX_CHAIN
+
+    query = tmp_path / "chain.rq"
+    query.write_text(_minus_chain(MAX_CHAIN), encoding="utf-8")
+    result = run_cli("sparql", str(query), "--format", "csv")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "s,p,o"
+
+
+@pytest.mark.parametrize(
+    ("text", "chain"),
+    [
+        ("SELECT * WHERE { ?s ?p ?o FILTER (?o != 1 || ?o = 2 && !?b) }", 3),  # != is no operator
+        ('SELECT ?s WHERE { VALUES ?o { -1 -2 "x"^^<urn:t> } ?s ?p ?o }', 0),  # values, a type
+        ("SELECT ?s WHERE { ?s ?p ?o FILTER (?o = 1 -1 -1) BIND (1 AS ?x) }", 2),  # subtracting
+        ("SELECT ?s WHERE { { ?s ?p 1 } UNION { ?s ?p 2 } UNION { ?s ?p 3 } }", 2),
+        ("SELECT ?s WHERE { ?s ak:not-stated|ak:p/ak:q ?o }", 2),  # a name's hyphen is no minus
+        ('SELECT ?s WHERE { ?s ?p "a || b" } # || UNION', 0),  # strings and comments
+    ],
+)
+def test_the_chain_counts_operators_of_one_group(text, chain):
+    from anthology_kg.sparql_text import longest_chain
+
+    assert longest_chain(text) == chain
