@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .model import Constraint, Context
-from .sparql_rewrite import negate
+from .sparql_rewrite import joined, negate
 from .vocabulary import SH
 
 
@@ -13,15 +13,15 @@ def not_test(ctx: Context, c: Constraint, node: str) -> str:
 
 def and_test(ctx: Context, c: Constraint, node: str) -> str:
     members = [ctx.conforms(s, node) for s in ctx.g.items(c.params[SH["and"]])]
-    return "(" + (" && ".join(members) or "true") + ")"
+    return joined(members, "&&", "(true)")
 
 
 def or_test(ctx: Context, c: Constraint, node: str) -> str:
     members = [ctx.conforms(s, node) for s in ctx.g.items(c.params[SH["or"]])]
-    return "(" + (" || ".join(members) or "false") + ")"
+    return joined(members, "||", "(false)")
 
 
 def xone_test(ctx: Context, c: Constraint, node: str) -> str:
     members = [ctx.conforms(s, node) for s in ctx.g.items(c.params[SH.xone])]
-    ones = " + ".join(f"IF({m}, 1, 0)" for m in members) or "0"
-    return f"(({ones}) = 1)"
+    ones = joined([f"IF({m}, 1, 0)" for m in members], "+", "(0)")
+    return f"({ones} = 1)"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pyoxigraph as ox
 
 from .model import Constraint, Context, Out
-from .sparql_rewrite import same_term, term
+from .sparql_rewrite import joined, same_term, term
 from .vocabulary import SH, TRUE
 from .vocabulary import Term as Node
 
@@ -42,4 +42,4 @@ def has_value(ctx: Context, c: Constraint, focus: str, out: Out) -> str:
 
 def in_test(ctx: Context, c: Constraint, node: str) -> str:
     members = [same_term(node, m) for m in ctx.g.items(c.params[SH["in"]])]
-    return "(" + (" || ".join(members) or "false") + ")"
+    return joined(members, "||", "(false)")

@@ -10,6 +10,7 @@ module scans the text itself, stepping over comments, strings and IRIs.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import pyoxigraph as ox
 
@@ -35,6 +36,24 @@ def term(node: object) -> str:
     if isinstance(node, ox.BlankNode):
         raise Unsupported("a blank node as a constant (in sh:in, sh:hasValue or a parameter)")
     return str(node)  # pyoxigraph writes a term in N-Triples syntax
+
+
+def joined(members: Sequence[str], operator: str, empty: str) -> str:
+    """``members`` joined by the binary ``operator`` (``||``, ``&&`` or ``+``) in a
+    balanced tree of parentheses; ``empty`` when there are none. pyoxigraph plans a flat
+    chain in time quadratic in its length (an sh:in of 4,000 values: 13.5 s, balanced
+    0.11 s) and by recursion as deep as it is long; the three are associative (SPARQL's
+    ``||`` and ``&&`` with their errors too), so the grouping changes no answer."""
+    if not members:
+        return empty
+
+    def tree(low: int, high: int) -> str:
+        if high - low == 1:
+            return members[low]
+        middle = (low + high) // 2
+        return f"({tree(low, middle)} {operator} {tree(middle, high)})"
+
+    return f"({members[0]})" if len(members) == 1 else tree(0, len(members))
 
 
 def same_term(node: str, constant: object) -> str:

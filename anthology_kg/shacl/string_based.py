@@ -6,7 +6,7 @@ from __future__ import annotations
 import pyoxigraph as ox
 
 from .model import Constraint, Context, Out
-from .sparql_rewrite import term
+from .sparql_rewrite import joined, term
 from .vocabulary import SH, TRUE
 
 
@@ -27,8 +27,8 @@ def pattern(ctx: Context, c: Constraint, node: str) -> str:
 
 def language_in(ctx: Context, c: Constraint, node: str) -> str:
     tags = [term(tag) for tag in ctx.g.items(c.params[SH.languageIn])]
-    matches = " || ".join(f"langMatches(lang({node}), {tag})" for tag in tags) or "false"
-    return f"(isLiteral({node}) && ({matches}))"
+    matches = joined([f"langMatches(lang({node}), {tag})" for tag in tags], "||", "(false)")
+    return f"(isLiteral({node}) && {matches})"
 
 
 def unique_lang(ctx: Context, c: Constraint, focus: str, out: Out) -> str | None:
