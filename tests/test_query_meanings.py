@@ -1,0 +1,114 @@
+"""What the standing questions count, read as the rules read the same graph (hunt14):
+a claim of a subclass of one's own or typed only by ak:makesClaim's range is a claim, an
+entry's own claim is no load of it (rule 4), and one claim or entry is one row whatever
+an entailment adds. Each case on both engines, in-process, on a copy of the bundled
+anthology with a line or two changed."""
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+ID = "https://w3id.org/anthology-kg/id/"
+AK = "https://w3id.org/anthology-kg/ns#"
+ENGINES = ["fast", "reference"]
+
+
+def answer(root: Path, name: str, *options: str) -> list[dict[str, str]]:
+    result = run_cli("--root", str(root), "query", name, "--format", "csv", *options)
+    assert result.exit_code == 0, result.output
+    return list(csv.DictReader(io.StringIO(result.stdout)))
+
+
+def load_of(root: Path, *options: str) -> list[tuple[str, str]]:
+    """The ak:restsOn rows of ARXIV-2409.19256's depends-on: (dependent, kind)."""
+    got = answer(root, "depends-on", "--param", "entry=ARXIV-2409.19256", *options)
+    return [(r["dependent"], r["kind"]) for r in got if r["relation"] == AK + "restsOn"]
+
+
+def stated_load(root: Path, *options: str) -> list[tuple[str, str, str]]:
+    """known-unknowns' loadBearingPlaces rows: (stated, known, unknown)."""
+    got = answer(root, "known-unknowns", *options)
+    return [
+        (r["stated"], r["known"], r["unknown"])
+        for r in got
+        if r["figure"] == AK + "loadBearingPlaces"
+    ]
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_reproducibility_claim_of_a_subclass_of_ones_own_is_listed(bundled_copy, engine):
+    (bundled_copy / "data" / "ARXIV-2501.00002.ttl").write_text(
+        """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix id: <https://w3id.org/anthology-kg/id/> .
+@prefix ex: <https://example.org/> .
+ex:Repro rdfs:subClassOf ak:ReproducibilityClaim .
+id:ARXIV-2501.00002 a ak:Reference ; dcterms:identifier "ARXIV-2501.00002" ;
+    ak:category ak:method ; ak:makesClaim id:ARXIV-2501.00002-r .
+id:ARXIV-2501.00002-r a ex:Repro ; ak:restsOn id:ARXIV-2409.19256 .
+""",
+        encoding="utf-8",
+    )
+    option = ("--engine", engine)
+    claims = {r["claim"] for r in answer(bundled_copy, "reproducibility", *option)}
+    assert claims == {ID + "LIT-168-reproducible", ID + "ARXIV-2501.00002-r"}
+    assert load_of(bundled_copy, *option) == [
+        (ID + "ARXIV-2501.00002-r", "https://example.org/Repro"),
+        (ID + "LIT-168-reproducible", AK + "ReproducibilityClaim"),
+    ]
+    assert stated_load(bundled_copy, *option) == [("1", "2", "-1")]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_claim_typed_only_by_the_range_of_makes_claim_is_load(bundled_copy, engine):
+    """Rule 4 counts the untyped claim as holding the entry; so do the questions."""
+    edit(
+        bundled_copy / "data" / "LIT-168.ttl",
+        "id:LIT-168-reproducible a ak:ReproducibilityClaim ;",
+        "id:LIT-168-reproducible",
+    )
+    option = ("--engine", engine)
+    assert load_of(bundled_copy, *option) == [(ID + "LIT-168-reproducible", AK + "Claim")]
+    assert stated_load(bundled_copy, *option) == []
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_entrys_own_claim_is_no_load_of_it(bundled_copy, engine):
+    """The seed entry's own resharding claim resting on verl (described in the entry)
+    leaves its load at the record's one place, as rule 4 reads "held"."""
+    with (bundled_copy / "data" / "ARXIV-2409.19256.ttl").open("a", encoding="utf-8") as file:
+        file.write("\nid:ARXIV-2409.19256-resharding ak:restsOn id:CODEBASE-verl .\n")
+    option = ("--engine", engine)
+    assert load_of(bundled_copy, *option) == [
+        (ID + "LIT-168-reproducible", AK + "ReproducibilityClaim")
+    ]
+    assert stated_load(bundled_copy, *option) == []
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_rule_4_and_the_load_agree_on_an_entry_held_by_its_own_claim_only(bundled_copy, engine):
+    data = bundled_copy / "data"
+    edit(
+        data / "LIT-168.ttl",
+        "ak:restsOn id:CODEBASE-verl .",
+        "ak:restsOn <https://example.org/somewhere> .",
+    )
+    edit(data / "ARXIV-2409.19256.ttl", "ak:loadBearingPlaces 1", "ak:loadBearingPlaces 0")
+    with (data / "ARXIV-2409.19256.ttl").open("a", encoding="utf-8") as file:
+        file.write("\nid:ARXIV-2409.19256-resharding ak:restsOn id:CODEBASE-verl .\n")
+    edit(data / "QUESTION-baselines-on-verl.ttl", "ak:addressedIn id:ARXIV-2409.19256 ;", "")
+    option = ("--engine", engine)
+    checked = run_cli("--root", str(bundled_copy), "check", "--select", "AK004", *option)
+    assert "AK004" in checked.stdout and "ARXIV-2409.19256.ttl" in checked.stdout
+    assert load_of(bundled_copy, *option) == []
+    assert stated_load(bundled_copy, *option) == []
