@@ -26,7 +26,14 @@ def test_a_figure_that_is_no_number_is_listed_as_stated(bundled_copy, written, s
     assert "ak:backlogTopSize 4 ;" in text
     adr.write_text(text.replace("ak:backlogTopSize 4 ;", f"ak:backlogTopSize {written} ;"))
     result = run_cli(
-        "--root", str(bundled_copy), "query", "known-unknowns", "--format", "csv", "--engine", engine
+        "--root",
+        str(bundled_copy),
+        "query",
+        "known-unknowns",
+        "--format",
+        "csv",
+        "--engine",
+        engine,
     )
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
