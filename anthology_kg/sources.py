@@ -54,6 +54,10 @@ def without_bom(data: bytes) -> bytes:
     return data[3:] if data.startswith(_BOM) else data
 
 
+#: How ``read_source`` opens a file (O_NONBLOCK: see there), made once, not per file.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+
+
 def read_source(
     path: Path | str, *, listed_regular: bool = False, keep_mark: bool = False
 ) -> bytes:
@@ -61,31 +65,31 @@ def read_source(
     out, unless ``keep_mark``); anything else is an AnthologyError. ``listed_regular``:
     the folder's listing said the file is a regular one (``TurtleFiles.listed_regular``),
     so it is not looked at before it is opened (the check after opening stays)."""
-    strip = (lambda data: data) if keep_mark else without_bom
     if not listed_regular:
         require_regular_file(path)
     try:
         # O_NONBLOCK: should the file be swapped for a FIFO after the check, open
         # still returns at once instead of waiting for a writer.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, _OPEN_FLAGS)
         try:
             info = os.fstat(fd)
             if not stat.S_ISREG(info.st_mode):
                 raise AnthologyError("cannot read: not a regular file", path)
             # os.read, not a file object: one read of the whole file for most (a file
             # object costs more than the read itself, ten thousand files at a time).
-            chunks = [os.read(fd, info.st_size + 1)]
-            if len(chunks[0]) == info.st_size:  # the end, where stat said: no second read
-                return strip(chunks[0])
-            while chunks[-1]:
-                chunks.append(os.read(fd, 1 << 20))
-            return strip(b"".join(chunks) if len(chunks) > 2 else chunks[0])
+            data = os.read(fd, info.st_size + 1)
+            if len(data) != info.st_size:  # not the end where stat said: read on to it
+                chunks = [data]
+                while chunks[-1]:
+                    chunks.append(os.read(fd, 1 << 20))
+                data = b"".join(chunks)
         finally:
             os.close(fd)
     except OSError as exc:
         raise AnthologyError(f"cannot read: {_reason(exc)}", path) from None
     except MemoryError:
         raise AnthologyError("cannot read: the file is too large for memory", path) from None
+    return data if keep_mark else without_bom(data)
 
 
 def require_regular_file(path: Path | str) -> None:
