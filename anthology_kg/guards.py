@@ -5,7 +5,8 @@ pyoxigraph releases the GIL while it evaluates a query, and rdflib and pySHACL a
 Python, so the work runs in a worker thread while the calling thread waits in short
 slices: Ctrl-C (KeyboardInterrupt) and the deadline are seen within a tenth of a second
 whatever the engine is doing. A worker given up on is a daemon thread: it ends with the
-process.
+process, or before, once its work returns, releasing what the work made in its own
+thread (pyoxigraph's query solutions may be dropped in no other).
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ import contextvars
 import socket
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 from .errors import AnthologyError, TimedOut
 from .sparql_text import has_keyword
@@ -36,33 +38,117 @@ def bounded(work: Callable[[], T], seconds: float | None, what: str) -> T:
     """The result of ``work()``, run in a worker thread; TimedOut (said of ``what``, as
     the user would name it: ``query confounders``) if it takes more than ``seconds``
     (None or 0: no limit). KeyboardInterrupt reaches the caller at once; the worker's
-    own exceptions are raised as they are."""
-    outcome: dict[str, object] = {}
+    own exceptions are raised as they are (the locals of their frames dropped:
+    ``clear_frames``). A worker given up on releases what its work gave on its own
+    thread when it ends (``_Handover``)."""
+    handover: _Handover[T] = _Handover()
     context = contextvars.copy_context()  # the caller's (cli_context.command, limits)
-
-    def run() -> None:
-        try:
-            outcome["value"] = context.run(work)
-        except BaseException as exc:  # handed to the waiting thread
-            outcome["error"] = exc
-
-    worker = threading.Thread(target=run, name=f"anthology-kg {what}", daemon=True)
-    worker.start()
-    deadline = time.monotonic() + seconds if seconds else None
-    try:
-        while worker.is_alive():
-            worker.join(0.1)
-            if deadline is not None and time.monotonic() > deadline and worker.is_alive():
+    worker = threading.Thread(
+        target=handover.run, args=(context, work), name=f"anthology-kg {what}", daemon=True
+    )
+    try:  # (a Ctrl-C may come as the worker starts)
+        worker.start()
+        deadline = time.monotonic() + seconds if seconds else None
+        while not handover.handed.wait(0.1):
+            if deadline is not None and time.monotonic() > deadline:
                 raise TimedOut(seconds or 0, what=what)
-    finally:
-        if worker.is_alive():  # given up on: a time-out, Ctrl-C
+        value, error = handover.take()
+    except BaseException:  # given up on: a time-out, Ctrl-C
+        handover.give_up()
+        if worker.is_alive():
             _GIVEN_UP[:] = [w for w in _GIVEN_UP if w.is_alive()] + [worker]
-    error = outcome.get("error")
+        raise
+    worker.join()  # (it only returns now)
     if isinstance(error, TimedOut):  # a request to a store, within the work
         raise error.about(what) from None
     if error is not None:
-        raise error  # type: ignore[misc]
-    return outcome["value"]  # type: ignore[return-value]
+        raise error
+    return cast(T, value)
+
+
+class _Handover(Generic[T]):
+    """What a worker of ``bounded`` hands the thread that waits for it: its work's value
+    or error, once (``handed``), until that thread takes it or gives up on it. Given up
+    on, the worker releases it itself, in its own thread: pyoxigraph refuses to drop a
+    query's solutions (or triples, an iterator of quads) on another thread than theirs
+    (a RuntimeError, reported as unraisable by whichever thread then dropped them: the
+    one that ran the garbage collector, or dropped the time-out last)."""
+
+    def __init__(self) -> None:
+        self.handed = threading.Event()
+        self._settled = threading.Event()  # taken, or given up on
+        self._lock = threading.Lock()
+        self._given_up = False
+        self._outcome: tuple[T | None, BaseException | None] | None = None
+
+    def run(self, context: contextvars.Context, work: Callable[[], T]) -> None:
+        """In the worker: run ``work`` in ``context``, hand over its outcome, and
+        release it if the waiting thread gives up."""
+        outcome: tuple[T | None, BaseException | None]
+        try:
+            outcome = (context.run(work), None)
+        except BaseException as exc:  # handed to the waiting thread
+            clear_frames(exc)
+            outcome = (None, exc)
+        with self._lock:
+            if not self._given_up:
+                self._outcome = outcome
+                self.handed.set()
+        if self.handed.is_set():
+            self._settled.wait()  # taken, or given up on meanwhile
+        if self._given_up:
+            with self._lock:
+                self._outcome = None
+            _break_tracebacks(outcome[1])
+        del outcome  # the last of what the work made, if given up: released here
+
+    def take(self) -> tuple[T | None, BaseException | None]:
+        """In the waiting thread: the outcome handed over (``handed`` is set)."""
+        with self._lock:
+            outcome, self._outcome = self._outcome, None
+            self._settled.set()
+        assert outcome is not None
+        return outcome
+
+    def give_up(self) -> None:
+        """In the waiting thread: the worker releases its outcome itself (unless it was
+        taken already)."""
+        with self._lock:
+            if not self._settled.is_set():
+                self._given_up = True
+                self._settled.set()
+
+
+def clear_frames(error: BaseException) -> None:
+    """Drop the locals of the finished frames in the tracebacks of ``error`` and of the
+    exceptions it chains (its cause, its context), in this thread: where the
+    error goes to another thread, what its frames held (a pyoxigraph query's solutions,
+    which refuse to be dropped on another thread than theirs) is released here, not
+    wherever the error ends. The frames' code and lines stay: the traceback still
+    prints."""
+    for chained in _chain(error):
+        traceback.clear_frames(chained.__traceback__)
+
+
+def _break_tracebacks(error: BaseException | None) -> None:
+    """Detach the tracebacks of ``error`` and of the exceptions it chains, which make a
+    cycle with the frame that caught it: the error is then released when its last
+    reference goes, not by the garbage collector in whatever thread runs it."""
+    if error is not None:
+        for chained in _chain(error):
+            chained.__traceback__ = None
+
+
+def _chain(error: BaseException) -> Iterator[BaseException]:
+    """``error`` and every exception it chains, each once."""
+    todo, seen = [error], set()
+    while todo:
+        current = todo.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield current
+        todo.extend(e for e in (current.__cause__, current.__context__) if e is not None)
 
 
 #: The workers ``bounded`` gave up on, which may still run (``still_working``).

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import pyoxigraph as ox
 
 from ..errors import AnthologyError
+from ..guards import clear_frames
 from ..kinds import text
 from ..progress import track
 from .compiler import CompiledConstraint, Compiler
@@ -117,7 +118,9 @@ def _in_threads(
     daemon threads. Daemon threads, not a ThreadPoolExecutor: the executor's threads
     are joined at exit, so a validation given up on at its --timeout (guards.bounded)
     would keep the process alive until its query ends. Once the caller stops (an error,
-    or a query that failed), the threads take no new query."""
+    or a query that failed), the threads take no new query. An error is handed over with
+    the locals of its frames dropped (``guards.clear_frames``): pyoxigraph refuses to
+    drop a query's solutions on another thread than the one that made them."""
     # SPARQL constraints first, the longest text first: written by hand, they tend to be
     # the costliest queries, and a costly one started last would keep one thread busy
     # after the others have finished. (Rule 9's, its focus nodes those of 29 predicates,
@@ -142,6 +145,7 @@ def _in_threads(
             try:
                 outcomes[index] = _results(select, compiled[index])
             except BaseException as exc:  # handed to the caller, in constraint order
+                clear_frames(exc)  # (its frames' query solutions released in their thread)
                 outcomes[index] = exc
             done[index].set()
 
