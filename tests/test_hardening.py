@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import cli_process, run_cli
+from forked_cli import ForkedProcess, ForkServer
 from stores import free_port, serve_process
 
 from anthology_kg.formatting import format_anthology, write_formatted
@@ -562,6 +563,23 @@ def _cli(*args: str):
     return cli_process(*args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+_FORK_SERVER = ForkServer()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _fork_server_stopped():
+    """The module's fork server (``_forked``) stopped after its tests."""
+    yield
+    _FORK_SERVER.stop()
+
+
+def _forked(*args: str) -> ForkedProcess:
+    """``_cli(*args)`` forked from a process that has imported the package (forked_cli):
+    for the tests of a command's time-outs and signals, which a fresh interpreter's
+    start and imports (~0.15-0.3 s of CPU) would only add to."""
+    return _FORK_SERVER.start(*args)
+
+
 #: The --timeout of the deadline tests, per engine. The deadline counts the engine's start
 #: and load too (they run inside guards.bounded): in the worker, starting the fast engine,
 #: loading the bundled anthology and a trivial query or its validation take 0.015-0.04 s
@@ -583,14 +601,14 @@ def test_a_query_past_its_timeout_is_exit_2_naming_it(tmp_path, engine, silent_s
     query.write_text(waiting, encoding="utf-8")
     first, second = DEADLINES[engine]
     options = ("--engine", engine, "--allow-service", "--timeout")
-    process = _cli("sparql", str(query), *options, first)
+    process = _forked("sparql", str(query), *options, first)
     out, err = process.communicate(timeout=120)
     assert process.returncode == 2, err
     assert err == f"anthology-kg: the query in {query}: no answer within {first} s (--timeout)\n"
     root = anthology(tmp_path, {"A-1.ttl": PREFIXES + '<A-1> dcterms:identifier "A-1" .\n'})
     (root / "queries").mkdir()
     (root / "queries" / "slow.rq").write_text("#+ summary: slow\n" + waiting, "utf-8")
-    process = _cli("--root", str(root), "query", "slow", *options, second)
+    process = _forked("--root", str(root), "query", "slow", *options, second)
     out, err = process.communicate(timeout=120)
     assert process.returncode == 2, err
     assert err == f"anthology-kg: query slow: no answer within {second} s (--timeout)\n"
@@ -659,7 +677,7 @@ def test_a_validation_past_its_timeout_is_exit_2_naming_it(bundled_copy, engine)
     deadline = DEADLINES[engine][0]
     for command in ("check", "validate"):
         args = ("--root", str(bundled_copy), command, "--engine", engine, "--timeout", deadline)
-        process = _cli(*args)
+        process = _forked(*args)
         out, err = process.communicate(timeout=120)
         assert process.returncode == 2, err
         assert (
@@ -723,7 +741,7 @@ def test_ctrl_c_stops_a_running_query_promptly_with_exit_130(tmp_path, engine):
 
     query = tmp_path / "slow.rq"
     query.write_text(SLOW, encoding="utf-8")
-    process = _cli("sparql", str(query), "--engine", engine, "--timeout", "0")
+    process = _forked("sparql", str(query), "--engine", engine, "--timeout", "0")
     deadline = time.monotonic() + 90
     # Until the worker is deep in the query: there, loading the anthology and a trivial
     # query take 0.01-0.02 s of CPU on the fast engine, 0.16-0.17 s on the reference
@@ -941,7 +959,7 @@ def test_ctrl_c_stops_a_remote_query_waiting_on_the_store_with_exit_130():
 
     with socket.create_server(("127.0.0.1", 0)) as listening:
         url = f"http://127.0.0.1:{listening.getsockname()[1]}/sparql"
-        process = _cli("query", "unread", "--endpoint", url, "--method", "form")
+        process = _forked("query", "unread", "--endpoint", url, "--method", "form")
         listening.settimeout(90)
         connection, _ = listening.accept()
         with connection:
