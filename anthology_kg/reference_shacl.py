@@ -83,6 +83,35 @@ def _and_in_order(self: Expr, ctx: Any) -> Literal:
     return Literal(True)
 
 
+def _or_in_order(self: Expr, ctx: Any) -> Literal:
+    """rdflib's ``ConditionalOrExpression`` with the operands after the first true one left
+    unevaluated: the same value or error.
+
+    rdflib reads every operand before it tests the first, so rule 9's ``FILTER
+    (STRSTARTS(STR(?path), ...) || ?path IN (...))`` tests the whole list for every
+    triple whose path the first operand already took. As in ``_and_in_order``, the
+    variables are read first, raising as rdflib would; then the first true operand gives
+    true, and else the last error is raised, as rdflib's loop over the values does (it
+    too returns at the first true one, whatever errors came before)."""
+    other = OrderedDict.get(self, "other")
+    if other is None:
+        return self.expr
+    operands = [OrderedDict.__getitem__(self, "expr"), *other]
+    for operand in operands:
+        if isinstance(operand, (BNode, Variable)):
+            sparql_value(ctx, operand)
+    error = None
+    for operand in operands:
+        try:
+            if EBV(sparql_value(ctx, operand)):
+                return Literal(True)
+        except SPARQLError as exc:
+            error = exc
+    if error is not None:
+        raise error
+    return Literal(False)
+
+
 def _conjunctions_in_order(algebra: Any) -> None:
     """Give every ``&&`` of a translated query (its filters, binds, projections and the
     patterns of its EXISTS) the evaluation of ``_and_in_order``."""
@@ -94,6 +123,8 @@ def _conjunctions_in_order(algebra: Any) -> None:
         seen.add(id(node))
         if isinstance(node, Expr) and node.name == "ConditionalAndExpression":
             node._evalfn = MethodType(_and_in_order, node)
+        elif isinstance(node, Expr) and node.name == "ConditionalOrExpression":
+            node._evalfn = MethodType(_or_in_order, node)
         if isinstance(node, dict):
             todo.extend(node.values())
         elif isinstance(node, (list, tuple, ParseResults)):

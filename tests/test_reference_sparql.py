@@ -1,6 +1,6 @@
-"""The reference engine's SPARQL for pySHACL (anthology_kg.reference_shacl): a ``&&``
-evaluated operand by operand gives rdflib's own values and errors, and stops at the
-first false operand."""
+"""The reference engine's SPARQL for pySHACL (anthology_kg.reference_shacl): a ``&&`` or
+``||`` evaluated operand by operand gives rdflib's own values and errors, and stops at
+the first false (``&&``) or true (``||``) operand."""
 
 from __future__ import annotations
 
@@ -32,6 +32,18 @@ QUERIES = [
     f"SELECT ?a ?b (!(?a && ?undefined) AS ?r) WHERE {{ {PAIRS} }}",
     f"SELECT ?a ?b WHERE {{ {PAIRS} FILTER (?a && NOT EXISTS {{ <urn:x-test:s> ?p ?b }}) }}",
     f"SELECT ?a ?b WHERE {{ {PAIRS} FILTER EXISTS {{ ?s ?p ?o FILTER (?o && ?a) }} }}",
+    f"SELECT ?a ?b (?a || ?b AS ?r) WHERE {{ {PAIRS} }}",
+    f"SELECT ?a ?b (!(?a || ?b) AS ?r) WHERE {{ {PAIRS} }}",
+    f"SELECT ?a ?b (COALESCE(?a || ?b || ?a, 'error') AS ?r) WHERE {{ {PAIRS} }}",
+    f"SELECT ?a ?b (COALESCE(?a = 1 || ?b = 1 || ?a, 'error') AS ?r) WHERE {{ {PAIRS} }}",
+    f"SELECT ?a ?b ?r WHERE {{ {PAIRS} BIND ((?b || ?a) AS ?r) }}",
+    f"SELECT ?a ?b WHERE {{ {PAIRS} FILTER (?a || ?b) }}",
+    f"SELECT ?a ?b WHERE {{ {PAIRS} FILTER (!(?a || ?b)) }}",
+    f"SELECT ?a ?b (!(?a || ?undefined) AS ?r) WHERE {{ {PAIRS} }}",
+    f"SELECT ?a ?b (!(?a = 1 || ?undefined) AS ?r) WHERE {{ {PAIRS} }}",
+    f"SELECT ?a ?b WHERE {{ {PAIRS} FILTER (?a || NOT EXISTS {{ <urn:x-test:s> ?p ?b }}) }}",
+    f"SELECT ?a ?b WHERE {{ {PAIRS} FILTER (NOT EXISTS {{ <urn:x-test:s> ?p ?b }} || ?a) }}",
+    f"SELECT ?a ?b WHERE {{ {PAIRS} FILTER EXISTS {{ ?s ?p ?o FILTER (?o || ?a) }} }}",
 ]
 
 
@@ -46,7 +58,7 @@ def _rows(graph: Graph, text: str) -> list[tuple[str, ...]]:
 
 
 @pytest.mark.parametrize("text", QUERIES, ids=range(len(QUERIES)))
-def test_a_conjunction_gives_rdflibs_own_values_and_errors(text):
+def test_a_conjunction_or_disjunction_gives_rdflibs_own_values_and_errors(text):
     graph = _graph()
     theirs = _rows(graph, text)
     with _parsed_queries_cached():
@@ -103,3 +115,28 @@ def test_a_filter_evaluates_its_expression_without_writing_it_out(monkeypatch):
         ours = _rows(graph, text)
     assert ours == theirs and ours
     assert written == []
+
+
+def test_the_operands_after_a_true_one_are_not_evaluated():
+    """``FILTER (?x > LIMIT || count(?x))``: rdflib's own ``||`` calls the function on
+    every row, ours only where ``?x > LIMIT`` does not hold; the same rows either way."""
+    calls: list[object] = []
+    function = URIRef("urn:x-test:count")
+
+    def count(value: Literal) -> Literal:
+        calls.append(value)
+        return Literal(value.toPython() == 1)
+
+    register_custom_function(function, count)
+    try:
+        graph = _graph()
+        text = f"SELECT ?x WHERE {{ VALUES ?x {{ 1 2 3 4 }} FILTER (?x > 2 || <{function}>(?x)) }}"
+        theirs = _rows(graph, text)
+        assert len(calls) == 4
+        calls.clear()
+        with _parsed_queries_cached():
+            ours = _rows(graph, text)
+        assert ours == theirs and len(ours) == 3
+        assert sorted(int(value) for value in calls) == [1, 2]
+    finally:
+        unregister_custom_function(function, count)
