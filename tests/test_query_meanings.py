@@ -126,3 +126,30 @@ def test_an_entailment_adds_no_row_to_a_standing_question(name, inference):
     root = bundled_dir()
     params = ("--param", "entry=ARXIV-2409.19256") if name == "depends-on" else ()
     assert answer(root, name, *params, "--inference", inference) == answer(root, name, *params)
+
+
+OTHER_SWEEP = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+@prefix id: <https://w3id.org/anthology-kg/id/> .
+id:SWEEP-other a ak:Sweep ; dcterms:identifier "SWEEP-other" ; ak:documentsRead 50 .
+id:SWEEP-other-t a ak:CitationTally ; ak:inSweep id:SWEEP-other ;
+    ak:tallied id:ARXIV-2409.19256 ; ak:citingDocuments 7 .
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_backlog_tallies_come_from_the_decision_records_backlog_sweep(bundled_copy, engine):
+    """ADR-032 names SWEEP-backlog (ak:backlogSweep): another sweep's tally of the same
+    entry is no backlog tally (hunt14 finding 7); with no sweep named, any sweep's is."""
+    (bundled_copy / "data" / "SWEEP-other.ttl").write_text(OTHER_SWEEP, encoding="utf-8")
+    option = ("--engine", engine)
+    got = answer(bundled_copy, "backlog", *option)
+    assert [(r["sweep"], r["citing"], r["documents"]) for r in got] == [
+        (ID + "SWEEP-backlog", "3", "12")
+    ]
+    edit(bundled_copy / "data" / "ADR-032.ttl", "ak:backlogSweep id:SWEEP-backlog ;", "")
+    got = answer(bundled_copy, "backlog", *option)
+    assert [(r["sweep"], r["citing"]) for r in got] == [
+        (ID + "SWEEP-backlog", "3"),
+        (ID + "SWEEP-other", "7"),
+    ]
