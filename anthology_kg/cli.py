@@ -1111,7 +1111,8 @@ def rules(settings, fmt) -> None:
         )
         return
     for rule in rule_catalog(settings.engine()):  # shapes' text escaped: one line each
-        fields = (rule.name, f"rule {rule.number}", rule.source, rule.severity, rule.code)
+        number = f"rule {rule.number}" if rule.number is not None else "no rule number"
+        fields = (rule.name, number, rule.source, rule.severity, rule.code)
         _out("\t".join(printable(str(field)) for field in (*fields, rule.label)))
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -362,7 +363,10 @@ def sarif_report(report: Report) -> str:
         rules.append(
             {
                 "id": code,
-                "name": first.name.split(":")[-1] if len(shapes) == 1 else f"Rule{first.number}",
+                # (the local name: of aks:Rule2… or of an own shape's whole IRI)
+                "name": re.split("[:/#]", first.name)[-1]
+                if len(shapes) == 1
+                else f"Rule{first.number}",
                 "shortDescription": {"text": labels[0]},
                 "fullDescription": {
                     "text": "; ".join(labels) if len(shapes) > 1 else first.message or labels[0]

@@ -143,27 +143,36 @@ def matches_code(code: str, shape: str, patterns: Sequence[str]) -> bool:
 def rule_catalog(
     anthology: Engine, identifier: Callable[[Term], str | None] | None = None
 ) -> list[Rule]:
-    """Every shape with an ``ak:ruleNumber``, ordered by rule number and name (read
-    from the shapes on pyoxigraph terms, ``Rules.shapes_view``); the identifier of the
-    ADR each enforces found by ``identifier`` (default: the engine's)."""
+    """Every shape with an ``ak:ruleNumber``, and every shape of one's own that states the
+    decision record it enforces (``ak:enforces``) without one (its number None, its name
+    and code those its results carry without it: ``validation.own_shape_name``), ordered
+    by rule number (none first) and name (read from the shapes on pyoxigraph terms,
+    ``Rules.shapes_view``); the identifier of the ADR each enforces found by
+    ``identifier`` (default: the engine's)."""
+    from .validation import own_shape_name
+
     shapes = anthology.rules.shapes_view
     identifier = identifier or anthology.identifier
     rules = []
-    for node in shapes.subjects(AK.ruleNumber):
+    nodes = dict.fromkeys([*shapes.subjects(AK.ruleNumber), *shapes.subjects(AK.enforces)])
+    for node in nodes:
         adr = shapes.value(node, AK.enforces)
         severity = shapes.value(node, SH.severity)
         message = preferred_message(shapes.objects(node, SH.message))
+        # (one integer from 1 where there is one: RULE_NUMBER_RULES)
         number = shapes.value(node, AK.ruleNumber)
         label = shapes.value(node, RDFS.label)
-        # (a subject of ak:ruleNumber; one integer from 1: RULE_NUMBER_RULES)
-        assert number is not None
+        if number is None:
+            name = own_shape_name(shapes, node)
+        elif isinstance(node, ox.NamedNode):
+            name = anthology.normalize(node.value)
+        else:
+            name = node.value
         rules.append(
             Rule(
                 shape=node,
-                name=anthology.normalize(node.value)
-                if isinstance(node, ox.NamedNode)
-                else node.value,
-                number=int(number.value),
+                name=name,
+                number=int(number.value) if number is not None else None,
                 label=label.value if label is not None else "",
                 adr=(identifier(adr) or text(adr).rsplit("/", 1)[-1]) if adr else None,
                 severity=severity_name(text(severity)) if severity else "Violation",

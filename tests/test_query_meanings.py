@@ -6,6 +6,7 @@ anthology with a line or two changed."""
 
 import csv
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,53 @@ def test_backlog_tallies_come_from_the_decision_records_backlog_sweep(bundled_co
         (ID + "SWEEP-backlog", "3"),
         (ID + "SWEEP-other", "7"),
     ]
+
+
+OWN_ENFORCING_SHAPE = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix id: <https://w3id.org/anthology-kg/id/> .
+@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix ex: <https://example.org/shapes#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:SotaHasLabel a sh:NodeShape ; ak:enforces id:ADR-040 ;
+    rdfs:label "A SOTA record has a label" ;
+    sh:targetClass ak:SotaRecord ; sh:property [ sh:path rdfs:label ; sh:minCount 1 ] ;
+    sh:message "ADR-040: a SOTA record has a label" .
+"""
+
+ADR_040 = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+@prefix id: <https://w3id.org/anthology-kg/id/> .
+id:ADR-040 a ak:DecisionRecord ; dcterms:identifier "ADR-040" .
+id:SOTA-155 a ak:SotaRecord ; dcterms:identifier "SOTA-155" .
+"""
+
+
+def test_a_shape_that_enforces_a_decision_record_without_a_rule_number_is_a_rule(bundled_copy):
+    """The contract's term is ak:enforces; ak:ruleNumber is the tool's own (hunt14
+    finding 8): the shape is listed by both rules listings, Violation by default, and
+    its result is tagged with the decision record it enforces."""
+    shape = "https://example.org/shapes#SotaHasLabel"
+    (bundled_copy / "ontology" / "shapes").mkdir(parents=True)
+    (bundled_copy / "ontology" / "shapes" / "adr-040.ttl").write_text(OWN_ENFORCING_SHAPE)
+    (bundled_copy / "data" / "ADR-040.ttl").write_text(ADR_040, encoding="utf-8")
+    root = ("--root", str(bundled_copy))
+    listed = run_cli(*root, "rules").stdout.splitlines()
+    assert f"{shape}\tno rule number\tADR-040\tViolation\t{shape}\tA SOTA record has a label" in (
+        listed
+    )
+    queried = [r for r in answer(bundled_copy, "rules") if r["shape"] == shape]
+    assert [(r["rule"], r["enforces"], r["severity"]) for r in queried] == [
+        ("", ID + "ADR-040", "http://www.w3.org/ns/shacl#Violation")
+    ]
+    # Every bundled rule shape states its severity: the default changes none of them.
+    assert all(r["severity"] for r in answer(bundled_copy, "rules"))
+    for engine in ENGINES:
+        checked = run_cli(*root, "check", "--select", shape, "--engine", engine)
+        assert checked.exit_code == 1
+        (line,) = [line for line in checked.stdout.splitlines() if "SOTA-155" in line]
+        assert f"{shape} Violation [ADR-040] ADR-040: a SOTA record has a label" in line
+        assert "rule shapes" in checked.stdout.splitlines()[-1]
+    sarif = json.loads(run_cli(*root, "validate", "--format", "sarif").stdout)
+    (described,) = [r for r in sarif["runs"][0]["tool"]["driver"]["rules"] if r["id"] == shape]
+    assert described["name"] == "SotaHasLabel"
+    assert described["properties"]["enforces"] == "ADR-040"
