@@ -153,6 +153,30 @@ EXPECTED = {
             "ak:unread",
         ),
     },
+    # A status that is a string is reported, and an unread entry's note is an ak:Note,
+    # as a read entry's is (hunt14 finding 12: one that is no note passes, -good).
+    "rule5-status-bad": {
+        (
+            "Violation",
+            "LIT-001",
+            "Rule5ReadOrUnread",
+            None,
+            "LIT-001.ttl",
+            10,
+            "ak:readingStatus",
+            "read",
+        ),
+        (
+            "Violation",
+            "LIT-002",
+            "Rule5UnreadHasNoNote",
+            None,
+            "LIT-001.ttl",
+            16,
+            "ak:readingStatus",
+            "ak:unread",
+        ),
+    },
     # What a read entry gives as its note is a literature record, no note (hunt3 F11).
     "rule5-note-bad": {
         ("Violation", "LIT-001", "Rule5ReadNeedsNote", None, "LIT-001.ttl", 7, None, "LIT-001"),
