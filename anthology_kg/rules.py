@@ -143,19 +143,17 @@ def matches_code(code: str, shape: str, patterns: Sequence[str]) -> bool:
 def rule_catalog(
     anthology: Engine, identifier: Callable[[Term], str | None] | None = None
 ) -> list[Rule]:
-    """Every shape with an ``ak:ruleNumber``, and every shape of one's own that states the
-    decision record it enforces (``ak:enforces``) without one (its number None, its name
-    and code those its results carry without it: ``validation.own_shape_name``), ordered
-    by rule number (none first) and name (read from the shapes on pyoxigraph terms,
+    """Every shape with an ``ak:ruleNumber``, and every named shape of one's own that
+    states the decision record it enforces (``ak:enforces``) without one (its number
+    None, its name and code its IRI, as its results carry without it), ordered by rule
+    number (none first) and name (read from the shapes on pyoxigraph terms,
     ``Rules.shapes_view``); the identifier of the ADR each enforces found by
     ``identifier`` (default: the engine's)."""
-    from .validation import own_shape_name
-
     shapes = anthology.rules.shapes_view
     identifier = identifier or anthology.identifier
     rules = []
-    nodes = dict.fromkeys([*shapes.subjects(AK.ruleNumber), *shapes.subjects(AK.enforces)])
-    for node in nodes:
+    enforcing = (node for node in shapes.subjects(AK.enforces) if isinstance(node, ox.NamedNode))
+    for node in dict.fromkeys([*shapes.subjects(AK.ruleNumber), *enforcing]):
         adr = shapes.value(node, AK.enforces)
         severity = shapes.value(node, SH.severity)
         message = preferred_message(shapes.objects(node, SH.message))
@@ -163,7 +161,7 @@ def rule_catalog(
         number = shapes.value(node, AK.ruleNumber)
         label = shapes.value(node, RDFS.label)
         if number is None:
-            name = own_shape_name(shapes, node)
+            name = node.value
         elif isinstance(node, ox.NamedNode):
             name = anthology.normalize(node.value)
         else:
