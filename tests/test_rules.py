@@ -229,6 +229,27 @@ EXPECTED = {
             for name, path in (("Algorithm", "ak:algorithm"), ("Baseline", "ak:baseline"))
         ),
     },
+    # A value and a stated unknown of it contradict each other, as rule 1's category
+    # (hunt14 finding 13); the stated unknowns are reported as well, as the data gives them.
+    "rule6-contradiction-bad": {
+        *(
+            (
+                "Info",
+                "LIT-001",
+                "Rule6PairNotStated",
+                None,
+                "LIT-001.ttl",
+                14,
+                "ak:notStated/ak:unknownProperty",
+                prop,
+            )
+            for prop in ("ak:algorithm", "ak:baseline")
+        ),
+        *(
+            ("Violation", "LIT-001", "Rule6PairNotContradicted", None, "LIT-001.ttl", line, p, v)
+            for line, p, v in ((18, "ak:algorithm", "ak:PPO"), (19, "ak:baseline", "ak:ES"))
+        ),
+    },
     "rule6-unstated": {
         (
             "Info",
