@@ -340,16 +340,26 @@ EXPECTED = {
                 ("SOTA-01", "Sota"),
                 ("NOTE-01", "Note"),
                 ("ARXIV-2409.192", "Reference"),
-                ("CODEBASE-", "Other"),
-                ("COMPARISON-_x", "Other"),
-                ("SWEEP_backlog", "Other"),
-                ("question-x", "Other"),
+                ("CODEBASE-", "Codebase"),
+                ("COMPARISON-_x", "Comparison"),
+                ("SWEEP_backlog", "Sweep"),
+                ("question-x", "Question"),
             )
         ),
         # Exactly one identifier, a string: two (one of them language-tagged), and none.
         ("Violation", "SOTA-002", "Rule8OneIdentifier", None, "SOTA-002.ttl", 10, ID, None),
         ("Violation", "SOTA-002", "Rule8OneIdentifier", None, "SOTA-002.ttl", 10, ID, "SOTA-002"),
         ("Violation", "id:SOTA-003", "Rule8OneIdentifier", None, "SOTA-002.ttl", 13, ID, None),
+    },
+    # Each class its own prefix: another class's is no identifier of it (hunt14 finding 11).
+    "rule8-kind-bad": {
+        ("Violation", name, f"Rule8{kind}Identifier", None, f"{name}.ttl", 7, ID, name)
+        for name, kind in (
+            ("QUESTION-q", "Codebase"),
+            ("SWEEP-z", "Comparison"),
+            ("CODEBASE-s", "Sweep"),
+            ("COMPARISON-o", "Question"),
+        )
     },
     "rule9-bad": {
         (

@@ -110,9 +110,10 @@ def test_junit_format_has_one_testcase_per_rule():
     rules = run_cli("rules").stdout.splitlines()
     assert len(cases) == len(rules) == int(suite.get("tests"))
     failed = {c.get("name") for c in cases if c.find("failure") is not None}
-    kinds = ("One", "Literature", "Decision", "Sota", "Note", "Reference", "Other", "Unique")
+    kinds = ("One", "Literature", "Decision", "Sota", "Note", "Reference", "Unique")
+    kinds += ("Codebase", "Comparison", "Sweep", "Question")
     assert failed == {f"aks:Rule8{kind}Identifier" for kind in kinds}  # every shape of rule 8
-    assert suite.get("failures") == "8"
+    assert suite.get("failures") == "11"
 
 
 def test_sarif_format_has_the_required_fields():
@@ -174,7 +175,7 @@ def test_rules_lists_each_shape():
     result = run_cli("rules")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert len(lines) == 27
+    assert len(lines) == 30
     assert "aks:Rule2NoPracticeOnInfrastructure\trule 2\tADR-032\tViolation\t" in result.stdout
     assert any(line.split("\t")[2:4] == ["ADR-032", "Warning"] for line in lines)
 
