@@ -79,7 +79,8 @@ def test_select_and_ignore_by_code_prefix_or_shape(engine):
         r["shape"]
         for r in json.loads(run_cli(*base, "--ignore", "Rule8UniqueIdentifier").stdout)["results"]
     }
-    kinds = ("One", "Literature", "Decision", "Sota", "Note", "Reference", "Other")
+    kinds = ("One", "Literature", "Decision", "Sota", "Note", "Reference")
+    kinds += ("Codebase", "Comparison", "Sweep", "Question")
     assert shapes == {f"aks:Rule8{kind}Identifier" for kind in kinds}
 
 
