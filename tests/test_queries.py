@@ -153,12 +153,12 @@ def test_reproducibility_follows_an_entry_rested_on_and_keeps_a_claim_on_nothing
         link = (short(r["from"]), short(r["link"]), short(r["to"])) if r["link"] != "None" else ()
         chains.setdefault(short(r["claim"]), []).append(link)
     assert chains["LIT-003-bare"] == [()]  # rests on nothing: listed, its chain empty
-    assert chains["LIT-003-builds-on"] == [
+    assert chains["LIT-003-builds-on"] == [  # in chain order: hop 0, 1, 2, 2, 3
         ("LIT-003-builds-on", "restsOn", "LIT-002"),
-        ("CODEBASE-a", "describedIn", "LIT-001"),
         ("LIT-002", "makesClaim", "LIT-002-repro"),
         ("LIT-002-repro", "restsOn", "CODEBASE-a"),
         ("LIT-002-repro", "restsOn", "LIT-001"),
+        ("CODEBASE-a", "describedIn", "LIT-001"),
     ]
 
 

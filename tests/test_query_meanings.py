@@ -204,3 +204,39 @@ def test_a_shape_that_enforces_a_decision_record_without_a_rule_number_is_a_rule
     (described,) = [r for r in sarif["runs"][0]["tool"]["driver"]["rules"] if r["id"] == shape]
     assert described["name"] == "SotaHasLabel"
     assert described["properties"]["enforces"] == "ADR-040"
+
+
+CHAIN = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+@prefix id: <https://w3id.org/anthology-kg/id/> .
+id:LIT-801 a ak:LiteratureRecord ; dcterms:identifier "LIT-801" ; ak:category ak:method ;
+    ak:makesClaim id:c1 .
+id:c1 a ak:Claim ; ak:restsOn id:ARXIV-2409.19256 .
+id:LIT-802 a ak:LiteratureRecord ; dcterms:identifier "LIT-802" ; ak:category ak:method ;
+    ak:makesClaim id:c2 .
+id:c2 a ak:Claim ; ak:restsOn id:LIT-801 .
+id:LIT-803 a ak:LiteratureRecord ; dcterms:identifier "LIT-803" ; ak:category ak:method ;
+    ak:makesClaim id:c3, id:c4 .
+id:c3 a ak:ReproducibilityClaim ; ak:restsOn id:c2 .
+id:c4 a ak:ReproducibilityClaim ; ak:restsOn ak:method .
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_reproducibility_hops_count_the_chain_and_recorded_is_the_records(bundled_copy, engine):
+    """hop was 0 or 1 whatever the depth, and a category of the ontology was "recorded"
+    (hunt14 finding 14)."""
+    (bundled_copy / "data" / "LIT-801.ttl").write_text(CHAIN, encoding="utf-8")
+    got = answer(bundled_copy, "reproducibility", "--engine", engine)
+    chains = [
+        (r["hop"], r["from"].rsplit("/")[-1], r["to"].rsplit("/")[-1], r["recorded"])
+        for r in got
+        if r["claim"] in (ID + "c3", ID + "c4")
+    ]
+    assert chains == [
+        ("0", "c3", "c2", "true"),
+        ("1", "c2", "LIT-801", "true"),
+        ("2", "LIT-801", "c1", "true"),
+        ("3", "c1", "ARXIV-2409.19256", "true"),
+        ("0", "c4", "ns#method", "false"),
+    ]
