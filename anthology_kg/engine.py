@@ -120,6 +120,11 @@ class Engine(Protocol):
         """The file and line where ``node`` (or its owner) is written, if known."""
         ...
 
+    def written_in(self, node: Term) -> list[Location]:
+        """Every data file that writes the IRI ``node`` as a subject, with its first
+        line there, in the order of the files."""
+        ...
+
     def normalize(self, node: str) -> str:
         """An IRI as a prefixed name where a bound prefix fits, else ``<iri>``."""
         ...

@@ -101,8 +101,9 @@ class EntryIndex(ABC):
     _owners: dict[Term, Term | None] = field(default_factory=dict, repr=False)
     #: Each data file's subject IRIs and their first lines, for the files read so far.
     _file_lines: dict[Path, dict[str, int]] = field(default_factory=dict, repr=False)
-    #: Where each subject IRI is first written, all data files read by name (``location``).
-    _first_lines: dict[str, Location] | None = field(default=None, repr=False)
+    #: Where each subject IRI is written, first line of each file in the order of the
+    #: files, all data files read (``location``, ``written_in``).
+    _written_lines: dict[str, list[Location]] | None = field(default=None, repr=False)
     _identifier_files: dict[str, Path] | None = field(default=None, repr=False)
     _data_file_names: frozenset[str] | None = field(default=None, repr=False)
     #: The data files the loader's layout scan found worth parsing (``layout.LayoutScan``),
@@ -256,8 +257,15 @@ class EntryIndex(ABC):
             found = self._written_in(keys, [path] if path is not None else [])
         if found is not None:
             return found
-        first = self._first_written()
-        return next((first[key] for key in keys if key in first), None)
+        written = self._all_written()
+        return next((written[key][0] for key in keys if key in written), None)
+
+    def written_in(self, node: Term) -> list[Location]:
+        """Every data file that writes the IRI ``node`` as a subject, with its first line
+        there, in the order of the files (none for a blank node or a literal). The first
+        call reads every data file: ``location`` looks in the owner's file first."""
+        iri = iri_of(node)
+        return list(self._all_written().get(iri, ())) if iri is not None else []
 
     def _written_in(self, keys: Sequence[str], paths: Sequence[Path]) -> Location | None:
         """Where the first of ``keys`` is a subject in one of ``paths``, tried in order."""
@@ -296,15 +304,15 @@ class EntryIndex(ABC):
             lines = self._file_lines[path] = _subject_lines(path, self.base)
         return lines
 
-    def _first_written(self) -> dict[str, Location]:
-        """Where each subject IRI is first written, the data files read by name."""
-        if self._first_lines is None:
-            self._first_lines = {}
+    def _all_written(self) -> dict[str, list[Location]]:
+        """Where each subject IRI is written, in the order of the data files (read once)."""
+        if self._written_lines is None:
+            self._written_lines = {}
             for path in self.data_files:
                 lines = self._file_lines.get(path) or _subject_lines(path, self.base)
                 for iri, line in lines.items():
-                    self._first_lines.setdefault(iri, Location(path, line))
-        return self._first_lines
+                    self._written_lines.setdefault(iri, []).append(Location(path, line))
+        return self._written_lines
 
     def resolve_entry(self, text: str) -> URIRef:
         """The entry named by an identifier (``LIT-168``) or a full IRI.

@@ -110,6 +110,9 @@ class RemoteEngine(EntryIndex):
     def location(self, node: Term) -> Location | None:
         return self.local_copy().location(node)
 
+    def written_in(self, node: Term) -> list[Location]:
+        return self.local_copy().written_in(node)
+
     def normalize(self, node: str) -> str:
         return self.local_copy().normalize(node)
 

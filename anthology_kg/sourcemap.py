@@ -635,6 +635,21 @@ def _matches(written: object, value: object) -> bool:
     return written == value
 
 
+def written_triple(
+    positions: Positions, subject: object, predicate: object, value: object | None
+) -> Written | None:
+    """The first triple written ``subject predicate value`` (``value`` a term of the
+    graph, None: any), or None when the text does not write one."""
+    return next(
+        (
+            w
+            for w in positions.triples
+            if w.subject == subject and w.predicate == predicate and _matches(w.object, value)
+        ),
+        None,
+    )
+
+
 def locate(
     positions: Positions,
     focus: object,
@@ -653,13 +668,9 @@ def locate(
 
     subject = holding.object if holding is not None else focus
     if is_iri(predicate):
-        direct = [
-            w
-            for w in positions.triples
-            if w.subject == subject and w.predicate == predicate and _matches(w.object, value)
-        ]
-        if direct:
-            return direct[0].line, direct[0].column
+        direct = written_triple(positions, subject, predicate, value)
+        if direct is not None:
+            return direct.line, direct.column
         if value is not None and owner is not None and focus != owner and holding is None:
             nested = nested_triples(positions, owner, predicate, value)
             if len(nested) == 1:

@@ -41,7 +41,7 @@ from .shacl import ResultRow
 from .shacl.graph import ShapesGraph
 from .shacl.vocabulary import RDF, RDFS, SH, ox_term
 from .shacl.vocabulary import Term as ShapeTerm  # a node of the shapes graph (pyoxigraph's)
-from .sourcemap import file_positions, locate, object_triples, written_blank
+from .sourcemap import file_positions, locate, object_triples, written_blank, written_triple
 from .sparql_text import code_matches, where_brace
 
 if TYPE_CHECKING:
@@ -373,6 +373,20 @@ def _result(
             written_blank(positions, row.focus, referrers, objects) if is_blank(row.focus) else None
         )
         where = locate(positions, row.focus, owner, row.path, value, holding)
+        if (
+            row.path is not None
+            and value is not None
+            and is_iri(row.focus)
+            and is_iri(row.path)
+            and (is_iri(value) or is_literal(value))
+            and written_triple(positions, row.focus, row.path, value) is None
+        ):
+            # The triple at fault is not in the file of the focus node's entry: another
+            # file that writes the node as a subject may hold it (the layout rule warns
+            # of such a file). Only then are all the data files' subjects read.
+            elsewhere = _written_elsewhere(anthology, row.focus, row.path, value, location.path)
+            if elsewhere is not None:
+                location, where = elsewhere
     own_node = owner is not None and owner != row.focus and not is_blank(row.focus)
     return RuleResult(
         severity=severity_name(text(row.severity)),
@@ -390,6 +404,21 @@ def _result(
         column=where[1] if where else None,
         component=text(row.source_constraint_component).rsplit("#", 1)[-1],
     )
+
+
+def _written_elsewhere(
+    anthology: Engine, focus: Term, predicate: Term, value: Term, home: Path
+) -> tuple[Location, tuple[int, int]] | None:
+    """The first data file other than ``home`` that writes ``focus predicate value``,
+    and the triple's line and column there; None when none does."""
+    ox_terms = isinstance(focus, _OX_TERMS)
+    for place in anthology.written_in(focus):
+        if place.path != home:
+            positions = file_positions(place.path, anthology.base, ox_terms)
+            found = written_triple(positions, focus, predicate, value)
+            if found is not None:
+                return place, (found.line, found.column)
+    return None
 
 
 def _literal_place(
