@@ -29,8 +29,8 @@ def _constraint(row) -> tuple:
 def test_threads_give_the_one_thread_rows_in_order(root):
     """The same rows, in the order of the constraints. Within one constraint, the rows
     come in the order its query gives them, which SPARQL leaves open: one thread's own
-    runs differ there (Oxigraph's DISTINCT over the four class targets of
-    Rule8OtherIdentifier, in rule8-bad)."""
+    runs differ there (Oxigraph's DISTINCT over a shape's several class targets, as
+    rule 8's one shape for four classes had before ce80cfd)."""
     select, compiled = _select_and_compiled(root)
     alone = run_compiled(select, compiled)
     assert alone  # a bad fixture breaks its rule
