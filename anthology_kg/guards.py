@@ -19,7 +19,7 @@ import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Generic, ParamSpec, TypeVar, cast
 
 from .errors import AnthologyError, TimedOut
 from .sparql_text import has_keyword
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .shacl.graph import ShapesGraph
 
 T = TypeVar("T")
+P = ParamSpec("P")
 #: Each outgoing request of an allowed SERVICE gives up after this many seconds (on the
 #: fast engine, the whole query: ``service_bounded``).
 SERVICE_REQUEST_TIMEOUT = 30.0
@@ -128,6 +129,21 @@ def clear_frames(error: BaseException) -> None:
     prints."""
     for chained in _chain(error):
         traceback.clear_frames(chained.__traceback__)
+
+
+def releasing(work: Callable[P, T]) -> Callable[P, T]:
+    """``work``, whose error is raised with its frames' locals dropped (``clear_frames``):
+    for work run in one thread whose error another thread gets (a pool's future, a
+    thread joined), so that what the frames held is released in the thread that made it."""
+
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return work(*args, **kwargs)
+        except BaseException as exc:
+            clear_frames(exc)
+            raise
+
+    return run
 
 
 def _break_tracebacks(error: BaseException | None) -> None:

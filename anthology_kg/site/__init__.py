@@ -21,7 +21,7 @@ from functools import cached_property, partial
 from pathlib import Path
 
 from ..forking import Child
-from ..guards import refuse_service_in_shapes
+from ..guards import refuse_service_in_shapes, releasing
 from ..loader import EntryIndex
 from ..queries import StoredQuery, catalog
 from ..validation import Report, validate
@@ -99,7 +99,7 @@ def build_site(
                 if count > 1 and validator is None:
                     asked = beside(partial(_answers, anthology, queries, allow_service))
                 else:
-                    asked = pool.submit(ask, anthology, queries, own)
+                    asked = pool.submit(releasing(ask), anthology, queries, own)
             try:
                 model = Model.read(anthology)
             except Exception:

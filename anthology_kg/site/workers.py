@@ -16,6 +16,7 @@ from typing import Generic, TypeVar
 
 from .. import forking
 from ..forking import Child
+from ..guards import releasing
 
 T = TypeVar("T")
 
@@ -97,7 +98,7 @@ def _in_a_new_thread(task: Callable[[], T]) -> T:
 
     def run() -> None:
         try:
-            outcome.append(task())
+            outcome.append(releasing(task)())
         except BaseException as exc:  # raised in the calling thread, as itself
             failure.append(exc)
 
