@@ -31,7 +31,7 @@ from . import (
 from .errors import Unsupported
 from .graph import ShapesGraph
 from .model import Component, Constraint, Out
-from .paths import exists_value, path_text, path_triples
+from .paths import exists_value, path_triples, pattern_path
 from .sparql_rewrite import negate, rename
 from .targets import (
     TARGET_PREDICATES,
@@ -192,7 +192,10 @@ class Compiler:
     subclasses (see targets.focus_nodes): the form that Oxigraph answers fastest.
     ``tested_after``: a SPARQL constraint of a shape whose focus nodes include every
     typed node is answered once and its ``$this`` tested against them, where it can be
-    (``sparql_based.select_query``): Oxigraph's cheaper form of such a query."""
+    (``sparql_based.select_query``): Oxigraph's cheaper form of such a query.
+    ``bound_paths``: each path in the form pyoxigraph walks from the node its pattern
+    starts at (``paths.pattern_path``), not walked from every node of the graph: a
+    ``sh:oneOrMorePath`` as ``(p)+``, not the ``p/(p)*`` Virtuoso 7.2 needs."""
 
     def __init__(
         self,
@@ -201,6 +204,7 @@ class Compiler:
         hierarchy: Hierarchy | Mapping[Term, Sequence[Term]] | None = None,
         path_targets: bool = False,
         tested_after: bool = False,
+        bound_paths: bool = False,
     ):
         self._rdflib = not isinstance(shapes, ShapesGraph)
         self.g = shapes if isinstance(shapes, ShapesGraph) else ShapesGraph.of_rdflib(shapes)
@@ -208,6 +212,7 @@ class Compiler:
         self.hierarchy = ox_hierarchy(hierarchy) if hierarchy is not None else None
         self.path_targets = path_targets
         self.tested_after = tested_after
+        self.bound_paths = bound_paths
         self.focus_block = ""
         self._fresh = itertools.count()
         self._stack: list[ShapeTerm] = []
@@ -226,13 +231,15 @@ class Compiler:
         its class hierarchy read first, in the forms Oxigraph answers fastest
         (``path_targets``), or, without them, in the forms that hold the least memory:
         a class target's focus nodes looked up one by one instead of hash-joined. Either
-        way a SPARQL constraint on every typed node is ``tested_after``."""
+        way a SPARQL constraint on every typed node is ``tested_after`` and each path is
+        walked from the node its pattern starts at (``bound_paths``)."""
         return cls(
             shapes,
             shapes_graph,
             read_hierarchy(select),
             path_targets=path_targets,
             tested_after=True,
+            bound_paths=True,
         )
 
     # -- helpers the translations use -----------------------------------------------
@@ -240,7 +247,7 @@ class Compiler:
         return f"?_v{next(self._fresh)}"
 
     def path_triples(self, subject: str, path: ShapeTerm, obj: str) -> str:
-        return path_triples(self.g, subject, path, obj, self.fresh)
+        return path_triples(self.g, subject, path, obj, self.fresh, self.bound_paths)
 
     def at_least(
         self, focus: str, path: ShapeTerm, n: int, condition: str | None = None, var: str = ""
@@ -250,7 +257,7 @@ class Compiler:
         if n <= 0:
             return "true"
         if n == 1 and condition is None:
-            return exists_value(self.g, focus, path, self.fresh)
+            return exists_value(self.g, focus, path, self.fresh, self.bound_paths)
         if n > PAIRWISE_LIMIT:
             v, count = self.fresh(), self.fresh()
             test = f"FILTER ({rename(condition, {var[1:]: v})})" if condition else ""
@@ -504,7 +511,7 @@ class Compiler:
             inner = (
                 f"{{ SELECT DISTINCT ?this {' '.join(inner_origins)} WHERE {{ "
                 f"{{ SELECT (?this AS {outer}) {kept} WHERE {{ {targets} }} }} "
-                f"{outer} {path_text(g, path)} ?this }} }}"
+                f"{outer} {pattern_path(g, path, self.bound_paths)} ?this }} }}"
             )
         for nested in sorted(g.objects(shape, SH.property), key=text):
             if not self.deactivated(nested):

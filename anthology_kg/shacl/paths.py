@@ -28,40 +28,98 @@ def is_list(g: Graph, node: Node) -> bool:
     return g.is_list(node)
 
 
-def path_text(g: Graph, node: Node) -> str:
-    """The SPARQL 1.1 property path for the SHACL path ``node``."""
+def path_text(g: Graph, node: Node, bound: bool = False) -> str:
+    """The SPARQL 1.1 property path for the SHACL path ``node``. A ``sh:oneOrMorePath``
+    is ``p/(p)*``, the form Virtuoso 7.2 answers right, or with ``bound`` ``(p)+``, which
+    pyoxigraph walks from the node it starts at (see ``_one_or_more``)."""
     if isinstance(node, ox.NamedNode):
         return str(node)
     if is_list(g, node):
         steps = g.items(node)
         if not steps:
             raise Unsupported("an empty sequence path")
-        return "(" + "/".join(path_text(g, step) for step in steps) + ")"
+        return "(" + "/".join(path_text(g, step, bound) for step in steps) + ")"
     for predicate, suffix in _REPEATS:
         inner = g.value(node, predicate)
         if inner is not None:
-            if suffix == "+":
-                # p/p*, not p+: the same nodes, but Virtuoso 7.2 answers p+ from a bound
-                # node without that node when a cycle leads back to it (tests/test_pushdown).
-                step = path_text(g, inner)
-                return f"({step}/({step})*)"
-            return f"({path_text(g, inner)}){suffix}"
+            if suffix == "+" and not bound:
+                return _one_or_more(path_text(g, inner, bound))
+            return f"({path_text(g, inner, bound)}){suffix}"
     inverse = g.value(node, SH.inversePath)
     if inverse is not None:
-        return f"^({path_text(g, inverse)})"
+        return f"^({path_text(g, inverse, bound)})"
     alternative = g.value(node, SH.alternativePath)
     if alternative is not None:
         options = g.items(alternative)
         if not options:
             raise Unsupported("an empty alternative path")
-        return "(" + "|".join(path_text(g, option) for option in options) + ")"
+        return "(" + "|".join(path_text(g, option, bound) for option in options) + ")"
     raise Unsupported(f"sh:path {node.value} is not a SHACL path")
 
 
-def path_triples(g: Graph, subject: str, path: Node, obj: str, fresh: Callable[[], str]) -> str:
+def _one_or_more(step: str) -> str:
+    """``step`` one or more times, as ``step/(step)*``: the same nodes as ``(step)+``, but
+    Virtuoso 7.2 answers p+ from a bound node without that node when a cycle leads back
+    to it (tests/test_pushdown). Not pyoxigraph's form: a sequence at the top of a pattern
+    is split (``pattern_path``), and its ``(step)*`` walked from every node of the graph."""
+    return f"({step}/({step})*)"
+
+
+def pattern_path(g: Graph, node: Node, bound: bool = False) -> str:
+    """``path_text`` for the path of one triple pattern; with ``bound``, in a form
+    pyoxigraph walks from the node the pattern starts at.
+
+    SPARQL's algebra splits a sequence at the top of a pattern (``?s a/b* ?o``) into a
+    join on a fresh variable (``?s a ?m . ?m b* ?o``), and pyoxigraph hash-joins a ``*``
+    path rather than walk it from a node bound by the join (its zero-length match would
+    otherwise hold a node of no triple): it walks ``b*`` from every node of the graph,
+    each pair of a long list's closure (n*n/2 for an rdf:rest list of n), at every
+    evaluation (in an EXISTS, every focus node). So with ``bound`` such a sequence is
+    written as the alternative of itself, which the algebra keeps whole and pyoxigraph
+    walks from the start, its alternatives a set (the same nodes, once each)."""
+    text = path_text(g, node, bound)
+    if bound and _split_with_walk(g, node):
+        return f"({text}|{text})"
+    return text
+
+
+def _split_with_walk(g: Graph, node: Node) -> bool:
+    """Whether SPARQL's algebra splits the path ``node`` at the top of a pattern into a
+    join holding a step that is not a predicate (or its inverse)."""
+    steps = _top_steps(g, node)
+    return len(steps) > 1 and not all(isinstance(step, ox.NamedNode) for step in steps)
+
+
+def _top_steps(g: Graph, node: Node) -> list[Node]:
+    """The steps SPARQL's algebra splits the path ``node`` into (through sequences,
+    inverses and alternatives of one path, in no particular order): the path itself
+    where it is no sequence."""
+    if isinstance(node, ox.NamedNode):
+        return [node]
+    if is_list(g, node):
+        return [step for item in g.items(node) for step in _top_steps(g, item)]
+    if any(g.value(node, predicate) is not None for predicate, _ in _REPEATS):
+        return [node]
+    inverse = g.value(node, SH.inversePath)
+    if inverse is not None:
+        return _top_steps(g, inverse)
+    alternative = g.value(node, SH.alternativePath)
+    options = g.items(alternative) if alternative is not None else []
+    return _top_steps(g, options[0]) if len(options) == 1 else [node]
+
+
+def path_triples(
+    g: Graph,
+    subject: str,
+    path: Node,
+    obj: str,
+    fresh: Callable[[], str],
+    bound: bool = False,
+) -> str:
     """``subject path obj`` as graph patterns. A chain of predicates and inverse
     predicates is spelled out as triple patterns, which engines evaluate far faster
-    inside EXISTS than the same property path; any other path stays a property path."""
+    inside EXISTS than the same property path; any other path stays a property path
+    (``bound``: see ``pattern_path``)."""
     if isinstance(path, ox.NamedNode):
         return f"{subject} {path} {obj} ."
     inverse = g.value(path, SH.inversePath)
@@ -72,10 +130,10 @@ def path_triples(g: Graph, subject: str, path: Node, obj: str, fresh: Callable[[
         if steps and all(_simple_step(g, step) for step in steps):
             nodes = [subject] + [fresh() for _ in steps[:-1]] + [obj]
             return " ".join(
-                path_triples(g, a, step, b, fresh)
+                path_triples(g, a, step, b, fresh, bound)
                 for a, step, b in zip(nodes, steps, nodes[1:], strict=False)
             )
-    return f"{subject} {path_text(g, path)} {obj} ."
+    return f"{subject} {pattern_path(g, path, bound)} {obj} ."
 
 
 def _simple_step(g: Graph, step: Node) -> bool:
@@ -84,13 +142,15 @@ def _simple_step(g: Graph, step: Node) -> bool:
     )
 
 
-def exists_value(g: Graph, subject: str, path: Node, fresh: Callable[[], str]) -> str:
+def exists_value(
+    g: Graph, subject: str, path: Node, fresh: Callable[[], str], bound: bool = False
+) -> str:
     """EXISTS a value of ``path`` from ``subject``. A chain of steps becomes nested
     EXISTS, one step each, which keeps engines from joining the whole chain first."""
     steps = g.items(path) if is_list(g, path) else [path]
     if len(steps) > 1 and all(_simple_step(g, step) for step in steps):
         return _exists_steps(g, subject, steps, fresh)
-    return f"EXISTS {{ {path_triples(g, subject, path, fresh(), fresh)} }}"
+    return f"EXISTS {{ {path_triples(g, subject, path, fresh(), fresh, bound)} }}"
 
 
 def _exists_steps(g: Graph, subject: str, steps: list[Node], fresh: Callable[[], str]) -> str:

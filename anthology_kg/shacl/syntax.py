@@ -126,7 +126,9 @@ def _rules(
     quads = [quad for parser in parsers for quad in parser]
     prefixes = {name: iri for parser in parsers for name, iri in parser.prefixes.items()}
     rules = ShapesGraph((q.subject, q.predicate, q.object) for q in quads)
-    return rules, tuple(Compiler(rules, MORE_RULES + "rules").compile()), prefixes
+    # (bound_paths: the rules run on a pyoxigraph store only)
+    compiled = Compiler(rules, MORE_RULES + "rules", bound_paths=True).compile()
+    return rules, tuple(compiled), prefixes
 
 
 def syntax_results(
