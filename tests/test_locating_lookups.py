@@ -4,11 +4,10 @@ IRI the file writes, which for a class run to thousands of subjects)."""
 
 import pyoxigraph as ox
 import pytest
+from engines import ENGINES
 from rdflib import BNode, Literal, URIRef
 
 from anthology_kg.fast import load_fast
-from anthology_kg.loader import load_anthology
-from anthology_kg.remote import RemoteEngine
 from anthology_kg.sourcemap import written_blank, written_triples
 
 AK = "https://w3id.org/anthology-kg/ns#"
@@ -30,21 +29,6 @@ def root(tmp_path_factory):
     (folder / "data").mkdir()
     (folder / "data" / "LIT-001.ttl").write_text(ENTRY, encoding="utf-8")
     return folder
-
-
-def _remote(root):
-    """A remote engine whose copy of the store's data graph is already read back."""
-    local = load_anthology(root)
-    return RemoteEngine(
-        root=root,
-        endpoint="http://127.0.0.1:9/sparql",  # never asked: the copy is there
-        rules=local.rules,
-        data_files=[],
-        _copy=local,
-    )
-
-
-ENGINES = {"fast": load_fast, "reference": load_anthology, "remote": _remote}
 
 
 @pytest.mark.parametrize("kind", ENGINES)

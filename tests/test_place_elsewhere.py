@@ -6,12 +6,10 @@ import json
 
 import pytest
 from conftest import run_cli
+from engines import ENGINES
 from rdflib import BNode, Literal, URIRef
 
 from anthology_kg.entries import Location
-from anthology_kg.fast import load_fast
-from anthology_kg.loader import load_anthology
-from anthology_kg.remote import RemoteEngine
 
 ID = "https://w3id.org/anthology-kg/id/"
 PREFIXES = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
@@ -33,21 +31,6 @@ def root(tmp_path_factory):
     (folder / "data" / "LIT-001.ttl").write_text(PREFIXES + OWN, encoding="utf-8")
     (folder / "data" / "LIT-002.ttl").write_text(PREFIXES + OTHER, encoding="utf-8")
     return folder
-
-
-def _remote(root):
-    """A remote engine whose copy of the store's data graph is already read back."""
-    local = load_anthology(root)
-    return RemoteEngine(
-        root=root,
-        endpoint="http://127.0.0.1:9/sparql",  # never asked: the copy is there
-        rules=local.rules,
-        data_files=[],
-        _copy=local,
-    )
-
-
-ENGINES = {"fast": load_fast, "reference": load_anthology, "remote": _remote}
 
 
 @pytest.mark.parametrize("kind", ENGINES)
