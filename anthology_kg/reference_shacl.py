@@ -60,6 +60,20 @@ def _prepare(text: str, base: str | None, namespaces: tuple[tuple[str, str], ...
     return query
 
 
+def _read_operands(self: Expr, ctx: Any) -> list[Any] | None:
+    """The operands of a ``&&`` or ``||`` expression, its variables read first (raising
+    as rdflib would when one is unbound or bound to an error); None when it has one
+    operand only (rdflib's expression is then that operand's value)."""
+    other = OrderedDict.get(self, "other")
+    if other is None:
+        return None
+    operands = [OrderedDict.__getitem__(self, "expr"), *other]
+    for operand in operands:
+        if isinstance(operand, (BNode, Variable)):
+            sparql_value(ctx, operand)
+    return operands
+
+
 def _and_in_order(self: Expr, ctx: Any) -> Literal:
     """rdflib's ``ConditionalAndExpression`` with each operand evaluated only while those
     before it are true: the same value or error.
@@ -71,13 +85,9 @@ def _and_in_order(self: Expr, ctx: Any) -> Literal:
     is its value), so the variables are read first, raising as rdflib would; then the
     first false operand gives false and the first error raises, as rdflib's
     ``all(EBV(x) ...)`` over the values does."""
-    other = OrderedDict.get(self, "other")
-    if other is None:
+    operands = _read_operands(self, ctx)
+    if operands is None:
         return self.expr
-    operands = [OrderedDict.__getitem__(self, "expr"), *other]
-    for operand in operands:
-        if isinstance(operand, (BNode, Variable)):
-            sparql_value(ctx, operand)
     for operand in operands:
         if not EBV(sparql_value(ctx, operand)):
             return Literal(False)
@@ -94,13 +104,9 @@ def _or_in_order(self: Expr, ctx: Any) -> Literal:
     variables are read first, raising as rdflib would; then the first true operand gives
     true, and else the last error is raised, as rdflib's loop over the values does (it
     too returns at the first true one, whatever errors came before)."""
-    other = OrderedDict.get(self, "other")
-    if other is None:
+    operands = _read_operands(self, ctx)
+    if operands is None:
         return self.expr
-    operands = [OrderedDict.__getitem__(self, "expr"), *other]
-    for operand in operands:
-        if isinstance(operand, (BNode, Variable)):
-            sparql_value(ctx, operand)
     error = None
     for operand in operands:
         try:
