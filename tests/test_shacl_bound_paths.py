@@ -153,3 +153,16 @@ def test_a_long_list_beside_a_list_path_is_checked_alike():
     assert {(str(row.focus), str(row.path)) for row in rows} == {
         ("<urn:alt>", "<http://www.w3.org/ns/shacl#path>")
     }
+
+
+def test_pyoxigraph_gives_each_node_of_an_alternative_path_once():
+    """The bound form ``(X|X)`` relies on this: SPARQL's algebra evaluates an alternative
+    as a union (each node twice here, as the UNION of the same pattern gives it), while
+    pyoxigraph gives a node of ``p|p`` once. A release that followed the algebra would
+    double every value of such a path (under a count, a wrong sh:maxCount)."""
+    store = ox.Store()
+    store.add(ox.Quad(ox.NamedNode("urn:a"), ox.NamedNode("urn:p"), ox.NamedNode("urn:b")))
+    alternative = "SELECT ?o WHERE { <urn:a> ((<urn:p>/(<urn:p>)*)|(<urn:p>/(<urn:p>)*)) ?o }"
+    union = "SELECT ?o WHERE { { <urn:a> <urn:p> ?o } UNION { <urn:a> <urn:p> ?o } }"
+    assert len(list(store.query(alternative))) == 1
+    assert len(list(store.query(union))) == 2  # the same store counts a bag where it is one
