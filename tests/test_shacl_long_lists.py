@@ -58,3 +58,33 @@ def test_joined_keeps_the_forms_of_short_lists():
     assert joined(["a"], "||", "(false)") == "(a)"
     assert joined(["a", "b"], "&&", "(true)") == "(a && b)"
     assert joined(["a", "b", "c", "d"], "+", "(0)") == "((a + b) + (c + d))"
+
+
+def test_a_shape_of_many_constraints_conforms_by_a_shallow_tree():
+    """A shape's own tests, read where another shape asks whether a node conforms to it
+    (sh:node), and a qualified value shape's disjoint siblings are joined by ``&&`` as
+    sh:and's members are: 64 of them chain at most a few operators in one group."""
+    properties = " ; ".join(
+        f"sh:property [ sh:path <urn:p{i}> ; sh:maxCount 1 ]" for i in range(64)
+    )
+    siblings = " ; ".join(
+        f"sh:property [ sh:path <urn:q> ; sh:qualifiedValueShape [ sh:class <urn:C{i}> ] ; "
+        "sh:qualifiedMaxCount 1 ; sh:qualifiedValueShapesDisjoint true ]"
+        for i in range(64)
+    )
+    shapes = Graph().parse(
+        data="@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+        "<urn:outer> a sh:NodeShape ; sh:targetSubjectsOf <urn:p3> ; sh:node <urn:inner> .\n"
+        f"<urn:inner> a sh:NodeShape ; {properties} .\n"
+        f"<urn:qualified> a sh:NodeShape ; sh:targetNode <urn:a> ; {siblings} .\n",
+        format="turtle",
+    )
+    compiled = Compiler(shapes).compile()
+    assert max(longest_chain(c.sparql) for c in compiled) <= 4
+    store, data = ox.Store(), ox.NamedNode("urn:data")
+    for value in ("x", "y"):  # two values of urn:p3: urn:a does not conform to urn:inner
+        store.add(ox.Quad(ox.NamedNode("urn:a"), ox.NamedNode("urn:p3"), ox.Literal(value), data))
+    rows = run_compiled(store_select(store, [data], ox_terms=True), compiled)
+    assert [(row.focus, str(row.source_shape)) for row in rows] == [
+        (ox.NamedNode("urn:a"), "urn:outer")
+    ]

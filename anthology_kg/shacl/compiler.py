@@ -32,7 +32,7 @@ from .errors import Unsupported
 from .graph import ShapesGraph
 from .model import Component, Constraint, Out
 from .paths import exists_value, path_triples, pattern_path
-from .sparql_rewrite import negate, rename
+from .sparql_rewrite import joined, negate, rename
 from .targets import (
     TARGET_PREDICATES,
     Hierarchy,
@@ -376,7 +376,7 @@ class Compiler:
                         f"NOT EXISTS {{ {self.path_triples(node, path, v)} "
                         f"FILTER ({negate(self.conforms(nested, v))}) }}"
                     )
-            return "(" + " && ".join(tests) + ")" if tests else "true"
+            return joined(tests, "&&", "true")
         finally:
             self._stack.pop()
 

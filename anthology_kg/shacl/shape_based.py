@@ -6,7 +6,7 @@ nodes of the shape that declares it.)"""
 from __future__ import annotations
 
 from .model import Constraint, Context, Out
-from .sparql_rewrite import negate
+from .sparql_rewrite import joined, negate
 from .vocabulary import SH, TRUE, text
 
 
@@ -29,7 +29,7 @@ def _qualified(ctx: Context, c: Constraint, node: str) -> str:
             if sibling_shape != shape
         }
         tests += [negate(ctx.conforms(s, node)) for s in sorted(siblings, key=text)]
-    return "(" + " && ".join(tests) + ")"
+    return joined(tests, "&&", "(true)")
 
 
 def qualified_min_count(ctx: Context, c: Constraint, focus: str, out: Out) -> str | None:
