@@ -398,13 +398,35 @@ EXPECTED = {
             "ak:restsOn",
             "id:GHOST-1",
         ),
+        # From untyped blank nodes through other properties of ak: (hunt14 #2): what a
+        # recommendation prefers, and a figure's algorithm in a claim.
+        (
+            "Violation",
+            "LIT-001",
+            "Rule9NoDanglingReference",
+            None,
+            "LIT-001.ttl",
+            13,
+            "ak:preferred",
+            "id:GHOST-2",
+        ),
+        (
+            "Violation",
+            "LIT-001",
+            "Rule9NoDanglingReference",
+            None,
+            "LIT-001.ttl",
+            14,
+            "ak:algorithm",
+            "ak:GHOST-3",
+        ),
         (
             "Violation",
             "id:LIT-001-cites",
             "Rule9NoDanglingReference",
             None,
             "LIT-001.ttl",
-            15,
+            18,
             "cito:hasCitedEntity",
             "id:ARXIV-9999.00001",
         ),
@@ -564,3 +586,26 @@ def test_inference_modes_agree_on_a_bad_fixture():
     for inference in ("rdfs", "owlrl"):
         report = validate(load_anthology(RULES / "rule2-bad"), inference)
         assert {(r.focus, r.shape) for r in report.results} == plain
+
+
+def test_rule9_starts_from_every_node_that_uses_a_property_of_ak_the_ontology_declares():
+    """Rule 9's focus nodes are every subject of an ak: property the ontology declares
+    (all but its datatype properties, whose values are texts): a new property of the
+    ontology is a pointer rule 9 follows from untyped nodes too (hunt14 #2)."""
+    from rdflib import OWL, RDF, Graph
+    from rdflib.namespace import SH
+
+    from anthology_kg import resources
+    from anthology_kg.namespaces import AK
+
+    ontology = Graph().parse(resources.ontology_file())
+    declared = {
+        p
+        for kind in (OWL.ObjectProperty, OWL.AnnotationProperty, OWL.DatatypeProperty)
+        for p in ontology.subjects(RDF.type, kind)
+        if str(p).startswith(str(AK)) and (p, RDF.type, OWL.DatatypeProperty) not in ontology
+    }
+    shapes = Graph().parse(resources.bundled_dir() / "ontology" / "shapes" / "integrity.ttl")
+    targets = set(shapes.objects(AKS.Rule9NoDanglingReference, SH.targetSubjectsOf))
+    assert len(declared) == 47
+    assert declared <= targets
