@@ -11,6 +11,8 @@ property raises ``Unsupported``.
 from __future__ import annotations
 
 import itertools
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -127,6 +129,21 @@ ADVANCED = {SH[name] for name in ("rule", "target", "condition", "expression")}
 # Up to this many values, "at least n values" is n pairwise distinct variables (fast
 # inside EXISTS); above it, a COUNT.
 PAIRWISE_LIMIT = 4
+#: The constraints compiled lately (``Compiler.compile``), by everything the compilation
+#: reads (``Compiler._inputs``): every check, validation, push-down and server request
+#: compiles the same bundled shapes for the same hierarchy again, ~5 ms each. Equal
+#: inputs give equal constraints (the compiler reads nothing else: no clock, no
+#: randomness, no global that changes), and what is kept is immutable (frozen
+#: dataclasses of immutable terms and strings, in a tuple; each caller gets a list of
+#: its own). At most ``_COMPILED_KEPT`` entries, the least recently used dropped first;
+#: read and written under ``_COMPILED_LOCK`` (compilers in several threads may then both
+#: compile the same inputs, and keep one of the equal answers). A refusal (Unsupported)
+#: is not kept.
+_COMPILED: OrderedDict[tuple[object, ...], tuple[tuple[CompiledConstraint, ...], int]] = (
+    OrderedDict()
+)
+_COMPILED_KEPT = 16
+_COMPILED_LOCK = threading.Lock()
 
 
 def _filter_only(pattern: str) -> str | None:
@@ -214,7 +231,7 @@ class Compiler:
         self.tested_after = tested_after
         self.bound_paths = bound_paths
         self.focus_block = ""
-        self._fresh = itertools.count()
+        self._fresh = 0  # the number of the next fresh variable
         self._stack: list[ShapeTerm] = []
         self.components = COMPONENTS + tuple(sparql_based.components(self.g))
         self._parameters = {p for c in self.components for p in (*c.parameters, *c.optional)}
@@ -244,7 +261,8 @@ class Compiler:
 
     # -- helpers the translations use -----------------------------------------------
     def fresh(self) -> str:
-        return f"?_v{next(self._fresh)}"
+        number, self._fresh = self._fresh, self._fresh + 1
+        return f"?_v{number}"
 
     def path_triples(self, subject: str, path: ShapeTerm, obj: str) -> str:
         return path_triples(self.g, subject, path, obj, self.fresh, self.bound_paths)
@@ -393,9 +411,49 @@ class Compiler:
 
     def compile(self) -> list[CompiledConstraint]:
         """The queries of every shape with targets, in a stable order (on rdflib's
-        terms when the shapes were given as an rdflib graph)."""
+        terms when the shapes were given as an rdflib graph). A compiler that has
+        written nothing yet takes them from ``_COMPILED`` when one with the same inputs
+        compiled them before (the same list; its fresh variables numbered on as after
+        compiling)."""
+        untouched = self._fresh == 0 and not self.focus_block and not self._stack
+        key = self._inputs() if untouched else None
+        if key is not None:
+            with _COMPILED_LOCK:
+                found = _COMPILED.get(key)
+                if found is not None:
+                    _COMPILED.move_to_end(key)
+            if found is not None:
+                constraints, self._fresh = found
+                return list(constraints)
         out = self._compile()
-        return [c.as_rdflib() for c in out] if self._rdflib else out
+        out = [c.as_rdflib() for c in out] if self._rdflib else out
+        if key is not None:
+            with _COMPILED_LOCK:
+                _COMPILED[key] = (tuple(out), self._fresh)
+                while len(_COMPILED) > _COMPILED_KEPT:
+                    _COMPILED.popitem(last=False)
+        return out
+
+    def _inputs(self) -> tuple[object, ...]:
+        """Everything ``_compile`` reads, as a hashable value: both indexes of the shapes
+        graph in their order (all a ShapesGraph answers from; it is never changed), the
+        class hierarchy in its order, the options, and the library of the terms given."""
+        g = self.g
+        hierarchy = (
+            None
+            if self.hierarchy is None
+            else tuple((cls, tuple(subs)) for cls, subs in self.hierarchy.items())
+        )
+        return (
+            tuple(g),
+            tuple((o, tuple(holders)) for o, holders in g._in.items()),
+            hierarchy,
+            self.shapes_graph,
+            self.path_targets,
+            self.tested_after,
+            self.bound_paths,
+            self._rdflib,
+        )
 
     def _compile(self) -> list[CompiledConstraint]:
         out = []
