@@ -75,16 +75,30 @@ _second = itemgetter(1)
 _third = itemgetter(2)
 
 
-def _rooted(node: str, parents: dict[str, str], once: set[str]) -> bool:
-    """Whether the chain of (unique) referrers of a blank node used once reaches a
-    subject that is written on its own (a cycle of blank nodes has no way in)."""
-    seen = set()
-    while node in once:
-        if node in seen:
-            return False
-        seen.add(node)
-        node = parents[node]
-    return True
+def _rooted(once: set[str], parents: dict[str, str]) -> set[str]:
+    """The blank nodes of ``once`` (each used once, ``parents`` naming its referrer)
+    whose chain of referrers reaches a subject written on its own; a cycle of blank
+    nodes, and what hangs from one, has no way in. Each node is walked once: the answer
+    found at the end of a walk is kept for every node on it (a list of n members, a
+    chain nested n deep, is n steps, not n²/2)."""
+    answer: dict[str, bool] = {}
+    for start in once:
+        if start in answer:
+            continue
+        node = parents[start]
+        if node not in once:  # its referrer is written on its own: the most, by far
+            answer[start] = True
+            continue
+        walked, on_walk = [start], {start}
+        while node in once and node not in answer and node not in on_walk:
+            walked.append(node)
+            on_walk.add(node)
+            node = parents[node]
+        # Out of ``once``: rooted; a node answered before: its answer; back on this
+        # walk: a cycle.
+        rooted = answer[node] if node in answer else node not in once
+        answer.update(dict.fromkeys(walked, rooted))
+    return {node for node, rooted in answer.items() if rooted}
 
 
 def _by_iri(row: Sequence[str]) -> tuple[str, str, str]:
@@ -370,8 +384,7 @@ class _Writer:
         self.blank_objects = list(inbound)
         once = {n for n, count in inbound.items() if count == 1 and n not in keep_labels}
         parents = {o: s for s, _, o in blank_rows}
-        # A node whose referrer is written on its own is rooted (the most, by far).
-        self.nestable = {n for n in once if parents[n] not in once or _rooted(n, parents, once)}
+        self.nestable = _rooted(once, parents)
         self.used: set[str] = set()
         self._own_name = _own_name(base)
         self._text: dict[str, str] = {}  # an IRI's or a literal's Turtle, by its N-Triples
