@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .choices import DEFAULT_BASE
-from .errors import AnthologyError
+from .errors import AnthologyError, nesting_followed
 from .files import write_all
 from .layout import FileEntries, LayoutWarning, entries_of, folder_warnings, layout_warnings
 from .sourcemap import refuse_rdf12_terms, scan, string_end
@@ -167,6 +167,12 @@ def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
     subject's line) if the result would not be the same graph, and at the line of a
     comment it would drop (one inside a statement, or one going with a blank node's; see
     ``sourcemap.SourceMap`` for which statement a comment goes with)."""
+    with nesting_followed(path):  # (blank nodes nested hundreds deep: at this file)
+        return _formatted(path, base)
+
+
+def _formatted(path: Path, base: str) -> Formatted:
+    """``format_file``'s work."""
     source = read_source(path, keep_mark=True)
     mark = codecs.BOM_UTF8 if source.startswith(codecs.BOM_UTF8) else b""
     data = source[len(mark) :]

@@ -48,3 +48,25 @@ def test_a_long_list_is_written_as_a_list():
     read_back = list(ox.parse(text, ox.RdfFormat.TURTLE))
     assert len(read_back) == len(quads)
     assert {t.object for t in read_back if t.predicate == first} == set(members)
+
+
+def test_fmt_names_the_file_whose_blank_nodes_nest_too_deep(bundled_copy):
+    """Past Python's own limit on nesting (the writer nests a blank node used once in
+    its referrer), `fmt` is an input error at the file, not a message naming none."""
+    from conftest import run_cli
+
+    deep = 1_500
+    (bundled_copy / "data" / "SOTA-900.ttl").write_text(
+        "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+        "@prefix dcterms: <http://purl.org/dc/terms/> .\n"
+        "@prefix id: <https://w3id.org/anthology-kg/id/> .\n"
+        'id:SOTA-900 a ak:SotaRecord ; dcterms:identifier "SOTA-900" ;\n'
+        f'    ak:x {"[ ak:x " * deep}"leaf"{" ]" * deep} .\n'
+    )
+    result = run_cli("--root", str(bundled_copy), "fmt", "--check")
+    assert result.exit_code == 2
+    assert result.stderr.endswith(
+        "data/SOTA-900.ttl: the input nests too deep to follow (blank nodes or groups "
+        "nested hundreds of levels deep)\n"
+    )
+    assert result.stderr.count("\n") == 1
