@@ -58,18 +58,50 @@ _UNPRINTABLE = re.compile(
 )
 
 
+#: Unicode's Default_Ignorable_Code_Point characters (DerivedCoreProperties.txt).
+_IGNORABLE = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
+)
+#: What a GitHub runner reads as a workflow command in a log line (stdout or stderr):
+#: ``##[`` anywhere (the legacy form) and ``::`` at its start after blanks (the runner
+#: trims leading white space first). The runner matches with .NET's culture-sensitive
+#: ``IndexOf``/``StartsWith``, which under ICU skip zero-width characters, so the
+#: ignorable ones count as nothing here too. A text is one piece of a line, so its own
+#: start counts as a line's start (a table cell after blanks, a name listed alone).
+_WORKFLOW_COMMAND = re.compile(
+    f"#(?=[{_IGNORABLE}]*#[{_IGNORABLE}]*\\[)|^(?P<lead>[\\s{_IGNORABLE}]*):(?=[{_IGNORABLE}]*:)"
+)
+
+
+def _defused(match: re.Match[str]) -> str:
+    # The first character of the form is written as its Python escape, as printable
+    # writes a control character: plain ASCII, which no comparison of the runner's can
+    # read as ``#`` or ``:``, and visibly not the data's own text. An invisible word
+    # joiner (U+2060) would be skipped by that same culture-sensitive match.
+    if match.group("lead") is None:
+        return "\\x23"
+    return match.group("lead") + "\\x3a"
+
+
 def printable(text: str) -> str:
     """``text`` with each character of ``_UNPRINTABLE`` written as its Python escape
-    (``\\n``, ``\\x1b``, ``\\u2028``): how reports and warnings show data, on one line."""
-    if text.isprintable():  # (in C: none of _UNPRINTABLE, the common case)
-        return text
-    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    (``\\n``, ``\\x1b``, ``\\u2028``), and the first character of what a CI runner
+    would read as a workflow command (``_WORKFLOW_COMMAND``: ``##[``, a leading ``::``)
+    too (``\\x23#[``, ``\\x3a:``): how reports, warnings and tables show data, on one
+    line that cannot command the runner."""
+    if not text.isprintable():  # (in C: none of _UNPRINTABLE, the common case)
+        text = _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    if "#" in text or ":" in text:
+        text = _WORKFLOW_COMMAND.sub(_defused, text)
+    return text
 
 
 def printable_lines(text: str) -> str:
     """Each line of ``text`` (a message of several lines) as ``printable`` shows it; the
     line breaks between them are the message's own."""
-    if text.isprintable():
+    if text.isprintable() and "#" not in text and ":" not in text:
         return text
     return "\n".join(map(printable, text.split("\n")))
 

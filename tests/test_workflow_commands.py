@@ -1,0 +1,101 @@
+"""Data text printed for people cannot form a GitHub workflow command (hunt16 #1): the
+runner reads ``##[cmd]`` anywhere in a log line and ``::cmd::`` at its start after
+blanks, so a literal, an own shape's message, a file name or a query's name shows
+either with its first character escaped (errors.printable): the text report, the layout
+warnings, the query table, ``stats`` and ``queries``. CSV and TSV stay byte-true (data)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from anthology_kg.errors import printable
+
+#: What the runner would read: ``##[`` anywhere, ``::`` first after blanks.
+COMMAND = re.compile(r"##\[|^\s*::", re.MULTILINE)
+FILE = "::warning::y.ttl"
+QUERY = 'SELECT ?none ?t WHERE { VALUES ?t { "::error::z" "##[error]w" } }\n'
+
+
+@pytest.fixture
+def anthology(tmp_path, monkeypatch) -> Path:
+    """One data file named ``::warning::y.ttl`` holding a literal with both forms, an
+    own shape whose message holds one, a stored query named ``::error::q``; the working
+    directory is ``data/`` (so the file's name starts the warning's line)."""
+    root = tmp_path / "a"
+    (root / "data").mkdir(parents=True)
+    (root / "queries").mkdir()
+    (root / "data" / FILE).write_text(
+        '<X-1> <http://example.org/p> "::error::lit ##[error]mid" .\n', encoding="utf-8"
+    )
+    (root / "s.ttl").write_text(
+        "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+        "<http://example.org/S> a sh:NodeShape ; sh:targetSubjectsOf <http://example.org/p> ;"
+        " sh:property [ sh:path <http://example.org/p> ; sh:maxLength 1 ;"
+        ' sh:message "##[warning]m" ] .\n',
+        encoding="utf-8",
+    )
+    (root / "queries" / "::error::q.rq").write_text(f"#+ summary: ##[error]s\n{QUERY}", "utf-8")
+    (root / "q.rq").write_text(QUERY, encoding="utf-8")
+    monkeypatch.chdir(root / "data")
+    return root
+
+
+def commands(text: str) -> list[str]:
+    return [line for line in text.splitlines() if COMMAND.search(line)]
+
+
+@pytest.mark.parametrize(
+    "args, exit_code",
+    [
+        (("validate", "--shapes", "../s.ttl"), 1),
+        (("check",), 0),
+        (("sparql", "../q.rq"), 0),
+        (("query", "::error::q"), 0),
+        (("stats",), 0),
+        (("queries",), 0),
+    ],
+    ids=["report", "warnings", "sparql-table", "query-table", "stats", "queries"],
+)
+def test_no_output_line_is_a_workflow_command(anthology, args, exit_code):
+    result = run_cli("--root", "..", *args)
+    assert result.exit_code == exit_code, result.output
+    assert commands(result.stdout) == [] and commands(result.stderr) == []
+    shown = result.stdout + result.stderr
+    assert "\\x23#[" in shown or "\\x3a:" in shown  # (the data was there, escaped)
+
+
+def test_github_format_lines_are_its_own_commands_only(anthology):
+    result = run_cli("--root", "..", "validate", "--shapes", "../s.ttl", "--format", "github")
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    assert [line.split(" ", 1)[0] for line in lines[:-1]] == ["::error"]
+    assert "##[" not in result.stdout and not lines[-1].lstrip().startswith("::")
+
+
+def test_csv_and_tsv_stay_byte_true(anthology):
+    for fmt in ("csv", "tsv"):
+        result = run_cli("--root", "..", "sparql", "../q.rq", "--format", fmt)
+        assert result.exit_code == 0, result.output
+        assert "::error::z" in result.stdout and "##[error]w" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "text, shown",
+    [
+        ("a ##[error]x", "a \\x23#[error]x"),
+        ("###[x", "#\\x23#[x"),
+        ("#\u2060#[x", "\\x23\u2060#[x"),  # the runner's ICU match skips a word joiner
+        ("  ::warning::y", "  \\x3a:warning::y"),
+        ("\u200b::e::", "\u200b\\x3a:e::"),
+        (":\ufeff:e::", "\\x3a\ufeff:e::"),
+        ("line\n::error::x", "line\\n::error::x"),  # (no line starts inside a text)
+        ("a::b::c", "a::b::c"),
+        ("http://x/#a", "http://x/#a"),
+    ],
+)
+def test_printable_breaks_both_forms(text, shown):
+    assert printable(text) == shown
