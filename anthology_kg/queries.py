@@ -22,6 +22,8 @@ from .prefixes import PREFIXES
 from .sources import list_folder, listed_name, not_read, read_text, utf8_text
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from rdflib.term import Node
 
     from .engine import Engine
@@ -169,8 +171,8 @@ def read_query(path: Path) -> StoredQuery:
     return StoredQuery(
         name=path.stem,
         path=path,
-        summary=str(decorators.get("summary") or meta["summary"]),
-        description=str(decorators.get("description") or meta.get("description", "")),
+        summary=_text(decorators, "summary", text, path) or meta["summary"],
+        description=_text(decorators, "description", text, path) or meta.get("description", ""),
         params=tuple(
             replace(
                 p,
@@ -183,6 +185,19 @@ def read_query(path: Path) -> StoredQuery:
         text=text,
         tags=tuple(map(_scalar, _as_list(tags))),
     )
+
+
+def _text(decorators: dict[str, Any], key: str, text: str, path: Path) -> str:
+    """The YAML header's ``key`` (``summary``, ``description``): text, or an
+    AnthologyError at its line for a list or mapping, which has no one text to show."""
+    value = decorators.get(key)
+    if value is None or isinstance(value, str):
+        return value or ""
+    line = next(
+        (n for n, row in enumerate(text.splitlines(), 1) if re.match(rf"#\+\s*{key}\s*:", row)),
+        1,
+    )
+    raise AnthologyError(f"#+ {key} must be text, not a YAML list or mapping", path, line)
 
 
 def _grlc_parameters(text: str, path: Path) -> dict[str, dict[str, Spelling]]:
@@ -242,6 +257,8 @@ def _grlc_decorators(text: str, path: Path) -> dict[str, Any]:
     # than by the pure-Python one (the bundled catalog: 3.3 -> 0.55 ms).
     loader = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
     try:
+        if "&" in source or "*" in source:
+            _refuse_aliases(yaml.parse(source, Loader=loader), lines, path)
         found = yaml.load(source, Loader=loader)  # (both loaders build no objects)
     except yaml.YAMLError as exc:
         yaml_only = [
@@ -261,6 +278,24 @@ def _grlc_decorators(text: str, path: Path) -> dict[str, Any]:
             at,
         ) from None
     return found if isinstance(found, dict) else {}
+
+
+def _refuse_aliases(events: Iterable[Any], lines: list[tuple[int, str]], path: Path) -> None:
+    """An AnthologyError at its line for the first YAML anchor or alias among ``events``
+    (the header's, parsed: nothing expanded yet). Each alias is the whole node it names,
+    so nine aliases of nine aliases of ... make a few hundred bytes of header a value of
+    billions of strings once read (a "billion laughs"); a grlc header never needs one."""
+    import yaml
+
+    for event in events:
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            at = event.start_mark.line
+            raise AnthologyError(
+                "the #+ header uses a YAML anchor or alias (&name, *name), which a query "
+                "header does not take: write the value out",
+                path,
+                lines[at][0] if at < len(lines) else lines[-1][0],
+            )
 
 
 def _refuse_unknown_names(
