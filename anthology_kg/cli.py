@@ -632,9 +632,13 @@ def _allow_service(
 
 
 _allow_service_option = _allow_service()
-#: --timeout and --allow-service, kept on the Settings (see guards.py).
-_limit_options = _options(
-    click.option(
+
+
+def _timeout(
+    help: str = "Give up after SECONDS (exit 2); 0: no limit. Ctrl-C stops at once (exit 130).",
+):
+    """--timeout, kept on the Settings (see guards.py)."""
+    return click.option(
         "--timeout",
         type=click.FloatRange(min=0),
         default=QUERY_TIMEOUT,
@@ -642,10 +646,12 @@ _limit_options = _options(
         metavar="SECONDS",
         expose_value=False,
         callback=_seconds,
-        help="Give up after SECONDS (exit 2); 0: no limit. Ctrl-C stops at once (exit 130).",
-    ),
-    _allow_service_option,
-)
+        help=help,
+    )
+
+
+#: --timeout and --allow-service, kept on the Settings (see guards.py).
+_limit_options = _options(_timeout(), _allow_service_option)
 
 
 def _validated(
@@ -1595,6 +1601,10 @@ _QUERY_DIFF_USABLE = f"{', '.join(QUERY_DIFF_FORMATS[:-1])} or {QUERY_DIFF_FORMA
     callback=_output_file,
     help="Write to a file (-: standard output).",
 )
+@_timeout(
+    "With --query: give up on a state's answer after SECONDS (exit 2); 0: no limit. "
+    "Ctrl-C stops at once (exit 130)."
+)
 @_allow_service_option
 @click.pass_obj
 def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output) -> None:
@@ -1627,6 +1637,7 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
             parse_param_options(params),
             settings.base,
             allow_service=settings.allow_service,
+            timeout=settings.timeout,
         )
         _emit(QUERY_DIFF_WRITERS[fmt](answers), output)
         sys.exit(EXIT_OK if answers.equal or exit_zero else EXIT_RULES)
@@ -1780,6 +1791,10 @@ def new(settings, kind, identifier, title, authors, category) -> None:
     "Let a shape's SPARQL call a remote endpoint (SERVICE); refused by default. A stored "
     "query that calls one is never run by the site: its page shows its text."
 )
+@_timeout(
+    "Give up on a stored query after SECONDS (0: no limit): its page says so and shows no "
+    "answer, and the site is built. Ctrl-C stops at once (exit 130)."
+)
 @click.pass_obj
 def site(settings, output, engine) -> None:
     """Build a static HTML site: index, entry pages, stored queries (run again in the
@@ -1796,6 +1811,7 @@ def site(settings, output, engine) -> None:
             settings.engine(engine, validates=True, deferred=True),
             output,
             allow_service=settings.allow_service,
+            timeout=settings.timeout,
         )
     except OSError as exc:  # a read-only or full file system under the site's folders
         raise write_error(exc, output) from None

@@ -20,6 +20,7 @@ from rdflib.term import Node
 
 from .engine import open_engine
 from .errors import AnthologyError
+from .guards import bounded
 from .layout import printable
 from .local_query import run_local
 from .namespaces import DEFAULT_BASE
@@ -84,13 +85,25 @@ def answer(
 
 
 def _state_answer(
-    state: State, name: str, params: dict[str, str], base: str, allow_service: bool
+    state: State,
+    name: str,
+    params: dict[str, str],
+    base: str,
+    allow_service: bool,
+    timeout: float | None,
 ) -> Answer:
-    """``answer`` in ``state``; an error that names no file (no such query, no such entry
-    for a parameter) names the state, as the other state may well have them."""
+    """``answer`` in ``state`` within ``timeout`` seconds (TimedOut); an error that names
+    no file (no such query, no such entry for a parameter, the time-out) names the state,
+    as the other state may well have them."""
     with materialized(state) as folder:
         try:
-            return answer(folder, name, params, base, allow_service=allow_service)
+            # In a worker thread, waited for in short slices: the time limit, Ctrl-C and
+            # SIGTERM are seen while pyoxigraph runs the query (never on this thread).
+            return bounded(
+                lambda: answer(folder, name, params, base, allow_service=allow_service),
+                timeout,
+                f"query {name}",
+            )
         except AnthologyError as exc:
             if exc.path is not None:
                 raise
@@ -105,10 +118,12 @@ def diff_query(
     base: str = DEFAULT_BASE,
     *,
     allow_service: bool = False,
+    timeout: float | None = None,
 ) -> QueryDiff:
     """Stored query ``name`` run on both states, compared by rows (see the module); a
     state whose query calls a remote endpoint (SERVICE) is refused unless
-    ``allow_service``.
+    ``allow_service``, and one whose answer takes more than ``timeout`` seconds (None or
+    0: no limit) is an AnthologyError naming the state.
 
     >>> import shutil, tempfile
     >>> from pathlib import Path
@@ -124,8 +139,8 @@ def diff_query(
     (['entry', 'class', 'category', 'title'], [('LIT-168', 'ak:LiteratureRecord', '', '')], [])
     >>> shutil.rmtree(folder)
     """
-    before = _state_answer(old, name, params or {}, base, allow_service)
-    after = _state_answer(new, name, params or {}, base, allow_service)
+    before = _state_answer(old, name, params or {}, base, allow_service, timeout)
+    after = _state_answer(new, name, params or {}, base, allow_service, timeout)
     # The query itself may differ between the states: rows are compared by column name,
     # NEW's columns first, a column one state lacks left empty.
     variables = after.variables + [v for v in before.variables if v not in after.variables]

@@ -55,6 +55,7 @@ def build_site(
     name: str = "The anthology",
     workers: int | None = None,
     allow_service: bool = False,
+    timeout: float | None = None,
 ) -> BuiltSite:
     """Write the site as the whole content of ``output``; AnthologyError (exit 2) when a
     name derived from data would leave it, ``output`` holds something else, or a file
@@ -69,7 +70,9 @@ def build_site(
     validator adds to the graphs. The entry pages are rendered by ``workers``
     processes (default: one per core, for an anthology of at least ENTRIES_PER_WORKER
     entries each, when the caller runs no other thread), each writing its share; the
-    site is the same whatever their number."""
+    site is the same whatever their number. Each stored query gets ``timeout`` seconds
+    (None or 0: no limit); one that runs out of them shows no answer and a note on its
+    page, and the site warns of it."""
     if validator is None:
         # Said here, before a child is forked to validate: an input error of this call.
         refuse_service_in_shapes(anthology.rules.shapes_view, allow_service)
@@ -97,9 +100,9 @@ def build_site(
                 # the pages are shared out between processes anyway and the validator is
                 # the tool's own (a caller's may keep state or threads here).
                 if count > 1 and validator is None:
-                    asked = beside(partial(_answers, anthology, queries, allow_service))
+                    asked = beside(partial(_answers, anthology, queries, allow_service, timeout))
                 else:
-                    asked = pool.submit(releasing(ask), anthology, queries, own)
+                    asked = pool.submit(releasing(ask), anthology, queries, own, None, timeout)
             try:
                 model = Model.read(anthology)
             except Exception:
@@ -118,7 +121,7 @@ def build_site(
             pages = Pages(anthology, model, name, writer.add, queries)
             writer.sources = pages.out.sources
             if asked is None:
-                answers = ask(anthology, queries, own)
+                answers = ask(anthology, queries, own, timeout=timeout)
                 pages.draw_neighbourhoods()
             else:
                 pending = asked
@@ -181,11 +184,14 @@ def _promote_all() -> None:
 
 
 def _answers(
-    anthology: EntryIndex, queries: dict[str, StoredQuery], allow_service: bool
+    anthology: EntryIndex,
+    queries: dict[str, StoredQuery],
+    allow_service: bool,
+    timeout: float | None = None,
 ) -> Answers:
     """``ask`` with the tool's validator, the report as the pages read it (its results
     and rules; not the engine's rows, nor the engine) to send to the parent process."""
-    answers = ask(anthology, queries, partial(validate, allow_service=allow_service))
+    answers = ask(anthology, queries, partial(validate, allow_service=allow_service), None, timeout)
     report = replace(answers.report, rows=[], engine=None)
     return Answers(report, answers.results)
 

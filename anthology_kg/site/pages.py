@@ -24,8 +24,8 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, Template, select
 from markupsafe import Markup, escape
 from rdflib import Graph
 
-from ..errors import printable
-from ..guards import uses_service
+from ..errors import TimedOut, printable
+from ..guards import bounded, uses_service
 from ..loader import EntryIndex
 from ..local_query import run_local
 from ..namespaces import bind_prefixes
@@ -89,13 +89,14 @@ class SiteText:
 class Answer:
     """A stored query's answer as the pages show it: a SELECT's variables and rows of
     terms in the model's syntax (None where unbound), an ASK's boolean, a graph's
-    Turtle."""
+    Turtle; or none within ``seconds`` (kind ``timeout``)."""
 
-    kind: str  # "select", "ask" or "graph"
+    kind: str  # "select", "ask", "graph" or "timeout"
     variables: list[str] = field(default_factory=list)
     rows: list[tuple[Term | None, ...]] = field(default_factory=list)
     boolean: bool | None = None
     turtle: str = ""
+    seconds: float | None = None
 
     @classmethod
     def of(cls, result: QueryResult) -> Answer:
@@ -145,33 +146,43 @@ def ask(
     queries: dict[str, StoredQuery],
     validator: Callable[[EntryIndex], Report],
     first: Collection[str] | None = None,
+    timeout: float | None = None,
 ) -> Answers:
     """Ask the engine what the pages show: validate, then run each parameterless stored
-    query that calls no remote service (in this order: the reference validator adds to
-    the graph the queries see); only those named in ``first`` when given (``answer``
-    runs the others)."""
+    query that calls no remote service, each within ``timeout`` seconds (in this order:
+    the reference validator adds to the graph the queries see); only those named in
+    ``first`` when given (``answer`` runs the others)."""
     report = validator(anthology)
     chosen = queries if first is None else {n: q for n, q in queries.items() if n in first}
-    return Answers(report, answer(anthology, chosen))
+    return Answers(report, answer(anthology, chosen, timeout))
 
 
-def answer(anthology: EntryIndex, queries: dict[str, StoredQuery]) -> dict[str, Answer | None]:
+def answer(
+    anthology: EntryIndex, queries: dict[str, StoredQuery], timeout: float | None = None
+) -> dict[str, Answer | None]:
     """The answer of each parameterless stored query that calls no remote service (None
-    for the others)."""
+    for the others); one that gives none within ``timeout`` seconds (None or 0: no
+    limit) is an Answer of kind ``timeout``, its work left to end on its own thread."""
     store_answer = getattr(anthology, "store_answer", None)  # the Oxigraph engine's
+
+    def run(stored: StoredQuery) -> Answer:
+        if store_answer is not None:
+            from ..fast import converted
+
+            # No name for the answer here: on a refusal ``converted`` drops it.
+            return converted(store_answer(stored.text, stored.path), Answer.of_store, stored.path)
+        return Answer.of(run_local(anthology, stored.text, source=stored.path))  # type: ignore[arg-type]
+
     answers: dict[str, Answer | None] = {}
     for name, stored in queries.items():
         if uses_service(stored.text) or stored.params:
             answers[name] = None
-        elif store_answer is not None:
-            from ..fast import converted
-
-            # No name for the answer here: on a refusal ``converted`` drops it.
-            answers[name] = converted(
-                store_answer(stored.text, stored.path), Answer.of_store, stored.path
-            )
-        else:
-            answers[name] = Answer.of(run_local(anthology, stored.text, source=stored.path))  # type: ignore[arg-type]
+            continue
+        try:
+            # (in a worker thread: a query a pull request adds cannot hold the build)
+            answers[name] = bounded(partial(run, stored), timeout, f"query {name}")
+        except TimedOut as exc:
+            answers[name] = Answer("timeout", seconds=exc.seconds)
     return answers
 
 
@@ -891,7 +902,7 @@ class Pages:
 
     # -- queries and rules -------------------------------------------------------------------
     def query_view(self, result: Answer | None) -> dict | None:
-        if result is None:
+        if result is None or result.kind == "timeout":
             return None
         if result.kind == "select":
             link = self.link
@@ -924,6 +935,15 @@ class Pages:
                 )
                 self.out.warnings.append(message)
                 refused = message[0].upper() + message[1:] + "."
+            found = answers.results.get(name)
+            gave_up = None
+            if found is not None and found.kind == "timeout":
+                message = (
+                    f"query {name!r} gave no answer within {found.seconds:g} s (--timeout); "
+                    "its page shows none"
+                )
+                self.out.warnings.append(message)
+                gave_up = message[0].upper() + message[1:] + "."
             params = [
                 {
                     "name": p.name,
@@ -950,8 +970,9 @@ class Pages:
                     "tokens": tokens(stored.text),
                     "text": stored.text,
                     "rows": min(40, stored.text.count("\n") + 2),
-                    "result": self.query_view(answers.results.get(name)),
+                    "result": self.query_view(found),
                     "refused": refused,
+                    "gave_up": gave_up,
                     "example": ", ".join(
                         f"{p['name']} = {p['example']}" for p in params if p["example"]
                     ),
@@ -988,6 +1009,7 @@ class Pages:
                 "rows": 14,
                 "result": None,
                 "refused": None,
+                "gave_up": None,
                 "example": "",
             },
         )
