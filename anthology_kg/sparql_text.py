@@ -359,6 +359,13 @@ MAX_NESTING = 1_000
 #: crashed at ~2,700 MINUS or BIND in one group, ~6,500-9,000 UNIONs or ``+``s and
 #: ~9,300 ``!``s (measured by ``sparql`` on the bundled anthology).
 MAX_CHAIN = 1_000
+#: The most triple patterns a query may join in one group (``most_patterns``). pyoxigraph
+#: orders a join's patterns in time that grows with the cube of their number or faster
+#: (measured by ``sparql`` on one triple: a chain of 250 patterns 0.5 s, 500 4.4 s,
+#: 1,000 30-50 s; ``?s :p0 ?o0 ; :p1 ?o1 …`` of 100 0.6 s, 200 10.5 s, 250 27 s).
+MAX_PATTERNS = 200
+#: What ends a triple pattern within a group (``?s ex:p ?o . ?s ex:q ?r ; ex:t ?u , ?v``).
+_PATTERN_ENDS = frozenset(".;,")
 #: The keywords that chain the patterns of their group: each adds a level to the algebra.
 _CHAINING = frozenset({"UNION", "MINUS", "OPTIONAL", "BIND"})
 #: The operators of expressions and property paths (``||`` and ``&&`` count once; ``^``
@@ -381,25 +388,40 @@ def nesting_depth(text: str) -> int:
     return deepest
 
 
-@functools.lru_cache(maxsize=256)
 def longest_chain(text: str) -> int:
     """The most operators the query chains within one group (between one pair of
     braces, parentheses or brackets, those of groups within it left out): the keywords
     of ``_CHAINING``, the ``_OPERATORS``, and within parentheses a signed number
     (``?x -1`` subtracts; in a VALUES block it is a value)."""
-    counts, groups = [0], [""]
-    longest = 0
+    return _most_in_one_group(text)[0]
+
+
+def most_patterns(text: str) -> int:
+    """The most triple patterns the query writes within one group (between one pair of
+    braces or brackets, those of groups within it left out), counted by what ends them
+    (``.``, ``;``, ``,``): the last of a group, which needs none, is left out."""
+    return _most_in_one_group(text)[1]
+
+
+@functools.lru_cache(maxsize=256)
+def _most_in_one_group(text: str) -> tuple[int, int]:
+    """``longest_chain`` and ``most_patterns``, from one reading of the text."""
+    groups: list[tuple[str, list[int]]] = [("", [0, 0])]  # a group's bracket, its counts
+    longest = most = 0
     previous = (-1, "")  # the end and the character of the last one-character terminal
     for start, end, word in _code_tokens(text):
         character = text[start]
         single = end == start + 1
+        bracket, counts = groups[-1]
         if single and character in "{([":
-            counts.append(0)
-            groups.append(character)
+            groups.append((character, [0, 0]))
         elif single and character in "})]":
-            if len(counts) > 1:
-                longest = max(longest, counts.pop())
+            if len(groups) > 1:
+                longest, most = max(longest, counts[0]), max(most, counts[1])
                 groups.pop()
+        elif single and character in _PATTERN_ENDS:
+            if bracket in ("{", "["):
+                counts[1] += 1
         elif (
             word in _CHAINING
             or (
@@ -408,18 +430,22 @@ def longest_chain(text: str) -> int:
                 and text[end : end + 1] != "="  # != is a comparison
                 and previous != (start, character)  # the second of || or &&
             )
-            or (not single and character in "+-" and groups[-1] == "(")
+            or (not single and character in "+-" and bracket == "(")
         ):
-            counts[-1] += 1
+            counts[0] += 1
         if single:
             previous = (end, character if previous != (start, character) else "")
-    return max(longest, *counts)
+    return (
+        max(longest, *(counts[0] for _, counts in groups)),
+        max(most, *(counts[1] for _, counts in groups)),
+    )
 
 
 def too_deep(text: str) -> str | None:
     """Why ``text`` is not given to pyoxigraph (``nests N levels deep …``, ``chains N
-    operators …``): it nests deeper than MAX_NESTING, or chains more than MAX_CHAIN
-    operators in one group; None when it does neither."""
+    operators …``, ``joins N triple patterns …``): it nests deeper than MAX_NESTING,
+    chains more than MAX_CHAIN operators or joins more than MAX_PATTERNS triple patterns
+    in one group; None when it does none of these."""
     depth = nesting_depth(text)
     if depth > MAX_NESTING:
         return (
@@ -431,6 +457,13 @@ def too_deep(text: str) -> str | None:
         return (
             f"chains {chain} operators in one group (UNION, MINUS, OPTIONAL, BIND, "
             f"||, &&, !, +, -, *, /, |); at most {MAX_CHAIN} are followed"
+        )
+    patterns = most_patterns(text)
+    if patterns > MAX_PATTERNS:
+        return (
+            f"joins {patterns} triple patterns in one group; at most {MAX_PATTERNS} are "
+            "planned (the time to plan a join grows faster than the cube of its length): "
+            "split it into smaller queries or groups"
         )
     return None
 
