@@ -1,17 +1,67 @@
-"""A query joining many triple patterns in one group: pyoxigraph plans a join in time that
-grows with the cube of its length or faster (1,000 chained patterns: 30-50 s), so one
-joining more than MAX_PATTERNS is refused (exit 2) where it is read."""
+"""Long chains a query or a shape may hold: pyoxigraph plans a join in time that grows with
+the cube of its length or faster and by recursion as deep (a 3,000-step ``sh:path`` crashed
+``check``), so a long sequence path compiles to one pattern and a query joining more than
+MAX_PATTERNS triple patterns in one group is refused (exit 2)."""
 
 from __future__ import annotations
 
 import shutil
 
+import pyoxigraph as ox
 import pytest
 from conftest import REPO, run_cli
+from rdflib import Graph
 
-from anthology_kg.sparql_text import MAX_PATTERNS, most_patterns, too_deep
+from anthology_kg.shacl import Compiler, run_compiled, store_select
+from anthology_kg.shacl.paths import SPELLED_OUT_STEPS
+from anthology_kg.sparql_text import (
+    MAX_PATTERNS,
+    most_patterns,
+    nesting_depth,
+    too_deep,
+)
 
 _SH = "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+
+
+def _path_shape(steps: str) -> Graph:
+    return Graph().parse(
+        data=_SH + "<urn:S> a sh:NodeShape ; sh:targetSubjectsOf <urn:i> ; sh:property "
+        f"[ sh:path ( {steps} ) ; sh:minCount 1 ; sh:maxCount 1 ] .\n",
+        format="turtle",
+    )
+
+
+@pytest.mark.parametrize("bound_paths", [False, True])
+def test_a_long_sequence_path_is_one_pattern_not_a_join(bound_paths):
+    """3,000 steps were 3,000 triple patterns joined (and, for sh:minCount, 3,000 nested
+    EXISTS): a segfault in pyoxigraph. Now a few patterns, shallow, and no guard refuses."""
+    steps = " ".join("<urn:p>" if i % 2 else "[ sh:inversePath <urn:q> ]" for i in range(3000))
+    compiled = Compiler(_path_shape(steps), bound_paths=bound_paths).compile()
+    assert max(most_patterns(c.sparql) for c in compiled) <= 8
+    assert max(nesting_depth(c.sparql) for c in compiled) <= 40  # log2(3,000): 12 levels
+    assert [too_deep(c.sparql) for c in compiled] == [None] * len(compiled)
+
+
+@pytest.mark.parametrize("bound_paths", [False, True])
+def test_a_long_sequence_path_finds_what_the_short_one_does(bound_paths):
+    """urn:i is the identity (a loop on every node): p / i x SPELLED_OUT_STEPS / ^i / p,
+    written whole, has the values of p / p, spelled out: n0 two (maxCount 1), n3 none."""
+    identity = ["<urn:i>"] * SPELLED_OUT_STEPS + ["[ sh:inversePath <urn:i> ]"]
+    store, data = ox.Store(), ox.NamedNode("urn:data")
+    p, i = ox.NamedNode("urn:p"), ox.NamedNode("urn:i")
+    nodes = [ox.NamedNode(f"urn:n{k}") for k in range(4)]
+    for a, b in ((0, 1), (1, 2), (1, 3), (2, 0)):
+        store.add(ox.Quad(nodes[a], p, nodes[b], data))
+    for node in nodes:
+        store.add(ox.Quad(node, i, node, data))
+    found = []
+    for steps in (["<urn:p>", *identity, "<urn:p>"], ["<urn:p>", "<urn:p>"]):
+        compiled = Compiler(_path_shape(" ".join(steps)), bound_paths=bound_paths).compile()
+        rows = run_compiled(store_select(store, [data], ox_terms=True), compiled)
+        found.append(sorted((str(r.focus), str(r.source_constraint_component)) for r in rows))
+    assert found[0] == found[1]
+    assert [focus for focus, _ in found[0]] == ["<urn:n0>", "<urn:n3>"]
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ import pyoxigraph as ox
 
 from .errors import Unsupported
 from .graph import ShapesGraph as Graph
+from .sparql_rewrite import joined
 from .vocabulary import SH
 from .vocabulary import Term as Node
 
@@ -22,6 +23,11 @@ if TYPE_CHECKING:
     import rdflib
 
 _REPEATS = ((SH.zeroOrMorePath, "*"), (SH.oneOrMorePath, "+"), (SH.zeroOrOnePath, "?"))
+#: The most steps of a sequence path written out step by step (a triple pattern, or a
+#: nested EXISTS, each). pyoxigraph plans a join in time and memory quadratic in its
+#: length and by recursion as deep: a 3,000-step path crashed ``check`` (SIGSEGV), a
+#: longer one aborted at 3.9 GB. A longer sequence is one pattern (``_whole_sequence``).
+SPELLED_OUT_STEPS = 16
 
 
 def is_list(g: Graph, node: Node) -> bool:
@@ -38,6 +44,8 @@ def path_text(g: Graph, node: Node, bound: bool = False) -> str:
         steps = g.items(node)
         if not steps:
             raise Unsupported("an empty sequence path")
+        if len(steps) > SPELLED_OUT_STEPS:
+            return _whole_sequence([path_text(g, step, bound) for step in steps])
         return "(" + "/".join(path_text(g, step, bound) for step in steps) + ")"
     for predicate, suffix in _REPEATS:
         inner = g.value(node, predicate)
@@ -55,6 +63,16 @@ def path_text(g: Graph, node: Node, bound: bool = False) -> str:
             raise Unsupported("an empty alternative path")
         return "(" + "|".join(path_text(g, option, bound) for option in options) + ")"
     raise Unsupported(f"sh:path {node.value} is not a SHACL path")
+
+
+def _whole_sequence(steps: list[str]) -> str:
+    """The sequence of the property paths ``steps`` in a form no engine splits into a
+    join of one triple pattern a step (SPARQL's algebra splits a sequence at the top of
+    a pattern): the alternative of itself (the same nodes, once each), the sequence
+    grouped in a balanced tree of parentheses (a flat one is planned and walked by
+    recursion as deep as it is long)."""
+    sequence = joined(steps, "/", "")
+    return f"({sequence}|{sequence})"
 
 
 def _one_or_more(step: str) -> str:
@@ -78,9 +96,14 @@ def pattern_path(g: Graph, node: Node, bound: bool = False) -> str:
     written as the alternative of itself, which the algebra keeps whole and pyoxigraph
     walks from the start, its alternatives a set (the same nodes, once each)."""
     text = path_text(g, node, bound)
-    if bound and _split_with_walk(g, node):
+    if bound and not _long_sequence(g, node) and _split_with_walk(g, node):
         return f"({text}|{text})"
     return text
+
+
+def _long_sequence(g: Graph, node: Node) -> bool:
+    """Whether ``node`` is a sequence path written whole (``_whole_sequence``)."""
+    return is_list(g, node) and len(g.items(node)) > SPELLED_OUT_STEPS
 
 
 def _split_with_walk(g: Graph, node: Node) -> bool:
@@ -96,7 +119,7 @@ def _top_steps(g: Graph, node: Node) -> list[Node]:
     where it is no sequence."""
     if isinstance(node, ox.NamedNode):
         return [node]
-    if is_list(g, node):
+    if is_list(g, node) and not _long_sequence(g, node):
         return [step for item in g.items(node) for step in _top_steps(g, item)]
     if any(g.value(node, predicate) is not None for predicate, _ in _REPEATS):
         return [node]
@@ -125,7 +148,7 @@ def path_triples(
     inverse = g.value(path, SH.inversePath)
     if isinstance(inverse, ox.NamedNode) and not is_list(g, path):
         return f"{obj} {inverse} {subject} ."
-    if is_list(g, path):
+    if is_list(g, path) and not _long_sequence(g, path):
         steps = g.items(path)
         if steps and all(_simple_step(g, step) for step in steps):
             nodes = [subject] + [fresh() for _ in steps[:-1]] + [obj]
@@ -147,7 +170,7 @@ def exists_value(
 ) -> str:
     """EXISTS a value of ``path`` from ``subject``. A chain of steps becomes nested
     EXISTS, one step each, which keeps engines from joining the whole chain first."""
-    steps = g.items(path) if is_list(g, path) else [path]
+    steps = g.items(path) if is_list(g, path) and not _long_sequence(g, path) else [path]
     if len(steps) > 1 and all(_simple_step(g, step) for step in steps):
         return _exists_steps(g, subject, steps, fresh)
     return f"EXISTS {{ {path_triples(g, subject, path, fresh(), fresh, bound)} }}"
