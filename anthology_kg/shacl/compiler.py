@@ -212,7 +212,9 @@ class Compiler:
     (``sparql_based.select_query``): Oxigraph's cheaper form of such a query.
     ``bound_paths``: each path in the form pyoxigraph walks from the node its pattern
     starts at (``paths.pattern_path``), not walked from every node of the graph: a
-    ``sh:oneOrMorePath`` as ``(p)+``, not the ``p/(p)*`` Virtuoso 7.2 needs."""
+    ``sh:oneOrMorePath`` as ``(p)+``, not the ``p/(p)*`` Virtuoso 7.2 needs.
+    ``grouped_targets``: each focus node bound once, by a GROUP BY (``targets.focus_nodes``),
+    where a node may be a focus once for each value of a ``sh:targetSubjectsOf``."""
 
     def __init__(
         self,
@@ -222,6 +224,7 @@ class Compiler:
         path_targets: bool = False,
         tested_after: bool = False,
         bound_paths: bool = False,
+        grouped_targets: bool = False,
     ):
         self._rdflib = not isinstance(shapes, ShapesGraph)
         self.g = shapes if isinstance(shapes, ShapesGraph) else ShapesGraph.of_rdflib(shapes)
@@ -230,6 +233,7 @@ class Compiler:
         self.path_targets = path_targets
         self.tested_after = tested_after
         self.bound_paths = bound_paths
+        self.grouped_targets = grouped_targets
         self.focus_block = ""
         self._fresh = 0  # the number of the next fresh variable
         self._stack: list[ShapeTerm] = []
@@ -452,6 +456,7 @@ class Compiler:
             self.path_targets,
             self.tested_after,
             self.bound_paths,
+            self.grouped_targets,
             self._rdflib,
         )
 
@@ -461,9 +466,15 @@ class Compiler:
             if self.deactivated(shape):
                 continue
             try:
-                targets = focus_nodes(self.g, shape, self.hierarchy, self.path_targets)
+                targets = focus_nodes(
+                    self.g, shape, self.hierarchy, self.path_targets, grouped=self.grouped_targets
+                )
                 if targets is not None:
-                    repeated = focus_nodes(self.g, shape, self.hierarchy, self.path_targets, False)
+                    repeated = (
+                        targets
+                        if self.grouped_targets
+                        else focus_nodes(self.g, shape, self.hierarchy, self.path_targets, False)
+                    )
                     after = None
                     if self.tested_after and every_typed_node(self.g, shape):
                         after = focus_pattern(self.g, shape, self.hierarchy, self.path_targets)

@@ -127,7 +127,9 @@ def _rules(
     prefixes = {name: iri for parser in parsers for name, iri in parser.prefixes.items()}
     rules = ShapesGraph((q.subject, q.predicate, q.object) for q in quads)
     # (bound_paths: the rules run on a pyoxigraph store only)
-    compiled = Compiler(rules, MORE_RULES + "rules", bound_paths=True).compile()
+    compiled = Compiler(
+        rules, MORE_RULES + "rules", bound_paths=True, grouped_targets=True
+    ).compile()
     return rules, tuple(compiled), prefixes
 
 
