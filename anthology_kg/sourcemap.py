@@ -330,6 +330,73 @@ class Positions:
                 holders.setdefault(w.object, w)
         return objects, holders
 
+    @functools.cached_property
+    def _index(self) -> _Index:
+        return _Index(self.triples)
+
+
+#: A written triple with its place in the order written.
+_Ordered = tuple[int, Written]
+
+
+class _Index:
+    """The triples of a Positions indexed to place results without a scan of the file per
+    result (each index made on first use, once per file): by subject and predicate, by
+    subject, predicate and object, by subject and object, by subject, and the triples
+    nested in each statement's blank nodes."""
+
+    def __init__(self, triples: list[Written]):
+        self.triples = triples
+        self.holding: dict[object, dict[object, Written]] = {}
+        self.nested: dict[object, dict[tuple[object, ...], list[_Ordered]]] = {}
+
+    def _by(self, key: Callable[[Written], tuple[object, ...]]) -> dict[Any, list[_Ordered]]:
+        found: dict[Any, list[_Ordered]] = {}
+        for item in enumerate(self.triples):
+            found.setdefault(key(item[1]), []).append(item)
+        return found
+
+    @functools.cached_property
+    def by_pair(self) -> dict[Any, list[_Ordered]]:
+        return self._by(lambda w: (w.subject, w.predicate))
+
+    @functools.cached_property
+    def by_pair_object(self) -> dict[Any, list[_Ordered]]:
+        return self._by(lambda w: (w.subject, w.predicate, w.object))
+
+    @functools.cached_property
+    def by_subject_object(self) -> dict[Any, list[_Ordered]]:
+        return self._by(lambda w: (w.subject, w.object))
+
+    @functools.cached_property
+    def by_subject(self) -> dict[Any, list[_Ordered]]:
+        return self._by(lambda w: (w.subject,))
+
+    @functools.cached_property
+    def nested_objects(self) -> dict[object, list[Written]]:
+        """The triples of each subject whose object is a nested blank node (``[ … ]``)."""
+        found: dict[object, list[Written]] = {}
+        for w in self.triples:
+            if isinstance(w.object, tuple) and w.object[0] == "[]":
+                found.setdefault(w.subject, []).append(w)
+        return found
+
+
+def _keys(value: object) -> tuple[object, ...]:
+    """The written objects that ``value`` (a term of the graph) matches (``_matches``):
+    a literal written with its text, or the term itself."""
+    from .kinds import text
+
+    return (("literal", text(value)), value)
+
+
+def _matching(found: dict[Any, list[_Ordered]], prefix: tuple, value: object) -> list[_Ordered]:
+    """The entries of ``found`` under ``prefix`` and a key ``value`` matches, in the order
+    written."""
+    lists = [found.get((*prefix, key), ()) for key in _keys(value)]
+    hits = [item for items in lists for item in items]
+    return sorted(hits, key=lambda item: item[0]) if all(lists) else hits
+
 
 class _Tokens:
     """Turtle tokens with their 1-based line and column; comments and spaces skipped."""
@@ -626,6 +693,8 @@ def _first_line(
 
 
 def _matches(written: object, value: object) -> bool:
+    """Whether the ``written`` object is ``value`` (None: any), a literal by its text:
+    what the indexes of ``_Index`` look up (``_keys``)."""
     if value is None:
         return True
     if isinstance(written, tuple) and written[0] == "literal":
@@ -639,15 +708,14 @@ def written_triple(
     positions: Positions, subject: object, predicate: object, value: object | None
 ) -> Written | None:
     """The first triple written ``subject predicate value`` (``value`` a term of the
-    graph, None: any), or None when the text does not write one."""
-    return next(
-        (
-            w
-            for w in positions.triples
-            if w.subject == subject and w.predicate == predicate and _matches(w.object, value)
-        ),
-        None,
-    )
+    graph, None: any), or None when the text does not write one (dict lookups in the
+    file's index, not a scan)."""
+    index = positions._index
+    if value is None:
+        found = index.by_pair.get((subject, predicate))
+    else:
+        found = _matching(index.by_pair_object, (subject, predicate), value)
+    return found[0][1] if found else None
 
 
 def locate(
@@ -686,22 +754,24 @@ def locate(
 def object_triples(positions: Positions, subject: object, value: object) -> list[Written]:
     """The triples written ``subject ? value`` (``value`` a term of the graph;
     ``subject`` as ``Written`` names it), in the order written."""
-    return [w for w in positions.triples if w.subject == subject and _matches(w.object, value)]
+    return [w for _, w in _matching(positions._index.by_subject_object, (subject,), value)]
 
 
 def _holding(positions: Positions, owner: object) -> dict[object, Written]:
     """Each blank node written nested in ``owner``'s statements (at any depth), and the
-    triple that holds it."""
-    holding: dict[object, Written] = {}
-    todo = [owner]
-    while todo:
-        current = todo.pop()
-        for w in positions.triples:
-            if w.subject == current and isinstance(w.object, tuple) and w.object[0] == "[]":
+    triple that holds it (made once per owner)."""
+    index = positions._index
+    if owner not in index.holding:
+        holding: dict[object, Written] = {}
+        todo = [owner]
+        while todo:
+            current = todo.pop()
+            for w in index.nested_objects.get(current, ()):
                 if w.object not in holding:
                     holding[w.object] = w
                     todo.append(w.object)
-    return holding
+        index.holding[owner] = holding
+    return index.holding[owner]
 
 
 def nested_triples(
@@ -709,12 +779,23 @@ def nested_triples(
 ) -> list[Written]:
     """The triples ``? predicate value`` (None: any value) written inside blank nodes
     nested in ``owner``'s statements, in the order written."""
-    inside = _holding(positions, owner)
-    return [
-        w
-        for w in positions.triples
-        if w.subject in inside and w.predicate == predicate and _matches(w.object, value)
-    ]
+    index = positions._index
+    if owner not in index.nested:
+        # Those triples by predicate (``(predicate,)``) and by predicate and object,
+        # made once per owner.
+        inside: dict[tuple[object, ...], list[_Ordered]] = {}
+        for subject in _holding(positions, owner):
+            for item in index.by_subject.get((subject,), ()):
+                w = item[1]
+                inside.setdefault((w.predicate,), []).append(item)
+                inside.setdefault((w.predicate, w.object), []).append(item)
+        for items in inside.values():
+            items.sort(key=lambda item: item[0])
+        index.nested[owner] = inside
+    inside = index.nested[owner]
+    if value is None:
+        return [w for _, w in inside.get((predicate,), ())]
+    return [w for _, w in _matching(inside, (predicate,), value)]
 
 
 def written_blank(
