@@ -9,7 +9,7 @@ from rdflib import RDF, RDFS, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS
 
 from .config import did_you_mean
-from .errors import AnthologyError
+from .errors import AnthologyError, clipped
 from .files import write_new_file
 from .namespaces import AK, bind_prefixes
 from .records import anthology_categories, entry_class
@@ -47,25 +47,25 @@ def new_entry_graph(
     for value, what in ((title, "--title"), (authors, "--authors")):
         # The authors head the printed record, one line; a title is one line too.
         if value is not None and ("\n" in value or "\r" in value):
-            raise AnthologyError(f"{what} {value!r} holds a line break: give it on one line")
+            raise AnthologyError(f"{what} {clipped(value)} holds a line break: give it on one line")
         if value is not None and not value.strip():
-            raise AnthologyError(f"{what} {value!r} is {'empty' if not value else 'blank'}")
+            raise AnthologyError(f"{what} {clipped(value)} is {'empty' if not value else 'blank'}")
     cls = KINDS[kind]
     if entry_class(identifier) != cls:
         raise AnthologyError(
-            f"{identifier!r} is not an identifier for {_a(kind)} entry "
+            f"{clipped(identifier)} is not an identifier for {_a(kind)} entry "
             "(reference: ARXIV-nnnn.nnnnn, lit: LIT-nnn, adr: ADR-nnn, sota: SOTA-nnn, "
             "note: NOTE-nnn)"
         )
     if next(iter(anthology.identified(identifier)), None) is not None:
-        raise AnthologyError(f"the anthology already has an entry {identifier!r}")
+        raise AnthologyError(f"the anthology already has an entry {clipped(identifier)}")
     if category is not None and cls not in (AK.Reference, AK.LiteratureRecord):
         raise AnthologyError(f"{_a(kind)} entry has no category")
     if category is not None:
         admitted = sorted(anthology_categories(anthology.root, anthology.base))
         if category not in admitted:
             raise AnthologyError(
-                f"--category {category!r} is not a category the anthology admits"
+                f"--category {clipped(category)} is not a category the anthology admits"
                 f"{did_you_mean(category, admitted)} (admitted: {', '.join(admitted)})"
             )
     entry = URIRef(anthology.base + identifier)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import AnthologyError
+from .errors import AnthologyError, clipped
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -243,7 +243,7 @@ def _checked(values: Any, path: Path) -> dict[str, Any]:
     for key, value in values.items():
         if key not in _KEYS:
             raise refused(
-                f"unknown setting {key!r}{did_you_mean(key, _KEYS)}; known: "
+                f"unknown setting {clipped(key)}{did_you_mean(key, _KEYS)}; known: "
                 + ", ".join(sorted(_KEYS)),
                 key,
             )
@@ -263,7 +263,8 @@ def _checked(values: Any, path: Path) -> dict[str, Any]:
             for command in value:
                 if command not in FORMAT_COMMANDS:
                     raise refused(
-                        f"format: no command {command!r}{did_you_mean(command, FORMAT_COMMANDS)}",
+                        f"format: no command {clipped(command)}"
+                        f"{did_you_mean(command, FORMAT_COMMANDS)}",
                         key,
                         command,
                     )

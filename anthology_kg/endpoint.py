@@ -38,7 +38,7 @@ from rdflib.term import Node
 
 from .choices import HTTP_TIMEOUT as DEFAULT_TIMEOUT
 from .choices import METHODS as METHODS
-from .errors import AnthologyError, TimedOut
+from .errors import AnthologyError, TimedOut, clipped
 from .query_result import QueryResult, graph_from_ox, in_select_star_order
 from .rdflib_sparql import query_kind
 from .sources import utf8_text
@@ -249,7 +249,7 @@ def check_url(url: str) -> str:
     """``url`` if it is an absolute http or https URL with a host (and a port, if it
     names one, in 0-65535), else an AnthologyError saying so: every request to it would
     fail alike, or raise before it is sent."""
-    refused = f"{url!r} is not an http:// or https:// URL"
+    refused = f"{clipped(url)} is not an http:// or https:// URL"
     utf8_text(url, "the URL")
     try:
         parts = urllib.parse.urlsplit(url)
@@ -271,7 +271,7 @@ def check_graph(iri: str) -> str:
     try:
         ox.NamedNode(iri)
     except ValueError as exc:
-        raise AnthologyError(f"{iri!r} is not an absolute IRI: {exc}") from None
+        raise AnthologyError(f"{clipped(iri)} is not an absolute IRI: {exc}") from None
     return iri
 
 

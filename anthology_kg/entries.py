@@ -20,7 +20,7 @@ import pyoxigraph as ox
 
 from .choices import DEFAULT_BASE
 from .config import did_you_mean
-from .errors import AnthologyError
+from .errors import AnthologyError, clipped
 from .layout import (
     LayoutWarning,
     anthology_layout_warnings,
@@ -333,7 +333,9 @@ class EntryIndex(ABC):
             if self.identifier(iri) is not None:
                 return iri
         known = {identifier for _, identifier in self.identifier_pairs()}
-        raise AnthologyError(f"no entry {text!r} in the anthology{did_you_mean(text, known)}")
+        raise AnthologyError(
+            f"no entry {clipped(text)} in the anthology{did_you_mean(text, known)}"
+        )
 
 
 #: A name that is a plain file name (``EntryIndex._named_file``).

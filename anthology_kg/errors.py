@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import signal
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -104,6 +104,29 @@ def printable_lines(text: str) -> str:
     if text.isprintable() and "#" not in text and ":" not in text:
         return text
     return "\n".join(map(printable, text.split("\n")))
+
+
+#: How many characters of a value a one-line message quotes (``clipped``).
+CLIPPED_AT = 80
+#: How many items of a list a one-line message names (``first_of``).
+LISTED_AT = 10
+
+
+def clipped(value: str, limit: int = CLIPPED_AT) -> str:
+    """``value`` quoted as ``repr`` quotes it, for a one-line message; past ``limit``
+    characters its first ``limit`` and how long it is (``'xxx…'… (100004 characters)``):
+    a value of any length given on a command line or in a file is not echoed whole."""
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}… ({len(value)} characters)"
+
+
+def first_of(items: Sequence[str], limit: int = LISTED_AT) -> str:
+    """``items`` joined with commas, for a one-line message; past ``limit`` items the
+    first ``limit`` and how many more (``A, B, C and 9990 more``)."""
+    if len(items) <= limit:
+        return ", ".join(items)
+    return f"{', '.join(items[:limit])} and {len(items) - limit} more"
 
 
 @contextmanager

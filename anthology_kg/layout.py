@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from .errors import AnthologyError, display_path, printable
+from .errors import AnthologyError, display_path, first_of, printable
 from .sources import TurtleFiles, not_read, parse_quads, read_source, read_text
 
 IDENTIFIER = "http://purl.org/dc/terms/identifier"
@@ -160,7 +160,7 @@ def layout_warnings(files: Iterable[FileEntries], base: str) -> list[LayoutWarni
         line_of = _lines(item, base)
         if misnamed:
             named = sorted(set(item.identifiers.values()))
-            what = f"the entry {', '.join(named)}" if named else "no entry (no dcterms:identifier)"
+            what = f"the entry {first_of(named)}" if named else "no entry (no dcterms:identifier)"
             first = min((line_of(s) or 0 for s in item.identifiers), default=0)
             found.append(
                 LayoutWarning(

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .config import did_you_mean
-from .errors import AnthologyError, display_path
+from .errors import AnthologyError, clipped, display_path
 from .prefixes import PREFIXES
 from .sources import list_folder, listed_name, not_read, read_text, utf8_text
 
@@ -131,7 +131,7 @@ def read_query(path: Path) -> StoredQuery:
         if key == "param":
             param = _PARAM.match(value)
             if not param:
-                raise AnthologyError(f"bad param line: {value!r}", path, number)
+                raise AnthologyError(f"bad param line: {clipped(value)}", path, number)
             params.append((param.group(1), param.group(2)))
         elif key == "param-type":
             name, _, kind = value.partition(" ")
@@ -319,7 +319,7 @@ def _refuse_unknown_names(
         if name not in declared:
             known = ", ".join(declared) or "none"
             raise AnthologyError(
-                f"#+ {key} names {name!r}, which is no parameter of the query"
+                f"#+ {key} names {clipped(name)}, which is no parameter of the query"
                 f"{did_you_mean(name, declared)} (parameters: {known})",
                 path,
                 line,
@@ -421,9 +421,9 @@ def find_query(anthology: QueryFolders, name: str) -> StoredQuery:
         unread = [path for path in _unread_query_files(anthology) if path.stem == name]
         if unread:
             why = not_read(unread[0].name, ".rq", "stored queries")
-            raise AnthologyError(f"no stored query {name!r}: {why}", unread[0])
+            raise AnthologyError(f"no stored query {clipped(name)}: {why}", unread[0])
         raise AnthologyError(
-            f"no stored query {name!r}{did_you_mean(name, files)}; known: {', '.join(files)}"
+            f"no stored query {clipped(name)}{did_you_mean(name, files)}; known: {', '.join(files)}"
         )
     return read_query(files[name])
 
@@ -462,8 +462,10 @@ def bind_params(anthology: Engine, query: StoredQuery, values: dict[str, str]) -
     for name, value in values.items():
         if name not in declared:
             known = ", ".join(declared) or "none"
-            raise AnthologyError(f"query {query.name!r} has no parameter {name!r} (known: {known})")
-        utf8_text(value, f"parameter {name!r}")
+            raise AnthologyError(
+                f"query {query.name!r} has no parameter {clipped(name)} (known: {known})"
+            )
+        utf8_text(value, f"parameter {clipped(name)}")
     bound: dict[str, Node] = {}
     for param in query.params:
         raw = values.get(param.name, param.default)
@@ -473,7 +475,7 @@ def bind_params(anthology: Engine, query: StoredQuery, values: dict[str, str]) -
             raise AnthologyError(f"query {query.name!r} needs --param {param.name}=VALUE")
         if param.choices and raw not in param.choices:
             raise AnthologyError(
-                f"parameter {param.name!r}: {raw!r} is not one of {', '.join(param.choices)}"
+                f"parameter {param.name!r}: {clipped(raw)} is not one of {', '.join(param.choices)}"
             )
         spellings = param.spellings or (Spelling(param.bound_to, param.type),)
         if param.type == "entry":
@@ -497,12 +499,14 @@ def _term(name: str, spelling: Spelling, raw: str) -> Node:
 
     if spelling.kind == "iri":
         if "://" not in raw and not raw.startswith("urn:") or not is_iri(raw):
-            raise AnthologyError(f"parameter {name!r}: {raw!r} is not an absolute IRI")
+            raise AnthologyError(
+                f"parameter {clipped(name)}: {clipped(raw)} is not an absolute IRI"
+            )
         return URIRef(raw)
     if spelling.kind == "number":
         number = _NUMBER.fullmatch(raw)
         if number is None:
-            raise AnthologyError(f"parameter {name!r}: {raw!r} is not a number")
+            raise AnthologyError(f"parameter {clipped(name)}: {clipped(raw)} is not a number")
         kind = "integer" if number["integer"] else "decimal" if number["decimal"] else "double"
         return Literal(raw, datatype=URIRef(_XSD + kind), normalize=False)
     if spelling.lang is not None:
@@ -515,7 +519,7 @@ def _term(name: str, spelling: Spelling, raw: str) -> Node:
         literal = Literal(raw, datatype=URIRef(spelling.datatype), normalize=False)
     if literal.ill_typed:
         shown = spelling.datatype.replace(_XSD, "xsd:")
-        raise AnthologyError(f"parameter {name!r}: {raw!r} is not a valid {shown}")
+        raise AnthologyError(f"parameter {clipped(name)}: {clipped(raw)} is not a valid {shown}")
     return literal
 
 
@@ -525,8 +529,8 @@ def parse_param_options(options: tuple[str, ...]) -> dict[str, str]:
     for option in options:
         name, sep, value = option.partition("=")
         if not sep or not name:
-            raise AnthologyError(f"--param {option!r}: expected NAME=VALUE")
+            raise AnthologyError(f"--param {clipped(option)}: expected NAME=VALUE")
         if name in values:
-            raise AnthologyError(f"--param {name!r} given twice")
+            raise AnthologyError(f"--param {clipped(name)} given twice")
         values[name] = utf8_text(value, f"--param {name}")
     return values

@@ -21,7 +21,7 @@ from rdflib.namespace import DCTERMS, XSD, NamespaceManager
 from rdflib.term import Node
 
 from . import formatting
-from .errors import AnthologyError, display_path, printable
+from .errors import AnthologyError, clipped, display_path, printable
 from .files import write_all, write_atomic
 from .loader import TurtleFiles, parse_turtle
 from .namespaces import AK, DEFAULT_BASE, bind_prefixes
@@ -217,7 +217,7 @@ def parse_record(
     if cls is None:
         fail(
             1,
-            f"identifier {identifier!r} has none of the forms LIT-nnn, ADR-nnn, SOTA-nnn, "
+            f"identifier {clipped(identifier)} has none of the forms LIT-nnn, ADR-nnn, SOTA-nnn, "
             "NOTE-nnn, ARXIV-nnnn.nnnnn",
         )
     if len(lines) < 2 or lines[1] != TAKEAWAYS:
@@ -251,7 +251,8 @@ def parse_record(
         else:
             fail(
                 index + 1,
-                f"unknown section {line!r} (expected '- item', {PRACTICES!r} or {STANDING!r})",
+                f"unknown section {clipped(line)} "
+                f"(expected '- item', {PRACTICES!r} or {STANDING!r})",
             )
         index += 1
     if index >= status_index:
@@ -325,7 +326,7 @@ def parse_record(
             fail(status_index + 1, f"expected the status line {_UNREAD!r} or 'Read — NOTE-nnn.'")
         note = read.group(1)
         if entry_class(note) != AK.Note:
-            fail(status_index + 1, f"the status line names {note!r}, not a note (NOTE-nnn)")
+            fail(status_index + 1, f"the status line names {clipped(note)}, not a note (NOTE-nnn)")
         graph.add((iri, AK.readingStatus, AK.read))
         graph.add((iri, AK.hasNote, URIRef(base + note)))
     return Record(identifier=identifier, iri=iri, graph=graph, layout=layout, notes=notes)
@@ -348,11 +349,13 @@ def _filings(
             for word in (words["category"], words["rejected"]):
                 if word is not None and word not in allowed:
                     hint = (
-                        f"category words are lower case ({word.lower()!r})"
+                        f"category words are lower case ({clipped(word.lower())})"
                         if word.lower() in allowed
                         else "known categories: " + ", ".join(sorted(allowed))
                     )
-                    fail(start.start(), f"{word!r} after 'Filed as' is not a category: {hint}")
+                    fail(
+                        start.start(), f"{clipped(word)} after 'Filed as' is not a category: {hint}"
+                    )
         filed = _FILED.match(standing, start.start())
         if filed is None:
             fail(start.start(), f"a 'Filed as' sentence of no known form: expected {_FILED_FORMS}")

@@ -31,7 +31,7 @@ import pyoxigraph as ox
 
 from . import __version__
 from .config import did_you_mean
-from .errors import AnthologyError, display_path
+from .errors import AnthologyError, clipped, display_path
 from .layout import printable
 from .rules import WAIVER_CODE, WAIVER_SHAPE, graded, matches_code
 from .validation import Report, RuleResult, failing_severities, own_shape_names
@@ -148,7 +148,8 @@ def check_codes(
         choices += [rule.name for rule in report.rules]
         choices += [rule.name.split(":")[-1] for rule in report.rules]
         raise AnthologyError(
-            f"{option}: {pattern!r} names no rule{did_you_mean(pattern, dict.fromkeys(choices))}"
+            f"{option}: {clipped(pattern)} names no rule"
+            f"{did_you_mean(pattern, dict.fromkeys(choices))}"
             " (`anthology-kg rules` lists their codes and shapes)",
             path,
         )

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from .errors import AnthologyError, display_path
+from .errors import AnthologyError, clipped, display_path
 from .resources import DATA_DIR, data_folder, nearest_root
 from .sources import listed_name, read_source
 
@@ -232,7 +232,7 @@ class Repository:
     def commit(self, revision: str) -> str:
         """The commit id ``revision`` names; an AnthologyError for an unknown revision."""
         if not revision or revision.startswith("-"):
-            raise AnthologyError(f"unknown revision {revision!r}")
+            raise AnthologyError(f"unknown revision {clipped(revision)}")
         done = _run_git(
             self.top,
             ["rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"],
@@ -240,7 +240,7 @@ class Repository:
         )
         if done.returncode != 0:
             raise AnthologyError(
-                f"unknown revision {revision!r} (not a commit of the repository {self.top})"
+                f"unknown revision {clipped(revision)} (not a commit of the repository {self.top})"
             )
         return done.stdout.decode("ascii").strip()
 
@@ -260,8 +260,8 @@ class Repository:
                 else ""
             )
             raise AnthologyError(
-                f"no common ancestor of {left!r} ({commits[0][:12]}) "
-                f"and {right!r} ({commits[1][:12]}){shallow}"
+                f"no common ancestor of {clipped(left)} ({commits[0][:12]}) "
+                f"and {clipped(right)} ({commits[1][:12]}){shallow}"
             ) from None
 
     def is_shallow(self) -> bool:
@@ -434,7 +434,7 @@ def read_state(root: Path, spec: str) -> State:
     repository = Repository.find(root)
     if repository is None:
         raise AnthologyError(
-            f"not a git repository, and no folder {spec!r}: name two folders, or run "
+            f"not a git repository, and no folder {clipped(spec)}: name two folders, or run "
             "inside a git work tree",
             root,
         )
@@ -445,7 +445,7 @@ def _refuse_empty(spec: str) -> None:
     """An AnthologyError when ``spec`` names no revision or folder (empty or blanks)."""
     if not spec.strip():
         raise AnthologyError(
-            f"{spec!r} names no revision or folder (an unset variable?): name a git "
+            f"{clipped(spec)} names no revision or folder (an unset variable?): name a git "
             "revision such as origin/main, or a folder"
         )
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, overload
 
 import pyoxigraph as ox
 
-from .errors import AnthologyError
+from .errors import AnthologyError, clipped
 
 # rdflib only where a caller asks for rdflib terms (``term``, ``to_graph``): reading and
 # parsing the files does not need it, and ``export`` runs without it.
@@ -160,9 +160,9 @@ def check_base(base: str, given_as: str = "--base") -> str:
     try:
         ox.NamedNode(base)
     except ValueError as exc:
-        raise AnthologyError(f"{given_as} {base!r} is not an absolute IRI: {exc}") from None
+        raise AnthologyError(f"{given_as} {clipped(base)} is not an absolute IRI: {exc}") from None
     if ":" not in base:
-        raise AnthologyError(f"{given_as} {base!r} is not an absolute IRI")
+        raise AnthologyError(f"{given_as} {clipped(base)} is not an absolute IRI")
     # RFC 3986 drops a base's fragment, query and last segment: 'http://x/id#' gives
     # <http://x/ID>, so a file's <LIT-501> would not be the entry id:LIT-501.
     triple = next(ox.parse(b"<ID> <ID> <ID> .", format=ox.RdfFormat.TURTLE, base_iri=base))
@@ -173,7 +173,7 @@ def check_base(base: str, given_as: str = "--base") -> str:
             else ("does not end in '/'", "end it with /")
         )
         raise AnthologyError(
-            f"{given_as} {base!r} {why}: the relative IRI <ID> would be "
+            f"{given_as} {clipped(base)} {why}: the relative IRI <ID> would be "
             f"<{triple.subject.value}>, not <{base}ID>; {fix}"
         )
     return base
@@ -186,7 +186,7 @@ def turtle_error(exc: Exception, path: Path | str | None, base: str) -> Antholog
         message = exc.msg or str(exc)
         return AnthologyError(f"Turtle syntax error: {message}", path, exc.lineno)
     if isinstance(exc, ValueError):  # an invalid base IRI
-        return AnthologyError(f"cannot parse with base {base!r}: {exc}", path)
+        return AnthologyError(f"cannot parse with base {clipped(base)}: {exc}", path)
     # pyoxigraph refuses a single term over 16 MiB
     return AnthologyError(f"cannot parse: {exc or 'out of memory'}", path)
 

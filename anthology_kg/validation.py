@@ -24,7 +24,7 @@ import pyoxigraph as ox
 from .choices import INFERENCE_CHOICES as INFERENCE_CHOICES
 from .config import FAIL_ON, did_you_mean
 from .entries import iri_of
-from .errors import AnthologyError, display_path
+from .errors import AnthologyError, clipped, display_path, first_of
 from .kinds import is_blank, is_iri, is_literal, text
 from .rules import (
     AK,
@@ -619,7 +619,9 @@ def _apply_waivers(
                     "xsd:date's form, a time zone allowed)"
                 )
             if not any(name in known for name in names):
-                problem = f"the waiver names no rule {names[0]!r}{did_you_mean(names[0], known)}"
+                problem = (
+                    f"the waiver names no rule {clipped(names[0])}{did_you_mean(names[0], known)}"
+                )
             elif expiry is not None and expiry < (today.year, today.month, today.day):
                 written = text(dates[0]).strip(_XML_SPACE)
                 problem = f"the waiver expired on {written}: {reason.value}"
@@ -699,7 +701,7 @@ def _several(
         return short(anthology, value) or ""
 
     def quoted(value: ShapeTerm) -> str:
-        return repr(text(value))
+        return clipped(text(value))
 
     for values, what, shown in (
         (focuses, "focus entry (ak:waives)", named),
@@ -709,7 +711,7 @@ def _several(
     ):
         if len(values) > 1:
             listed = sorted(shown(value) for value in values)
-            return f"a waiver has one {what}, not {len(values)}: {', '.join(listed)}"
+            return f"a waiver has one {what}, not {len(values)}: {first_of(listed)}"
     return None
 
 
