@@ -16,7 +16,7 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from .errors import AnthologyError, display_path, first_of, printable
-from .sources import TurtleFiles, not_read, parse_quads, read_source, read_text
+from .sources import TurtleFiles, nested_files, not_read, parse_quads, read_source, read_text
 
 IDENTIFIER = "http://purl.org/dc/terms/identifier"
 #: ``dcterms:identifier "X"`` as files are written (a file that writes it otherwise is
@@ -200,8 +200,10 @@ def folder_warnings(
 ) -> list[LayoutWarning]:
     """What the listing of a folder of ``what`` files shows that is almost surely a
     mistake: a file whose name ends in ``.ttl`` in another case (``LIT-168.TTL``), which
-    is not read, and, for the data (unless not ``empty``), a folder with no data file at
-    all, where every rule holds with nothing checked."""
+    is not read, for the data ``*.ttl`` files in its sub-folders, which are not read
+    either (one warning, at the first, with their number), and (unless not ``empty``) a
+    folder with no data file at all, where every rule holds with nothing checked. Only
+    a listing with sub-folders makes it read more than the listing."""
     found = [
         LayoutWarning(
             files.folder / name,
@@ -210,6 +212,22 @@ def folder_warnings(
         )
         for name in files.miscased
     ]
+    if what == "data" and files.folders:
+        count, first = nested_files(files.folder, files.folders, ".ttl")
+        if first is not None:
+            how_many = (
+                f"{count} *.ttl files in them, this one first"
+                if count > 1
+                else "the only *.ttl file in them"
+            )
+            found.append(
+                LayoutWarning(
+                    first,
+                    None,
+                    f"not read: data files are read from {what}/ itself, not from its "
+                    f"sub-folders ({how_many})",
+                )
+            )
     if what == "data" and empty and not files:
         found.append(
             LayoutWarning(

@@ -296,23 +296,48 @@ def listed_name(name: str, suffix: str = ".ttl") -> bool:
     return name.endswith(suffix) and not name.startswith(".")
 
 
-def list_folder(folder: Path, suffix: str) -> tuple[list[tuple[str, bool]], list[str]]:
+def list_folder(folder: Path, suffix: str) -> tuple[list[tuple[str, bool]], list[str], list[str]]:
     """One listing of ``folder``: its files named ``*suffix`` (``listed_name``), sorted,
-    each with whether the listing showed a regular file, and the names that end in
-    ``suffix`` in another case (``LIT-168.TTL``: not read, for a warning), sorted. A
-    folder that cannot be listed is an AnthologyError naming it."""
+    each with whether the listing showed a regular file, the names that end in
+    ``suffix`` in another case (``LIT-168.TTL``: not read, for a warning), sorted, and
+    its sub-folders but hidden ones (not read: ``nested_files`` finds what they hold),
+    sorted. A folder that cannot be listed is an AnthologyError naming it."""
+    kept, miscased, folders = [], [], []
     try:
         with os.scandir(folder) as entries:
-            listed = [(e.name, e.is_file(follow_symlinks=False)) for e in entries]
+            for entry in entries:
+                name = entry.name
+                if listed_name(name, suffix):
+                    kept.append((name, entry.is_file(follow_symlinks=False)))
+                elif listed_name(name.lower(), suffix):
+                    miscased.append(name)
+                elif not name.startswith(".") and _is_folder(entry):
+                    folders.append(name)
     except OSError as exc:
         raise AnthologyError(f"cannot list the folder: {exc.strerror}", folder) from None
-    kept, miscased = [], []
-    for item in listed:
-        if listed_name(item[0], suffix):
-            kept.append(item)
-        elif listed_name(item[0].lower(), suffix):
-            miscased.append(item[0])
-    return sorted(kept), sorted(miscased)
+    return sorted(kept), sorted(miscased), sorted(folders)
+
+
+def _is_folder(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def nested_files(folder: Path, folders: Iterable[str], suffix: str) -> tuple[int, Path | None]:
+    """How many files named ``*suffix`` (``listed_name``) the sub-folders ``folders`` of
+    ``folder`` hold at any depth (hidden folders and links to folders not followed), and
+    the first of them by path; a folder that cannot be listed counts none."""
+    count, first = 0, None
+    for name in folders:
+        for top, names, files in os.walk(folder / name):
+            names[:] = sorted(n for n in names if not n.startswith("."))
+            found = sorted(f for f in files if listed_name(f, suffix))
+            if found and first is None:
+                first = Path(top) / found[0]
+            count += len(found)
+    return count, first
 
 
 def not_read(name: str, suffix: str, files: str) -> str:
@@ -336,6 +361,8 @@ class TurtleFiles(Sequence[Path]):
         self._irregular: frozenset[str] | None = None
         #: The names not read that end in ``.ttl`` in another case (``LIT-168.TTL``).
         self.miscased: tuple[str, ...] = ()
+        #: The sub-folders of the folder, not read (but hidden ones).
+        self.folders: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, folder: Path) -> TurtleFiles:
@@ -344,10 +371,11 @@ class TurtleFiles(Sequence[Path]):
         read, and are kept in ``miscased`` for a warning."""
         if not folder.is_dir():
             return cls(folder)
-        kept, miscased = list_folder(folder, ".ttl")
+        kept, miscased, folders = list_folder(folder, ".ttl")
         files = cls(folder, [name for name, _ in kept])
         files._irregular = frozenset(name for name, regular in kept if not regular)
         files.miscased = tuple(miscased)
+        files.folders = tuple(folders)
         return files
 
     def listed_regular(self, name: str) -> bool:
