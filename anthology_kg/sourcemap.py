@@ -331,6 +331,21 @@ class Positions:
         return objects, holders
 
     @functools.cached_property
+    def blank_statements(self) -> dict[frozenset[tuple[object, object]], list[object]]:
+        """The top-level statements about a blank node (``[ … ] .``) by what they write
+        (the set of their predicate and object pairs), each with their subjects in the
+        order written: a waiver written so is found by its triples without a scan of
+        the file per waiver."""
+        written: dict[object, set[tuple[object, object]]] = {}
+        for w in self.triples:
+            if isinstance(w.subject, tuple) and w.subject in self.subjects:  # a top one
+                written.setdefault(w.subject, set()).add((w.predicate, w.object))
+        found: dict[frozenset[tuple[object, object]], list[object]] = {}
+        for subject, told in written.items():
+            found.setdefault(frozenset(told), []).append(subject)
+        return found
+
+    @functools.cached_property
     def _index(self) -> _Index:
         return _Index(self.triples)
 

@@ -675,11 +675,7 @@ def _waiver_place(anthology: Engine, waiver: ShapeTerm) -> tuple[Path, int, int 
         for predicate in waivers.predicates(waiver)
         for value in waivers.objects(waiver, predicate)
     }
-    written: dict[object, set[tuple[object, object]]] = {}
-    for w in positions.triples:
-        if isinstance(w.subject, tuple) and w.subject in positions.subjects:  # a top one
-            written.setdefault(w.subject, set()).add((w.predicate, w.object))
-    alike = [subject for subject, told in written.items() if told == triples]
+    alike = positions.blank_statements.get(frozenset(triples), [])
     if len(alike) != 1:
         return None
     line, column = positions.subjects[alike[0]]

@@ -112,3 +112,31 @@ def test_the_results_of_one_file_are_placed_without_a_scan_each(tmp_path, monkey
     # Each index is one scan of the file, whatever the number of results (it was two
     # per result).
     assert _CountedTriples.scans <= 3
+
+
+def test_the_waivers_written_as_blank_nodes_are_placed_without_a_scan_each(tmp_path, monkeypatch):
+    root = rules_fixture_copy(tmp_path, "rule9-good")
+    waivers = "".join(
+        f'[] a ak:Waiver ; ak:waives <LIT-001> ; ak:rule "AK00{i % 9 + 1}" ;\n'
+        f'    rdfs:comment "old {i}" ; ak:expires "2020-01-01"^^xsd:date .\n'
+        for i in range(12)
+    )
+    (root / "waivers.ttl").write_text(
+        "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n" + waivers,
+        "utf-8",
+    )
+
+    def counted(*args, **kwargs):
+        positions = written_triples(*args, **kwargs)
+        return Positions(_CountedTriples(positions.triples), positions.subjects)
+
+    monkeypatch.setattr(sourcemap, "written_triples", counted)
+    monkeypatch.setattr(_CountedTriples, "scans", 0)
+    sourcemap._file_positions.cache_clear()
+    result = run_cli("--root", str(root), "validate", "--format", "json")
+    sourcemap._file_positions.cache_clear()
+    places = sorted(r["line"] for r in json.loads(result.stdout)["results"] if r["code"] == "AK000")
+    assert places == [4 + 2 * i for i in range(12)]  # each expired waiver at its own
+    assert _CountedTriples.scans <= 3  # (it was one per waiver)
