@@ -397,32 +397,56 @@ def longest_chain(text: str) -> int:
 
 
 def most_patterns(text: str) -> int:
-    """The most triple patterns the query writes within one group (between one pair of
-    braces or brackets, those of groups within it left out), counted by what ends them
-    (``.``, ``;``, ``,``): the last of a group, which needs none, is left out."""
+    """The most triple patterns the query joins in one group (between one pair of braces
+    or brackets), counted by what ends them (``.``, ``;``, ``,``; the last of a group,
+    which needs none, is left out): its own and those of the groups within it, which
+    the algebra joins with them, but for a group of OPTIONAL, MINUS, EXISTS or UNION,
+    counted on its own, and a CONSTRUCT template, not counted."""
     return _most_in_one_group(text)[1]
+
+
+#: The keywords before a group whose patterns are not joined with those around it.
+_APART = frozenset({"OPTIONAL", "MINUS", "EXISTS", "UNION"})
+#: How the patterns of a group count: with those around it, on their own, not at all.
+_JOINED, _ON_ITS_OWN, _TEMPLATE = "joined", "on its own", "template"
 
 
 @functools.lru_cache(maxsize=256)
 def _most_in_one_group(text: str) -> tuple[int, int]:
     """``longest_chain`` and ``most_patterns``, from one reading of the text."""
-    groups: list[tuple[str, list[int]]] = [("", [0, 0])]  # a group's bracket, its counts
+    # Each open group: its bracket, its counts (operators, patterns) and how its patterns
+    # count (_JOINED with those around it, _APART on their own, or not at all).
+    groups: list[tuple[str, list[int], str]] = [("", [0, 0], _ON_ITS_OWN)]
     longest = most = 0
     previous = (-1, "")  # the end and the character of the last one-character terminal
+    last_word: str | None = None  # the keyword of the last terminal, None for another
+    joined_into: tuple[list[int], int] | None = None  # the group just closed, joined
     for start, end, word in _code_tokens(text):
         character = text[start]
         single = end == start + 1
-        bracket, counts = groups[-1]
+        bracket, counts, kind = groups[-1]
+        closed, joined_into = joined_into, None
         if single and character in "{([":
-            groups.append((character, [0, 0]))
+            if last_word == "CONSTRUCT":
+                opened = _TEMPLATE
+            else:
+                opened = _ON_ITS_OWN if last_word in _APART else _JOINED
+            groups.append((character, [0, 0], opened))
         elif single and character in "})]":
             if len(groups) > 1:
-                longest, most = max(longest, counts[0]), max(most, counts[1])
                 groups.pop()
+                longest = max(longest, counts[0])
+                if kind != _TEMPLATE:
+                    most = max(most, counts[1])
+                if kind == _JOINED:
+                    groups[-1][1][1] += counts[1]
+                    joined_into = (groups[-1][1], counts[1])
+        elif word == "UNION" and closed is not None:
+            closed[0][1] -= closed[1]  # {A} UNION {B}: A is a branch, not joined either
         elif single and character in _PATTERN_ENDS:
             if bracket in ("{", "["):
                 counts[1] += 1
-        elif (
+        if (
             word in _CHAINING
             or (
                 single
@@ -435,9 +459,10 @@ def _most_in_one_group(text: str) -> tuple[int, int]:
             counts[0] += 1
         if single:
             previous = (end, character if previous != (start, character) else "")
+        last_word = word
     return (
-        max(longest, *(counts[0] for _, counts in groups)),
-        max(most, *(counts[1] for _, counts in groups)),
+        max(longest, *(counts[0] for _, counts, _ in groups)),
+        max(most, *(counts[1] for _, counts, kind in groups if kind != _TEMPLATE)),
     )
 
 
@@ -445,7 +470,7 @@ def too_deep(text: str) -> str | None:
     """Why ``text`` is not given to pyoxigraph (``nests N levels deep …``, ``chains N
     operators …``, ``joins N triple patterns …``): it nests deeper than MAX_NESTING,
     chains more than MAX_CHAIN operators or joins more than MAX_PATTERNS triple patterns
-    in one group; None when it does none of these."""
+    in one group (``most_patterns``); None when it does none of these."""
     depth = nesting_depth(text)
     if depth > MAX_NESTING:
         return (
@@ -463,7 +488,7 @@ def too_deep(text: str) -> str | None:
         return (
             f"joins {patterns} triple patterns in one group; at most {MAX_PATTERNS} are "
             "planned (the time to plan a join grows faster than the cube of its length): "
-            "split it into smaller queries or groups"
+            "split it into smaller queries"
         )
     return None
 

@@ -71,9 +71,16 @@ def test_a_long_sequence_path_finds_what_the_short_one_does(bound_paths):
     [
         ("SELECT * WHERE { ?s <urn:p> ?o . ?o <urn:p> ?x . ?x <urn:p> ?y }", 2),
         ("SELECT * WHERE { ?s <urn:p> ?o ; <urn:q> ?x , ?y . }", 3),
-        ("SELECT * WHERE { ?s <urn:p> 1.5 . { ?s <urn:q> ?o . } FILTER (f(?s, ?o)) }", 1),
+        ("SELECT * WHERE { ?s <urn:p> 1.5 . { ?s <urn:q> ?o . } FILTER (f(?s, ?o)) }", 2),
         ('SELECT * WHERE { ?s <urn:p> "a . b ; c" . } # . ; ,', 1),  # strings and comments
         ("SELECT * WHERE { VALUES (?a ?b) { (1 2) (3 4) } ?a <urn:p> ?b }", 0),
+        # groups within a group are joined with it; a UNION's, an OPTIONAL's are not
+        ("SELECT * WHERE { { ?a :p ?b . ?b :p ?c } { ?c :p ?d . ?d :p ?e } ?e :p ?f }", 2),
+        ("SELECT * WHERE { ?a :p ?b . { ?b :p ?c . { ?c :p ?d . ?d :p ?e } } }", 3),
+        ("SELECT * WHERE { { ?a :p ?b . ?b :p ?c } UNION { ?c :p ?d . ?d :p ?e } }", 1),
+        ("SELECT * WHERE { ?a :p ?b . OPTIONAL { ?b :p ?c . ?c :p ?d } }", 1),
+        ("SELECT * WHERE { ?a :p ?b FILTER NOT EXISTS { ?b :p ?c . ?c :p ?d } }", 1),
+        ("CONSTRUCT { ?a :p ?b . ?b :p ?c . ?c :p ?d } WHERE { ?a :p ?b }", 0),
     ],
 )
 def test_the_patterns_of_one_group_are_counted_by_what_ends_them(text, patterns):
