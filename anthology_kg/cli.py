@@ -1716,14 +1716,36 @@ def publish(settings, endpoint, update_endpoint, graph, replace, http_timeout) -
     show_default=True,
     help="Port to listen on (the server cannot tell a port the system picks: no 0).",
 )
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--read-only", is_flag=True, help="Refuse updates (SPARQL Update, Graph Store).")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on (anyone who can reach it may query: keep it local).",
+)
+@click.option(
+    "--read-only/--writable",
+    default=True,
+    show_default=True,
+    help="Refuse updates (SPARQL Update, Graph Store), or take them: then any web page "
+    "open in a browser on this machine can change or drop the served store (a "
+    "cross-site form POST) while it runs.",
+)
+@_timeout(
+    "Ask the server to give up on a query after SECONDS (Oxigraph's --timeout-s, whole "
+    "seconds; 0: none). Oxigraph 0.5.13 was seen to run a join on past it."
+)
 @click.pass_obj
 def serve(settings, port, host, read_only) -> None:
     """Start an Oxigraph SPARQL server loaded with the anthology (until Ctrl-C or SIGTERM).
 
     Queries at http://HOST:PORT/query see data, ontology and shapes as one default graph.
     The endpoint is printed once the server listens; a port in use is exit 2.
+
+    The endpoint takes requests from whoever reaches it, web pages open in a browser on
+    this machine included (which cannot read the answers: no CORS headers). It runs any
+    query, and a SERVICE in one makes the server call the URL it names, any host this
+    machine reaches (local queries refuse SERVICE; the server cannot). Read-only by
+    default: updates are refused (HTTP 403). The anthology's files are never written.
     """
     from .server import serve as run_serve
 
@@ -1734,7 +1756,7 @@ def serve(settings, port, host, read_only) -> None:
             "--data-urlencode 'query=SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'"
         )
 
-    sys.exit(run_serve(settings.engine(), host, port, read_only, started))
+    sys.exit(run_serve(settings.engine(), host, port, read_only, started, timeout=settings.timeout))
 
 
 @main.command()

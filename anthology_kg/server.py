@@ -9,6 +9,7 @@ import ctypes
 import ctypes.util
 import errno
 import fcntl
+import math
 import os
 import shutil
 import signal
@@ -73,9 +74,12 @@ def load_store(anthology: Engine, location: Path, data_graph: str = DATA_GRAPH) 
             raise AnthologyError(f"oxigraph load failed: {said.strip()}")
 
 
-def serve_command(location: Path, host: str, port: int, read_only: bool) -> list[str]:
+def serve_command(
+    location: Path, host: str, port: int, read_only: bool, timeout: float | None = None
+) -> list[str]:
     """The command line that serves the store at ``location``; queries see the union of
-    the anthology's graphs as their default graph."""
+    the anthology's graphs as their default graph, each given ``timeout`` seconds (whole
+    seconds, rounded up: the server takes no fraction; None or 0: no limit)."""
     command = [
         oxigraph_binary(),
         "serve-read-only" if read_only else "serve",
@@ -84,7 +88,8 @@ def serve_command(location: Path, host: str, port: int, read_only: bool) -> list
         "--bind",
         f"{host}:{port}",
     ]
-    return command + ["--union-default-graph"]
+    limit = ["--timeout-s", str(math.ceil(timeout))] if timeout else []
+    return command + ["--union-default-graph", *limit]
 
 
 # -- serve ---------------------------------------------------------------------------------
@@ -281,6 +286,7 @@ def serve(
     read_only: bool,
     started: Callable[[str], None],
     startup_seconds: float = 60,
+    timeout: float | None = None,
 ) -> int:
     """Serve the anthology with Oxigraph at ``host:port`` until SIGTERM (0, loading
     included) or Ctrl-C (SIGINT: 0 once serving; while loading, KeyboardInterrupt). A
@@ -290,6 +296,8 @@ def serve(
     the server and removes its store.
 
     ``started(base_url)`` is called once the server accepts connections, never before.
+    The server refuses updates when ``read_only``, and is asked to give each query
+    ``timeout`` seconds (``serve_command``).
     A port in use, or a server that exits while starting, is an AnthologyError with its
     one-line reason. The server dies with this process, even when this process is killed
     with SIGKILL; its store, then left behind, is removed by the next ``serve``.
@@ -315,7 +323,7 @@ def serve(
         _STOPS.check()
         with _STOPS.held():
             process = subprocess.Popen(
-                serve_command(folder, host, port, read_only),
+                serve_command(folder, host, port, read_only, timeout),
                 stderr=subprocess.PIPE,
                 text=True,
                 errors="replace",

@@ -95,7 +95,7 @@ def serve_in_process(
     class Recorded(subprocess.Popen):
         def __init__(self, args, *rest, **options):
             super().__init__(args, *rest, **options)
-            if "serve" in args:
+            if "serve" in args or "serve-read-only" in args:  # (its default)
                 servers.append(self)
 
     echo = click.echo
