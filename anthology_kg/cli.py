@@ -884,10 +884,10 @@ def stats(settings: Settings, fmt: str) -> None:
     _out(f"entries: {result.entries}")
     _out("entries by class:")
     for name, count in result.by_class.items():
-        _out(f"  {name}: {count}")
+        _out(f"  {printable(name)}: {count}")
     _out("entries by category:")
     for name, count in result.by_category.items():
-        _out(f"  {name}: {count}")
+        _out(f"  {printable(name)}: {count}")
     _out(f"files read: {len(result.files)}")
     for name in result.files:
         _out(f"  {name}")
@@ -1794,7 +1794,8 @@ def new(settings, kind, identifier, title, authors, category) -> None:
     report = run_validation(settings.engine(validates=True), allow_service=settings.allow_service)
     todo = [r for r in report.counted if r.focus == identifier]
     for r in todo:
-        _out(f"to fill in: {r.path} ({r.message})" if r.path else f"to fill in: {r.message}")
+        todo_text = f"{r.path} ({r.message})" if r.path else r.message
+        _out(f"to fill in: {printable(todo_text)}")
     if not todo:
         _out(f"{identifier} passes check")
 
@@ -1838,7 +1839,7 @@ def site(settings, output, engine) -> None:
     except OSError as exc:  # a read-only or full file system under the site's folders
         raise write_error(exc, output) from None
     for warning in built.warnings:
-        _say(f"anthology-kg: {warning}")
+        _say(f"anthology-kg: {printable_lines(warning)}")
     _summary(
         settings,
         f"wrote {len(built.names)} files to {display_path(output)}; open "

@@ -99,3 +99,49 @@ def test_csv_and_tsv_stay_byte_true(anthology):
 )
 def test_printable_breaks_both_forms(text, shown):
     assert printable(text) == shown
+
+
+ENTRY = (
+    "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+    "@prefix dcterms: <http://purl.org/dc/terms/> .\n"
+    '<LIT-901> a ak:LiteratureRecord ; dcterms:identifier "LIT-901" ; dcterms:title "x" ;'
+    ' ak:category "::error::c ##[error]d" .\n'
+)
+
+
+def test_stats_shows_categories_escaped(tmp_path):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "LIT-901.ttl").write_text(ENTRY, encoding="utf-8")
+    result = run_cli("--root", str(tmp_path), "stats")
+    assert result.exit_code == 0, result.output
+    assert commands(result.stdout) == []
+    assert "  \\x3a:error::c \\x23#[error]d: 1" in result.stdout
+
+
+def test_site_warnings_show_a_query_name_escaped(tmp_path):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "X-1.ttl").write_text('<X-1> <http://example.org/p> "v" .\n', "utf-8")
+    (tmp_path / "queries").mkdir()
+    (tmp_path / "queries" / "##[error]q.rq").write_text(
+        "#+ summary: s\nSELECT * WHERE { SERVICE <http://127.0.0.1:9/> { ?s ?p ?o } }\n", "utf-8"
+    )
+    result = run_cli("--root", str(tmp_path), "site", "-o", str(tmp_path / "site"))
+    assert result.exit_code == 0, result.output
+    assert "query '\\x23#[error]q' calls a remote service" in result.stderr
+    assert commands(result.stderr) == []
+
+
+def test_new_shows_what_to_fill_in_escaped(tmp_path):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "ontology" / "shapes").mkdir(parents=True)
+    (tmp_path / "ontology" / "shapes" / "own.ttl").write_text(
+        "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+        "<http://example.org/S> a sh:NodeShape ;"
+        " sh:targetClass <https://w3id.org/anthology-kg/ns#LiteratureRecord> ;"
+        " sh:property [ sh:path <http://example.org/q> ; sh:minCount 1 ;"
+        ' sh:message "##[error]fill" ] .\n',
+        encoding="utf-8",
+    )
+    result = run_cli("--root", str(tmp_path), "new", "lit", "LIT-902", "--title", "t")
+    assert "\\x23#[error]fill" in result.stdout, result.output
+    assert commands(result.stdout) == []
