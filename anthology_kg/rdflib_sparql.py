@@ -15,6 +15,7 @@ import rdflib
 from rdflib import BNode, Graph, Variable
 from rdflib.term import Identifier, Node
 
+from . import linear_regex
 from .errors import AnthologyError
 from .namespaces import prefixed_like
 from .query_result import QueryResult, in_select_star_order
@@ -292,10 +293,11 @@ class _RegularExpressions:
         return getattr(re, name)
 
     @staticmethod
-    def search(pattern: str, string: str, flags: int = 0) -> re.Match[str] | None:
+    def search(pattern: str, string: str, flags: int = 0) -> bool:
+        """REGEX matched in linear time (``linear_regex``), not by re's backtracking."""
         try:
-            return re.search(pattern, string, flags)
-        except re.error as exc:
+            return linear_regex.search(pattern, linear_regex.xpath_flags(flags), string)
+        except linear_regex.Refused as exc:
             raise _expression_error(exc) from None
 
     @staticmethod
@@ -306,7 +308,7 @@ class _RegularExpressions:
             raise _expression_error(exc) from None
 
 
-def _expression_error(error: re.error) -> Exception:
+def _expression_error(error: Exception) -> Exception:
     from rdflib.plugins.sparql.sparql import SPARQLError
 
     return SPARQLError(f"invalid regular expression: {error}")
@@ -336,13 +338,23 @@ def _errors_as_sparql_says() -> Iterator[None]:
     nothing. Both are rdflib's module globals, swapped for the call
     (``swaps.swapped``): other users of rdflib get its own."""
     from rdflib.plugins.sparql import evaluate as rdflib_evaluate
-    from rdflib.plugins.sparql import operators
 
     graph_pattern: GraphPattern = rdflib_evaluate.evalGraph
     if not getattr(graph_pattern, "anthology_kg", False):  # (else a block is open)
         graph_pattern = _no_named_graph(graph_pattern)
     with (
-        swapped(operators, "re", _REGULAR_EXPRESSIONS),
+        regex_in_linear_time(),
         swapped(rdflib_evaluate, "evalGraph", graph_pattern),
     ):
         yield
+
+
+def regex_in_linear_time() -> contextlib.AbstractContextManager[None]:
+    """Within the block, rdflib's REGEX matches in linear time (``linear_regex``: Python's
+    backtracking held the GIL out of reach of --timeout and signals) and an invalid
+    pattern is an expression error; rdflib's module global ``re`` is swapped for the block
+    (``swaps.swapped``: blocks in other threads and nested ones count), so other users of
+    rdflib get its own."""
+    from rdflib.plugins.sparql import operators
+
+    return swapped(operators, "re", _REGULAR_EXPRESSIONS)

@@ -37,6 +37,7 @@ from rdflib.term import Node
 
 from .choices import INFERENCE_CHOICES as INFERENCE_CHOICES
 from .errors import AnthologyError
+from .linear_regex import XPathPattern
 from .literals import literals_as_written
 from .owlrl_linear import (
     OWLRLSemantics,
@@ -44,7 +45,7 @@ from .owlrl_linear import (
     RDFSRulesBySchemaPredicate,
     vocabularies_read_once,
 )
-from .rdflib_sparql import filters_before_optionals
+from .rdflib_sparql import filters_before_optionals, regex_in_linear_time
 from .shacl import ResultRow
 from .swaps import swapped
 from .terms import quiet_ill_typed
@@ -477,44 +478,15 @@ def _closed_without_sh_closed(self: Any, shape: Any) -> None:
 _CLOSED_INIT = ClosedConstraintComponent.__init__
 
 
-def _xpath_pattern(pattern: str, flags: str) -> re.Pattern[str]:
-    """``pattern`` with ``flags`` compiled for Python's ``re`` as XPath's ``fn:matches``
-    reads them (SHACL 4.4.3): ``q`` the pattern taken literally, ``x`` its whitespace
-    outside a character class dropped, ``s`` dot-all, ``i``, ``m``; and ``$`` outside
-    multi-line mode the end of the string only (Python's also matches before a final
-    newline)."""
-    compiled = re.IGNORECASE if "i" in flags else 0
-    if "q" in flags:
-        return re.compile(re.escape(pattern), compiled)
-    compiled |= (re.MULTILINE if "m" in flags else 0) | (re.DOTALL if "s" in flags else 0)
-    out, depth, i = [], 0, 0
-    while i < len(pattern):
-        char = pattern[i]
-        if char == "\\":
-            out.append(pattern[i : i + 2])
-            i += 2
-            continue
-        if char == "[":
-            depth += 1
-        elif char == "]" and depth:
-            depth -= 1
-        elif not depth and "x" in flags and char in " \t\n\r":
-            char = ""
-        elif not depth and char == "$" and "m" not in flags:
-            char = r"\Z"
-        out.append(char)
-        i += 1
-    return re.compile("".join(out), compiled)
-
-
 def _pattern_as_xpath_reads_it(self: Any, shape: Any) -> None:
-    """pySHACL's ``PatternConstraintComponent`` with its patterns compiled by
-    ``_xpath_pattern``, where pySHACL reads only the flags ``i`` and ``m`` and Python's
-    ``$``."""
+    """pySHACL's ``PatternConstraintComponent`` with its patterns matched as XPath's
+    ``fn:matches`` reads them, by ``linear_regex`` (pySHACL reads only the flags ``i`` and
+    ``m`` and Python's ``$``, and Python's backtracking held the GIL for hours on
+    ``^(a|a)+$``, out of reach of --timeout and signals)."""
     _PATTERN_INIT(self, shape)
     flags = str(self.flags.value) if self.flags is not None else ""
     self.compiled_cache = {
-        p: _xpath_pattern(str(p.value if p.value is not None else p), flags)
+        p: XPathPattern(str(p.value if p.value is not None else p), flags)
         for p in self.compiled_cache
     }
 
@@ -566,6 +538,8 @@ def shacl_report(
         _report_graph_only(),
         _shapes_left_as_they_were(shapes),
         _pyshacl_quiet(),
+        # The REGEX of SPARQL constraints too (rdflib's).
+        regex_in_linear_time(),
         # An ill-typed bound ("abc"^^xsd:decimal) that a rule's SPARQL reads is data:
         # rdflib logged a traceback for it (hunt14 finding 9).
         quiet_ill_typed(),

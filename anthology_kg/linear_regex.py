@@ -1,0 +1,72 @@
+"""XPath's ``fn:matches`` in linear time, for the reference engine's regular expressions.
+
+pySHACL (``sh:pattern``) and rdflib (SPARQL's ``REGEX``) match with Python's ``re``, which
+backtracks: ``^(a|a)+$`` on 70 characters runs for hours inside one C call that holds the
+GIL, so neither ``--timeout`` (``guards.bounded``) nor a signal handler ever runs. Here a
+pattern is matched by pyoxigraph's own ``REGEX`` (Rust's regex crate, linear in the text),
+as on the fast engine: the same flags (``s``, ``m``, ``i``, ``x``, ``q``), and a pattern it
+refuses (a back-reference, a look-around, an unknown flag) is ``Refused`` as the fast
+engine's REGEX gives an error. The store queried is empty and only read, and pyoxigraph's
+stores may be read from several threads at once.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import pyoxigraph as ox
+
+_STORE = ox.Store()
+_MATCHED = ox.Literal("true", datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#boolean"))
+#: Python's flags that rdflib makes of SPARQL's (the others it drops), as XPath writes them.
+_XPATH_FLAGS = ((re.IGNORECASE, "i"), (re.DOTALL, "s"), (re.MULTILINE, "m"), (re.VERBOSE, "x"))
+
+
+class Refused(ValueError):
+    """A pattern (or flags) that XPath's regular expressions, as pyoxigraph reads them,
+    do not take."""
+
+
+def search(pattern: str, flags: str, text: str) -> bool:
+    """Whether ``pattern`` with ``flags`` matches somewhere in ``text`` (``fn:matches``);
+    Refused when pyoxigraph's REGEX does not take the pattern or the flags."""
+    matched = _matched(pattern, flags, text)
+    if matched is None:
+        raise Refused(f"not a regular expression SPARQL's REGEX takes: {pattern!r}")
+    return matched
+
+
+@functools.lru_cache(maxsize=4096)
+def _matched(pattern: str, flags: str, text: str) -> bool | None:
+    """pyoxigraph's REGEX of the three, None for its error (a pattern value repeats: a
+    query of its own costs ~0.1 ms)."""
+    values = " ".join(str(ox.Literal(value)) for value in (text, pattern, flags))
+    query = (
+        f"SELECT ?matched WHERE {{ VALUES (?text ?pattern ?flags) {{ ({values}) }} "
+        "BIND (REGEX(?text, ?pattern, ?flags) AS ?matched) }"
+    )
+    solutions = _STORE.query(query)
+    assert isinstance(solutions, ox.QuerySolutions)
+    for solution in solutions:
+        value = solution["matched"]
+        return None if value is None else value == _MATCHED
+    return None
+
+
+def xpath_flags(python_flags: int) -> str:
+    """The XPath flags of Python's ``re`` flags (``re.I | re.M`` -> ``"im"``)."""
+    return "".join(letter for flag, letter in _XPATH_FLAGS if python_flags & flag)
+
+
+class XPathPattern:
+    """A compiled pattern as pySHACL's ``PatternConstraintComponent`` uses one (it asks
+    ``match``, then ``search``): both say whether ``fn:matches`` holds, in linear time."""
+
+    def __init__(self, pattern: str, flags: str) -> None:
+        self.pattern, self.flags = pattern, flags
+
+    def search(self, text: str) -> bool:
+        return search(self.pattern, self.flags, text)
+
+    match = search
