@@ -85,14 +85,22 @@ def _defused(match: re.Match[str]) -> str:
     return match.group("lead") + "\\x3a"
 
 
-def printable(text: str) -> str:
+def printable_characters(text: str) -> str:
     """``text`` with each character of ``_UNPRINTABLE`` written as its Python escape
-    (``\\n``, ``\\x1b``, ``\\u2028``), and the first character of what a CI runner
+    (``\\n``, ``\\x1b``, ``\\u2028``), and nothing else changed: how a data format or a
+    page shows data (a JSON report's file name, a picture's label), which no CI runner
+    reads line by line for a workflow command."""
+    if text.isprintable():  # (in C: none of _UNPRINTABLE, the common case)
+        return text
+    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def printable(text: str) -> str:
+    """``printable_characters(text)``, and the first character of what a CI runner
     would read as a workflow command (``_WORKFLOW_COMMAND``: ``##[``, a leading ``::``)
-    too (``\\x23#[``, ``\\x3a:``): how reports, warnings and tables show data, on one
-    line that cannot command the runner."""
-    if not text.isprintable():  # (in C: none of _UNPRINTABLE, the common case)
-        text = _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    written as its escape too (``\\x23#[``, ``\\x3a:``): how reports, warnings and
+    tables show data, on one line that cannot command the runner."""
+    text = printable_characters(text)
     if "#" in text or ":" in text:
         text = _WORKFLOW_COMMAND.sub(_defused, text)
     return text

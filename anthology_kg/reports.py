@@ -31,7 +31,7 @@ import pyoxigraph as ox
 
 from . import __version__
 from .config import did_you_mean
-from .errors import AnthologyError, clipped, display_path
+from .errors import AnthologyError, clipped, display_path, printable_characters
 from .layout import printable
 from .rules import WAIVER_CODE, WAIVER_SHAPE, graded, matches_code
 from .validation import Report, RuleResult, failing_severities, own_shape_names
@@ -184,11 +184,12 @@ def json_report(report: Report) -> str:
 
 
 def _json_result(result: RuleResult) -> dict:
-    """``result.as_dict()``, its file named as the text report names it (``printable``):
-    a name that is not UTF-8 holds lone surrogates, which JSON in UTF-8 cannot carry."""
+    """``result.as_dict()``, its file's name with the characters JSON in UTF-8 cannot
+    carry escaped (``printable_characters``: a name that is not UTF-8 holds lone
+    surrogates); nothing else of it changed, as JSON is data, not a log line."""
     item = result.as_dict()
     if result.file:
-        item["file"] = printable(result.file)
+        item["file"] = printable_characters(result.file)
     return item
 
 

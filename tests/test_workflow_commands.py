@@ -145,3 +145,20 @@ def test_new_shows_what_to_fill_in_escaped(tmp_path):
     result = run_cli("--root", str(tmp_path), "new", "lit", "LIT-902", "--title", "t")
     assert "\\x23#[error]fill" in result.stdout, result.output
     assert commands(result.stdout) == []
+
+
+def test_data_formats_and_pictures_keep_the_names_they_hold(anthology):
+    """JSON is data, not a log line: its file name is the file's own (only characters
+    JSON in UTF-8 cannot carry are escaped); a picture's label shows the text as it is
+    (read-through of this session: `\\x3a:std::vector` in an SVG, a JSON file name that
+    names no file)."""
+    import json
+
+    from anthology_kg.site.pictures import escape
+
+    result = run_cli(
+        "--root", str(anthology), "validate", "--shapes", "../s.ttl", "--format", "json"
+    )
+    files = {item["file"] for item in json.loads(result.stdout)["results"]}
+    assert files == {FILE}
+    assert escape("::std::vector ##[x]") == "::std::vector ##[x]"

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from html import escape as _html_escape
 
-from ..errors import printable
+from ..errors import printable_characters
 
 FONT = 14  # px at natural size: the page shows pictures unscaled, scrolling if wide
 LINE = 18
@@ -79,7 +79,7 @@ def _relations(edges: Sequence[tuple[object, str, object]]) -> dict[str, str]:
 def escape(text: str) -> str:
     """``text`` for SVG: its control characters (and the others XML 1.0 cannot hold)
     written as the text report writes them (``\\x01``), then escaped as HTML."""
-    return _html_escape(printable(text))
+    return _html_escape(printable_characters(text))
 
 
 @lru_cache(maxsize=256)
@@ -115,9 +115,9 @@ def _markers_and_legend(relations: tuple[str, ...]) -> tuple[str, list[str], dic
 
 
 def _dot_string(text: str) -> str:
-    """``text`` as a DOT string, its control characters written as ``printable`` writes
+    """``text`` as a DOT string, its control characters written as ``printable_characters`` writes
     them: Graphviz would copy them into its SVG, which XML cannot hold."""
-    return '"' + printable(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return '"' + printable_characters(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def dot_source(picture: Picture) -> str:
@@ -135,7 +135,8 @@ def dot_source(picture: Picture) -> str:
     ]
     for box in picture.boxes:
         label = "\\n".join(
-            printable(line).replace("\\", "\\\\").replace('"', '\\"') for line in wrapped(box.label)
+            printable_characters(line).replace("\\", "\\\\").replace('"', '\\"')
+            for line in wrapped(box.label)
         )
         attrs = [f'label="{label}"', f"tooltip={_dot_string(box.label)}"]
         if box.href:
