@@ -399,7 +399,9 @@ def longest_chain(text: str) -> int:
 def most_patterns(text: str) -> int:
     """The most triple patterns the query joins in one group (between one pair of braces
     or brackets), counted by what ends them (``.``, ``;``, ``,``; the last of a group,
-    which needs none, is left out): its own and those of the groups within it, which
+    which needs none, by its terms), and a sequence path's steps (``:p/:q`` outside
+    parentheses, which the algebra joins as two patterns): its own and those of the
+    groups within it, which
     the algebra joins with them, but for a group of OPTIONAL, MINUS, EXISTS or UNION,
     counted on its own, and a CONSTRUCT template, not counted."""
     return _most_in_one_group(text)[1]
@@ -416,7 +418,9 @@ def _most_in_one_group(text: str) -> tuple[int, int]:
     """``longest_chain`` and ``most_patterns``, from one reading of the text."""
     # Each open group: its bracket, its counts (operators, patterns) and how its patterns
     # count (_JOINED with those around it, _APART on their own, or not at all).
-    groups: list[tuple[str, list[int], str]] = [("", [0, 0], _ON_ITS_OWN)]
+    # counts: operators, patterns ended, and whether a pattern is open (terms written
+    # since the last end: the last pattern of a group needs no ``.``).
+    groups: list[tuple[str, list[int], str]] = [("", [0, 0, 0], _ON_ITS_OWN)]
     longest = most = 0
     previous = (-1, "")  # the end and the character of the last one-character terminal
     last_word: str | None = None  # the keyword of the last terminal, None for another
@@ -431,10 +435,11 @@ def _most_in_one_group(text: str) -> tuple[int, int]:
                 opened = _TEMPLATE
             else:
                 opened = _ON_ITS_OWN if last_word in _APART else _JOINED
-            groups.append((character, [0, 0], opened))
+            groups.append((character, [0, 0, 0], opened))
         elif single and character in "})]":
             if len(groups) > 1:
                 groups.pop()
+                counts[1] += counts[2]  # its last pattern, which needs no end
                 longest = max(longest, counts[0])
                 if kind != _TEMPLATE:
                     most = max(most, counts[1])
@@ -446,6 +451,11 @@ def _most_in_one_group(text: str) -> tuple[int, int]:
         elif single and character in _PATTERN_ENDS:
             if bracket in ("{", "["):
                 counts[1] += 1
+                counts[2] = 0
+        elif bracket in ("{", "[") and word is None:
+            counts[2] = 1  # a term: a pattern is written
+            if single and character == "/":
+                counts[1] += 1  # a sequence path's step: the algebra joins one more
         if (
             word in _CHAINING
             or (
@@ -462,7 +472,7 @@ def _most_in_one_group(text: str) -> tuple[int, int]:
         last_word = word
     return (
         max(longest, *(counts[0] for _, counts, _ in groups)),
-        max(most, *(counts[1] for _, counts, kind in groups if kind != _TEMPLATE)),
+        max(most, *(counts[1] + counts[2] for _, counts, kind in groups if kind != _TEMPLATE)),
     )
 
 

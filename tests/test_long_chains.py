@@ -69,18 +69,23 @@ def test_a_long_sequence_path_finds_what_the_short_one_does(bound_paths):
 @pytest.mark.parametrize(
     ("text", "patterns"),
     [
-        ("SELECT * WHERE { ?s <urn:p> ?o . ?o <urn:p> ?x . ?x <urn:p> ?y }", 2),
+        ("SELECT * WHERE { ?s <urn:p> ?o . ?o <urn:p> ?x . ?x <urn:p> ?y }", 3),
         ("SELECT * WHERE { ?s <urn:p> ?o ; <urn:q> ?x , ?y . }", 3),
         ("SELECT * WHERE { ?s <urn:p> 1.5 . { ?s <urn:q> ?o . } FILTER (f(?s, ?o)) }", 2),
         ('SELECT * WHERE { ?s <urn:p> "a . b ; c" . } # . ; ,', 1),  # strings and comments
-        ("SELECT * WHERE { VALUES (?a ?b) { (1 2) (3 4) } ?a <urn:p> ?b }", 0),
+        ("SELECT * WHERE { VALUES (?a ?b) { (1 2) (3 4) } ?a <urn:p> ?b }", 1),
         # groups within a group are joined with it; a UNION's, an OPTIONAL's are not
-        ("SELECT * WHERE { { ?a :p ?b . ?b :p ?c } { ?c :p ?d . ?d :p ?e } ?e :p ?f }", 2),
-        ("SELECT * WHERE { ?a :p ?b . { ?b :p ?c . { ?c :p ?d . ?d :p ?e } } }", 3),
-        ("SELECT * WHERE { { ?a :p ?b . ?b :p ?c } UNION { ?c :p ?d . ?d :p ?e } }", 1),
-        ("SELECT * WHERE { ?a :p ?b . OPTIONAL { ?b :p ?c . ?c :p ?d } }", 1),
-        ("SELECT * WHERE { ?a :p ?b FILTER NOT EXISTS { ?b :p ?c . ?c :p ?d } }", 1),
-        ("CONSTRUCT { ?a :p ?b . ?b :p ?c . ?c :p ?d } WHERE { ?a :p ?b }", 0),
+        ("SELECT * WHERE { { ?a :p ?b . ?b :p ?c } { ?c :p ?d . ?d :p ?e } ?e :p ?f }", 5),
+        ("SELECT * WHERE { ?a :p ?b . { ?b :p ?c . { ?c :p ?d . ?d :p ?e } } }", 4),
+        ("SELECT * WHERE { { ?a :p ?b . ?b :p ?c } UNION { ?c :p ?d . ?d :p ?e } }", 2),
+        ("SELECT * WHERE { ?a :p ?b . OPTIONAL { ?b :p ?c . ?c :p ?d } }", 2),
+        ("SELECT * WHERE { ?a :p ?b FILTER NOT EXISTS { ?b :p ?c . ?c :p ?d } }", 2),
+        ("CONSTRUCT { ?a :p ?b . ?b :p ?c . ?c :p ?d } WHERE { ?a :p ?b }", 1),
+        # the last pattern of a group, which needs no end; one-pattern groups joined;
+        # a sequence path's steps, which the algebra joins (read-through of 6420525)
+        ("SELECT * WHERE { { ?a :p ?b } { ?b :p ?c } { ?c :p ?d } }", 3),
+        ("SELECT * WHERE { ?a :p/:q/:r ?b . ?b (:p/:q)* ?c }", 4),
+        ("SELECT * WHERE { ?s :q [ :p ?o ] }", 2),
     ],
 )
 def test_the_patterns_of_one_group_are_counted_by_what_ends_them(text, patterns):
@@ -143,3 +148,21 @@ def test_a_shape_of_many_property_shapes_gives_the_one_syntax_row():
     assert [(row.path, row.value) for row in rows] == [
         (ox.NamedNode("http://www.w3.org/ns/shacl#maxCount"), ox.Literal("x"))
     ]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # one pattern a group: no "." ends any (read-through of 6420525: counted 0)
+        " ".join(f"{{ ?v{k} <urn:p> ?v{k + 1} }}" for k in range(MAX_PATTERNS + 1)),
+        # one pattern, a path of as many steps, which the algebra joins step by step
+        "?v0 " + "/".join(["<urn:p>"] * (MAX_PATTERNS + 1)) + " ?v1",
+    ],
+    ids=["one-pattern groups", "a long sequence path"],
+)
+def test_joins_written_without_dots_count_too(tmp_path, body):
+    query = tmp_path / "joins.rq"
+    query.write_text(f"SELECT ?v0 WHERE {{ {body} }}\n", encoding="utf-8")
+    result = run_cli("sparql", str(query))
+    assert result.exit_code == 2, result.output
+    assert f"at most {MAX_PATTERNS} are planned" in result.stderr
