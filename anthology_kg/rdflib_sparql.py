@@ -140,24 +140,27 @@ def _child(node: CompValue, key: str) -> object:
 def _variables(part: object) -> set[object]:
     """Every variable (and blank node, which a pattern reads as one) anywhere in ``part``,
     an algebra node or an expression, its nested patterns included."""
+    return {node for node in algebra_nodes(part) if isinstance(node, (Variable, BNode))}
+
+
+def algebra_nodes(part: object) -> Iterator[object]:
+    """Every node of ``part``, a translated query's algebra or an expression, each once,
+    ``part`` first: its patterns, expressions and terms, nested ones included, but not
+    the variables rdflib notes a node binds (``_vars``). A node's own are read after the
+    caller had it, which may rewrite them (``reference_shacl._conjunctions_in_order``)."""
     from pyparsing import ParseResults
 
-    found: set[object] = set()
     todo, seen = [part], set()
     while todo:
-        item = todo.pop()
-        if id(item) in seen:
+        node = todo.pop()
+        if id(node) in seen:
             continue
-        seen.add(id(item))
-        if isinstance(item, (Variable, BNode)):
-            found.add(item)
-        elif isinstance(item, dict):
-            todo.extend(v for k, v in item.items() if k != "_vars")
-        elif isinstance(item, (list, tuple, set, frozenset)):
-            todo.extend(item)
-        elif isinstance(item, ParseResults):
-            todo.extend(item)
-    return found
+        seen.add(id(node))
+        yield node
+        if isinstance(node, dict):
+            todo.extend(v for k, v in node.items() if k != "_vars")
+        elif isinstance(node, (list, tuple, set, frozenset, ParseResults)):
+            todo.extend(node)
 
 
 def _bound(part: object) -> set[object]:

@@ -15,7 +15,7 @@ from typing import Any
 
 import owlrl
 import pyshacl
-from pyparsing import ParseException, ParseResults
+from pyparsing import ParseException
 from pyshacl import inference as pyshacl_inference
 from pyshacl import shape as pyshacl_shape
 from pyshacl.constraints import ALL_CONSTRAINT_PARAMETERS, CONSTRAINT_PARAMETERS_MAP
@@ -45,7 +45,7 @@ from .owlrl_linear import (
     RDFSRulesBySchemaPredicate,
     vocabularies_read_once,
 )
-from .rdflib_sparql import filters_before_optionals, regex_in_linear_time
+from .rdflib_sparql import algebra_nodes, filters_before_optionals, regex_in_linear_time
 from .shacl import ResultRow
 from .swaps import swapped
 from .terms import quiet_ill_typed
@@ -133,21 +133,12 @@ def _conjunctions_in_order(algebra: Any) -> None:
     """Give every ``&&`` of a translated query (its filters, binds, projections and the
     patterns of its EXISTS) the evaluation of ``_and_in_order``, and every ``||`` that of
     ``_or_in_order``, its operands without an EXISTS first (``_exists_last``)."""
-    todo, seen = [algebra], set()
-    while todo:
-        node = todo.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
+    for node in algebra_nodes(algebra):
         if isinstance(node, Expr) and node.name == "ConditionalAndExpression":
             node._evalfn = MethodType(_and_in_order, node)
         elif isinstance(node, Expr) and node.name == "ConditionalOrExpression":
             _exists_last(node)
             node._evalfn = MethodType(_or_in_order, node)
-        if isinstance(node, dict):
-            todo.extend(node.values())
-        elif isinstance(node, (list, tuple, ParseResults)):
-            todo.extend(node)
 
 
 def _exists_last(disjunction: Expr) -> None:
@@ -168,19 +159,10 @@ def _exists_last(disjunction: Expr) -> None:
 
 def _holds_exists(part: Any) -> bool:
     """Whether an expression has an EXISTS or NOT EXISTS anywhere in it."""
-    todo, seen = [part], set()
-    while todo:
-        node = todo.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(node, Expr) and node.name in ("Builtin_EXISTS", "Builtin_NOTEXISTS"):
-            return True
-        if isinstance(node, dict):
-            todo.extend(node.values())
-        elif isinstance(node, (list, tuple, ParseResults)):
-            todo.extend(node)
-    return False
+    return any(
+        isinstance(node, Expr) and node.name in ("Builtin_EXISTS", "Builtin_NOTEXISTS")
+        for node in algebra_nodes(part)
+    )
 
 
 def _ebv_of_an_expression(expr: Any, ctx: Any) -> bool:
