@@ -88,12 +88,9 @@ class _CountedTriples(list):
         return super().__iter__()
 
 
-def test_the_results_of_one_file_are_placed_without_a_scan_each(tmp_path, monkeypatch):
-    many = 24
-    root = rules_fixture_copy(tmp_path, "rule9-good")
-    dangling = ", ".join(f"id:LIT-{900 + i}" for i in range(many))
-    path = root / "data" / "LIT-001.ttl"
-    path.write_text(path.read_text("utf-8").replace("id:ADR-001 .", f"id:ADR-001, {dangling} ."))
+def _validated_counting_scans(root, monkeypatch):
+    """``validate --format json`` of ``root``, each file's written triples counting the
+    scans of them (``_CountedTriples.scans``, from 0), the files' indexes made afresh."""
 
     def counted(*args, **kwargs):
         positions = written_triples(*args, **kwargs)
@@ -102,8 +99,20 @@ def test_the_results_of_one_file_are_placed_without_a_scan_each(tmp_path, monkey
     monkeypatch.setattr(sourcemap, "written_triples", counted)
     monkeypatch.setattr(_CountedTriples, "scans", 0)
     sourcemap._file_positions.cache_clear()
-    result = run_cli("--root", str(root), "validate", "--format", "json")
-    sourcemap._file_positions.cache_clear()
+    try:
+        return run_cli("--root", str(root), "validate", "--format", "json")
+    finally:
+        sourcemap._file_positions.cache_clear()
+
+
+def test_the_results_of_one_file_are_placed_without_a_scan_each(tmp_path, monkeypatch):
+    many = 24
+    root = rules_fixture_copy(tmp_path, "rule9-good")
+    dangling = ", ".join(f"id:LIT-{900 + i}" for i in range(many))
+    path = root / "data" / "LIT-001.ttl"
+    path.write_text(path.read_text("utf-8").replace("id:ADR-001 .", f"id:ADR-001, {dangling} ."))
+
+    result = _validated_counting_scans(root, monkeypatch)
     assert result.exit_code == 1, result.output
     places = [(r["file"], r["line"], r["column"]) for r in json.loads(result.stdout)["results"]]
     line = path.read_text("utf-8").splitlines()[8]
@@ -128,15 +137,7 @@ def test_the_waivers_written_as_blank_nodes_are_placed_without_a_scan_each(tmp_p
         "utf-8",
     )
 
-    def counted(*args, **kwargs):
-        positions = written_triples(*args, **kwargs)
-        return Positions(_CountedTriples(positions.triples), positions.subjects)
-
-    monkeypatch.setattr(sourcemap, "written_triples", counted)
-    monkeypatch.setattr(_CountedTriples, "scans", 0)
-    sourcemap._file_positions.cache_clear()
-    result = run_cli("--root", str(root), "validate", "--format", "json")
-    sourcemap._file_positions.cache_clear()
+    result = _validated_counting_scans(root, monkeypatch)
     places = sorted(r["line"] for r in json.loads(result.stdout)["results"] if r["code"] == "AK000")
     assert places == [4 + 2 * i for i in range(12)]  # each expired waiver at its own
     assert _CountedTriples.scans <= 3  # (it was one per waiver)
