@@ -9,10 +9,11 @@ import functools
 import re
 from collections.abc import Callable, Generator, Iterator, Mapping
 from pathlib import Path
+from types import MethodType
 from typing import TYPE_CHECKING
 
 import rdflib
-from rdflib import BNode, Graph, Variable
+from rdflib import BNode, Graph, Literal, URIRef, Variable
 from rdflib.term import Identifier, Node
 
 from . import linear_regex
@@ -21,9 +22,10 @@ from .namespaces import prefixed_like
 from .query_result import QueryResult, in_select_star_order
 from .sparql_text import code_characters
 from .swaps import swapped
+from .terms import from_ox, nt_term
 
 if TYPE_CHECKING:
-    from rdflib.plugins.sparql.parserutils import CompValue
+    from rdflib.plugins.sparql.parserutils import CompValue, Expr
     from rdflib.plugins.sparql.sparql import FrozenBindings, Query, QueryContext
     from rdflib.query import Result
 
@@ -41,6 +43,7 @@ def _prepared(text: str, normalize_literals: bool) -> Query:
 
     prepared = prepareQuery(text)
     filters_before_optionals(prepared.algebra)
+    replace_in_linear_time(prepared.algebra)
     return prepared
 
 
@@ -289,8 +292,9 @@ def _answer(result: Result, kind: str, text: str, graph: Graph) -> QueryResult:
 
 
 class _RegularExpressions:
-    """The ``re`` module as rdflib's SPARQL functions (REGEX, REPLACE) read it, an
-    invalid pattern an expression error (rdflib's SPARQLError) rather than re.error."""
+    """The ``re`` module as rdflib's SPARQL function REGEX reads it, an invalid pattern an
+    expression error (rdflib's SPARQLError) rather than re.error. (REPLACE:
+    ``replace_in_linear_time``.)"""
 
     def __getattr__(self, name: str) -> object:
         return getattr(re, name)
@@ -303,12 +307,38 @@ class _RegularExpressions:
         except linear_regex.Refused as exc:
             raise _expression_error(exc) from None
 
-    @staticmethod
-    def sub(pattern: str, repl: str, string: str, count: int = 0, flags: int = 0) -> str:
-        try:
-            return re.sub(pattern, repl, string, count=count, flags=flags)
-        except re.error as exc:
-            raise _expression_error(exc) from None
+
+def replace_in_linear_time(algebra: object) -> None:
+    """Each ``REPLACE`` of a translated query (``algebra``) evaluated as the fast engine
+    evaluates it (``_replaced``), not by rdflib's ``Builtin_REPLACE``, which replaced with
+    Python's backtracking ``re`` (out of reach of --timeout, as REGEX was), handed the
+    flags to ``re.sub`` as its count (``"i"``: the first two matches, case kept) and
+    dropped ``x`` and ``q``. rdflib binds an expression's function to the node when it
+    parses it, so the query's own nodes are bound: no other user of rdflib is touched."""
+    from rdflib.plugins.sparql.parserutils import Expr
+
+    for node in algebra_nodes(algebra):
+        if isinstance(node, Expr) and node.name == "Builtin_REPLACE":
+            node._evalfn = MethodType(_replaced, node)
+
+
+def _replaced(expression: Expr, ctx: object) -> Node:
+    """The value of the ``REPLACE`` call ``expression`` (its arguments evaluated as rdflib
+    evaluates them): pyoxigraph's ``REPLACE`` of the same terms (``linear_regex.replaced``),
+    its error an expression error (SPARQLError), as rdflib's other functions raise theirs."""
+    from rdflib.plugins.sparql.sparql import SPARQLError
+
+    arguments = [expression.arg, expression.pattern, expression.replacement]
+    if "flags" in expression:
+        arguments.append(expression.flags)
+    # An argument's own error (rdflib hands it over as a value), a blank node: no
+    # string, an error for REPLACE as for pyoxigraph.
+    if not all(isinstance(argument, (Literal, URIRef)) for argument in arguments):
+        raise SPARQLError(f"REPLACE of a term that is not a string: {arguments}")
+    answer = linear_regex.replaced(tuple(nt_term(argument) for argument in arguments))
+    if answer is None:
+        raise SPARQLError(f"REPLACE gives an error for {arguments}")
+    return from_ox(answer)
 
 
 def _expression_error(error: Exception) -> Exception:

@@ -45,7 +45,12 @@ from .owlrl_linear import (
     RDFSRulesBySchemaPredicate,
     vocabularies_read_once,
 )
-from .rdflib_sparql import algebra_nodes, filters_before_optionals, regex_in_linear_time
+from .rdflib_sparql import (
+    algebra_nodes,
+    filters_before_optionals,
+    regex_in_linear_time,
+    replace_in_linear_time,
+)
 from .shacl import ResultRow
 from .swaps import swapped
 from .terms import quiet_ill_typed
@@ -55,13 +60,15 @@ from .terms import quiet_ill_typed
 def _prepare(text: str, base: str | None, namespaces: tuple[tuple[str, str], ...]) -> Any:
     """A SPARQL text parsed and translated, its filter's conjuncts moved before the
     OPTIONALs that cannot change them (``rdflib_sparql.filters_before_optionals``: the
-    same rows) and its conjunctions evaluated in order (``_conjunctions_in_order``);
-    kept for the process, since the same shapes send the
+    same rows), its conjunctions evaluated in order (``_conjunctions_in_order``) and its
+    REPLACE computed as the fast engine does (``replace_in_linear_time``); kept for the
+    process, since the same shapes send the
     same texts on every validation (a translated query holds no graph)."""
     parsed = sparql_processor.parseQuery(text)
     query = sparql_processor.translateQuery(parsed, base, dict(namespaces))
     filters_before_optionals(query.algebra)
     _conjunctions_in_order(query.algebra)
+    replace_in_linear_time(query.algebra)
     return query
 
 

@@ -7,6 +7,7 @@ in a forked process given a hard limit, then killed (forked_cli)."""
 
 from __future__ import annotations
 
+import json
 import signal
 from pathlib import Path
 
@@ -169,3 +170,86 @@ def test_search_reads_xpaths_flags(pattern, flags, text, found):
 def test_a_pattern_or_flag_pyoxigraph_refuses_is_refused(pattern, flags):
     with pytest.raises(linear_regex.Refused):
         linear_regex.search(pattern, flags, "aab")
+
+
+def test_a_querys_catastrophic_replace_is_answered_on_the_reference_engine(tmp_path):
+    root = anthology(tmp_path / "a", "")
+    query = tmp_path / "replace.rq"
+    query.write_text(
+        f'SELECT ?r WHERE {{ BIND (REPLACE("{TITLE}", "{CATASTROPHIC}", "x") AS ?r) }}\n',
+        encoding="utf-8",
+    )
+    args = ("--root", str(root), "sparql", str(query), "--timeout", "2", "--format", "csv")
+    code, out, err = finished(*args, "--engine", "reference")
+    assert code == 0, err
+    assert out.split() == ["r", TITLE]
+
+
+#: (text, pattern, replacement, flags or None): SPARQL's REPLACE on each, the same on both
+#: engines (rdflib's own had read the flags as re.sub's count: "i" replaced the first two
+#: matches, case kept). A pattern pyoxigraph refuses and a text that is an IRI are errors;
+#: the replacement \$ stays as written (Oxigraph's reading; XPath's is "$").
+REPLACE_CASES = [
+    ('"aAaAaA"', '"a"', '"x"', '"i"'),
+    ('"aAaAaA"', '"a"', '"x"', None),
+    ('"a\\nb"', '"a.b"', '"x"', '"s"'),
+    ('"x\\ny"', '"^y"', '"z"', '"m"'),
+    ('"abc"', '"a b"', '"x"', '"x"'),
+    ('"a.c abc"', '"a.c"', '"x"', '"q"'),
+    ('"abc"', '"(b)"', '"[$1]"', None),
+    ('"abc"@en', '"b"', '"x"', None),
+    ('"a$b"', '"[$]"', '"\\\\$"', None),
+    ('"aab"', '"(a)\\\\1"', '"x"', None),
+    ("<https://example.org/a>", '"a"', '"x"', None),
+    ('"' + "a" * 12 + 'b"', f'"{CATASTROPHIC}"', '"x"', None),
+]
+
+
+def test_replace_gives_the_same_answers_on_both_engines(tmp_path):
+    root = anthology(tmp_path / "a", "")
+    rows = " ".join(
+        f"({i} {text} {pattern} {replacement} {flags or 'UNDEF'})"
+        for i, (text, pattern, replacement, flags) in enumerate(REPLACE_CASES)
+    )
+    query = tmp_path / "replace.rq"
+    query.write_text(
+        f"SELECT ?i ?r ?lang WHERE {{ VALUES (?i ?t ?p ?s ?f) {{ {rows} }} "
+        "BIND (IF(BOUND(?f), REPLACE(?t, ?p, ?s, ?f), REPLACE(?t, ?p, ?s)) AS ?r) "
+        "BIND (LANG(?r) AS ?lang) } ORDER BY ?i\n",
+        encoding="utf-8",
+    )
+    answers = {}
+    for engine in ("fast", "reference"):
+        result = run_cli("--root", str(root), "sparql", str(query), "--format", "json",
+                         "--engine", engine)  # fmt: skip
+        assert result.exit_code == 0, result.stderr
+        answers[engine] = result.stdout
+    assert answers["fast"] == answers["reference"]
+    rows_answered = json.loads(answers["fast"])["results"]["bindings"]
+    replaced = [(row.get("r", {}).get("value"), row.get("lang", {}).get("value"))
+                for row in rows_answered]  # fmt: skip
+    assert replaced == [
+        ("xxxxxx", ""), ("xAxAxA", ""), ("x", ""), ("x\nz", ""), ("xc", ""), ("x abc", ""),
+        ("a[b]c", ""), ("axc", "en"), ("a\\$b", ""), (None, None), (None, None),
+        ("a" * 12 + "b", ""),
+    ]  # fmt: skip
+
+
+#: An own SPARQL constraint that REPLACE's flags decide: the title "aaab" with every "A",
+#: case ignored, taken out is "b".
+REPLACE_SHAPE = (
+    "ex:Replace a sh:NodeShape ; sh:targetSubjectsOf dcterms:identifier ;\n"
+    '  sh:sparql [ sh:message "replaced" ; sh:select """\n'
+    "    SELECT $this WHERE { $this <http://purl.org/dc/terms/title> ?t .\n"
+    '      FILTER (REPLACE(?t, "A", "", "i") = "b") }""" ] .\n'
+)
+
+
+def test_a_shapes_replace_reads_its_flags_on_both_engines(tmp_path):
+    root = anthology(tmp_path / "a", REPLACE_SHAPE)
+    data = root / "data" / "LIT-901.ttl"
+    data.write_text(data.read_text(encoding="utf-8").replace(TITLE, "aaab"), encoding="utf-8")
+    for engine in ("fast", "reference"):
+        result = run_cli("--root", str(root), "check", "--engine", engine)
+        assert result.exit_code == 1, (engine, result.output)
+        assert "replaced" in result.stdout, (engine, result.stdout)
