@@ -6,7 +6,8 @@ GIL, so neither ``--timeout`` (``guards.bounded``) nor a signal handler ever run
 pattern is matched by pyoxigraph's own ``REGEX`` (Rust's regex crate, linear in the text),
 as on the fast engine: the same flags (``s``, ``m``, ``i``, ``x``, ``q``), and a pattern it
 refuses (a back-reference, a look-around, an unknown flag) is ``Refused`` as the fast
-engine's REGEX gives an error. SPARQL's ``REPLACE`` is pyoxigraph's own too (``replaced``).
+engine's REGEX gives an error. SPARQL's ``REGEX`` and ``REPLACE`` in a query are
+pyoxigraph's own, of the same terms (``evaluated``).
 The store queried is empty and only read, and pyoxigraph's stores may be read from
 several threads at once.
 """
@@ -56,20 +57,20 @@ def _matched(pattern: str, flags: str, text: str) -> bool | None:
 
 
 @functools.lru_cache(maxsize=4096)
-def replaced(arguments: tuple[str, ...]) -> ox.Literal | None:
-    """pyoxigraph's ``REPLACE`` of ``arguments``, its three or four terms in N-Triples
-    syntax (the text, the pattern, the replacement, the flags): the fast engine's answer
-    for the same terms, computed in linear time; None where it gives an error (a term
-    of the wrong type, a pattern or flags it refuses)."""
-    names = " ".join(f"?a{index}" for index in range(len(arguments)))
+def evaluated(function: str, arguments: tuple[str, ...]) -> ox.Literal | None:
+    """pyoxigraph's value of SPARQL's ``function`` (``REGEX``, ``REPLACE``) of
+    ``arguments``, terms in N-Triples syntax: the fast engine's answer for the same terms,
+    computed in linear time; None where it gives an error (a term of the wrong type, a
+    pattern or flags it refuses)."""
+    names = [f"?a{index}" for index in range(len(arguments))]
     query = (
-        f"SELECT ?replaced WHERE {{ VALUES ({names}) {{ ({' '.join(arguments)}) }} "
-        f"BIND (REPLACE({', '.join(names.split())}) AS ?replaced) }}"
+        f"SELECT ?value WHERE {{ VALUES ({' '.join(names)}) {{ ({' '.join(arguments)}) }} "
+        f"BIND ({function}({', '.join(names)}) AS ?value) }}"
     )
     solutions = _STORE.query(query)
     assert isinstance(solutions, ox.QuerySolutions)
     for solution in solutions:
-        value = solution["replaced"]
+        value = solution["value"]
         return value if isinstance(value, ox.Literal) else None
     return None
 

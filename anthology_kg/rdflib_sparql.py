@@ -43,7 +43,7 @@ def _prepared(text: str, normalize_literals: bool) -> Query:
 
     prepared = prepareQuery(text)
     filters_before_optionals(prepared.algebra)
-    replace_in_linear_time(prepared.algebra)
+    regular_expressions_as_the_fast_engine(prepared.algebra)
     return prepared
 
 
@@ -293,8 +293,8 @@ def _answer(result: Result, kind: str, text: str, graph: Graph) -> QueryResult:
 
 class _RegularExpressions:
     """The ``re`` module as rdflib's SPARQL function REGEX reads it, an invalid pattern an
-    expression error (rdflib's SPARQLError) rather than re.error. (REPLACE:
-    ``replace_in_linear_time``.)"""
+    expression error (rdflib's SPARQLError) rather than re.error: for a query not
+    prepared here (``regular_expressions_as_the_fast_engine`` binds their REGEX)."""
 
     def __getattr__(self, name: str) -> object:
         return getattr(re, name)
@@ -308,36 +308,44 @@ class _RegularExpressions:
             raise _expression_error(exc) from None
 
 
-def replace_in_linear_time(algebra: object) -> None:
-    """Each ``REPLACE`` of a translated query (``algebra``) evaluated as the fast engine
-    evaluates it (``_replaced``), not by rdflib's ``Builtin_REPLACE``, which replaced with
-    Python's backtracking ``re`` (out of reach of --timeout, as REGEX was), handed the
-    flags to ``re.sub`` as its count (``"i"``: the first two matches, case kept) and
-    dropped ``x`` and ``q``. rdflib binds an expression's function to the node when it
-    parses it, so the query's own nodes are bound: no other user of rdflib is touched."""
+#: rdflib's names of the SPARQL functions with regular expressions, and pyoxigraph's.
+_REGULAR_EXPRESSION_FUNCTIONS = {"Builtin_REGEX": "REGEX", "Builtin_REPLACE": "REPLACE"}
+
+
+def regular_expressions_as_the_fast_engine(algebra: object) -> None:
+    """Each ``REGEX`` and ``REPLACE`` of a translated query (``algebra``) evaluated as the
+    fast engine evaluates it (``_as_the_fast_engine``), not by rdflib's functions: they
+    read only the flags ``i``, ``s`` and ``m`` (``x`` and ``q`` dropped), and
+    ``Builtin_REPLACE`` matched with Python's backtracking ``re`` (out of reach of
+    --timeout, as REGEX was) and handed the flags to ``re.sub`` as its count (``"i"``: the
+    first two matches, case kept). rdflib binds an expression's function to the node when
+    it parses it, so the query's own nodes are bound: no other user of rdflib is touched."""
     from rdflib.plugins.sparql.parserutils import Expr
 
     for node in algebra_nodes(algebra):
-        if isinstance(node, Expr) and node.name == "Builtin_REPLACE":
-            node._evalfn = MethodType(_replaced, node)
+        if isinstance(node, Expr) and node.name in _REGULAR_EXPRESSION_FUNCTIONS:
+            node._evalfn = MethodType(_as_the_fast_engine, node)
 
 
-def _replaced(expression: Expr, ctx: object) -> Node:
-    """The value of the ``REPLACE`` call ``expression`` (its arguments evaluated as rdflib
-    evaluates them): pyoxigraph's ``REPLACE`` of the same terms (``linear_regex.replaced``),
-    its error an expression error (SPARQLError), as rdflib's other functions raise theirs."""
+def _as_the_fast_engine(expression: Expr, ctx: object) -> Node:
+    """The value of the ``REGEX`` or ``REPLACE`` call ``expression`` (its arguments
+    evaluated as rdflib evaluates them): pyoxigraph's of the same terms
+    (``linear_regex.evaluated``), its error an expression error (SPARQLError), as rdflib's
+    other functions raise theirs."""
     from rdflib.plugins.sparql.sparql import SPARQLError
 
-    arguments = [expression.arg, expression.pattern, expression.replacement]
+    function = _REGULAR_EXPRESSION_FUNCTIONS[expression.name]
+    names = ("text", "pattern") if function == "REGEX" else ("arg", "pattern", "replacement")
+    arguments = [getattr(expression, name) for name in names]
     if "flags" in expression:
         arguments.append(expression.flags)
     # An argument's own error (rdflib hands it over as a value), a blank node: no
-    # string, an error for REPLACE as for pyoxigraph.
+    # string, an error for the function as for pyoxigraph.
     if not all(isinstance(argument, (Literal, URIRef)) for argument in arguments):
-        raise SPARQLError(f"REPLACE of a term that is not a string: {arguments}")
-    answer = linear_regex.replaced(tuple(nt_term(argument) for argument in arguments))
+        raise SPARQLError(f"{function} of a term that is not a string: {arguments}")
+    answer = linear_regex.evaluated(function, tuple(nt_term(argument) for argument in arguments))
     if answer is None:
-        raise SPARQLError(f"REPLACE gives an error for {arguments}")
+        raise SPARQLError(f"{function} gives an error for {arguments}")
     return from_ox(answer)
 
 

@@ -49,7 +49,7 @@ from .rdflib_sparql import (
     algebra_nodes,
     filters_before_optionals,
     regex_in_linear_time,
-    replace_in_linear_time,
+    regular_expressions_as_the_fast_engine,
 )
 from .shacl import ResultRow
 from .swaps import swapped
@@ -61,14 +61,15 @@ def _prepare(text: str, base: str | None, namespaces: tuple[tuple[str, str], ...
     """A SPARQL text parsed and translated, its filter's conjuncts moved before the
     OPTIONALs that cannot change them (``rdflib_sparql.filters_before_optionals``: the
     same rows), its conjunctions evaluated in order (``_conjunctions_in_order``) and its
-    REPLACE computed as the fast engine does (``replace_in_linear_time``); kept for the
+    REGEX and REPLACE computed as the fast engine does
+    (``regular_expressions_as_the_fast_engine``); kept for the
     process, since the same shapes send the
     same texts on every validation (a translated query holds no graph)."""
     parsed = sparql_processor.parseQuery(text)
     query = sparql_processor.translateQuery(parsed, base, dict(namespaces))
     filters_before_optionals(query.algebra)
     _conjunctions_in_order(query.algebra)
-    replace_in_linear_time(query.algebra)
+    regular_expressions_as_the_fast_engine(query.algebra)
     return query
 
 
