@@ -281,19 +281,31 @@ def test_the_limit_bounds_the_reference_labels_of_a_cycle():
 
 def test_the_limit_fires_on_the_w3c_report_graph():
     """validate --format turtle/json-ld canonicalizes the report graph, which holds the
-    data's blank nodes a result names: the same limit applies (it was unguarded)."""
-    from rdflib import BNode, Graph, URIRef
+    blank nodes of the shapes a result names (and the data's): the same limit applies
+    (it was unguarded). Here a blank source shape hangs a ring of alike nodes."""
+    from anthology_kg.export import Export
+    from anthology_kg.shacl import ShapesGraph
+    from anthology_kg.shacl.validator import ResultRow
+    from anthology_kg.w3c_report import report_lines
 
-    from anthology_kg.w3c_report import _canonical
-
-    ring = [BNode() for _ in range(12)]
-    graph = Graph()
-    for i, node in enumerate(ring):
-        graph.add((node, URIRef("http://e/q"), ring[(i + 1) % 12]))
+    q, shape = ox.NamedNode("http://e/q"), ox.BlankNode()
+    ring = [ox.BlankNode() for _ in range(12)]
+    triples = [(node, q, ring[(i + 1) % 12]) for i, node in enumerate(ring)]
+    shapes = ShapesGraph([(shape, ox.NamedNode("http://e/p"), ring[0]), *triples])
+    sh = "http://www.w3.org/ns/shacl#"
+    row = ResultRow(
+        focus=ox.NamedNode("http://e/a"),
+        path=None,
+        value=None,
+        source_shape=shape,
+        source_constraint_component=ox.NamedNode(sh + "NodeConstraintComponent"),
+        severity=ox.NamedNode(sh + "Violation"),
+    )
+    export = Export(report_lines([row], shapes), [], "http://e/", "none")
     with canonical_work_limit(100), pytest.raises(CanonicalizationTooCostly) as raised:
-        _canonical(graph)
-    assert raised.value.size == 12
-    assert len(_canonical(graph)) == 12  # under the default limit
+        to_turtle(export)
+    assert raised.value.size == 11  # the shape's link tells one node of the ring apart
+    assert to_turtle(export).count("id:q") == 12  # under the default limit
 
 
 def test_the_limit_counts_each_canonicalization_of_alike_blank_nodes():
