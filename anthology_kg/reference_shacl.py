@@ -20,6 +20,7 @@ from pyshacl import inference as pyshacl_inference
 from pyshacl import shape as pyshacl_shape
 from pyshacl.constraints import ALL_CONSTRAINT_PARAMETERS, CONSTRAINT_PARAMETERS_MAP
 from pyshacl.constraints.constraint_component import ConstraintComponent
+from pyshacl.constraints.core import string_based_constraints
 from pyshacl.constraints.core.other_constraints import ClosedConstraintComponent
 from pyshacl.constraints.core.string_based_constraints import PatternConstraintComponent
 from pyshacl.errors import ConstraintLoadWarning, ReportableRuntimeError, ValidationFailure
@@ -468,12 +469,27 @@ def _closed_without_sh_closed(self: Any, shape: Any) -> None:
 _CLOSED_INIT = ClosedConstraintComponent.__init__
 
 
+class _PatternsNotCompiled:
+    """Python's ``re`` as pySHACL's ``string_based_constraints`` reads it while a
+    ``PatternConstraintComponent`` is made, but ``compile``, which keeps the pattern as it
+    is: ``_pattern_as_xpath_reads_it`` matches it by ``linear_regex``, which reads what
+    SPARQL's REGEX reads (``\\p{L}``), where ``re.compile`` raised."""
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(re, name)
+
+    @staticmethod
+    def compile(pattern: str, flags: int = 0) -> str:
+        return pattern
+
+
 def _pattern_as_xpath_reads_it(self: Any, shape: Any) -> None:
     """pySHACL's ``PatternConstraintComponent`` with its patterns matched as XPath's
     ``fn:matches`` reads them, by ``linear_regex`` (pySHACL reads only the flags ``i`` and
-    ``m`` and Python's ``$``, and Python's backtracking held the GIL for hours on
-    ``^(a|a)+$``, out of reach of --timeout and signals)."""
-    _PATTERN_INIT(self, shape)
+    ``m`` and Python's ``$`` and refused ``\\p{L}``, and Python's backtracking held the GIL
+    for hours on ``^(a|a)+$``, out of reach of --timeout and signals)."""
+    with swapped(string_based_constraints, "re", _PatternsNotCompiled()):
+        _PATTERN_INIT(self, shape)
     flags = str(self.flags.value) if self.flags is not None else ""
     self.compiled_cache = {
         p: XPathPattern(str(p.value if p.value is not None else p), flags)
@@ -550,14 +566,6 @@ def shacl_report(
             raise AnthologyError(
                 "the shapes cannot be used on the reference engine: rdflib cannot read a "
                 f"SPARQL query of theirs ({exc.msg} at line {exc.lineno}, column {exc.col}); "
-                "the fast engine reads it"
-            ) from None
-        except re.error as exc:
-            # A pattern SPARQL's REGEX takes (shacl.syntax checks that) and Python's does
-            # not, which pySHACL compiles with: \p{L}, say.
-            raise AnthologyError(
-                f"the shapes cannot be used on the reference engine: the pattern "
-                f"{exc.pattern!r} is not one Python's re module reads ({exc.msg}); "
                 "the fast engine reads it"
             ) from None
         except (AnthologyError, MemoryError):
