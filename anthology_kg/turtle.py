@@ -22,9 +22,9 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
-from itertools import chain, groupby, islice
+from itertools import chain, groupby, islice, repeat
 from operator import attrgetter, eq, itemgetter, methodcaller
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import pyoxigraph as ox
 
@@ -43,6 +43,9 @@ _NEXT_PREDICATE = " ;\n" + INDENT
 Statement = tuple[str, str, str]
 SortKey = tuple[Any, ...]
 Row = TypeVar("Row", bound=Sequence[str])  # a statement's terms, as a tuple or a list
+Item = TypeVar("Item")  # what ``_in_key_order`` sorts
+#: A piece of a term's Turtle: text, or a blank node to write nested and its depth.
+Piece = str | tuple[str, int]
 
 #: A local name the writer writes after a prefix.
 _LOCAL = r"[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_-])?"
@@ -358,6 +361,54 @@ def _own_name(base: str) -> Callable[[str], re.Match[str] | None] | None:
     return re.compile(f"<{re.escape(base)}({_LOCAL})>").fullmatch
 
 
+#: Keys of nested blank nodes at most this many levels deep are compared by Python's
+#: own tuple comparison (fast, in C), which recurses three levels a nested level and
+#: stops at Python's limit on recursion (1,000); deeper ones by ``_compared``.
+_COMPARED_IN_C = 100
+
+
+def _in_key_order(
+    items: Iterable[Item], height: int, key: Callable[[Item], SortKey] | None = None
+) -> list[Item]:
+    """``items`` sorted by ``key`` (the items themselves if None), keys that nest
+    blank nodes ``height`` levels deep compared as Python compares tuples, by
+    ``_compared`` past ``_COMPARED_IN_C`` levels."""
+    if height <= _COMPARED_IN_C:
+        return sorted(items, key=key)  # type: ignore[arg-type, type-var]
+    by_key = functools.cmp_to_key(_compared)
+    return sorted(items, key=lambda item: by_key(key(item) if key else item))
+
+
+def _compared(first: Any, second: Any) -> int:
+    """-1, 0 or 1 as tuple ``first`` is less than, equal to or greater than ``second``,
+    as Python compares tuples (element by element, a shorter one first where it is the
+    other's beginning), the tuples nested in them walked by a stack, not by a call a
+    level."""
+    pairs = [(first, second)]
+    at = [0]
+    while pairs:
+        left, right = pairs[-1]
+        i = at[-1]
+        if i == len(left) or i == len(right):
+            if len(left) != len(right):
+                return -1 if len(left) < len(right) else 1
+            pairs.pop()
+            at.pop()
+            if at:
+                at[-1] += 1
+            continue
+        a, b = left[i], right[i]
+        if a is not b:
+            if type(a) is tuple and type(b) is tuple:
+                pairs.append((a, b))
+                at.append(0)
+                continue
+            if a != b:
+                return -1 if a < b else 1
+        at[-1] += 1
+    return 0
+
+
 class _Writer:
     """The Turtle statements of one graph, from its distinct N-Triples lines sorted as
     text (``_sorted_lines``); ``keep_labels`` are blank nodes never nested (they are
@@ -391,6 +442,7 @@ class _Writer:
         self._heads: dict[str, str] = {}  # ``_head``
         self._named_heads: dict[str, str] = {}  # ``_named_head``
         self._keys: dict[str, SortKey] = {}
+        self._heights: dict[str, int] = {}  # a nested blank node's: 1 + its deepest's
         # Predicates of IRI subjects seen so far, and those of them that are another's
         # beginning or have one (a subject with one is put in IRI order: ``_named_statement``).
         self._predicates: set[str] = set()
@@ -476,22 +528,70 @@ class _Writer:
             written = self._text[node] = self._literal(node)
             return written
         if node in self.nestable:
-            members = self.as_list(node)
-            if members is not None:
-                return (
-                    "( "
-                    + " ".join(self._text.get(m) or self.term(m, depth + 1) for m in members)
-                    + " )"
-                )
-            body = self.predicate_lines(self.edges.get(node, ()), depth + 1)
-            if not body:
-                return "[]"
-            pad = INDENT * (depth + 2)
-            return "[\n" + pad + (" ;\n" + pad).join(body) + "\n" + pad[4:] + "]"
+            return self._written(self._pieces(node, depth))
         return node
+
+    def _written(self, pieces: list[Piece]) -> str:
+        """The text of ``pieces``, each blank node among them written nested (``_pieces``).
+
+        The nodes nested in one another are written from a stack of the pieces begun,
+        not by a call a level: a chain nested thousands deep needs no Python frame a
+        level (Python's limit is 1,000), and its text is joined once, where each node's
+        text was copied into its referrer's (a chain n deep: some 4n³/3 characters
+        copied, 10¹⁰ at 2,000 levels)."""
+        try:  # no blank node among them, the most: joined in C
+            return "".join(cast(list[str], pieces))
+        except TypeError:  # (a blank node's pair)
+            pass
+        out: list[str] = []
+        stack = [iter(pieces)]
+        while stack:
+            for piece in stack[-1]:
+                if isinstance(piece, str):
+                    out.append(piece)
+                else:
+                    stack.append(iter(self._pieces(*piece)))
+                    break
+            else:
+                stack.pop()
+        return "".join(out)
+
+    def _pieces(self, node: str, depth: int) -> list[Piece]:
+        """The pieces of a blank node written nested at ``depth``: ``( ... )`` for a
+        well-formed list, else ``[ ... ]`` with its predicate lines one level deeper."""
+        members = self.as_list(node)
+        if members is not None:
+            pieces: list[Piece] = ["( "]
+            for member in members:
+                pieces += (self._object(member, depth + 1), " ")
+            pieces[-1] = " )"
+            return pieces
+        edges = self.edges.get(node, ())
+        if not edges:
+            return ["[]"]
+        pad = INDENT * (depth + 2)
+        pieces = ["[\n" + pad]
+        between = " ;\n" + pad
+        for line in self._line_pieces(edges, depth + 1):
+            if isinstance(line, str):
+                pieces.append(line)
+            else:
+                pieces += line
+            pieces.append(between)
+        pieces[-1] = "\n" + pad[4:] + "]"
+        return pieces
+
+    def _object(self, node: str, depth: int) -> Piece:
+        """An object's Turtle, or (``node``, ``depth``) for a blank node written nested."""
+        if node in self.nestable:
+            return node, depth
+        return self._text.get(node) or self.term(node, depth)
 
     # -- ordering ------------------------------------------------------------------------
     def sort_key(self, node: str) -> SortKey:
+        """The key objects are sorted by (``_in_key_order``): IRIs, then blank nodes,
+        then literals (numbers by value); a nested blank node by its position, if it
+        has one, then by its predicates and objects."""
         key = self._keys.get(node)
         if key is None:
             kind = node[0]
@@ -503,37 +603,79 @@ class _Writer:
             elif node not in self.nestable:
                 key = (1, node[2:])
             else:
-                edges = self.edges.get(node, [])
-                inner = tuple(sorted((p[1:-1], self.sort_key(o)) for _, p, o in edges))
-                positions = [
-                    self.sort_key(o)[2] for _, p, o in edges if p == _POSITION and o[0] == '"'
-                ]
-                # Takeaways and practices come in the order of their positions.
-                rank = (0, min(positions)) if positions else (1, 0)
-                key = (1, "", rank, inner)
+                self._key_nested(node)
+                return self._keys[node]
             self._keys[node] = key
         return key
 
+    def _key_nested(self, top: str) -> None:
+        """Put the ``sort_key`` of ``top``, a nested blank node, and of each one nested
+        in it in ``_keys``, each after those nested in it: by a stack, not by a call a
+        level (a chain nested thousands deep)."""
+        keys, heights, nestable = self._keys, self._heights, self.nestable
+        stack = [top]
+        while stack:
+            node = stack[-1]
+            edges = self.edges.get(node, [])
+            waiting = [o for _, _, o in edges if o in nestable and o not in keys]
+            if waiting:
+                stack += waiting
+                continue
+            stack.pop()
+            pairs = [(p[1:-1], self.sort_key(o)) for _, p, o in edges]
+            height = 1 + max((heights[o] for _, _, o in edges if o in nestable), default=0)
+            inner = tuple(_in_key_order(pairs, height - 1))
+            positions = [keys[o][2] for _, p, o in edges if p == _POSITION and o[0] == '"']
+            # Takeaways and practices come in the order of their positions.
+            rank = (0, min(positions)) if positions else (1, 0)
+            keys[node] = (1, "", rank, inner)
+            heights[node] = height
+
+    def _sorted_objects(self, objects: list[str]) -> list[str]:
+        """``objects`` in ``sort_key`` order."""
+        keys = list(map(self.sort_key, objects))
+        height = max(map(self._heights.get, objects, repeat(0)))
+        return [objects[i] for i in _in_key_order(range(len(objects)), height, keys.__getitem__)]
+
     def predicate_lines(self, edges: Sequence[Sequence[str]], depth: int) -> list[str]:
         """``predicate objects`` lines of a subject's ``edges`` (sorted), rdf:type first
-        (as ``a``), then by predicate IRI, as the edges come. This loop is the writer's
-        hot path: it takes each predicate to have one object, and hands over to
-        ``_grouped_lines`` at the first that has more."""
-        text, term, heads = self._text, self.term, self._heads
-        lines: list[str] = []
-        previous = None
-        for _, predicate, node in edges:
-            if predicate == previous:
-                return self._grouped_lines(edges, depth)
-            previous = predicate
-            if node[-1] == '"' and node[0] == '"' and "\\" not in node:
-                rendered = node  # a plain string, nothing escaped: as written (``_literal``)
+        (as ``a``), then by predicate IRI, as the edges come (``_line_pieces``)."""
+        return [
+            line if isinstance(line, str) else self._written(line)
+            for line in self._line_pieces(edges, depth)
+        ]
+
+    def _line_pieces(self, edges: Sequence[Sequence[str]], depth: int) -> list[str | list[Piece]]:
+        """``predicate_lines``' lines, in pieces (``_object``) where a blank node is
+        written nested in one. A predicate's objects come in the order of ``sort_key``
+        (numbers by value, takeaways by position)."""
+        heads, piece = self._heads, self._object
+        lines: list[str | list[Piece]] = []
+        count = len(edges)
+        index = 0
+        while index < count:
+            _, predicate, node = edges[index]
+            index += 1
+            head = "a " if predicate == _TYPE else heads.get(predicate) or self._head(predicate)
+            line: str | list[Piece]
+            if index < count and edges[index][1] == predicate:
+                objects = [node]
+                while index < count and edges[index][1] == predicate:
+                    objects.append(edges[index][2])
+                    index += 1
+                line = [head]
+                for each in self._sorted_objects(objects):
+                    line += (piece(each, depth), ", ")
+                line.pop()
+            elif node[-1] == '"' and node[0] == '"' and "\\" not in node:
+                line = head + node  # a plain string, nothing escaped: as written (``_literal``)
             else:
-                rendered = text.get(node) or term(node, depth)
+                written = piece(node, depth)
+                line = head + written if isinstance(written, str) else [head, written]
             if predicate == _TYPE:
-                lines.insert(0, "a " + rendered)
+                lines.insert(0, line)
             else:
-                lines.append((heads.get(predicate) or self._head(predicate)) + rendered)
+                lines.append(line)
         return lines
 
     def _head(self, predicate: str) -> str:
@@ -541,31 +683,6 @@ class _Writer:
         written on thousands of lines)."""
         head = self._heads[predicate] = self.iri(predicate) + " "
         return head
-
-    def _grouped_lines(self, edges: Sequence[Sequence[str]], depth: int) -> list[str]:
-        """``predicate_lines`` where a predicate has several objects, written in the
-        order of ``sort_key`` (numbers by value, takeaways by position)."""
-        text, term = self._text, self.term
-        lines: list[str] = []
-        count = len(edges)
-        index = 0
-        while index < count:
-            _, predicate, node = edges[index]
-            index += 1
-            if index < count and edges[index][1] == predicate:
-                objects = [node]
-                while index < count and edges[index][1] == predicate:
-                    objects.append(edges[index][2])
-                    index += 1
-                objects.sort(key=self.sort_key)
-                rendered = ", ".join([text.get(o) or term(o, depth) for o in objects])
-            else:
-                rendered = text.get(node) or term(node, depth)
-            if predicate == _TYPE:
-                lines.insert(0, "a " + rendered)
-            else:
-                lines.append((text.get(predicate) or self.iri(predicate)) + " " + rendered)
-        return lines
 
     def statement(self, subject: str, edges: Sequence[Sequence[str]]) -> str:
         """The Turtle statement of ``subject`` and its ``edges`` (sorted)."""

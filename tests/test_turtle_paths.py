@@ -1,16 +1,15 @@
 """The Turtle writer's hot paths against its general one, and its output read back.
 
-``_Writer.predicate_lines`` and ``_Writer._named_statements`` each write a subject's
-lines in one pass (the writer's hot loop, written twice for speed), with a shortcut for
-plain strings and ``rdf:type`` put first as ``a``; ``_Writer._grouped_lines`` writes
-any subject's lines, several objects to a predicate included. For random graphs the
-document written by the hot paths is the one written by the general path alone, and
-the document reads back (pyoxigraph) as a graph isomorphic to the one written.
+``_Writer._named_statements`` writes an IRI subject's lines in one pass (the writer's
+hot loop), with a shortcut for plain strings and ``rdf:type`` put first as ``a``;
+``_Writer.predicate_lines`` (``_line_pieces``) writes any subject's lines, several
+objects to a predicate included. For random graphs the document written by the hot
+path is the one written by the general path alone, and the document reads back
+(pyoxigraph) as a graph isomorphic to the one written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from itertools import groupby
 from unittest import mock
 
@@ -112,11 +111,8 @@ graphs = st.tuples(st.lists(triples, max_size=25), st.lists(rdf_lists(), max_siz
 
 
 class _GeneralWriter(turtle._Writer):
-    """The writer with every subject's lines written by ``_grouped_lines`` alone, its
-    rows in predicate IRI order: no hot path, no shortcut."""
-
-    def predicate_lines(self, edges: Sequence[Sequence[str]], depth: int) -> list[str]:
-        return self._grouped_lines(edges, depth)
+    """The writer with every subject's lines written by ``predicate_lines`` alone, its
+    rows in predicate IRI order: no hot path."""
 
     def _named_statements(self) -> dict[str, str]:
         rows = [line.split(" ", 2) for line in self.named_lines]
@@ -144,14 +140,14 @@ def test_the_general_writer_is_another_path():
     """The general writer does not just call the hot paths: a subject's predicates that
     begin one another are put in IRI order by it alone, and both agree."""
     called = []
-    grouped = turtle._Writer._grouped_lines
+    general = turtle._Writer._line_pieces
 
     def spy(self, edges, depth):
         called.append(len(edges))
-        return grouped(self, edges, depth)
+        return general(self, edges, depth)
 
     lines = statement_lines([ox.Triple(IRIS[0], PREDICATES[0], ox.Literal("x"))])
-    with mock.patch.object(turtle._Writer, "_grouped_lines", spy):
+    with mock.patch.object(turtle._Writer, "_line_pieces", spy):
         fast = turtle_sections([("", lines)])
         assert called == []
         assert _general([("", lines)]) == fast
