@@ -14,12 +14,14 @@ from __future__ import annotations
 import codecs
 import difflib
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 from .choices import DEFAULT_BASE
-from .errors import AnthologyError, nesting_followed
+from .errors import AnthologyError, CanonicalizationTooCostly, nesting_followed
 from .files import write_all
 from .layout import FileEntries, LayoutWarning, entries_of, folder_warnings, layout_warnings
 from .sourcemap import refuse_rdf12_terms, scan, string_end
@@ -92,6 +94,68 @@ def _graph_lines(statements: list[str]) -> set[str]:
     return set(canonical_line_groups([statements])[0])
 
 
+#: A blank node's triples as (predicate, object, 0), a blank object as (predicate, "",
+#: the number of its tree), sorted: what numbers the tree (``_forest``).
+TreeKey = tuple[tuple[str, str, int], ...]
+#: The triples of a graph that may hold a blank node (their lines hold "_:"), up to
+#: blank node labels (``_forest``): one with no blank node as (its line, "", 0); one
+#: whose object is a blank node as (subject, predicate, the number of the object's
+#: tree); each with how many times the graph holds it.
+Forest = Counter[tuple[str, str, int]]
+
+
+def _forest(statements: list[str], trees: dict[TreeKey, int]) -> Forest | None:
+    """The ``Forest`` of ``statements`` (``statement_lines``) where their blank nodes form a
+    forest hanging from IRIs (each used exactly once as an object, none in a cycle: what
+    Turtle writes nested, as lists and ``[ ]``), else None. Each blank node's tree is
+    numbered by ``trees``: the same number for two trees alike (their predicates and
+    objects, blank ones by their trees' numbers) in every graph numbered with the same
+    ``trees``. Two graphs whose forests are numbered so are the same graph if and only
+    if their forests are equal and so are their other lines: a tree's number says all
+    of it, and a graph is what hangs from its IRIs. Linear in the triples, where
+    RDFC-1.0 spends the cube of the number of alike blank nodes (a list of equal
+    values, a chain of ``[ ]``)."""
+    graph: Forest = Counter()
+    below: dict[str, list[tuple[str, str]]] = {}  # a blank subject's predicates and objects
+    hanging: list[tuple[str, str, str]] = []  # IRI subjects' triples with a blank object
+    used: set[str] = set()  # the blank objects
+    # (A triple the file states twice, once.)
+    for line in dict.fromkeys([line for line in statements if "_:" in line]):
+        s, p, o = line.split(" ", 2)
+        if o[0] == "_":
+            if o in used:  # used twice
+                return None
+            used.add(o)
+        elif o[:2] == "<<" and "_:" in o:  # a triple term holding a blank node
+            return None
+        if s[0] == "_":
+            below.setdefault(s, []).append((p, o))
+        elif o[0] == "_":
+            hanging.append((s, p, o))
+        else:  # "_:" in an IRI or a literal
+            graph[line, "", 0] += 1
+    if not used.issuperset(below):  # a blank subject that no triple uses
+        return None
+    numbers: dict[str, int] = {}
+    for _, _, top in hanging:  # each tree after its subtrees, by a stack (no depth limit)
+        stack = [top]
+        while stack:
+            node = stack[-1]
+            edges = below.get(node, ())
+            waiting = [o for _, o in edges if o[0] == "_" and o not in numbers]
+            if waiting:
+                stack += waiting
+                continue
+            stack.pop()
+            key = tuple(sorted((p, "", numbers[o]) if o[0] == "_" else (p, o, 0) for p, o in edges))
+            numbers[node] = trees.setdefault(key, len(trees) + 1)
+    if len(numbers) != len(used):  # a cycle, which no IRI reaches
+        return None
+    for s, p, o in hanging:
+        graph[s, p, numbers[o]] += 1
+    return graph
+
+
 _TAG = re.compile(r"@([a-zA-Z]+(?:-[a-zA-Z0-9]+)*)")
 #: Where a comment, a string or an IRI (as ``sparql_text`` reads one) may start.
 _CODE_STOP = re.compile(r"[#\"'<]")
@@ -143,22 +207,83 @@ def _tags_as_written(canonical: str, original: str) -> str:
 
 
 def _check_same_graph(
-    statements: list[str], canonical: str, path: Path, base: str, lines: dict[str, int]
+    statements: list[str],
+    before: Forest | set[str],
+    trees: dict[TreeKey, int],
+    canonical: str,
+    path: Path,
+    base: str,
+    lines: dict[str, int],
 ) -> None:
-    """Raise AnthologyError naming the first triple (and its subject's line) if
-    ``canonical`` does not parse to the graph whose ``statement_lines`` are
-    ``statements``."""
-    before = _graph_lines(statements)
-    after = _graph_lines(statement_lines(parse_quads(canonical, path, base)))
-    if before != after:
-        lost = sorted(before - after) or sorted(after - before)
-        subject = lost[0].split(" ", 1)[0]
-        line = lines.get(subject[1:-1]) if subject.startswith("<") else None
+    """Raise AnthologyError naming the first triple that differs (and its subject's
+    line) if ``canonical`` does not parse to the graph of ``statements``, whose
+    ``before`` is their ``_forest`` (numbered by ``trees``), else the lines labelled by
+    RDFC-1.0 (``_graph_lines``)."""
+    parsed = statement_lines(parse_quads(canonical, path, base))
+    if isinstance(before, set):
+        after_lines = _graph_lines(parsed)
+        if before != after_lines:
+            differ = sorted(before - after_lines) or sorted(after_lines - before)
+            _refuse(differ[0], path, lines)
+        return
+    after = _forest(parsed, trees)
+    if after is None:
         raise AnthologyError(
-            f"formatting would change the triple {lost[0].removesuffix(' .')}; file left as it is",
+            "formatting would link the blank nodes otherwise (one used twice, or in a "
+            "cycle, where none is); file left as it is",
             path,
-            line,
         )
+    ground, ground_after = _lines_without_blanks(statements), _lines_without_blanks(parsed)
+    if ground != ground_after:
+        _refuse((sorted(ground - ground_after) or sorted(ground_after - ground))[0], path, lines)
+    if before != after:
+        # (a triple without blank nodes as its line; one with as its tree's number)
+        line_or_subject, predicate, tree = (sorted(before - after) or sorted(after - before))[0]
+        _refuse(f"{line_or_subject} {predicate} [ … ]" if tree else line_or_subject, path, lines)
+
+
+def _lines_without_blanks(statements: list[str]) -> set[str]:
+    """The lines of ``statements`` that hold no "_:" (so no blank node)."""
+    return {line for line in statements if "_:" not in line}
+
+
+def _refuse(triple: str, path: Path, lines: dict[str, int]) -> NoReturn:
+    """Raise the AnthologyError of ``_check_same_graph`` for ``triple`` (N-Triples
+    text), at its subject's line where ``lines`` has it."""
+    subject = triple.split(" ", 1)[0]
+    line = lines.get(subject[1:-1]) if subject.startswith("<") else None
+    raise AnthologyError(
+        f"formatting would change the triple {triple}; file left as it is", path, line
+    )
+
+
+def _labels_too_costly(
+    error: CanonicalizationTooCostly, path: Path, lines: dict[str, int]
+) -> CanonicalizationTooCostly:
+    """``error`` (labelling the blank nodes of ``path`` by RDFC-1.0 would cost too much)
+    worded for fmt, at the line of the subject its nodes hang from: fmt has no option
+    to raise the limit, nor another format; a file whose blank nodes are all used once
+    needs no labels."""
+    where = error.where
+    refusal = CanonicalizationTooCostly(
+        error.size,
+        error.orders,
+        error.steps,
+        error.limit,
+        where,
+        groups=error.groups,
+        linked=error.linked,
+    )
+    if error.nested:  # they need labels only as the file has blank nodes that do
+        refusal.message = (
+            refusal.message.removesuffix(".")
+            + "; or give IRIs to the blank nodes used more than once or in a cycle: blank "
+            "nodes each used once (lists, nested [ ]) need no labels."
+        )
+        refusal.args = (refusal.message,)
+    refusal.path = path
+    refusal.line = lines.get(where[0][1:-1]) if where and where[0][0] == "<" else None
+    return refusal
 
 
 def format_file(path: Path, base: str = DEFAULT_BASE) -> Formatted:
@@ -181,14 +306,31 @@ def _formatted(path: Path, base: str) -> Formatted:
     found = scan(text, base)
     refuse_rdf12_terms(data, path, base, quads)
     statements = statement_lines(quads)
+    # A forest (every blank node used once) is compared by its trees, in linear time;
+    # another graph by RDFC-1.0's labels, given once, which the writer then keeps.
+    trees: dict[TreeKey, int] = {}
+    before: Forest | set[str] | None = _forest(statements, trees)
+    if before is None:
+        try:
+            statements = canonical_line_groups([statements])[0]
+        except CanonicalizationTooCostly as error:
+            raise _labels_too_costly(error, path, found.lines) from None
+        before = set(statements)
     canonical = turtle_sections(
-        [("", statements)], base=base, comments=found.comments, header=found.header
+        [("", statements)],
+        base=base,
+        comments=found.comments,
+        header=found.header,
+        labelled=isinstance(before, set),
     )
     canonical = _tags_as_written(canonical, text)
     if found.footer:  # the comments after the last statement end the file, as they did
         canonical += f"\n{found.footer}\n" if canonical else f"{found.footer}\n"
     if canonical != text:  # the same text is the same graph: nothing to check
-        _check_same_graph(statements, canonical, path, base, found.lines)
+        try:
+            _check_same_graph(statements, before, trees, canonical, path, base, found.lines)
+        except CanonicalizationTooCostly as error:
+            raise _labels_too_costly(error, path, found.lines) from None
         if found.unkeyed:  # the canonical text keeps comments before IRI subjects only
             raise AnthologyError(
                 "formatting would drop this comment, which goes with a statement whose "

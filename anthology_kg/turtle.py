@@ -819,14 +819,19 @@ def turtle_sections(
     base: str = DEFAULT_BASE,
     comments: Mapping[str, str] | None = None,
     header: str = "",
+    labelled: bool = False,
 ) -> str:
     """Canonical Turtle of sections, each (a comment line or "", its statements as
     N-Triples lines, ``statement_lines``). One prefix block heads the document;
     ``comments`` (``# ...`` lines, keyed by subject IRI) come before their statements,
     ``header`` before everything. Blank nodes are relabelled by RDFC-1.0 when any is
-    written with a label; one that two sections name is never nested, so that reading
-    the document back joins them."""
-    return "".join(turtle_section_pieces(sections, base=base, comments=comments, header=header))
+    written with a label, unless ``labelled`` says that the lines carry those labels
+    already (``canonical_line_groups``'s); one that two sections name is never nested,
+    so that reading the document back joins them."""
+    pieces = turtle_section_pieces(
+        sections, base=base, comments=comments, header=header, labelled=labelled
+    )
+    return "".join(pieces)
 
 
 def turtle_section_pieces(
@@ -835,6 +840,7 @@ def turtle_section_pieces(
     base: str = DEFAULT_BASE,
     comments: Mapping[str, str] | None = None,
     header: str = "",
+    labelled: bool = False,
 ) -> list[str]:
     """``turtle_sections``'s document in pieces, in order (a writer writes them one by
     one, with no joined copy of the whole text in memory)."""
@@ -852,7 +858,7 @@ def turtle_section_pieces(
         ]
 
     written = writers()
-    if any(writer.labelled() for writer in written):
+    if not labelled and any(writer.labelled() for writer in written):
         groups = canonical_line_groups(groups)
         written = writers()
     body = []

@@ -22,6 +22,12 @@ def test_export_writes_it(deep):
     assert result.stdout.count("[") == DEPTH
 
 
+def test_fmt_writes_it(deep):
+    assert run_cli("--root", str(deep), "fmt").exit_code == 0
+    assert (deep / "data" / "x.ttl").read_text().count("[") == DEPTH
+    assert run_cli("--root", str(deep), "fmt", "--check").exit_code == 0
+
+
 def test_check_reads_it(deep):
     checked = run_cli("--root", str(deep), "check")
     assert checked.exit_code == 0 and "conforms" in checked.stdout, checked.output

@@ -185,8 +185,9 @@ def test_two_alike_chains_2000_deep_are_sorted_and_written():
     assert len(list(ox.parse(text.encode(), format=ox.RdfFormat.TURTLE))) == 2 * (depth + 1)
 
 
-def test_export_of_a_file_nested_2000_deep(tmp_path):
-    """What `check` accepts, `export` writes (before: exit 2, nests too deep)."""
+def test_export_and_fmt_of_a_file_nested_2000_deep(tmp_path):
+    """What `check` accepts, `export` and `fmt` write, alike (before: exit 2, nests too
+    deep; then fmt's check, by RDFC-1.0, refused the 1,999 alike nodes)."""
     depth = 2_000
     data = tmp_path / "a" / "data"
     data.mkdir(parents=True)
@@ -200,3 +201,5 @@ def test_export_of_a_file_nested_2000_deep(tmp_path):
     assert result.exit_code == 0, result.stderr
     written = out.read_text()
     assert written.count("[") == depth and "_:" not in written
+    assert run_cli("--root", root, "fmt").exit_code == 0
+    assert (data / "A-1.ttl").read_text() == written
