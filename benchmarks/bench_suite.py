@@ -6,7 +6,10 @@
 
 Prints the number of tests, the CPU seconds of the pytest process and the processes it
 waited for (``os.wait4``: user + system), the sum over tests (each test's own CPU and
-that of the children it reaped), and the modules and tests that took the most.
+that of the children it reaped), and the modules and tests that took the most, with the
+children's part. A child's CPU is counted when it is reaped, all at once: a process kept
+for several tests (a store, the browser, a fork server) is counted on the test after
+which it is stopped (its module's last, conftest).
 
 ``--only FILE`` runs only the tests whose node ids FILE lists, one per line (``#`` starts
 a comment). ``suite-at-issue-14.txt`` lists the suite as it was when issue 14 set its
@@ -128,16 +131,18 @@ def main(argv: list[str] | None = None) -> int:
         for nodeid in missing:
             print(f"listed but not run: {nodeid}")
     modules: Counter[str] = Counter()
+    reaped: Counter[str] = Counter()
     counts: Counter[str] = Counter()
     for nodeid, own, children in rows:
         modules[nodeid.split("::")[0]] += own + children
+        reaped[nodeid.split("::")[0]] += children
         counts[nodeid.split("::")[0]] += 1
-    print("\nCPU s  tests  module")
+    print("\nCPU s  children  tests  module")
     for module, seconds in modules.most_common(args.top):
-        print(f"{seconds:6.2f} {counts[module]:6d}  {module}")
-    print("\nCPU s  test")
+        print(f"{seconds:6.2f} {reaped[module]:9.2f} {counts[module]:6d}  {module}")
+    print("\nCPU s  children  test")
     for nodeid, own, children in sorted(rows, key=lambda r: -(r[1] + r[2]))[: args.top]:
-        print(f"{own + children:6.2f}  {nodeid}")
+        print(f"{own + children:6.2f} {children:9.2f}  {nodeid}")
     return 0 if code in (0, 5) else code
 
 

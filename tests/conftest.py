@@ -13,8 +13,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+import stores
 from click.testing import CliRunner
-from stores import virtuoso  # noqa: F401  (a real Virtuoso, session fixture: tests/stores.py)
+from stores import virtuoso  # noqa: F401  (a real Virtuoso, module fixture: tests/stores.py)
 
 from anthology_kg.cli import main
 from anthology_kg.resources import bundled_dir
@@ -115,11 +116,12 @@ def _roomy_dev_shm() -> bool:
 
 class _Chromium:
     """The test process's headless Chromium and its one tab, launched when a test first asks
-    for them. They are closed before a test of a module whose tests do not use them, and at
-    the end: kept from one browser module to the next when a process runs them one after
-    the other (test_site, then test_site_reading: ``BESIDE``), as a launch and its tab cost
-    ~1.3 s of CPU. Not kept beyond: Playwright's threads would outlive the browser modules,
-    and the site's workers are not forked beside threads (test_workers_interrupt)."""
+    for them. They are closed after the last test of a module when the next test's module
+    does not use them, and at the end: kept from one browser module to the next when a
+    process runs them one after the other (test_site, then test_site_reading: ``BESIDE``),
+    as a launch and its tab cost ~1.3 s of CPU. Not kept beyond: Playwright's threads
+    would outlive the browser modules, and the site's workers are not forked beside
+    threads (test_workers_interrupt)."""
 
     ARGS = [
         "--no-sandbox",
@@ -165,24 +167,34 @@ class _Chromium:
             self.playwright = None
 
     def close_unless_used_by(self, item) -> None:
-        """Close the browser if no test of ``item``'s module (of this session) uses it."""
+        """Close the browser if no test of ``item``'s module (of this session) uses it, or
+        ``item`` is None (the session ends)."""
         if self.launched is None:
             return
-        if self.modules is None:
+        if item is not None and self.modules is None:
             self.modules = {t.path for t in item.session.items if "browser" in t.fixturenames}
-        if item.path not in self.modules:
+        if item is None or self.modules is None or item.path not in self.modules:
             self.close()
 
 
 _CHROMIUM = _Chromium()
 
 
-def pytest_runtest_setup(item):
-    _CHROMIUM.close_unless_used_by(item)
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """The browser and Virtuoso stopped after the last test of the last module in a row
+    that uses them, once its fixtures are torn down: their CPU, reaped then, is counted on
+    that module (bench_suite), not on the next one's first test or the session's last."""
+    try:
+        return (yield)
+    finally:
+        _CHROMIUM.close_unless_used_by(nextitem)
+        stores.RUNNING.stop_unless_used_by(nextitem)
 
 
 def pytest_sessionfinish(session):
     _CHROMIUM.close()
+    stores.RUNNING.stop()
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,7 @@
 (Debian's ``virtuoso-opensource``), with its own temporary database and ini and a
 generated dba password. Import the fixture where it is needed::
 
-    from stores import virtuoso  # noqa: F401  (a session fixture)
+    from stores import virtuoso  # noqa: F401  (a module fixture, kept for the next module)
 
 ``Proxy`` goes between a client and a store: it records every request, and cuts the
 ones a test chooses in the middle of their body (a store that fails mid-way).
@@ -267,21 +267,55 @@ def stop_virtuoso(store: Virtuoso) -> None:
         store.process.wait(timeout=10)
 
 
-@pytest.fixture(scope="session")
+class _Running:
+    """The test process's Virtuoso (``virtuoso``), started when a test first asks for it.
+    Kept from one module to the next that uses it (test_server, then test_pushdown:
+    conftest.BESIDE), and stopped after the last of them (conftest calls
+    ``stop_unless_used_by``), not at the end of the session: its CPU (1.2 s to start, and
+    what it does for the tests; 7 s in a whole run) was counted on whichever test ended
+    the session, when the process reaped it."""
+
+    def __init__(self) -> None:
+        self.store: Virtuoso | None = None
+        self.modules: set[Path] | None = None  # those with a test using it
+
+    def start(self, tmp_path_factory: pytest.TempPathFactory) -> Virtuoso:
+        if self.store is None:
+            # The database template is kept beside pytest's numbered temporary folders
+            # (in its pytest-of-USER, private to the user), which pytest removes and it
+            # does not.
+            base = tmp_path_factory.getbasetemp()
+            templates = next((p for p in base.parents if p.name.startswith("pytest-of-")), None)
+            self.store = start_virtuoso(tmp_path_factory.mktemp("virtuoso"), templates=templates)
+        return self.store
+
+    def stop(self) -> None:
+        if self.store is not None:
+            stop_virtuoso(self.store)
+            self.store = None
+
+    def stop_unless_used_by(self, item: pytest.Item | None) -> None:
+        """Stop Virtuoso if no test of ``item``'s module (of this session) uses it, or
+        ``item`` is None (the session ends)."""
+        if self.store is None:
+            return
+        if item is not None and self.modules is None:
+            self.modules = {t.path for t in item.session.items if "virtuoso" in t.fixturenames}
+        if item is None or self.modules is None or item.path not in self.modules:
+            self.stop()
+
+
+RUNNING = _Running()
+
+
+@pytest.fixture(scope="module")
 def virtuoso(tmp_path_factory):
-    """A Virtuoso for the whole test session (skipped where it is not installed). Its
-    query endpoint takes queries only as a form (Virtuoso 7.2 never answers a direct
-    POST, and holds a core busy for the ``auto`` method's probe and 1 s more): a test
-    queries it with ``--method form`` unless it tests that probe."""
-    # The database template is kept beside pytest's numbered temporary folders (in its
-    # pytest-of-USER, private to the user), which pytest removes and it does not.
-    base = tmp_path_factory.getbasetemp()
-    templates = next((p for p in base.parents if p.name.startswith("pytest-of-")), None)
-    store = start_virtuoso(tmp_path_factory.mktemp("virtuoso"), templates=templates)
-    try:
-        yield store
-    finally:
-        stop_virtuoso(store)
+    """A Virtuoso for the modules that use it, one after the other (``_Running``; skipped
+    where it is not installed). Its query endpoint takes queries only as a form
+    (Virtuoso 7.2 never answers a direct POST, and holds a core busy for the ``auto``
+    method's probe and 1 s more): a test queries it with ``--method form`` unless it
+    tests that probe."""
+    return RUNNING.start(tmp_path_factory)
 
 
 def put_graph(store: str, graph: str, turtle: str, connection=None) -> None:

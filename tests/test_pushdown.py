@@ -168,7 +168,7 @@ def test_a_missing_graph_is_exit_2(proxy):
 
 
 # -- a second, independent store: Virtuoso Open Source 7 (Debian virtuoso-opensource) --
-# The `virtuoso` session fixture comes from tests/stores.py, through conftest.py.
+# The `virtuoso` fixture comes from tests/stores.py, through conftest.py.
 
 
 def _load_virtuoso(virtuoso, root: Path, graph: str) -> None:

@@ -261,7 +261,7 @@ def test_serve_starts_a_loaded_read_only_server():
 
 # --- Virtuoso Open Source 7.2, with authentication ---------------------------------
 
-# The `virtuoso` session fixture comes from tests/stores.py, through conftest.py.
+# The `virtuoso` fixture comes from tests/stores.py, through conftest.py.
 
 
 @pytest.fixture
