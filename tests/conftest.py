@@ -328,11 +328,18 @@ BESIDE = {
 }
 
 
+#: Modules run first, while the test process holds the fewest objects:
+#: test_site_build_collector thaws what ``_CollectorPerModule`` froze, and each full pass
+#: of its collector walks it (at the end of a whole run, a million objects).
+FIRST = ("tests/test_site_build_collector.py",)
+
+
 def pytest_collection_modifyitems(session, config, items):
     """Each module of ``BESIDE`` runs right after its partner in a process that runs both
     (as ``_SharedScopes`` puts them in one worker under ``-n``): in one process,
     test_site_reading came 15 modules after test_site, and the browser was launched for
-    each (~1 s of CPU). The order is otherwise the collection's."""
+    each (~1 s of CPU). The modules of ``FIRST`` come first. The order is otherwise the
+    collection's."""
     first_seen: dict[str, int] = {}
     for item in items:
         first_seen.setdefault(item.nodeid.split("::", 1)[0], len(first_seen))
@@ -340,6 +347,8 @@ def pytest_collection_modifyitems(session, config, items):
     def place(numbered: tuple[int, object]) -> tuple[int, int, int]:
         index, item = numbered
         module = item.nodeid.split("::", 1)[0]  # type: ignore[attr-defined]
+        if module in FIRST:
+            return -1, 0, index
         partner = BESIDE.get(module)
         if partner in first_seen:
             return first_seen[partner], 1, index

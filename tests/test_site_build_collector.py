@@ -17,8 +17,9 @@ from anthology_kg.site import build_site
 def thawed():
     """Nothing frozen while the module's tests run; the collector as it was afterwards.
     Thawed once for the module, not for each test: what the test process froze
-    (conftest's ``_CollectorPerModule``, a million objects in a whole run) is walked
-    by every full pass while it is thawed, and freezing it again takes one."""
+    (conftest's ``_CollectorPerModule``, a million objects at the end of a whole run) is
+    walked by every full pass while it is thawed, and freezing it again takes one. The
+    module runs first in a process (conftest.FIRST), when that is the fewest."""
     enabled, frozen = gc.isenabled(), gc.get_freeze_count()
     gc.unfreeze()
     yield
