@@ -8,6 +8,7 @@ directives; the text has already been parsed (pyoxigraph), so it is known to be 
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -329,6 +330,30 @@ class Positions:
             if isinstance(w.object, tuple) and w.object[0] == "[]":
                 holders.setdefault(w.object, w)
         return objects, holders
+
+    @functools.cached_property
+    def nested_by_named(
+        self,
+    ) -> dict[frozenset[object], tuple[list[Written], dict[object, list[Written]]]]:
+        """The triples that hold the blank nodes written nested (``[ … ]``), grouped by
+        the objects other than blank nodes each such node is written with
+        (``written_blank`` asks which groups a node's own objects cover): in each group
+        those held by a nested blank node, and the others by the subject holding them."""
+        written, holders = self.by_subject
+        groups: dict[frozenset[object], tuple[list[Written], dict[object, list[Written]]]] = {}
+        for blank, holder in holders.items():
+            named = frozenset(o for o in written.get(blank, ()) if not isinstance(o, tuple))
+            nested, by_holder = groups.setdefault(named, ([], {}))
+            if isinstance(holder.subject, tuple):
+                nested.append(holder)
+            else:
+                by_holder.setdefault(holder.subject, []).append(holder)
+        return groups
+
+    @functools.cached_property
+    def named_objects(self) -> frozenset[object]:
+        """Every object of the groups of ``nested_by_named``."""
+        return frozenset(o for named in self.nested_by_named for o in named)
 
     @functools.cached_property
     def blank_statements(self) -> dict[frozenset[tuple[object, object]], list[object]]:
@@ -825,17 +850,38 @@ def written_blank(
     IRI, points at ``node`` (one of its ``referrers``), the one with the most IRI objects
     (the node as written has all its own, another only some of them). None when none
     fits or several fit alike (nodes written alike but for their literals)."""
-    written, holders = positions.by_subject
     # The node's own objects, asked once: not the referrers of each IRI object written
     # (a class such as ak:Figure has thousands).
     own = set(objects(node))
     pointing = set(referrers(node))
-    scored: dict[int, list[Written]] = {}
-    for blank, holder in holders.items():
-        if not isinstance(holder.subject, tuple) and holder.subject not in pointing:
+    groups = positions.nested_by_named
+    # The groups whose objects the node has: by the subsets of its own objects that some
+    # group's objects are made of, or, should those be more, by a look at every group
+    # (a file of thousands of alike nodes is one group; of thousands of unlike ones,
+    # thousands of groups, each with few objects).
+    own_named = [o for o in own if o in positions.named_objects]
+    if 2 ** len(own_named) <= len(groups):
+        covered = [
+            frozenset(subset)
+            for size in range(len(own_named), -1, -1)
+            for subset in itertools.combinations(own_named, size)
+        ]
+    else:
+        covered = sorted((named for named in groups if named <= own), key=len, reverse=True)
+    fitting: list[Written] = []
+    most = -1
+    for named in covered:
+        if len(named) < most:
+            break  # the one with the most objects fits, or several alike do
+        group = groups.get(named)
+        if group is None:
             continue
-        named = {o for o in written.get(blank, ()) if not isinstance(o, tuple)}
-        if named <= own:
-            scored.setdefault(len(named), []).append(holder)
-    best = scored[max(scored)] if scored else []
-    return best[0] if len(best) == 1 else None
+        nested, by_holder = group
+        held = (h for subject in pointing for h in by_holder.get(subject, ()))
+        fits = list(itertools.islice(itertools.chain(nested, held), 2))  # two tie
+        if fits:
+            fitting += fits
+            most = len(named)
+        if len(fitting) > 1:
+            return None
+    return fitting[0] if len(fitting) == 1 else None

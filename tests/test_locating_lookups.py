@@ -91,3 +91,68 @@ def test_a_blank_node_is_found_from_its_own_objects():
     # The node pointing at ak:PPO alone fits the first only: the second names ak:GRPO too.
     alone = written_blank(positions, node, referrers, lambda term: {URIRef(AK + "PPO")})
     assert alone is not None and (alone.line, alone.column) == (3, 6)
+
+
+def _fitting_by_brute_force(positions, own, pointing):
+    """What ``written_blank`` answers, by a look at every nested blank node: the one
+    with the most IRI objects among those whose IRI objects the node has and whose
+    holder points at it (or is a blank node itself); None for none or a tie."""
+    written, holders = positions.by_subject
+    scored: dict[int, list[object]] = {}
+    for blank, holder in holders.items():
+        if not isinstance(holder.subject, tuple) and holder.subject not in pointing:
+            continue
+        named = {o for o in written.get(blank, ()) if not isinstance(o, tuple)}
+        if named <= own:
+            scored.setdefault(len(named), []).append(holder)
+    best = scored[max(scored)] if scored else []
+    return best[0] if len(best) == 1 else None
+
+
+def test_the_blank_node_found_is_the_one_a_look_at_every_node_finds():
+    """Files of nested figures, some alike, some nested in others, held by two entries:
+    for nodes with few and with many objects (the groups' subsets, or every group)."""
+    import random
+
+    chooser = random.Random(7)
+    names = [f"ak:A{i}" for i in range(6)]
+    for _ in range(40):
+        figures = []
+        for _ in range(chooser.randint(1, 12)):
+            chosen = chooser.sample(names, chooser.randint(0, 4))
+            inner = " ; ".join(f"ak:algorithm {name}" for name in chosen) or 'ak:unit "x"'
+            if chooser.random() < 0.3:
+                inner = f"ak:part [ {inner} ]"
+            figures.append(f"[ {inner} ]")
+        half = len(figures) // 2
+        text = (
+            "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+            "@prefix id: <https://w3id.org/anthology-kg/id/> .\n"
+            f"id:A ak:figure {', '.join(figures[:half]) or '[]'} .\n"
+            f"id:B ak:figure {', '.join(figures[half:]) or '[]'} .\n"
+        )
+        positions = written_triples(text, ID)
+        for _ in range(6):
+            own = {URIRef(AK + f"A{i}") for i in chooser.sample(range(6), chooser.randint(0, 6))}
+            pointing = {URIRef(ID + chooser.choice("AB"))}
+            found = written_blank(positions, BNode("n"), lambda _: pointing, lambda _: own)
+            assert found == _fitting_by_brute_force(positions, own, pointing), text
+
+
+def test_thousands_of_alike_nodes_fit_none_and_one_unlike_fits():
+    figures = ", ".join(["[ ak:algorithm ak:PPO ]"] * 2000 + ["[ ak:algorithm ak:GRPO ]"])
+    text = (
+        "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+        f"@prefix id: <https://w3id.org/anthology-kg/id/> .\nid:A ak:figure {figures} .\n"
+    )
+    positions = written_triples(text, ID)
+    pointing = {URIRef(ID + "A")}
+
+    def fitting(name: str) -> object:
+        return written_blank(
+            positions, BNode("n"), lambda _: pointing, lambda _: {URIRef(AK + name)}
+        )
+
+    assert fitting("PPO") is None
+    unlike = fitting("GRPO")
+    assert unlike is not None and unlike.column == text.splitlines()[2].rindex("[") + 1
