@@ -1440,11 +1440,10 @@ def import_record(settings, record, output, check, replace) -> None:
 @click.pass_obj
 def render(settings, identifier, output) -> None:
     """Print entry IDENTIFIER in the anthology's printed form (no final newline)."""
-    from .records import render_record
+    from .records import render_entry
 
     anthology = settings.engine()
-    entry = anthology.resolve_entry(identifier)
-    _emit(render_record(anthology.describe(entry), entry), output)
+    _emit(render_entry(anthology, anthology.resolve_entry(identifier)), output)
 
 
 @main.command()

@@ -54,9 +54,9 @@ class PrefixedOnDemand(Graph):
     namespaces bound one by one, then ours), a tenth of describing an entry. Its store's
     own namespace table is empty until then."""
 
-    def __init__(self, *, prefixes_base: str | None = None) -> None:
+    def __init__(self, *, prefixes_base: str | None = None, store: str = "default") -> None:
         self._prefixes_base = prefixes_base  # (read by the property, which may be asked first)
-        super().__init__()
+        super().__init__(store=store)
 
     @property
     def namespace_manager(self) -> NamespaceManager:
@@ -85,10 +85,12 @@ def describe_with(
 ) -> Graph:
     """What is said of ``node`` (see ``Engine.describe``), from three lookups; the
     graph's prefixes are the tool's (``PrefixedOnDemand``)."""
+    # SimpleMemory: no contexts to index, which an entry's graph never has; adding its
+    # triples took a third less time (render of an entry of 32,000 takeaways).
     graph = (
-        PrefixedOnDemand(prefixes_base=base)
+        PrefixedOnDemand(prefixes_base=base, store="SimpleMemory")
         if _NAMESPACE_MANAGER_IS_A_PROPERTY
-        else bind_prefixes(Graph(), base)  # a release of rdflib made it something else
+        else bind_prefixes(Graph(store="SimpleMemory"), base)  # rdflib made it something else
     )
     seen: set[Node] = set()
     todo = [node]
