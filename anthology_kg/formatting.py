@@ -27,7 +27,12 @@ from .layout import FileEntries, LayoutWarning, entries_of, folder_warnings, lay
 from .sourcemap import refuse_rdf12_terms, scan, string_end
 from .sources import TurtleFiles, decode_utf8, parse_quads, read_source
 from .sparql_text import IRI
-from .turtle import canonical_line_groups, statement_lines, turtle_sections
+from .turtle import (
+    canonical_line_groups,
+    labels_refused_in_turtle,
+    statement_lines,
+    turtle_sections,
+)
 
 
 @dataclass(frozen=True)
@@ -261,26 +266,10 @@ def _labels_too_costly(
     error: CanonicalizationTooCostly, path: Path, lines: dict[str, int]
 ) -> CanonicalizationTooCostly:
     """``error`` (labelling the blank nodes of ``path`` by RDFC-1.0 would cost too much)
-    worded for fmt, at the line of the subject its nodes hang from: fmt has no option
-    to raise the limit, nor another format; a file whose blank nodes are all used once
-    needs no labels."""
+    as the Turtle writer words it (``turtle.labels_refused_in_turtle``), at the line of
+    the subject its nodes hang from (fmt has no option to raise the limit)."""
+    refusal = labels_refused_in_turtle(error)
     where = error.where
-    refusal = CanonicalizationTooCostly(
-        error.size,
-        error.orders,
-        error.steps,
-        error.limit,
-        where,
-        groups=error.groups,
-        linked=error.linked,
-    )
-    if error.nested:  # they need labels only as the file has blank nodes that do
-        refusal.message = (
-            refusal.message.removesuffix(".")
-            + "; or give IRIs to the blank nodes used more than once or in a cycle: blank "
-            "nodes each used once (lists, nested [ ]) need no labels."
-        )
-        refusal.args = (refusal.message,)
     refusal.path = path
     refusal.line = lines.get(where[0][1:-1]) if where and where[0][0] == "<" else None
     return refusal

@@ -30,6 +30,7 @@ import pyoxigraph as ox
 
 from .bnodes import QuadText, canonical_nquads, first_degree_hashes, first_degree_labels
 from .choices import DEFAULT_BASE
+from .errors import CanonicalizationTooCostly
 from .prefixes import PREFIXES
 
 # rdflib only for the callers that hold rdflib graphs (``canonical_turtle``): the
@@ -813,6 +814,32 @@ def prefixes_for(base: str) -> dict[str, str]:
     return {p: (base if p == "id" else ns) for p, ns in PREFIXES.items()}
 
 
+def labels_refused_in_turtle(error: CanonicalizationTooCostly) -> CanonicalizationTooCostly:
+    """``error`` (labelling blank nodes by RDFC-1.0 would cost too much) as the Turtle
+    writer words it. It labels the blank nodes of a document only where some must be
+    written with a label, and then all of them: the advice to write Turtle is none;
+    where the alike nodes would be written nested, it says what spares them labels."""
+    refusal = CanonicalizationTooCostly(
+        error.size,
+        error.orders,
+        error.steps,
+        error.limit,
+        error.where,
+        error.option,
+        groups=error.groups,
+        linked=error.linked,
+    )
+    if error.nested:
+        refusal.message += (
+            " They are labelled only because other blank nodes are written with a label (a "
+            "subject no triple uses, or one used twice or in a cycle): with IRIs for those, "
+            "these would be written nested, without labels."
+        )
+        refusal.args = (refusal.message,)
+    refusal.path, refusal.line = error.path, error.line
+    return refusal
+
+
 def turtle_sections(
     sections: Sequence[tuple[str, Iterable[str]]],
     *,
@@ -859,7 +886,10 @@ def turtle_section_pieces(
 
     written = writers()
     if not labelled and any(writer.labelled() for writer in written):
-        groups = canonical_line_groups(groups)
+        try:
+            groups = canonical_line_groups(groups)
+        except CanonicalizationTooCostly as error:
+            raise labels_refused_in_turtle(error) from None
         written = writers()
     body = []
     for (title, _), writer in zip(sections, written, strict=True):

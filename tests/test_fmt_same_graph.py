@@ -99,11 +99,25 @@ def test_a_refusal_to_label_is_worded_for_fmt(tmp_path):
     assert result.exit_code == 2
     assert "A-1.ttl:4: 798 blank nodes" in result.stderr
     assert "--" not in result.stderr.split("A-1.ttl", 1)[1]
-    assert result.stderr.rstrip().endswith(
-        "Give these nodes IRIs; or give IRIs to the blank nodes used more than once or in a "
-        "cycle: blank nodes each used once (lists, nested [ ]) need no labels."
+    assert result.stderr.endswith(
+        "Give these nodes IRIs. They are labelled only because other blank nodes are "
+        "written with a label (a subject no triple uses, or one used twice or in a cycle): "
+        "with IRIs for those, these would be written nested, without labels.\n"
     )
     assert result.stderr.count("\n") == 1
+
+
+def test_a_turtle_export_refusing_to_label_advises_no_turtle(tmp_path):
+    """The Turtle writer labels every blank node where one needs a label (here a blank
+    subject no triple uses): its refusal, at the file, advises IRIs and the limit's
+    option, not Turtle (it said "Write Turtle (--format turtle)", which it was)."""
+    root = _anthology(tmp_path, f"id:A-1 ak:x ( {'0 ' * 800}) .\n_:s ak:y 1 .\n")
+    result = run_cli("--root", str(root), "export", "--include", "data")
+    assert result.exit_code == 2
+    assert "A-1.ttl:4: 798 blank nodes" in result.stderr
+    assert "Turtle" not in result.stderr
+    assert "Give these nodes IRIs; or raise the limit with --canonical-limit" in result.stderr
+    assert result.stderr.endswith("these would be written nested, without labels.\n")
 
 
 def test_a_refusal_to_label_a_cycle_is_worded_for_fmt(tmp_path):
