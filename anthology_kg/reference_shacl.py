@@ -26,7 +26,7 @@ from pyshacl.constraints.core.string_based_constraints import PatternConstraintC
 from pyshacl.errors import ConstraintLoadWarning, ReportableRuntimeError, ValidationFailure
 from pyshacl.helper.sparql_query_helper import SPARQLQueryHelper
 from pyshacl.inference import CustomRDFSSemantics
-from rdflib import RDF, BNode, Graph, Literal, URIRef, Variable
+from rdflib import RDF, Graph, Literal, URIRef
 from rdflib.namespace import SH, NamespaceManager
 from rdflib.plugins.sparql import evaluate as sparql_evaluate
 from rdflib.plugins.sparql import processor as sparql_processor
@@ -79,51 +79,51 @@ def _prepare(text: str, base: str | None, namespaces: tuple[tuple[str, str], ...
 _TRUE, _FALSE = Literal(True), Literal(False)
 
 
-def _read_operands(self: Expr, ctx: Any) -> list[Any] | None:
-    """The operands of a ``&&`` or ``||`` expression, its variables read first (raising
-    as rdflib would when one is unbound or bound to an error); None when it has one
+def _operands(self: Expr) -> list[Any] | None:
+    """The operands of a ``&&`` or ``||`` expression, unevaluated; None when it has one
     operand only (rdflib's expression is then that operand's value)."""
     other = OrderedDict.get(self, "other")
     if other is None:
         return None
-    operands = [OrderedDict.__getitem__(self, "expr"), *other]
-    for operand in operands:
-        if isinstance(operand, (BNode, Variable)):
-            sparql_value(ctx, operand)
-    return operands
+    return [OrderedDict.__getitem__(self, "expr"), *other]
 
 
 def _and_in_order(self: Expr, ctx: Any) -> Literal:
-    """rdflib's ``ConditionalAndExpression`` with each operand evaluated only while those
-    before it are true: the same value or error.
+    """SPARQL's ``&&`` (17.2: false if an operand is false, even where another is an
+    error; else an error if one is; else true), its operands evaluated in order up to
+    the first false one.
 
-    rdflib reads every operand before it tests the first (``e.expr``, ``e.other``
-    evaluate them), so ``FILTER (isIRI(?v) && NOT EXISTS { ... })`` (the shapes' rule 9,
-    its filters merged into one ``&&``) runs the EXISTS for every solution. Reading the
-    operands raises only for a variable (unbound, or bound to an error: an Expr's error
-    is its value), so the variables are read first, raising as rdflib would; then the
-    first false operand gives false and the first error raises, as rdflib's
-    ``all(EBV(x) ...)`` over the values does."""
-    operands = _read_operands(self, ctx)
+    rdflib's ``ConditionalAndExpression`` reads every operand before it tests the first
+    (``e.expr``, ``e.other`` evaluate them), so ``FILTER (isIRI(?v) && NOT EXISTS { ...
+    })`` (the shapes' rule 9, its filters merged into one ``&&``) ran the EXISTS for
+    every solution; and it raised at the first error, or at an unbound variable, before
+    it saw a false operand, so ``FILTER (!(?v / 0 && false))`` dropped every row where
+    SPARQL (and the fast engine) keeps it."""
+    operands = _operands(self)
     if operands is None:
         return self.expr
+    error = None
     for operand in operands:
-        if not EBV(sparql_value(ctx, operand)):
-            return _FALSE
+        try:
+            if not EBV(sparql_value(ctx, operand)):
+                return _FALSE
+        except SPARQLError as exc:  # (an unbound variable's NotBoundError too)
+            error = exc
+    if error is not None:
+        raise error
     return _TRUE
 
 
 def _or_in_order(self: Expr, ctx: Any) -> Literal:
-    """rdflib's ``ConditionalOrExpression`` with the operands after the first true one left
-    unevaluated: the same value or error.
+    """SPARQL's ``||`` (17.2: true if an operand is true, even where another is an
+    error; else an error if one is; else false), its operands evaluated in order up to
+    the first true one.
 
     rdflib reads every operand before it tests the first, so rule 9's ``FILTER
-    (STRSTARTS(STR(?path), ...) || ?path IN (...))`` tests the whole list for every
-    triple whose path the first operand already took. As in ``_and_in_order``, the
-    variables are read first, raising as rdflib would; then the first true operand gives
-    true, and else the last error is raised, as rdflib's loop over the values does (it
-    too returns at the first true one, whatever errors came before)."""
-    operands = _read_operands(self, ctx)
+    (STRSTARTS(STR(?path), ...) || ?path IN (...))`` tested the whole list for every
+    triple whose path the first operand already took; and an unbound variable among
+    them raised before a true operand was seen."""
+    operands = _operands(self)
     if operands is None:
         return self.expr
     error = None
@@ -153,10 +153,9 @@ def _conjunctions_in_order(algebra: Any) -> None:
 def _exists_last(disjunction: Expr) -> None:
     """Put the operands of ``||`` that hold an EXISTS after the others: rule 9's ``NOT
     EXISTS { ?value ?p ?o } || ?path IN (...)`` then reads the graph only for a path
-    not in the list. The same value or error: ``_or_in_order`` (as rdflib) is true if
-    an operand is, else raises if one does, whatever their order (only which of two
-    errors is raised may change, and an error's text is never shown), and it reads
-    every operand that is a variable first, as before."""
+    not in the list. The same value or error: ``_or_in_order`` is true if an operand
+    is, else raises if one does, whatever their order (only which of two errors is
+    raised may change, and an error's text is never shown)."""
     other = OrderedDict.get(disjunction, "other")
     if not isinstance(other, list) or not other:
         return

@@ -1,14 +1,18 @@
 """The reference engine's SPARQL for pySHACL (anthology_kg.reference_shacl): a ``&&`` or
-``||`` evaluated operand by operand gives rdflib's own values and errors, and stops at
-the first false (``&&``) or true (``||``) operand."""
+``||`` evaluated operand by operand gives SPARQL 1.1's values and errors (17.2), those
+pyoxigraph gives (rdflib's own raised at the first error or unbound variable, before it
+saw a deciding operand), and stops at the first false (``&&``) or true (``||``)
+operand."""
 
 from __future__ import annotations
 
+import pyoxigraph as ox
 import pytest
 from rdflib import Graph, Literal, URIRef
 from rdflib.plugins.sparql.operators import register_custom_function, unregister_custom_function
 
 from anthology_kg.reference_shacl import _parsed_queries_cached
+from anthology_kg.terms import nt_term
 
 #: Pairs of operands: true, false, unbound (UNDEF) and an error ("x" is no integer).
 PAIRS = """VALUES (?a ?b) {
@@ -54,17 +58,37 @@ def _graph() -> Graph:
 
 
 def _rows(graph: Graph, text: str) -> list[tuple[str, ...]]:
-    return sorted(tuple(repr(value) for value in row) for row in graph.query(text))
+    return sorted(
+        tuple("" if value is None else nt_term(value) for value in row) for row in graph.query(text)
+    )
 
 
-@pytest.mark.parametrize("text", QUERIES, ids=range(len(QUERIES)))
-def test_a_conjunction_or_disjunction_gives_rdflibs_own_values_and_errors(text):
-    graph = _graph()
-    theirs = _rows(graph, text)
+def _pyoxigraphs(text: str) -> list[tuple[str, ...]]:
+    store = ox.Store()
+    store.add(ox.Quad(ox.NamedNode("urn:x-test:s"), ox.NamedNode("urn:x-test:p"), ox.Literal(True)))
+    solutions = store.query(text)
+    assert isinstance(solutions, ox.QuerySolutions)
+    names = [variable.value for variable in solutions.variables]
+    return sorted(
+        tuple("" if row[name] is None else str(row[name]) for name in names) for row in solutions
+    )
+
+
+#: Rows rdflib loses for reasons of its own, not of && and ||: a row that binds none of
+#: the projected variables, and (the last query) every row whose ?a is unbound, where an
+#: EXISTS's pattern reads ?a. pyoxigraph keeps them.
+LOST_BY_RDFLIB = {len(QUERIES) - 1: lambda row: row[0] == ""}
+
+
+@pytest.mark.parametrize("index", range(len(QUERIES)))
+def test_a_conjunction_or_disjunction_gives_sparqls_values_and_errors(index):
+    text = QUERIES[index]
     with _parsed_queries_cached():
-        ours = _rows(graph, text)
+        ours = _rows(_graph(), text)
+    lost = LOST_BY_RDFLIB.get(index, lambda row: False)
+    theirs = [row for row in _pyoxigraphs(text) if any(row) and not lost(row)]
     assert ours == theirs
-    assert theirs  # (every query answers some rows)
+    assert ours  # (every query answers some rows)
 
 
 @pytest.mark.parametrize(
