@@ -148,10 +148,12 @@ def _variables(part: object) -> set[object]:
 
 def algebra_nodes(part: object) -> Iterator[object]:
     """Every node of ``part``, a translated query's algebra or an expression, each once,
-    ``part`` first: its patterns, expressions and terms, nested ones included, but not
-    the variables rdflib notes a node binds (``_vars``). A node's own are read after the
-    caller had it, which may rewrite them (``reference_shacl._conjunctions_in_order``)."""
+    ``part`` first: its patterns, expressions and terms, nested ones included (the
+    variables of a VALUES block too), but not the variables rdflib notes a node binds
+    (``_vars``). A node's own are read after the caller had it, which may rewrite them
+    (``reference_shacl._conjunctions_in_order``)."""
     from pyparsing import ParseResults
+    from rdflib.plugins.sparql.parserutils import CompValue
 
     todo, seen = [part], set()
     while todo:
@@ -162,6 +164,8 @@ def algebra_nodes(part: object) -> Iterator[object]:
         yield node
         if isinstance(node, dict):
             todo.extend(v for k, v in node.items() if k != "_vars")
+            if not isinstance(node, CompValue):  # a VALUES row: {variable: term}
+                todo.extend(node)
         elif isinstance(node, (list, tuple, set, frozenset, ParseResults)):
             todo.extend(node)
 

@@ -5,6 +5,7 @@ OPTIONAL binds stays where it is."""
 from __future__ import annotations
 
 import pytest
+from conftest import run_cli
 from rdflib import Graph, URIRef, Variable
 
 from anthology_kg.rdflib_sparql import evaluate, prepare
@@ -31,6 +32,20 @@ QUERIES = [
     "SELECT * { ?x a ?c OPTIONAL { ?x ex:q ?z } FILTER (EXISTS { ?z ex:r ?w }) }",
     "SELECT * { ?x a ?c OPTIONAL { ?x ex:q ?z } FILTER (NOT EXISTS { ?z ex:r ?w }) }",
     "SELECT * { ?x a ?c OPTIONAL { ?x ex:q ?z } OPTIONAL { ?y ex:p ?x } FILTER (?z != ex:z1) }",
+    # kept: an OPTIONAL binds the filter's variable by VALUES (hunt17 #1), in a union or
+    # a group of its own, by a sub-select or by BIND
+    "SELECT ?x ?y { VALUES ?x { 1 2 } OPTIONAL { VALUES ?y { 1 2 } } "
+    "FILTER (!BOUND(?y) || ?y > ?x) }",
+    "SELECT ?x ?y { ?x a ?c OPTIONAL { ?s ex:p ?x VALUES ?y { ex:z1 } } FILTER (!BOUND(?y)) }",
+    "SELECT ?x ?y { ?x a ?c OPTIONAL { ?s ex:p ?x VALUES ?y { ex:z1 ex:z3 } } "
+    "FILTER (NOT EXISTS { ?y ex:r ?w }) }",
+    "SELECT ?x ?y { ?x a ?c OPTIONAL { { VALUES ?y { ex:a } } UNION { VALUES ?y { ex:b } } } "
+    "FILTER (!BOUND(?y) || ?y = ex:a) }",
+    "SELECT ?x ?y { ?x a ?c OPTIONAL { ?s ex:p ?x { VALUES ?y { ex:m ex:n } } } "
+    "FILTER (!BOUND(?y) || ?y = ex:m) }",
+    "SELECT ?x ?y { ?x a ?c OPTIONAL { { SELECT ?y { VALUES ?y { ex:a } } } } "
+    "FILTER (!BOUND(?y) || ?y = ?x) }",
+    "SELECT ?x ?y { ?x a ?c OPTIONAL { ?s ex:p ?x BIND (ex:a AS ?y) } FILTER (!BOUND(?y)) }",
     # a filter within an OPTIONAL's own group is the OPTIONAL's condition, not moved
     "SELECT * { ?x a ?c OPTIONAL { ?x ex:q ?z FILTER (?c = ex:A) } }",
 ]
@@ -86,3 +101,15 @@ def test_the_reproducibility_querys_filter_runs_before_its_optionals():
     assert patterns[-4:] == ("LeftJoin", "LeftJoin", "Filter", "BGP"), patterns
     kept = prepare(PREFIX + "SELECT * { ?x a ?c OPTIONAL { ?x ex:q ?z } FILTER (!BOUND(?z)) }")
     assert _patterns_under(kept.algebra)[-3:] == ("Filter", "LeftJoin", "BGP")
+
+
+def test_a_filter_on_what_an_optional_binds_by_values_is_answered_alike(tmp_path):
+    """hunt17 #1: the filter stays above the OPTIONAL whose VALUES binds ?y, on the
+    reference engine as on the fast one (it moved below it: four rows)."""
+    text = (
+        "SELECT ?x ?y WHERE { VALUES ?x { 1 2 } OPTIONAL { VALUES ?y { 1 2 } } "
+        "FILTER(!BOUND(?y) || ?y > ?x) } ORDER BY ?x ?y"
+    )
+    for engine in ("fast", "reference"):
+        found = run_cli("sparql", "-", "--format", "csv", "--engine", engine, input=text)
+        assert (found.exit_code, found.stdout.splitlines()) == (0, ["x,y", "1,2"]), engine
