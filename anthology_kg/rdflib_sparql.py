@@ -22,7 +22,7 @@ from .namespaces import prefixed_like
 from .query_result import QueryResult, in_select_star_order
 from .sparql_text import code_characters
 from .swaps import swapped
-from .terms import from_ox, nt_term
+from .terms import from_ox, is_iri, nt_term
 
 if TYPE_CHECKING:
     from rdflib.plugins.sparql.parserutils import CompValue, Expr
@@ -44,6 +44,7 @@ def _prepared(text: str, normalize_literals: bool) -> Query:
     prepared = prepareQuery(text)
     filters_before_optionals(prepared.algebra)
     regular_expressions_as_the_fast_engine(prepared.algebra)
+    iris_as_sparql_says(prepared.algebra)
     return prepared
 
 
@@ -281,7 +282,8 @@ def _answer(result: Result, kind: str, text: str, graph: Graph) -> QueryResult:
         # graph, and every later answer of the process.
         out = prefixed_like(graph)
         for triple in result.graph or ():
-            out.add(triple)
+            if _is_rdf_triple(triple):
+                out.add(triple)
         return QueryResult(kind="graph", graph=out)
     variables = [str(v) for v in result.vars or ()]
     # Read through the property's getter: an AttributeError within rdflib's evaluation
@@ -293,6 +295,14 @@ def _answer(result: Result, kind: str, text: str, graph: Graph) -> QueryResult:
     ]
     # rdflib gives SELECT *'s variables in a set's order
     return in_select_star_order(QueryResult(kind="select", variables=variables, rows=rows), text)
+
+
+def _is_rdf_triple(triple: tuple[Node, Node, Node]) -> bool:
+    """Whether a triple rdflib's CONSTRUCT made is one RDF allows: SPARQL 1.1 (16.2)
+    leaves out a template's triple with a literal subject or a predicate that is no IRI,
+    which rdflib kept (and pyoxigraph's graph then refused: a traceback, exit 1)."""
+    subject, predicate, _ = triple
+    return isinstance(subject, (URIRef, BNode)) and isinstance(predicate, URIRef)
 
 
 class _RegularExpressions:
@@ -351,6 +361,42 @@ def _as_the_fast_engine(expression: Expr, ctx: object) -> Node:
     if answer is None:
         raise SPARQLError(f"{function} gives an error for {arguments}")
     return from_ox(answer)
+
+
+def iris_as_sparql_says(algebra: object) -> None:
+    """Each ``IRI`` and ``URI`` call of a translated query (``algebra``) an expression error
+    where its value is no absolute IRI (``terms.is_iri``: a relative one with no BASE to
+    resolve it against, a space in it) or its argument a literal that is no string, as
+    SPARQL 1.1 (17.4.2.8) and the fast engine say: rdflib made a URIRef of any text,
+    which no result format nor pyoxigraph's graph could hold (a traceback, exit 1)."""
+    from rdflib.plugins.sparql.parserutils import Expr
+
+    for node in algebra_nodes(algebra):
+        if isinstance(node, Expr) and node.name in ("Builtin_IRI", "Builtin_URI"):
+            node._evalfn = MethodType(_absolute_iri, node)
+
+
+def _absolute_iri(expression: Expr, ctx: QueryContext) -> Node:
+    """The value of the ``IRI`` call ``expression`` as rdflib gives it, an expression error
+    (SPARQLError) where that is no absolute IRI or the argument no string."""
+    from rdflib.namespace import XSD
+    from rdflib.plugins.sparql.operators import Builtin_IRI
+    from rdflib.plugins.sparql.sparql import SPARQLError
+    from rdflib.term import _is_valid_uri
+
+    argument = expression.arg
+    if isinstance(argument, Literal) and (
+        argument.language or argument.datatype not in (None, XSD.string)
+    ):
+        raise SPARQLError(f"IRI of a literal that is no string: {argument!r}")
+    # A character no IRI holds stays after resolution; rdflib warns of it on stderr when
+    # it makes the URIRef, so none is made.
+    if isinstance(argument, Literal) and not _is_valid_uri(str(argument)):
+        raise SPARQLError(f"IRI of a text no IRI holds: {str(argument)!r}")
+    iri = Builtin_IRI(expression, ctx)  # type: ignore[arg-type]
+    if not is_iri(str(iri)):
+        raise SPARQLError(f"IRI of no absolute IRI: {str(iri)!r}")
+    return iri
 
 
 def _expression_error(error: Exception) -> Exception:
