@@ -22,7 +22,7 @@ from .namespaces import prefixed_like
 from .query_result import QueryResult, in_select_star_order
 from .sparql_text import code_characters
 from .swaps import swapped
-from .terms import from_ox, is_iri, nt_term
+from .terms import from_ox, is_iri, nt_term, quiet_ill_typed
 
 if TYPE_CHECKING:
     from rdflib.plugins.sparql.parserutils import CompValue, Expr
@@ -41,7 +41,8 @@ def _prepared(text: str, normalize_literals: bool) -> Query:
     # rdflib's SPARQL parser takes a tenth of a second to import: not on every command's path.
     from rdflib.plugins.sparql import prepareQuery
 
-    prepared = prepareQuery(text)
+    with quiet_ill_typed():  # a literal of the text not of its datatype is no program error
+        prepared = prepareQuery(text)
     filters_before_optionals(prepared.algebra)
     regular_expressions_as_the_fast_engine(prepared.algebra)
     iris_as_sparql_says(prepared.algebra)
@@ -427,7 +428,8 @@ def _errors_as_sparql_says() -> Iterator[None]:
     BIND leaves its variable unbound and a FILTER drops the row (sections 17.3 and
     18.6), and a GRAPH pattern on the anthology, a dataset with no named graph, matches
     nothing. Both are rdflib's module globals, swapped for the call
-    (``swaps.swapped``): other users of rdflib get its own."""
+    (``swaps.swapped``): other users of rdflib get its own. A literal the query makes
+    that is not of its datatype (``STRDT("abc", xsd:integer)``) logs no traceback."""
     from rdflib.plugins.sparql import evaluate as rdflib_evaluate
 
     graph_pattern: GraphPattern = rdflib_evaluate.evalGraph
@@ -436,6 +438,7 @@ def _errors_as_sparql_says() -> Iterator[None]:
     with (
         regex_in_linear_time(),
         swapped(rdflib_evaluate, "evalGraph", graph_pattern),
+        quiet_ill_typed(),
     ):
         yield
 
