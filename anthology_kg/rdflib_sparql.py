@@ -7,10 +7,10 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
-from collections.abc import Callable, Generator, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping, MutableMapping
 from pathlib import Path
 from types import MethodType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import rdflib
 from rdflib import BNode, Graph, Literal, URIRef, Variable
@@ -21,15 +21,20 @@ from .errors import AnthologyError
 from .namespaces import prefixed_like
 from .query_result import QueryResult, in_select_star_order
 from .sparql_text import code_characters
-from .swaps import swapped
+from .swaps import held, swapped
 from .terms import from_ox, is_iri, nt_term, quiet_ill_typed
 
 if TYPE_CHECKING:
-    from rdflib.plugins.sparql.parserutils import CompValue, Expr
+    from pyparsing import ParseResults
+    from rdflib.paths import Path as RDFPath
+    from rdflib.plugins.sparql.parserutils import Comp, CompValue, Expr
     from rdflib.plugins.sparql.sparql import FrozenBindings, Query, QueryContext
     from rdflib.query import Result
 
     #: rdflib's evaluation of a GRAPH pattern (``evaluate.evalGraph``).
+    #: A step of a property path: a path, or the IRI of one predicate.
+    PathOrIRI = RDFPath | URIRef
+
     GraphPattern = Callable[[QueryContext, CompValue], Generator[FrozenBindings, None, None]]
 
 
@@ -41,12 +46,106 @@ def _prepared(text: str, normalize_literals: bool) -> Query:
     # rdflib's SPARQL parser takes a tenth of a second to import: not on every command's path.
     from rdflib.plugins.sparql import prepareQuery
 
-    with quiet_ill_typed():  # a literal of the text not of its datatype is no program error
+    with quiet_ill_typed(), _negated_inverses_kept():  # (an ill-typed literal is no error)
         prepared = prepareQuery(text)
+    negated_inverses_as_sparql_says(prepared.algebra)
     filters_before_optionals(prepared.algebra)
     regular_expressions_as_the_fast_engine(prepared.algebra)
     iris_as_sparql_says(prepared.algebra)
+    substrings_as_sparql_says(prepared.algebra)
+    empty_values_as_no_rows(prepared.algebra)
     return prepared
+
+
+def _negated_inverses_kept() -> contextlib.AbstractContextManager[None]:
+    """Within, rdflib's parser keeps the IRI of an inverse member of a negated property
+    set (``!(^p)``, ``!^p``) as the ``part`` of its ``InversePath`` node, which it
+    dropped (its grammar names no part there); rdflib's grammar element is swapped for
+    the block (``swaps.held``), and then left as it was."""
+    from rdflib.plugins.sparql import parser
+
+    # iri | A | Comp("InversePath", "^" + (iri | A)): the last is the inverse member
+    inverse = getattr(parser.PathOneInPropertySet, "exprs")[-1]  # noqa: B009
+    if getattr(inverse, "name", None) != "InversePath":  # another release's grammar
+        return contextlib.nullcontext()
+    own = vars(inverse)  # the element's own postParse, none (the class's) but in a block
+
+    def write(post_parse: object) -> None:
+        if post_parse is None:
+            own.pop("postParse", None)
+        else:
+            own["postParse"] = post_parse
+
+    key = (id(inverse), "postParse")
+    return held(key, lambda: own.get("postParse"), write, _inverse_with_its_iri(inverse))
+
+
+@functools.cache
+def _inverse_with_its_iri(inverse: Comp) -> Callable[[str, int, ParseResults], object]:
+    """The ``postParse`` of the grammar element ``inverse`` (``^`` and an IRI), its node
+    holding the IRI as ``part``."""
+    from rdflib.plugins.sparql.parserutils import Comp
+
+    def with_its_iri(text: str, at: int, tokens: ParseResults) -> object:
+        node = Comp.postParse(inverse, text, at, tokens)
+        node["part"] = tokens[-1]
+        return node
+
+    return with_its_iri
+
+
+def negated_inverses_as_sparql_says(algebra: object) -> None:
+    """Each negated property set with inverse members in a translated query's paths
+    (``algebra``) written as SPARQL 1.1 (18.4) reads it, ``!(a|^b)`` as ``!a | ^(!b)``:
+    rdflib's NegatedPath raised on such a member ("Invalid path in NegatedPath", exit 2)."""
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    for node in algebra_nodes(algebra):
+        if isinstance(node, CompValue) and node.name == "BGP":
+            triples = _child(node, "triples")
+            if isinstance(triples, list):
+                triples[:] = [(s, _path_as_sparql_says(p), o) for s, p, o in triples]
+
+
+def _path_as_sparql_says(path: PathOrIRI) -> PathOrIRI:
+    """``path`` with its negated property sets as ``negated_inverses_as_sparql_says``
+    writes them (an IRI or variable as it is)."""
+    from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, SequencePath
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    if isinstance(path, (SequencePath, AlternativePath)):
+        path.args = [_path_as_sparql_says(arg) for arg in path.args]
+    elif isinstance(path, InvPath):
+        path.arg = _path_as_sparql_says(path.arg)
+    elif isinstance(path, MulPath):
+        path.path = _path_as_sparql_says(path.path)
+    elif isinstance(path, NegatedPath):
+        # The inverse members are the parser's InversePath nodes (_negated_inverses_kept)
+        members: list[object] = list(path.args)
+        inverse = [
+            cast("PathOrIRI", _child(arg, "part")) for arg in members if isinstance(arg, CompValue)
+        ]
+        if not inverse:
+            return path
+        forward = [arg for arg in path.args if not isinstance(arg, CompValue)]
+        parts: list[PathOrIRI] = [NegatedPath(AlternativePath(*forward))] if forward else []
+        parts.append(InvPath(NegatedPath(AlternativePath(*inverse))))
+        return AlternativePath(*parts) if len(parts) > 1 else parts[0]
+    return path
+
+
+def empty_values_as_no_rows(algebra: object) -> None:
+    """Each ``VALUES ?v { }`` of a translated query (``algebra``) a VALUES block of no rows,
+    which matches nothing (SPARQL 1.1, 18.2.4.3): rdflib's translation left an empty list
+    where its evaluation reads a ``values`` node ("'list' object has no attribute
+    'name'", exit 2)."""
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    for node in list(algebra_nodes(algebra)):
+        if isinstance(node, CompValue) and node.name == "ToMultiSet":
+            rows = _child(node, "p")
+            if isinstance(rows, list) and not rows:
+                node["p"] = CompValue("values", res=[], _vars=set())
 
 
 #: The solution modifiers between a query's form and its pattern, each over one part (p).
@@ -364,6 +463,31 @@ def _as_the_fast_engine(expression: Expr, ctx: object) -> Node:
     return from_ox(answer)
 
 
+def substrings_as_sparql_says(algebra: object) -> None:
+    """Each ``SUBSTR`` of a translated query (``algebra``) an expression error where its
+    start or length is no integer (SPARQL 1.1, 17.4.3.3: xsd:integer arguments), as on
+    the fast engine: rdflib sliced with the number as it is, and a decimal's or double's
+    TypeError ended the query ("slice indices must be integers", exit 2)."""
+    from rdflib.plugins.sparql.parserutils import Expr
+
+    for node in algebra_nodes(algebra):
+        if isinstance(node, Expr) and node.name == "Builtin_SUBSTR":
+            node._evalfn = MethodType(_substring, node)
+
+
+def _substring(expression: Expr, ctx: QueryContext) -> Node:
+    """rdflib's value of the ``SUBSTR`` call ``expression``, an expression error
+    (SPARQLError) where a position is no integer."""
+    from rdflib.plugins.sparql.operators import Builtin_SUBSTR
+    from rdflib.plugins.sparql.sparql import SPARQLError
+
+    try:
+        return Builtin_SUBSTR(expression, ctx)
+    except TypeError:
+        message = f"SUBSTR at no integer: {expression.start!r}, {expression.length!r}"
+        raise SPARQLError(message) from None
+
+
 def iris_as_sparql_says(algebra: object) -> None:
     """Each ``IRI`` and ``URI`` call of a translated query (``algebra``) an expression error
     where its value is no absolute IRI (``terms.is_iri``: a relative one with no BASE to
@@ -423,14 +547,16 @@ def _no_named_graph(graph_pattern: GraphPattern) -> GraphPattern:
 
 @contextlib.contextmanager
 def _errors_as_sparql_says() -> Iterator[None]:
-    """Within, rdflib answers two queries as SPARQL 1.1 and the fast engine do, where it
+    """Within, rdflib answers queries as SPARQL 1.1 and the fast engine do, where it
     raised: an invalid regular expression (REGEX, REPLACE) is an expression error, so a
     BIND leaves its variable unbound and a FILTER drops the row (sections 17.3 and
     18.6), and a GRAPH pattern on the anthology, a dataset with no named graph, matches
-    nothing. Both are rdflib's module globals, swapped for the call
-    (``swaps.swapped``): other users of rdflib get its own. A literal the query makes
+    nothing; an error in a ``SUM`` (a word, an IRI) leaves the aggregate unbound
+    (18.5.1), where rdflib ended the query. These are rdflib's globals, swapped for the
+    call (``swaps.swapped``): other users of rdflib get its own. A literal the query makes
     that is not of its datatype (``STRDT("abc", xsd:integer)``) logs no traceback."""
     from rdflib.plugins.sparql import evaluate as rdflib_evaluate
+    from rdflib.plugins.sparql.aggregates import Aggregator
 
     graph_pattern: GraphPattern = rdflib_evaluate.evalGraph
     if not getattr(graph_pattern, "anthology_kg", False):  # (else a block is open)
@@ -439,8 +565,35 @@ def _errors_as_sparql_says() -> Iterator[None]:
         regex_in_linear_time(),
         swapped(rdflib_evaluate, "evalGraph", graph_pattern),
         quiet_ill_typed(),
+        swapped(Aggregator, "accumulator_classes", _accumulators()),
     ):
         yield
+
+
+@functools.cache
+def _accumulators() -> dict[str, type]:
+    """rdflib's classes of the aggregates by name, SUM's one that makes an error in any of
+    its values (no number, an IRI: rdflib raised) the aggregate's: unbound."""
+    from rdflib.plugins.sparql.aggregates import Aggregator, Sum
+    from rdflib.plugins.sparql.sparql import SPARQLError
+
+    class SumOrError(Sum):
+        failed = False
+
+        def update(self, row: FrozenBindings, aggregator: Aggregator) -> None:
+            if self.failed:
+                return
+            try:
+                super().update(row, aggregator)
+            # numeric() of no number, an IRI's missing datatype, datatypes not combined
+            except (SPARQLError, AttributeError, TypeError, ArithmeticError):
+                self.failed = True
+
+        def set_value(self, bindings: MutableMapping[Variable, Identifier]) -> None:
+            if not self.failed:
+                super().set_value(bindings)
+
+    return {**Aggregator.accumulator_classes, "Aggregate_Sum": SumOrError}
 
 
 def regex_in_linear_time() -> contextlib.AbstractContextManager[None]:
