@@ -42,19 +42,47 @@ if TYPE_CHECKING:
 def _prepared(text: str, normalize_literals: bool) -> Query:
     """``text`` parsed and translated by rdflib, once per process and literal setting:
     parsing is most of the time a query takes on a small graph, and a translated query
-    holds neither graph nor bindings (rdflib's prepareQuery is made for reuse)."""
+    holds neither graph nor bindings (rdflib's prepareQuery is made for reuse). An IRI
+    of the text that is no absolute IRI is a ValueError."""
     # rdflib's SPARQL parser takes a tenth of a second to import: not on every command's path.
     from rdflib.plugins.sparql import prepareQuery
 
     with quiet_ill_typed(), _negated_inverses_kept():  # (an ill-typed literal is no error)
         prepared = prepareQuery(text)
     negated_inverses_as_sparql_says(prepared.algebra)
+    relative = _relative_iri(prepared.algebra)
+    if relative is not None:  # (the fast engine's parser refuses it too)
+        raise ValueError(f"<{relative}> is no absolute IRI, and no BASE resolves it")
     filters_before_optionals(prepared.algebra)
     regular_expressions_as_the_fast_engine(prepared.algebra)
     iris_as_sparql_says(prepared.algebra)
     substrings_as_sparql_says(prepared.algebra)
     empty_values_as_no_rows(prepared.algebra)
     return prepared
+
+
+def _relative_iri(algebra: object) -> str | None:
+    """The first IRI of a translated query (``algebra``: its patterns, paths, expressions,
+    templates and literals' datatypes) that is no absolute IRI (``terms.is_iri``), if one
+    is: rdflib keeps ``<foo>`` as written when no BASE resolves it, which no result
+    format nor pyoxigraph's graph can hold (a traceback, exit 1)."""
+    from rdflib.paths import Path as RDFPath
+
+    seen: set[str] = set()
+    todo = list(algebra_nodes(algebra))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, RDFPath):  # a property path: its steps
+            todo.extend(vars(node).values())
+        elif isinstance(node, (list, tuple)):
+            todo.extend(node)
+        elif isinstance(node, Literal) and node.datatype is not None:
+            todo.append(node.datatype)
+        elif isinstance(node, URIRef) and node not in seen:
+            seen.add(node)
+            if not is_iri(node):
+                return str(node)
+    return None
 
 
 def _negated_inverses_kept() -> contextlib.AbstractContextManager[None]:

@@ -136,3 +136,22 @@ def test_rdflib_is_left_as_it_was():
     answered_alike(AK + "SELECT (SUM(?o) AS ?c) WHERE { ?s !(^ak:cites) ?o }")
     assert Aggregator.accumulator_classes["Aggregate_Sum"] is Sum
     assert "postParse" not in vars(parser.PathOneInPropertySet.exprs[-1])
+
+
+RELATIVE = {  # an IRI of the query text no BASE resolves: a traceback (exit 1) on rdflib
+    "bind": "SELECT ?x WHERE { BIND(<foo> AS ?x) }",
+    "template": "CONSTRUCT { <foo> ex:p ex:o } WHERE { }",
+    "path": "SELECT ?x WHERE { ?x (ex:q/^<p>)* ?o }",
+    "negated-inverse": "SELECT ?x WHERE { ?x !(ex:q|^<p>) ?o }",
+    "datatype": 'SELECT ?x WHERE { BIND("1"^^<foo> AS ?x) }',
+    "values": "SELECT ?x WHERE { VALUES ?x { <foo> } }",
+    "prefix": "PREFIX e: <foo#> SELECT ?x WHERE { BIND(e:a AS ?x) }",
+}
+
+
+@pytest.mark.parametrize("case", RELATIVE)
+def test_a_relative_iri_of_the_query_is_an_input_error(case):
+    for engine in ("fast", "reference"):
+        found = run_cli("sparql", "-", "--engine", engine, input=PREFIX + RELATIVE[case])
+        assert found.exit_code == 2 and "SPARQL syntax error" in found.stderr, found.stderr
+        assert len(found.stderr.splitlines()) == 1, (engine, found.stderr)
