@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Generator, Iterator, Mapping, MutableMapping
 from pathlib import Path
 from types import MethodType
@@ -54,6 +55,7 @@ def _prepared(text: str, normalize_literals: bool) -> Query:
     if relative is not None:  # (the fast engine's parser refuses it too)
         raise ValueError(f"<{relative}> is no absolute IRI, and no BASE resolves it")
     filters_before_optionals(prepared.algebra)
+    conjunctions_in_order(prepared.algebra)
     regular_expressions_as_the_fast_engine(prepared.algebra)
     iris_as_sparql_says(prepared.algebra)
     substrings_as_sparql_says(prepared.algebra)
@@ -448,6 +450,51 @@ class _RegularExpressions:
             return linear_regex.search(pattern, linear_regex.xpath_flags(flags), string)
         except linear_regex.Refused as exc:
             raise _expression_error(exc) from None
+
+
+def conjunctions_in_order(algebra: object) -> None:
+    """Give every ``&&`` of a translated query (its filters, binds, projections and the
+    patterns of its EXISTS) the evaluation of ``sparql_logic.and_in_order``, and every
+    ``||`` that of ``or_in_order``, its operands without an EXISTS first
+    (``_exists_last``): SPARQL's values (17.2), where rdflib's own raised at the first
+    error, and fewer evaluations.
+    rdflib binds an expression's function to the node when it parses it, so only this
+    query's nodes are bound."""
+    from rdflib.plugins.sparql.parserutils import Expr
+
+    from .sparql_logic import and_in_order, or_in_order
+
+    for node in algebra_nodes(algebra):
+        if isinstance(node, Expr) and node.name == "ConditionalAndExpression":
+            node._evalfn = MethodType(and_in_order, node)
+        elif isinstance(node, Expr) and node.name == "ConditionalOrExpression":
+            _exists_last(node)
+            node._evalfn = MethodType(or_in_order, node)
+
+
+def _exists_last(disjunction: Expr) -> None:
+    """Put the operands of ``||`` that hold an EXISTS after the others: rule 9's ``NOT
+    EXISTS { ?value ?p ?o } || ?path IN (...)`` then reads the graph only for a path
+    not in the list. The same value or error: ``or_in_order`` is true if an operand
+    is, else raises if one does, whatever their order (only which of two errors is
+    raised may change, and an error's text is never shown)."""
+    other = OrderedDict.get(disjunction, "other")
+    if not isinstance(other, list) or not other:
+        return
+    operands = [OrderedDict.__getitem__(disjunction, "expr"), *other]
+    ordered = sorted(operands, key=_holds_exists)  # stable: the order written otherwise
+    if any(a is not b for a, b in zip(ordered, operands, strict=True)):
+        disjunction["expr"], disjunction["other"] = ordered[0], ordered[1:]
+
+
+def _holds_exists(part: object) -> bool:
+    """Whether an expression has an EXISTS or NOT EXISTS anywhere in it."""
+    from rdflib.plugins.sparql.parserutils import Expr
+
+    return any(
+        isinstance(node, Expr) and node.name in ("Builtin_EXISTS", "Builtin_NOTEXISTS")
+        for node in algebra_nodes(part)
+    )
 
 
 #: rdflib's names of the SPARQL functions with regular expressions, and pyoxigraph's.

@@ -8,9 +8,7 @@ import functools
 import logging
 import re
 import threading
-from collections import OrderedDict
 from collections.abc import Iterator
-from types import MethodType
 from typing import Any
 
 import owlrl
@@ -32,7 +30,6 @@ from rdflib.plugins.sparql import evaluate as sparql_evaluate
 from rdflib.plugins.sparql import processor as sparql_processor
 from rdflib.plugins.sparql.operators import EBV
 from rdflib.plugins.sparql.parserutils import Expr
-from rdflib.plugins.sparql.parserutils import value as sparql_value
 from rdflib.plugins.sparql.sparql import SPARQLError
 from rdflib.term import Node
 
@@ -47,7 +44,7 @@ from .owlrl_linear import (
     vocabularies_read_once,
 )
 from .rdflib_sparql import (
-    algebra_nodes,
+    conjunctions_in_order,
     filters_before_optionals,
     regex_in_linear_time,
     regular_expressions_as_the_fast_engine,
@@ -61,7 +58,7 @@ from .terms import quiet_ill_typed
 def _prepare(text: str, base: str | None, namespaces: tuple[tuple[str, str], ...]) -> Any:
     """A SPARQL text parsed and translated, its filter's conjuncts moved before the
     OPTIONALs that cannot change them (``rdflib_sparql.filters_before_optionals``: the
-    same rows), its conjunctions evaluated in order (``_conjunctions_in_order``) and its
+    same rows), its conjunctions evaluated in order (``conjunctions_in_order``) and its
     REGEX and REPLACE computed as the fast engine does
     (``regular_expressions_as_the_fast_engine``); kept for the
     process, since the same shapes send the
@@ -69,108 +66,9 @@ def _prepare(text: str, base: str | None, namespaces: tuple[tuple[str, str], ...
     parsed = sparql_processor.parseQuery(text)
     query = sparql_processor.translateQuery(parsed, base, dict(namespaces))
     filters_before_optionals(query.algebra)
-    _conjunctions_in_order(query.algebra)
+    conjunctions_in_order(query.algebra)
     regular_expressions_as_the_fast_engine(query.algebra)
     return query
-
-
-#: The values of ``_and_in_order`` and ``_or_in_order``: literals are immutable, so one
-#: of each serves every call (rdflib makes a new one, ~5 µs, for each row a filter tests).
-_TRUE, _FALSE = Literal(True), Literal(False)
-
-
-def _operands(self: Expr) -> list[Any] | None:
-    """The operands of a ``&&`` or ``||`` expression, unevaluated; None when it has one
-    operand only (rdflib's expression is then that operand's value)."""
-    other = OrderedDict.get(self, "other")
-    if other is None:
-        return None
-    return [OrderedDict.__getitem__(self, "expr"), *other]
-
-
-def _and_in_order(self: Expr, ctx: Any) -> Literal:
-    """SPARQL's ``&&`` (17.2: false if an operand is false, even where another is an
-    error; else an error if one is; else true), its operands evaluated in order up to
-    the first false one.
-
-    rdflib's ``ConditionalAndExpression`` reads every operand before it tests the first
-    (``e.expr``, ``e.other`` evaluate them), so ``FILTER (isIRI(?v) && NOT EXISTS { ...
-    })`` (the shapes' rule 9, its filters merged into one ``&&``) ran the EXISTS for
-    every solution; and it raised at the first error, or at an unbound variable, before
-    it saw a false operand, so ``FILTER (!(?v / 0 && false))`` dropped every row where
-    SPARQL (and the fast engine) keeps it."""
-    operands = _operands(self)
-    if operands is None:
-        return self.expr
-    error = None
-    for operand in operands:
-        try:
-            if not EBV(sparql_value(ctx, operand)):
-                return _FALSE
-        except SPARQLError as exc:  # (an unbound variable's NotBoundError too)
-            error = exc
-    if error is not None:
-        raise error
-    return _TRUE
-
-
-def _or_in_order(self: Expr, ctx: Any) -> Literal:
-    """SPARQL's ``||`` (17.2: true if an operand is true, even where another is an
-    error; else an error if one is; else false), its operands evaluated in order up to
-    the first true one.
-
-    rdflib reads every operand before it tests the first, so rule 9's ``FILTER
-    (STRSTARTS(STR(?path), ...) || ?path IN (...))`` tested the whole list for every
-    triple whose path the first operand already took; and an unbound variable among
-    them raised before a true operand was seen."""
-    operands = _operands(self)
-    if operands is None:
-        return self.expr
-    error = None
-    for operand in operands:
-        try:
-            if EBV(sparql_value(ctx, operand)):
-                return _TRUE
-        except SPARQLError as exc:
-            error = exc
-    if error is not None:
-        raise error
-    return _FALSE
-
-
-def _conjunctions_in_order(algebra: Any) -> None:
-    """Give every ``&&`` of a translated query (its filters, binds, projections and the
-    patterns of its EXISTS) the evaluation of ``_and_in_order``, and every ``||`` that of
-    ``_or_in_order``, its operands without an EXISTS first (``_exists_last``)."""
-    for node in algebra_nodes(algebra):
-        if isinstance(node, Expr) and node.name == "ConditionalAndExpression":
-            node._evalfn = MethodType(_and_in_order, node)
-        elif isinstance(node, Expr) and node.name == "ConditionalOrExpression":
-            _exists_last(node)
-            node._evalfn = MethodType(_or_in_order, node)
-
-
-def _exists_last(disjunction: Expr) -> None:
-    """Put the operands of ``||`` that hold an EXISTS after the others: rule 9's ``NOT
-    EXISTS { ?value ?p ?o } || ?path IN (...)`` then reads the graph only for a path
-    not in the list. The same value or error: ``_or_in_order`` is true if an operand
-    is, else raises if one does, whatever their order (only which of two errors is
-    raised may change, and an error's text is never shown)."""
-    other = OrderedDict.get(disjunction, "other")
-    if not isinstance(other, list) or not other:
-        return
-    operands = [OrderedDict.__getitem__(disjunction, "expr"), *other]
-    ordered = sorted(operands, key=_holds_exists)  # stable: the order written otherwise
-    if any(a is not b for a, b in zip(ordered, operands, strict=True)):
-        disjunction["expr"], disjunction["other"] = ordered[0], ordered[1:]
-
-
-def _holds_exists(part: Any) -> bool:
-    """Whether an expression has an EXISTS or NOT EXISTS anywhere in it."""
-    return any(
-        isinstance(node, Expr) and node.name in ("Builtin_EXISTS", "Builtin_NOTEXISTS")
-        for node in algebra_nodes(part)
-    )
 
 
 def _ebv_of_an_expression(expr: Any, ctx: Any) -> bool:

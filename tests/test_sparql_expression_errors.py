@@ -23,6 +23,11 @@ CASES = {
         'FILTER(REGEX("abc", "^A", "i")) BIND(1 AS ?y) }',
         ["x,y", "axc,1"],
     ),
+    "and-or-beside-an-error": (
+        'SELECT ?x ?y WHERE { BIND (COALESCE((1/0) && false, "error") AS ?x) '
+        'BIND (COALESCE(?nothing || true, "error") AS ?y) }',
+        ["x,y", "false,true"],
+    ),
     "graph-variable": ("SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o } }", ["g"]),
     "graph-named": (
         "SELECT ?s WHERE { GRAPH <https://w3id.org/anthology-kg/id/LIT-168> { ?s ?p ?o } }",
