@@ -199,3 +199,16 @@ class ForkedProcess:
         self._connection.close()
         out, err = self._outputs.values()
         return out.decode("utf-8"), err.decode("utf-8")
+
+
+def _cpu_seconds(stat: str) -> float:
+    """The user and system CPU seconds of a /proc ``stat`` file (a process's or a thread's)."""
+    fields = Path(stat).read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_outside_the_main_thread(pid: int) -> float:
+    """The CPU seconds process ``pid`` has spent in threads other than its main one (Linux):
+    in guards.bounded's worker, which loads the anthology and runs the query (the main
+    thread starts the interpreter, imports, parses the options, then waits)."""
+    return _cpu_seconds(f"/proc/{pid}/stat") - _cpu_seconds(f"/proc/{pid}/task/{pid}/stat")

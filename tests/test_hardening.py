@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import cli_process, run_cli
-from forked_cli import ForkedProcess, ForkServer
+from forked_cli import ForkedProcess, ForkServer, cpu_outside_the_main_thread
 from stores import free_port, serve_process
 
 from anthology_kg.formatting import format_anthology, write_formatted
@@ -721,19 +721,6 @@ def test_a_store_that_never_answers_is_a_timeout_naming_what_and_where(silent_st
     assert time.monotonic() - started < 15
 
 
-def _cpu_seconds(stat: str) -> float:
-    """The user and system CPU seconds of a /proc ``stat`` file (a process's or a thread's)."""
-    fields = Path(stat).read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _cpu_outside_the_main_thread(pid: int) -> float:
-    """The CPU seconds process ``pid`` has spent in threads other than its main one: in
-    guards.bounded's worker, which loads the anthology and runs the query (the main
-    thread starts the interpreter, imports, parses the options, then waits)."""
-    return _cpu_seconds(f"/proc/{pid}/stat") - _cpu_seconds(f"/proc/{pid}/task/{pid}/stat")
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
 @pytest.mark.parametrize("engine", ENGINES)
 def test_ctrl_c_stops_a_running_query_promptly_with_exit_130(tmp_path, engine):
@@ -748,7 +735,7 @@ def test_ctrl_c_stops_a_running_query_promptly_with_exit_130(tmp_path, engine):
     # engine (read as below at the end of such a run): the marks are ten and more than
     # twice as much. The CPU burnt before the signal is most of what the test costs.
     deep = {"fast": 0.2, "reference": 0.4}[engine]
-    while _cpu_outside_the_main_thread(process.pid) < deep and time.monotonic() < deadline:
+    while cpu_outside_the_main_thread(process.pid) < deep and time.monotonic() < deadline:
         time.sleep(0.05)
     assert process.poll() is None
     process.send_signal(signal.SIGINT)

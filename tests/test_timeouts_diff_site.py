@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import signal
 import socket
+import sys
 import time
 from pathlib import Path
 
 import pytest
 from conftest import run_cli
-from forked_cli import ForkServer
+from forked_cli import ForkServer, cpu_outside_the_main_thread
 
 _FORK_SERVER = ForkServer()
 
@@ -74,12 +75,19 @@ def test_diff_query_gives_up_at_its_timeout_naming_the_state(tmp_path, silent_st
     assert "old" in result.stderr
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
 @pytest.mark.parametrize("signum, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_diff_query_stops_at_a_signal_while_the_query_runs(tmp_path, signum, code):
     """A query that computes (a SERVICE's wait is bounded in a thread of its own)."""
     old, new = states(tmp_path, SLOW, entries=40)
     process = _FORK_SERVER.start("diff", old, new, "--query", "slow")
-    time.sleep(0.5)  # (the states read, the query runs: ~0.05 s in)
+    # Until the worker is deep in the query (the states read and the query begun take
+    # ~0.02 s of its CPU), not a fixed half second: the CPU burnt before the signal is
+    # most of what the test costs.
+    deadline = time.monotonic() + 90
+    while cpu_outside_the_main_thread(process.pid) < 0.2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert process.poll() is None
     process.send_signal(signum)
     try:
         _, err = process.communicate(timeout=5)
