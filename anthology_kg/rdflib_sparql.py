@@ -13,6 +13,7 @@ from pathlib import Path
 from types import MethodType
 from typing import TYPE_CHECKING, cast
 
+import pyoxigraph as ox
 import rdflib
 from rdflib import BNode, Graph, Literal, URIRef, Variable
 from rdflib.term import Identifier, Node
@@ -59,6 +60,7 @@ def _prepared(text: str, normalize_literals: bool) -> Query:
     regular_expressions_as_the_fast_engine(prepared.algebra)
     iris_as_sparql_says(prepared.algebra)
     substrings_as_sparql_says(prepared.algebra)
+    typed_and_tagged_as_sparql_says(prepared.algebra)
     empty_values_as_no_rows(prepared.algebra)
     return prepared
 
@@ -561,6 +563,49 @@ def _substring(expression: Expr, ctx: QueryContext) -> Node:
     except TypeError:
         message = f"SUBSTR at no integer: {expression.start!r}, {expression.length!r}"
         raise SPARQLError(message) from None
+
+
+def typed_and_tagged_as_sparql_says(algebra: object) -> None:
+    """Each ``STRDT`` and ``STRLANG`` of a translated query (``algebra``) an expression
+    error where SPARQL 1.1 (17.4.3.11-12) and the fast engine make it one: a first
+    argument that is no simple literal, a datatype that is no absolute IRI, a tag that is
+    no simple literal or no language tag. rdflib made a term of any argument, or raised
+    ("argument of type 'SPARQLError' is not iterable" for an erroneous datatype, "'1' is
+    not a valid language tag!": exit 2)."""
+    from rdflib.plugins.sparql.parserutils import Expr
+
+    for node in algebra_nodes(algebra):
+        if isinstance(node, Expr) and node.name in ("Builtin_STRDT", "Builtin_STRLANG"):
+            node._evalfn = MethodType(_typed_or_tagged, node)
+
+
+def _typed_or_tagged(expression: Expr, ctx: QueryContext) -> Node:
+    """The value of the ``STRDT`` or ``STRLANG`` call ``expression``, its error a
+    SPARQLError (``typed_and_tagged_as_sparql_says``)."""
+    from rdflib.plugins.sparql.sparql import SPARQLError
+
+    lexical, qualifier = expression.arg1, expression.arg2
+    if not _is_simple_literal(lexical):
+        raise SPARQLError(f"{expression.name[8:]} of no simple literal: {lexical!r}")
+    if expression.name == "Builtin_STRDT":
+        if not (isinstance(qualifier, URIRef) and is_iri(qualifier)):
+            raise SPARQLError(f"STRDT with no datatype IRI: {qualifier!r}")
+        return Literal(str(lexical), datatype=qualifier)
+    if not _is_simple_literal(qualifier):
+        raise SPARQLError(f"STRLANG with a tag that is no simple literal: {qualifier!r}")
+    tag = str(qualifier).lower()
+    try:
+        ox.Literal("", language=tag)  # a language tag as the fast engine reads one
+    except ValueError:
+        raise SPARQLError(f"STRLANG with no language tag: {qualifier!r}") from None
+    return Literal(str(lexical), lang=tag)
+
+
+def _is_simple_literal(term: object) -> bool:
+    """Whether ``term`` is a literal without a language tag, of type xsd:string."""
+    from rdflib.namespace import XSD
+
+    return isinstance(term, Literal) and not term.language and term.datatype in (None, XSD.string)
 
 
 def iris_as_sparql_says(algebra: object) -> None:

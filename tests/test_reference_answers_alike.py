@@ -155,3 +155,20 @@ def test_a_relative_iri_of_the_query_is_an_input_error(case):
         found = run_cli("sparql", "-", "--engine", engine, input=PREFIX + RELATIVE[case])
         assert found.exit_code == 2 and "SPARQL syntax error" in found.stderr, found.stderr
         assert len(found.stderr.splitlines()) == 1, (engine, found.stderr)
+
+
+def test_strdt_and_strlang_of_wrong_arguments_are_expression_errors():
+    """rdflib made a term of any argument, or ended the query (an erroneous datatype:
+    "argument of type 'SPARQLError' is not iterable"; STRLANG("a", 1): "not a valid
+    language tag"); SPARQL 1.1 makes each an expression error."""
+    text = (
+        'SELECT ?a ?b ?c ?d ?e ?f ?g ?h WHERE { BIND(STRDT("a", "b") AS ?a) '
+        'BIND(STRDT("a"@en, ex:t) AS ?b) BIND(STRDT("1", 1/0) AS ?c) '
+        'BIND(STRLANG("a", 1) AS ?d) BIND(STRLANG("a", "EN-us") AS ?e) '
+        'BIND(STRLANG("a", "en"@en) AS ?f) BIND(STRLANG("a", "not a tag") AS ?g) '
+        'BIND(STRDT("a", ex:t) AS ?h) }'
+    )
+    assert '"e":{"type":"literal","value":"a","xml:lang":"en-us"}' in answered_alike(
+        text, "--format", "json"
+    )
+    assert answered_alike(text, "--format", "csv").splitlines() == ["a,b,c,d,e,f,g,h", ",,,,a,,,a"]
