@@ -6,8 +6,9 @@ GIL, so neither ``--timeout`` (``guards.bounded``) nor a signal handler ever run
 pattern is matched by pyoxigraph's own ``REGEX`` (Rust's regex crate, linear in the text),
 as on the fast engine: the same flags (``s``, ``m``, ``i``, ``x``, ``q``), and a pattern it
 refuses (a back-reference, a look-around, an unknown flag) is ``Refused`` as the fast
-engine's REGEX gives an error. SPARQL's ``REGEX`` and ``REPLACE`` in a query are
-pyoxigraph's own, of the same terms (``evaluated``).
+engine's REGEX gives an error. In a query, ``REGEX``, ``REPLACE`` and the other
+functions the reference engine takes from pyoxigraph (``rdflib_sparql``'s
+``_FAST_ENGINE_FUNCTIONS``) are pyoxigraph's own, of the same terms (``evaluated``).
 The store queried is empty and only read, and pyoxigraph's stores may be read from
 several threads at once.
 """
@@ -58,10 +59,10 @@ def _matched(pattern: str, flags: str, text: str) -> bool | None:
 
 @functools.lru_cache(maxsize=4096)
 def evaluated(function: str, arguments: tuple[str, ...]) -> ox.Literal | None:
-    """pyoxigraph's value of SPARQL's ``function`` (``REGEX``, ``REPLACE``) of
-    ``arguments``, terms in N-Triples syntax: the fast engine's answer for the same terms,
-    computed in linear time; None where it gives an error (a term of the wrong type, a
-    pattern or flags it refuses)."""
+    """pyoxigraph's value of SPARQL's ``function`` (``REGEX``, ``REPLACE``, ``SUBSTR``...)
+    of ``arguments``, terms in N-Triples syntax: the fast engine's answer for the same
+    terms (a regular expression matched in linear time); None where it gives an error (a
+    term of the wrong type, a pattern or flags it refuses)."""
     names = [f"?a{index}" for index in range(len(arguments))]
     query = (
         f"SELECT ?value WHERE {{ VALUES ({' '.join(names)}) {{ ({' '.join(arguments)}) }} "

@@ -13,7 +13,6 @@ from pathlib import Path
 from types import MethodType
 from typing import TYPE_CHECKING, cast
 
-import pyoxigraph as ox
 import rdflib
 from rdflib import BNode, Graph, Literal, URIRef, Variable
 from rdflib.term import Identifier, Node
@@ -57,10 +56,8 @@ def _prepared(text: str, normalize_literals: bool) -> Query:
         raise ValueError(f"<{relative}> is no absolute IRI, and no BASE resolves it")
     filters_before_optionals(prepared.algebra)
     conjunctions_in_order(prepared.algebra)
-    regular_expressions_as_the_fast_engine(prepared.algebra)
+    functions_as_the_fast_engine(prepared.algebra)
     iris_as_sparql_says(prepared.algebra)
-    substrings_as_sparql_says(prepared.algebra)
-    typed_and_tagged_as_sparql_says(prepared.algebra)
     empty_values_as_no_rows(prepared.algebra)
     return prepared
 
@@ -440,7 +437,7 @@ def _is_rdf_triple(triple: tuple[Node, Node, Node]) -> bool:
 class _RegularExpressions:
     """The ``re`` module as rdflib's SPARQL function REGEX reads it, an invalid pattern an
     expression error (rdflib's SPARQLError) rather than re.error: for a query not
-    prepared here (``regular_expressions_as_the_fast_engine`` binds their REGEX)."""
+    prepared here (``functions_as_the_fast_engine`` binds their REGEX)."""
 
     def __getattr__(self, name: str) -> object:
         return getattr(re, name)
@@ -499,113 +496,52 @@ def _holds_exists(part: object) -> bool:
     )
 
 
-#: rdflib's names of the SPARQL functions with regular expressions, and pyoxigraph's.
-_REGULAR_EXPRESSION_FUNCTIONS = {"Builtin_REGEX": "REGEX", "Builtin_REPLACE": "REPLACE"}
+#: The SPARQL functions rdflib gets wrong that the reference engine has pyoxigraph
+#: evaluate, as on the fast engine: rdflib's name of each, pyoxigraph's, and the names of
+#: its arguments (the last optional for REGEX, REPLACE and SUBSTR). rdflib's REGEX and
+#: REPLACE matched with Python's backtracking re (out of reach of --timeout), REGEX
+#: dropped the flags x and q and REPLACE read the flags as re.sub's count ("i": the first
+#: two matches, case kept); SUBSTR sliced as Python does (SUBSTR("abcde", 0) was "e") and
+#: ended the query at a decimal position; TIMEZONE dropped the minutes; STRDT and
+#: STRLANG made a term of any argument, or ended the query.
+_FAST_ENGINE_FUNCTIONS = {
+    "Builtin_REGEX": ("REGEX", ("text", "pattern", "flags")),
+    "Builtin_REPLACE": ("REPLACE", ("arg", "pattern", "replacement", "flags")),
+    "Builtin_SUBSTR": ("SUBSTR", ("arg", "start", "length")),
+    "Builtin_TIMEZONE": ("TIMEZONE", ("arg",)),
+    "Builtin_STRDT": ("STRDT", ("arg1", "arg2")),
+    "Builtin_STRLANG": ("STRLANG", ("arg1", "arg2")),
+}
 
 
-def regular_expressions_as_the_fast_engine(algebra: object) -> None:
-    """Each ``REGEX`` and ``REPLACE`` of a translated query (``algebra``) evaluated as the
-    fast engine evaluates it (``_as_the_fast_engine``), not by rdflib's functions: they
-    read only the flags ``i``, ``s`` and ``m`` (``x`` and ``q`` dropped), and
-    ``Builtin_REPLACE`` matched with Python's backtracking ``re`` (out of reach of
-    --timeout, as REGEX was) and handed the flags to ``re.sub`` as its count (``"i"``: the
-    first two matches, case kept). rdflib binds an expression's function to the node when
-    it parses it, so the query's own nodes are bound: no other user of rdflib is touched."""
+def functions_as_the_fast_engine(algebra: object) -> None:
+    """Each call of a function of ``_FAST_ENGINE_FUNCTIONS`` in a translated query
+    (``algebra``) evaluated as the fast engine evaluates it (``_as_the_fast_engine``).
+    rdflib binds an expression's function to the node when it parses it, so the query's
+    own nodes are bound: no other user of rdflib is touched."""
     from rdflib.plugins.sparql.parserutils import Expr
 
     for node in algebra_nodes(algebra):
-        if isinstance(node, Expr) and node.name in _REGULAR_EXPRESSION_FUNCTIONS:
+        if isinstance(node, Expr) and node.name in _FAST_ENGINE_FUNCTIONS:
             node._evalfn = MethodType(_as_the_fast_engine, node)
 
 
 def _as_the_fast_engine(expression: Expr, ctx: object) -> Node:
-    """The value of the ``REGEX`` or ``REPLACE`` call ``expression`` (its arguments
-    evaluated as rdflib evaluates them): pyoxigraph's of the same terms
-    (``linear_regex.evaluated``), its error an expression error (SPARQLError), as rdflib's
-    other functions raise theirs."""
+    """The value of the function call ``expression`` (its arguments evaluated as rdflib
+    evaluates them): pyoxigraph's of the same terms (``linear_regex.evaluated``), its
+    error an expression error (SPARQLError), as rdflib's other functions raise theirs."""
     from rdflib.plugins.sparql.sparql import SPARQLError
 
-    function = _REGULAR_EXPRESSION_FUNCTIONS[expression.name]
-    names = ("text", "pattern") if function == "REGEX" else ("arg", "pattern", "replacement")
-    arguments = [getattr(expression, name) for name in names]
-    if "flags" in expression:
-        arguments.append(expression.flags)
-    # An argument's own error (rdflib hands it over as a value), a blank node: no
-    # string, an error for the function as for pyoxigraph.
+    function, names = _FAST_ENGINE_FUNCTIONS[expression.name]
+    arguments = [getattr(expression, name) for name in names if name in expression]
+    # An argument's own error (rdflib hands it over as a value), a blank node: an error
+    # for each of these functions, as for pyoxigraph.
     if not all(isinstance(argument, (Literal, URIRef)) for argument in arguments):
-        raise SPARQLError(f"{function} of a term that is not a string: {arguments}")
+        raise SPARQLError(f"{function} of a term it does not take: {arguments}")
     answer = linear_regex.evaluated(function, tuple(nt_term(argument) for argument in arguments))
     if answer is None:
         raise SPARQLError(f"{function} gives an error for {arguments}")
     return from_ox(answer)
-
-
-def substrings_as_sparql_says(algebra: object) -> None:
-    """Each ``SUBSTR`` of a translated query (``algebra``) an expression error where its
-    start or length is no integer (SPARQL 1.1, 17.4.3.3: xsd:integer arguments), as on
-    the fast engine: rdflib sliced with the number as it is, and a decimal's or double's
-    TypeError ended the query ("slice indices must be integers", exit 2)."""
-    from rdflib.plugins.sparql.parserutils import Expr
-
-    for node in algebra_nodes(algebra):
-        if isinstance(node, Expr) and node.name == "Builtin_SUBSTR":
-            node._evalfn = MethodType(_substring, node)
-
-
-def _substring(expression: Expr, ctx: QueryContext) -> Node:
-    """rdflib's value of the ``SUBSTR`` call ``expression``, an expression error
-    (SPARQLError) where a position is no integer."""
-    from rdflib.plugins.sparql.operators import Builtin_SUBSTR
-    from rdflib.plugins.sparql.sparql import SPARQLError
-
-    try:
-        return Builtin_SUBSTR(expression, ctx)
-    except TypeError:
-        message = f"SUBSTR at no integer: {expression.start!r}, {expression.length!r}"
-        raise SPARQLError(message) from None
-
-
-def typed_and_tagged_as_sparql_says(algebra: object) -> None:
-    """Each ``STRDT`` and ``STRLANG`` of a translated query (``algebra``) an expression
-    error where SPARQL 1.1 (17.4.3.11-12) and the fast engine make it one: a first
-    argument that is no simple literal, a datatype that is no absolute IRI, a tag that is
-    no simple literal or no language tag. rdflib made a term of any argument, or raised
-    ("argument of type 'SPARQLError' is not iterable" for an erroneous datatype, "'1' is
-    not a valid language tag!": exit 2)."""
-    from rdflib.plugins.sparql.parserutils import Expr
-
-    for node in algebra_nodes(algebra):
-        if isinstance(node, Expr) and node.name in ("Builtin_STRDT", "Builtin_STRLANG"):
-            node._evalfn = MethodType(_typed_or_tagged, node)
-
-
-def _typed_or_tagged(expression: Expr, ctx: QueryContext) -> Node:
-    """The value of the ``STRDT`` or ``STRLANG`` call ``expression``, its error a
-    SPARQLError (``typed_and_tagged_as_sparql_says``)."""
-    from rdflib.plugins.sparql.sparql import SPARQLError
-
-    lexical, qualifier = expression.arg1, expression.arg2
-    if not _is_simple_literal(lexical):
-        raise SPARQLError(f"{expression.name[8:]} of no simple literal: {lexical!r}")
-    if expression.name == "Builtin_STRDT":
-        if not (isinstance(qualifier, URIRef) and is_iri(qualifier)):
-            raise SPARQLError(f"STRDT with no datatype IRI: {qualifier!r}")
-        return Literal(str(lexical), datatype=qualifier)
-    if not _is_simple_literal(qualifier):
-        raise SPARQLError(f"STRLANG with a tag that is no simple literal: {qualifier!r}")
-    tag = str(qualifier).lower()
-    try:
-        ox.Literal("", language=tag)  # a language tag as the fast engine reads one
-    except ValueError:
-        raise SPARQLError(f"STRLANG with no language tag: {qualifier!r}") from None
-    return Literal(str(lexical), lang=tag)
-
-
-def _is_simple_literal(term: object) -> bool:
-    """Whether ``term`` is a literal without a language tag, of type xsd:string."""
-    from rdflib.namespace import XSD
-
-    return isinstance(term, Literal) and not term.language and term.datatype in (None, XSD.string)
 
 
 def iris_as_sparql_says(algebra: object) -> None:

@@ -46,8 +46,8 @@ from .owlrl_linear import (
 from .rdflib_sparql import (
     conjunctions_in_order,
     filters_before_optionals,
+    functions_as_the_fast_engine,
     regex_in_linear_time,
-    regular_expressions_as_the_fast_engine,
 )
 from .shacl import ResultRow
 from .swaps import swapped
@@ -60,14 +60,14 @@ def _prepare(text: str, base: str | None, namespaces: tuple[tuple[str, str], ...
     OPTIONALs that cannot change them (``rdflib_sparql.filters_before_optionals``: the
     same rows), its conjunctions evaluated in order (``conjunctions_in_order``) and its
     REGEX and REPLACE computed as the fast engine does
-    (``regular_expressions_as_the_fast_engine``); kept for the
+    (``functions_as_the_fast_engine``); kept for the
     process, since the same shapes send the
     same texts on every validation (a translated query holds no graph)."""
     parsed = sparql_processor.parseQuery(text)
     query = sparql_processor.translateQuery(parsed, base, dict(namespaces))
     filters_before_optionals(query.algebra)
     conjunctions_in_order(query.algebra)
-    regular_expressions_as_the_fast_engine(query.algebra)
+    functions_as_the_fast_engine(query.algebra)
     return query
 
 

@@ -28,6 +28,13 @@ CASES = {
         'BIND (COALESCE(?nothing || true, "error") AS ?y) }',
         ["x,y", "false,true"],
     ),
+    "substring-and-time-zone": (
+        'SELECT ?a ?b ?c ?z WHERE { BIND (SUBSTR("abcde", 0) AS ?a) '
+        'BIND (SUBSTR("abcde", 0, 2) AS ?b) BIND (SUBSTR("abcde", -1, 3) AS ?c) '
+        'BIND (TIMEZONE("2020-01-01T00:00:00-05:30"^^'
+        "<http://www.w3.org/2001/XMLSchema#dateTime>) AS ?z) }",
+        ["a,b,c,z", "abcde,a,a,-PT5H30M"],
+    ),
     "graph-variable": ("SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o } }", ["g"]),
     "graph-named": (
         "SELECT ?s WHERE { GRAPH <https://w3id.org/anthology-kg/id/LIT-168> { ?s ?p ?o } }",
