@@ -13,10 +13,13 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from urllib.parse import urljoin
 
+import pyoxigraph as ox
+
 from .errors import AnthologyError
+from .kinds import is_literal, text
 from .sources import decode_utf8, parse_quads, read_text
 
 # rdflib's IRIs only for callers that ask for them (the positions of triples): ``scan``
@@ -32,6 +35,9 @@ _LOCAL_ESCAPE = re.compile(r"\\(.)")
 _ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 #: A name up to the first character that ends a term, a backslash escaping the next.
 _NAME = re.compile(r"[^ \t\r\n;,()\[\]<\"'#\\]*(?:\\.?[^ \t\r\n;,()\[\]<\"'#\\]*)*", re.DOTALL)
+
+#: A term of the graph, of either library.
+_Node = TypeVar("_Node")
 
 #: A comment line: its line number and its text.
 _Comment = tuple[int, str]
@@ -286,19 +292,31 @@ _TOKEN = re.compile(
 _STRING_ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f"}
 _ESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)", re.DOTALL)
 _RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+#: A literal written bare (Turtle's shorthand): the group that matches is its datatype.
+_BARE_LITERAL = re.compile(
+    r"(?P<integer>[+-]?[0-9]+)|(?P<decimal>[+-]?[0-9]*\.[0-9]+)"
+    r"|(?P<double>[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[eE][+-]?[0-9]+)|(?P<boolean>true|false)"
+)
 
 
 @dataclass(frozen=True)
 class Written:
     """One triple as written: its subject (an IRI, or ``("[]", n)`` for the n-th nested
     blank node of the file), predicate, object (an IRI, a ``("literal", lexical)`` pair
-    or a nested blank node) and where it is."""
+    or a nested blank node) and where it is; for a literal, its datatype's IRI and its
+    language tag (lower-cased, as the parser reads it) too."""
 
     subject: object
     predicate: URIRef
     object: object
     line: int
     column: int
+    #: The literal's datatype IRI (rdf:langString with a tag; None if the text names
+    #: one this reader does not resolve, and for any other object).
+    datatype: str | None = None
+    language: str | None = None
 
 
 def _unescape(text: str) -> str:
@@ -390,11 +408,32 @@ class _Index:
         self.holding: dict[object, dict[object, Written]] = {}
         self.nested: dict[object, dict[tuple[object, ...], list[_Ordered]]] = {}
 
-    def _by(self, key: Callable[[Written], tuple[object, ...]]) -> dict[Any, list[_Ordered]]:
+    def _by(
+        self,
+        key: Callable[[Written], tuple[object, ...]],
+        items: Iterable[tuple[_Ordered, object]] | None = None,
+    ) -> dict[Any, list[_Ordered]]:
+        """The triples by ``key``, followed (with ``items``, each triple with a key of its
+        object) by that key of the object."""
         found: dict[Any, list[_Ordered]] = {}
-        for item in enumerate(self.triples):
-            found.setdefault(key(item[1]), []).append(item)
+        if items is None:
+            for item in enumerate(self.triples):
+                found.setdefault(key(item[1]), []).append(item)
+        else:
+            for item, obj in items:
+                found.setdefault((*key(item[1]), obj), []).append(item)
         return found
+
+    def _written_keys(self) -> Iterator[tuple[_Ordered, object]]:
+        return ((item, _written_key(item[1])) for item in enumerate(self.triples))
+
+    @functools.cached_property
+    def stored_keys(self) -> list[tuple[_Ordered, object]]:
+        """The triples whose literal a store keeps in another form than written, each
+        with that form's key (``_stored_key``): made once per file, on the first look up
+        of a literal that none is written as."""
+        found = ((item, _stored_key(item[1])) for item in enumerate(self.triples))
+        return [(item, key) for item, key in found if key is not None]
 
     @functools.cached_property
     def by_pair(self) -> dict[Any, list[_Ordered]]:
@@ -402,11 +441,19 @@ class _Index:
 
     @functools.cached_property
     def by_pair_object(self) -> dict[Any, list[_Ordered]]:
-        return self._by(lambda w: (w.subject, w.predicate, w.object))
+        return self._by(lambda w: (w.subject, w.predicate), self._written_keys())
+
+    @functools.cached_property
+    def by_pair_object_stored(self) -> dict[Any, list[_Ordered]]:
+        return self._by(lambda w: (w.subject, w.predicate), self.stored_keys)
 
     @functools.cached_property
     def by_subject_object(self) -> dict[Any, list[_Ordered]]:
-        return self._by(lambda w: (w.subject, w.object))
+        return self._by(lambda w: (w.subject,), self._written_keys())
+
+    @functools.cached_property
+    def by_subject_object_stored(self) -> dict[Any, list[_Ordered]]:
+        return self._by(lambda w: (w.subject,), self.stored_keys)
 
     @functools.cached_property
     def by_subject(self) -> dict[Any, list[_Ordered]]:
@@ -422,20 +469,84 @@ class _Index:
         return found
 
 
+def _is_literal(written_object: object) -> bool:
+    return isinstance(written_object, tuple) and written_object[0] == "literal"
+
+
+def _iri_text(iri: object) -> str:
+    """An IRI of rdflib (a ``str``) or of pyoxigraph (its ``value``) as text."""
+    return str.__str__(iri) if isinstance(iri, str) else str(getattr(iri, "value", iri))
+
+
+def _written_key(w: Written) -> object:
+    """The key the indexes file ``w``'s object under: a literal's text, datatype and
+    language (``("literal", …)``); any other object, itself."""
+    if _is_literal(w.object):
+        return ("literal", w.object[1], w.datatype, w.language)  # type: ignore[index]
+    return w.object
+
+
+def _stored_key(w: Written) -> object | None:
+    """The key of the form a pyoxigraph store keeps ``w``'s literal in, where that is
+    another than written (its canonical one: ``3e0`` is held as ``"3"^^xsd:double``);
+    else None."""
+    datatype = w.datatype
+    if not _is_literal(w.object) or datatype is None or not datatype.startswith(_XSD):
+        return None
+    from .literal_terms import rewritable, stored_form
+
+    try:
+        literal = ox.Literal(w.object[1], datatype=ox.NamedNode(datatype))  # type: ignore[index]
+    except ValueError:
+        return None
+    if not rewritable(literal):
+        return None
+    stored = stored_form(literal)
+    return None if stored == literal else ("stored", stored.value, stored.datatype.value, None)
+
+
+def _object_keys(w: Written) -> tuple[object, ...]:
+    """The keys of ``w``'s object: as written, and in the form a store keeps it in."""
+    stored = _stored_key(w)
+    return (_written_key(w),) if stored is None else (_written_key(w), stored)
+
+
 def _keys(value: object) -> tuple[object, ...]:
-    """The written objects that ``value`` (a term of the graph) matches (``_matches``):
-    a literal written with its text, or the term itself."""
-    from .kinds import text
+    """The keys of the written objects that ``value`` (a term of the graph) is, in the
+    order they are looked up (``_object_keys``): an IRI or a blank node, itself; a
+    literal, the one of a literal written with its text, datatype and language, then
+    that of one a store keeps as ``value`` (``3e0`` for ``"3"^^xsd:double``)."""
+    if isinstance(value, ox.Literal):  # (the fast engine's, most often)
+        language = value.language
+        own = (value.value, value.datatype.value, language.lower() if language else None)
+        return (("literal", *own), ("stored", *own))
+    if not is_literal(value):
+        return (value,)
+    language = getattr(value, "language", None) or None
+    datatype = getattr(value, "datatype", None)
+    if datatype is not None:
+        iri = _iri_text(datatype)
+    else:  # (rdflib's plain literals)
+        iri = _LANG_STRING if language else _XSD + "string"
+    own = (text(value), iri, language.lower() if language else None)
+    return (("literal", *own), ("stored", *own))
 
-    return (("literal", text(value)), value)
 
-
-def _matching(found: dict[Any, list[_Ordered]], prefix: tuple, value: object) -> list[_Ordered]:
-    """The entries of ``found`` under ``prefix`` and a key ``value`` matches, in the order
-    written."""
-    lists = [found.get((*prefix, key), ()) for key in _keys(value)]
-    hits = [item for items in lists for item in items]
-    return sorted(hits, key=lambda item: item[0]) if all(lists) else hits
+def _matching(
+    found: dict[Any, list[_Ordered]],
+    stored: Callable[[], dict[Any, list[_Ordered]]],
+    prefix: tuple,
+    value: object,
+) -> list[_Ordered]:
+    """The entries of ``found`` (the objects as written) under ``prefix`` and ``value``,
+    in the order written; for a literal none is written as, those of ``stored()`` (the
+    objects in the form a store keeps them in) under ``prefix`` and ``value``
+    (``_keys``)."""
+    keys = _keys(value)
+    hits = found.get((*prefix, keys[0]))
+    if hits or len(keys) == 1:
+        return hits or []
+    return stored().get((*prefix, keys[1]), [])
 
 
 class _Tokens:
@@ -487,6 +598,8 @@ class _Reader:
         self.nested = 0
         self.found: list[Written] = []
         self.subjects: dict[object, tuple[int, int]] = {}
+        #: The datatype and language of the literal ``term`` read last.
+        self.literal_type: tuple[str | None, str | None] = (None, None)
         if ox_terms:
             import pyoxigraph as ox
 
@@ -548,16 +661,23 @@ class _Reader:
             quote = 3 if value[:3] in ('"""', "'''") else 1
             lexical = _unescape(value[quote:-quote])
             following = self.tokens.peek()
+            self.literal_type = (_XSD + "string", None)
             if following[0] == "lang":
                 self.tokens.take()
+                self.literal_type = (_LANG_STRING, following[1][1:].lower())
             elif following[1] == "^^":
                 self.tokens.take()
-                self.tokens.take()
+                datatype = self.iri(self.tokens.take()[1])
+                self.literal_type = (None if datatype is None else _iri_text(datatype), None)
             return ("literal", lexical)
         if value.startswith("_:"):
             return ("_:", value[2:])
         found = self.iri(value)
-        return found if found is not None else ("literal", value)
+        if found is not None:
+            return found
+        bare = _BARE_LITERAL.fullmatch(value)
+        self.literal_type = (_XSD + bare.lastgroup if bare and bare.lastgroup else None, None)
+        return ("literal", value)
 
     def predicate_objects(self, subject: object) -> None:
         while True:
@@ -571,7 +691,8 @@ class _Reader:
                 obj = self.term()
                 if predicate is not None:
                     where = (line, column) if first else (object_line, object_column)
-                    self.found.append(Written(subject, predicate, obj, *where))
+                    typed = self.literal_type if _is_literal(obj) else (None, None)
+                    self.found.append(Written(subject, predicate, obj, *where, *typed))
                 first = False
                 if self.tokens.peek()[1] != ",":
                     break
@@ -732,16 +853,12 @@ def _first_line(
     return None
 
 
-def _matches(written: object, value: object) -> bool:
-    """Whether the ``written`` object is ``value`` (None: any), a literal by its text:
-    what the indexes of ``_Index`` look up (``_keys``)."""
-    if value is None:
-        return True
-    if isinstance(written, tuple) and written[0] == "literal":
-        from .kinds import text
-
-        return written[1] == text(value)
-    return written == value
+def _matches(written: Written, value: object) -> bool:
+    """Whether the object of the ``written`` triple is ``value`` (None: any), a literal
+    by its text, datatype and language or by the form a store keeps it in: what the
+    indexes of ``_Index`` look up (``_keys``; they give those of the first key that
+    any triple is written with)."""
+    return value is None or not set(_keys(value)).isdisjoint(_object_keys(written))
 
 
 def written_triple(
@@ -754,7 +871,9 @@ def written_triple(
     if value is None:
         found = index.by_pair.get((subject, predicate))
     else:
-        found = _matching(index.by_pair_object, (subject, predicate), value)
+        found = _matching(
+            index.by_pair_object, lambda: index.by_pair_object_stored, (subject, predicate), value
+        )
     return found[0][1] if found else None
 
 
@@ -791,10 +910,30 @@ def locate(
     return None
 
 
+def as_written(w: Written | None, value: _Node) -> _Node:
+    """``value`` (a term of the graph) as the triple ``w`` found for it writes it: the
+    literal written there, of ``value``'s library, where ``value`` is the form a store
+    keeps it in (``3e0`` for ``"3"^^xsd:double``); else ``value`` itself."""
+    if w is None or not _is_literal(w.object) or w.datatype is None:
+        return value
+    lexical = w.object[1]  # type: ignore[index]  # (a literal's pair)
+    if _keys(value)[0] == ("literal", lexical, w.datatype, w.language):
+        return value
+    if isinstance(value, ox.Literal):
+        return cast(_Node, ox.Literal(lexical, datatype=ox.NamedNode(w.datatype)))
+    from rdflib import Literal, URIRef
+
+    return cast(_Node, Literal(lexical, datatype=URIRef(w.datatype), normalize=False))
+
+
 def object_triples(positions: Positions, subject: object, value: object) -> list[Written]:
     """The triples written ``subject ? value`` (``value`` a term of the graph;
     ``subject`` as ``Written`` names it), in the order written."""
-    return [w for _, w in _matching(positions._index.by_subject_object, (subject,), value)]
+    index = positions._index
+    found = _matching(
+        index.by_subject_object, lambda: index.by_subject_object_stored, (subject,), value
+    )
+    return [w for _, w in found]
 
 
 def _holding(positions: Positions, owner: object) -> dict[object, Written]:
@@ -828,14 +967,15 @@ def nested_triples(
             for item in index.by_subject.get((subject,), ()):
                 w = item[1]
                 inside.setdefault((w.predicate,), []).append(item)
-                inside.setdefault((w.predicate, w.object), []).append(item)
+                for obj in _object_keys(w):
+                    inside.setdefault((w.predicate, obj), []).append(item)
         for items in inside.values():
             items.sort(key=lambda item: item[0])
         index.nested[owner] = inside
     inside = index.nested[owner]
     if value is None:
         return [w for _, w in inside.get((predicate,), ())]
-    return [w for _, w in _matching(inside, (predicate,), value)]
+    return [w for _, w in _matching(inside, lambda: inside, (predicate,), value)]
 
 
 def written_blank(

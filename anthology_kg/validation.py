@@ -41,7 +41,15 @@ from .shacl import ResultRow
 from .shacl.graph import ShapesGraph
 from .shacl.vocabulary import RDF, RDFS, SH, ox_term
 from .shacl.vocabulary import Term as ShapeTerm  # a node of the shapes graph (pyoxigraph's)
-from .sourcemap import file_positions, locate, object_triples, written_blank, written_triple
+from .sourcemap import (
+    Written,
+    as_written,
+    file_positions,
+    locate,
+    object_triples,
+    written_blank,
+    written_triple,
+)
 from .sparql_text import code_matches, where_brace
 
 if TYPE_CHECKING:
@@ -361,10 +369,15 @@ def _result(
     owner = anthology.owner(row.focus)
     location = anthology.location(row.focus)
     where = None
+    focus = row.focus  # as written, where the engine's store holds it in another form
     if location is None and is_literal(row.focus):
         placed = _literal_place(anthology, row.focus, shape, referrers, objects)
         if placed is not None:
-            location, where = placed
+            location, written = placed
+            where = written.line, written.column
+            focus = as_written(written, row.focus)
+            if value == row.focus:
+                value = focus
     elif location:
         positions = file_positions(location.path, anthology.base, isinstance(row.focus, _OX_TERMS))
         # A blank focus node is placed where the entry writes it, its parser's label
@@ -373,6 +386,9 @@ def _result(
             written_blank(positions, row.focus, referrers, objects) if is_blank(row.focus) else None
         )
         where = locate(positions, row.focus, owner, row.path, value, holding)
+        if is_literal(value) and is_iri(row.path):
+            subject = holding.object if holding is not None else row.focus
+            value = as_written(written_triple(positions, subject, row.path, value), value)
         if (
             row.path is not None
             and value is not None
@@ -386,11 +402,13 @@ def _result(
             # of such a file). Only then are all the data files' subjects read.
             elsewhere = _written_elsewhere(anthology, row.focus, row.path, value, location.path)
             if elsewhere is not None:
-                location, where = elsewhere
+                location, written = elsewhere
+                where = written.line, written.column
+                value = as_written(written, value)
     own_node = owner is not None and owner != row.focus and not is_blank(row.focus)
     return RuleResult(
         severity=severity_name(text(row.severity)),
-        focus=short(anthology, owner if owner is not None else row.focus) or "",
+        focus=short(anthology, owner if owner is not None else focus) or "",
         node=short(anthology, row.focus) if own_node else None,
         path=_path_text(anthology, ox_term(row.path) if row.path is not None else None),
         value=short(anthology, value),
@@ -408,16 +426,16 @@ def _result(
 
 def _written_elsewhere(
     anthology: Engine, focus: Term, predicate: Term, value: Term, home: Path
-) -> tuple[Location, tuple[int, int]] | None:
+) -> tuple[Location, Written] | None:
     """The first data file other than ``home`` that writes ``focus predicate value``,
-    and the triple's line and column there; None when none does."""
+    and the triple as written there; None when none does."""
     ox_terms = isinstance(focus, _OX_TERMS)
     for place in anthology.written_in(focus):
         if place.path != home:
             positions = file_positions(place.path, anthology.base, ox_terms)
             found = written_triple(positions, focus, predicate, value)
             if found is not None:
-                return place, (found.line, found.column)
+                return place, found
     return None
 
 
@@ -427,12 +445,13 @@ def _literal_place(
     shape: ShapeTerm,
     referrers: Callable[[Term], Iterable[object]],
     objects: Callable[[Term], Iterable[object]],
-) -> tuple[Location, tuple[int, int]] | None:
+) -> tuple[Location, Written] | None:
     """Where a literal focus node (of ``sh:targetObjectsOf``, say) is written: the first
-    triple, by file, line and column, that has it as its object, one of a predicate
-    ``shape`` targets the objects of first; None if no file says."""
+    triple, by file, line and column, that has it as its object (as written, or in the
+    form written that the engine's store keeps as ``literal``: ``sourcemap._keys``),
+    one of a predicate ``shape`` targets the objects of first; None if no file says."""
     targeted = {text(p) for p in anthology.rules.shapes_view.objects(shape, SH.targetObjectsOf)}
-    found: list[tuple[bool, str, int, int, Location]] = []
+    found: list[tuple[bool, str, int, int, Location, Written]] = []
     for subject in referrers(literal):
         location = anthology.location(subject)  # type: ignore[arg-type]  # (a subject)
         if location is None:
@@ -443,11 +462,11 @@ def _literal_place(
         )
         for w in object_triples(positions, holding.object if holding else subject, literal):
             untargeted = text(w.predicate) not in targeted
-            found.append((untargeted, str(location.path), w.line, w.column, location))
+            found.append((untargeted, str(location.path), w.line, w.column, location, w))
     if not found:
         return None
-    _, _, line, column, location = min(found, key=lambda place: place[:4])
-    return replace(location, line=line), (line, column)
+    _, _, line, _, location, written = min(found, key=lambda place: place[:4])
+    return replace(location, line=line), written
 
 
 _SHACL = "http://www.w3.org/ns/shacl#"

@@ -36,7 +36,7 @@ def _scanned_triple(positions: Positions, subject, predicate, value):
         (
             w
             for w in positions.triples
-            if w.subject == subject and w.predicate == predicate and _matches(w.object, value)
+            if w.subject == subject and w.predicate == predicate and _matches(w, value)
         ),
         None,
     )
@@ -47,7 +47,7 @@ def _scanned_nested(positions: Positions, owner, predicate, value):
     return [
         w
         for w in positions.triples
-        if w.subject in inside and w.predicate == predicate and _matches(w.object, value)
+        if w.subject in inside and w.predicate == predicate and _matches(w, value)
     ]
 
 
@@ -63,9 +63,7 @@ def test_the_indexes_find_what_a_scan_of_the_file_finds():
         assert written_triple(positions, subject, predicate, value) == expected
         found += expected is not None
         if value is not None:
-            scanned = [
-                w for w in positions.triples if w.subject == subject and _matches(w.object, value)
-            ]
+            scanned = [w for w in positions.triples if w.subject == subject and _matches(w, value)]
             assert object_triples(positions, subject, value) == scanned
         assert nested_triples(positions, subject, predicate, value) == _scanned_nested(
             positions, subject, predicate, value
