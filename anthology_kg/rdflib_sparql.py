@@ -55,7 +55,7 @@ def _prepared(text: str, normalize_literals: bool) -> Query:
     if relative is not None:  # (the fast engine's parser refuses it too)
         raise ValueError(f"<{relative}> is no absolute IRI, and no BASE resolves it")
     filters_before_optionals(prepared.algebra)
-    conjunctions_in_order(prepared.algebra)
+    logical_operators_as_sparql_says(prepared.algebra)
     functions_as_the_fast_engine(prepared.algebra)
     iris_as_sparql_says(prepared.algebra)
     empty_values_as_no_rows(prepared.algebra)
@@ -281,7 +281,7 @@ def algebra_nodes(part: object) -> Iterator[object]:
     ``part`` first: its patterns, expressions and terms, nested ones included (the
     variables of a VALUES block too), but not the variables rdflib notes a node binds
     (``_vars``). A node's own are read after the caller had it, which may rewrite them
-    (``reference_shacl._conjunctions_in_order``)."""
+    (``logical_operators_as_sparql_says``)."""
     from pyparsing import ParseResults
     from rdflib.plugins.sparql.parserutils import CompValue
 
@@ -451,17 +451,18 @@ class _RegularExpressions:
             raise _expression_error(exc) from None
 
 
-def conjunctions_in_order(algebra: object) -> None:
+def logical_operators_as_sparql_says(algebra: object) -> None:
     """Give every ``&&`` of a translated query (its filters, binds, projections and the
-    patterns of its EXISTS) the evaluation of ``sparql_logic.and_in_order``, and every
+    patterns of its EXISTS) the evaluation of ``sparql_logic.and_in_order``, every
     ``||`` that of ``or_in_order``, its operands without an EXISTS first
-    (``_exists_last``): SPARQL's values (17.2), where rdflib's own raised at the first
-    error, and fewer evaluations.
+    (``_exists_last``), and every ``IN`` and ``NOT IN`` that of ``member_of``: SPARQL's
+    values (17.2, 17.4.1.9-10), where rdflib's own raised at the first error or compared
+    terms, and fewer evaluations.
     rdflib binds an expression's function to the node when it parses it, so only this
     query's nodes are bound."""
     from rdflib.plugins.sparql.parserutils import Expr
 
-    from .sparql_logic import and_in_order, or_in_order
+    from .sparql_logic import and_in_order, member_of, or_in_order
 
     for node in algebra_nodes(algebra):
         if isinstance(node, Expr) and node.name == "ConditionalAndExpression":
@@ -469,6 +470,12 @@ def conjunctions_in_order(algebra: object) -> None:
         elif isinstance(node, Expr) and node.name == "ConditionalOrExpression":
             _exists_last(node)
             node._evalfn = MethodType(or_in_order, node)
+        elif (
+            isinstance(node, Expr)
+            and node.name == "RelationalExpression"
+            and OrderedDict.get(node, "op") in ("IN", "NOT IN")
+        ):
+            node._evalfn = MethodType(member_of, node)
 
 
 def _exists_last(disjunction: Expr) -> None:

@@ -44,9 +44,9 @@ from .owlrl_linear import (
     vocabularies_read_once,
 )
 from .rdflib_sparql import (
-    conjunctions_in_order,
     filters_before_optionals,
     functions_as_the_fast_engine,
+    logical_operators_as_sparql_says,
     regex_in_linear_time,
 )
 from .shacl import ResultRow
@@ -58,15 +58,15 @@ from .terms import quiet_ill_typed
 def _prepare(text: str, base: str | None, namespaces: tuple[tuple[str, str], ...]) -> Any:
     """A SPARQL text parsed and translated, its filter's conjuncts moved before the
     OPTIONALs that cannot change them (``rdflib_sparql.filters_before_optionals``: the
-    same rows), its conjunctions evaluated in order (``conjunctions_in_order``) and its
-    REGEX and REPLACE computed as the fast engine does
-    (``functions_as_the_fast_engine``); kept for the
-    process, since the same shapes send the
-    same texts on every validation (a translated query holds no graph)."""
+    same rows), its ``&&``, ``||``, ``IN`` and ``NOT IN`` evaluated as SPARQL says
+    (``logical_operators_as_sparql_says``) and the functions rdflib gets wrong as the
+    fast engine does (``functions_as_the_fast_engine``); kept for the process, since
+    the same shapes send the same texts on every validation (a translated query holds
+    no graph)."""
     parsed = sparql_processor.parseQuery(text)
     query = sparql_processor.translateQuery(parsed, base, dict(namespaces))
     filters_before_optionals(query.algebra)
-    conjunctions_in_order(query.algebra)
+    logical_operators_as_sparql_says(query.algebra)
     functions_as_the_fast_engine(query.algebra)
     return query
 

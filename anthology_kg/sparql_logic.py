@@ -1,19 +1,22 @@
-"""SPARQL 1.1's ``&&`` and ``||`` (section 17.2) for rdflib's engine, bound to the
-expressions of a query rdflib has parsed (``rdflib_sparql.conjunctions_in_order``): a
-false operand makes ``&&`` false and a true one makes ``||`` true even where another
-operand is an error or an unbound variable, and the operands after the deciding one are
-not evaluated. rdflib's own read every operand first and raised at the first error."""
+"""SPARQL 1.1's ``&&``, ``||`` (section 17.2), ``IN`` and ``NOT IN`` (17.4.1.9-10) for
+rdflib's engine, bound to the expressions of a query rdflib has parsed
+(``rdflib_sparql.logical_operators_as_sparql_says``): a false operand makes ``&&`` false
+and a true one makes ``||`` true even where another operand is an error or an unbound
+variable, and the operands after the deciding one are not evaluated. rdflib's own read
+every operand first and raised at the first error; its ``IN`` compared terms, not values,
+and took a member's error for an unequal member."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from typing import Any
 
-from rdflib import Literal
+from rdflib import RDF, Literal
 from rdflib.plugins.sparql.operators import EBV
 from rdflib.plugins.sparql.parserutils import Expr
 from rdflib.plugins.sparql.parserutils import value as sparql_value
 from rdflib.plugins.sparql.sparql import SPARQLError
+from rdflib.term import Node
 
 #: The values of ``and_in_order`` and ``or_in_order``: literals are immutable, so one
 #: of each serves every call (rdflib makes a new one, ~5 µs, for each row a filter tests).
@@ -77,3 +80,42 @@ def or_in_order(self: Expr, ctx: Any) -> Literal:
     if error is not None:
         raise error
     return _FALSE
+
+
+def member_of(self: Expr, ctx: Any) -> Literal:
+    """SPARQL's ``IN`` or ``NOT IN`` (the ``RelationalExpression`` ``self``, whose ``op``
+    is one of them): ``A IN (B1, ..., Bn)`` is ``A = B1 || ... || A = Bn`` and ``NOT IN``
+    the ``&&`` of the ``!=``, so an erroneous member decides only where no member equals
+    ``A``; ``=`` is rdflib's (``Literal.eq``: values, so ``1 IN (1.0)``). rdflib's own
+    compared terms (``1 IN (1.0)`` false) and took a member's error for an unequal member
+    (``1 NOT IN (1/0, 2)`` true, where it is an error)."""
+    negated = OrderedDict.get(self, "op") == "NOT IN"
+    value = sparql_value(ctx, OrderedDict.__getitem__(self, "expr"))
+    if isinstance(value, SPARQLError):
+        raise value
+    members = OrderedDict.get(self, "other")
+    error = None
+    for member in [] if members is None or members == RDF.nil else members:
+        try:
+            term = sparql_value(ctx, member)
+            if isinstance(term, SPARQLError):
+                raise term
+            if _equal(value, term):
+                return _FALSE if negated else _TRUE
+        except SPARQLError as exc:
+            error = exc
+    if error is not None:
+        raise error
+    return _TRUE if negated else _FALSE
+
+
+def _equal(value: object, member: object) -> bool:
+    """SPARQL's ``=`` of two terms as rdflib evaluates it (``Literal.eq`` compares the
+    values of literals of comparable datatypes, ``==`` the terms otherwise); a value
+    that is no term, or terms it cannot compare, an error."""
+    if not (isinstance(value, Node) and isinstance(member, Node)):
+        raise SPARQLError(f"IN of no term: {value!r}, {member!r}")
+    try:
+        return bool(value.eq(member))  # type: ignore[attr-defined]
+    except TypeError as exc:
+        raise SPARQLError(*exc.args) from None

@@ -35,6 +35,14 @@ CASES = {
         "<http://www.w3.org/2001/XMLSchema#dateTime>) AS ?z) }",
         ["a,b,c,z", "abcde,a,a,-PT5H30M"],
     ),
+    "in-and-not-in": (
+        'SELECT ?a ?b ?c ?d ?e WHERE { BIND (COALESCE(1 IN (1.0), "error") AS ?a) '
+        'BIND (COALESCE(1 NOT IN (1/0, 2), "error") AS ?b) '
+        'BIND (COALESCE(1 IN (1/0, 1), "error") AS ?c) '
+        'BIND (COALESCE(2 IN (1/0, 1), "error") AS ?d) '
+        'BIND (COALESCE(1 NOT IN (), "error") AS ?e) }',
+        ["a,b,c,d,e", "true,error,true,error,true"],
+    ),
     "graph-variable": ("SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o } }", ["g"]),
     "graph-named": (
         "SELECT ?s WHERE { GRAPH <https://w3id.org/anthology-kg/id/LIT-168> { ?s ?p ?o } }",
