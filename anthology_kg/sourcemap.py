@@ -283,7 +283,7 @@ _TOKEN = re.compile(
     + r'"|'
     + r"'"
     + r""")
-    | (?P<punct>\^\^|[\[\]();,.])
+    | (?P<punct>\^\^|[\[\]();,]|\.(?![0-9]))  # (a dot before a digit starts a decimal: .5)
     | (?P<lang>@[A-Za-z]+(?:-[A-Za-z0-9]+)*)
     | (?P<word>(?:\\.|[^ \t\r\n;,()\[\]<"'\#^\\])+)  # a backslash escapes a name's next character
     """,
@@ -926,13 +926,26 @@ def as_written(w: Written | None, value: _Node) -> _Node:
     return cast(_Node, Literal(lexical, datatype=URIRef(w.datatype), normalize=False))
 
 
-def object_triples(positions: Positions, subject: object, value: object) -> list[Written]:
+def object_triples(
+    positions: Positions, subject: object, value: object, form: str | None = None
+) -> list[Written]:
     """The triples written ``subject ? value`` (``value`` a term of the graph;
-    ``subject`` as ``Written`` names it), in the order written."""
+    ``subject`` as ``Written`` names it), in the order written: those that write
+    ``value`` as the graph holds it, else those that write a literal in another form a
+    store keeps as ``value`` (``_keys``); with ``form`` ``"written"`` or ``"stored"``,
+    only the first or only the second."""
     index = positions._index
-    found = _matching(
-        index.by_subject_object, lambda: index.by_subject_object_stored, (subject,), value
-    )
+    if form is None:
+        found = _matching(
+            index.by_subject_object, lambda: index.by_subject_object_stored, (subject,), value
+        )
+    else:
+        keys = _keys(value)
+        if form == "written":
+            found = index.by_subject_object.get((subject, keys[0]), [])
+        else:
+            stored = index.by_subject_object_stored if len(keys) > 1 else {}
+            found = stored.get((subject, keys[-1]), [])
     return [w for _, w in found]
 
 

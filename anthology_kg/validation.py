@@ -42,6 +42,7 @@ from .shacl.graph import ShapesGraph
 from .shacl.vocabulary import RDF, RDFS, SH, ox_term
 from .shacl.vocabulary import Term as ShapeTerm  # a node of the shapes graph (pyoxigraph's)
 from .sourcemap import (
+    Positions,
     Written,
     as_written,
     file_positions,
@@ -447,11 +448,12 @@ def _literal_place(
     objects: Callable[[Term], Iterable[object]],
 ) -> tuple[Location, Written] | None:
     """Where a literal focus node (of ``sh:targetObjectsOf``, say) is written: the first
-    triple, by file, line and column, that has it as its object (as written, or in the
-    form written that the engine's store keeps as ``literal``: ``sourcemap._keys``),
-    one of a predicate ``shape`` targets the objects of first; None if no file says."""
+    triple, by file, line and column, that has it as its object, one of a predicate
+    ``shape`` targets the objects of first, then one that writes it as the engine holds
+    it before one that writes a literal the engine's store keeps so (``3e0`` for
+    ``"3"^^xsd:double``: ``sourcemap._keys``); None if no file says."""
     targeted = {text(p) for p in anthology.rules.shapes_view.objects(shape, SH.targetObjectsOf)}
-    found: list[tuple[bool, str, int, int, Location, Written]] = []
+    subjects: list[tuple[Location, Positions, object]] = []
     for subject in referrers(literal):
         location = anthology.location(subject)  # type: ignore[arg-type]  # (a subject)
         if location is None:
@@ -460,12 +462,20 @@ def _literal_place(
         holding = (
             written_blank(positions, subject, referrers, objects) if is_blank(subject) else None
         )
-        for w in object_triples(positions, holding.object if holding else subject, literal):
-            untargeted = text(w.predicate) not in targeted
-            found.append((untargeted, str(location.path), w.line, w.column, location, w))
+        subjects.append((location, positions, holding.object if holding else subject))
+    found: list[tuple[bool, bool, str, int, int, Location, Written]] = []
+    for stored in (False, True):
+        if any(not place[0] for place in found):
+            break  # a targeted triple writes it as held: none written otherwise comes first
+        form = "stored" if stored else "written"
+        for location, positions, written_subject in subjects:
+            for w in object_triples(positions, written_subject, literal, form):
+                untargeted = text(w.predicate) not in targeted
+                place = (untargeted, stored, str(location.path), w.line, w.column)
+                found.append((*place, location, w))
     if not found:
         return None
-    _, _, line, _, location, written = min(found, key=lambda place: place[:4])
+    *_, line, _, location, written = min(found, key=lambda place: place[:5])
     return replace(location, line=line), written
 
 

@@ -124,3 +124,19 @@ def test_a_literal_is_looked_up_as_written_before_the_stored_form():
     assert (str(named), named.datatype) == ("3.0", URIRef(XSD + "decimal"))
     kept = Literal("3", datatype=double, normalize=False)
     assert sourcemap.as_written(written_triple(positions, x, p, kept), kept) is kept
+
+
+def test_a_decimal_written_with_a_leading_dot_is_placed(tmp_path):
+    """``.5`` is a decimal (Turtle's DECIMAL): the reader took its dot for the one that
+    ends a statement, and the literal, and those after it in its list, had no place.
+    The fast engine's ``"0.5"^^xsd:decimal`` is written so by ex:other, which the shape
+    does not target: the targeted ``.5`` comes first though it is found by the form
+    stored."""
+    shapes = (
+        PREFIXES + "ex:S a sh:NodeShape ; sh:targetObjectsOf ex:num ; sh:datatype xsd:integer ."
+    )
+    data = PREFIXES + "ex:x ex:num 1, .5, -.5e1 ; ex:other 0.5 .\n"
+    assert _alike(own_shapes(tmp_path, shapes, data)) == [
+        (".5", ".5", 4, 16),
+        ("-.5e1", "-.5e1", 4, 20),
+    ]
