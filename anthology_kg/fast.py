@@ -575,12 +575,67 @@ class OxigraphEngine(EntryIndex):
             small = len(self.data_files) <= HASH_JOINED_TARGETS_UP_TO
             shapes = self.rules.shapes_view
             compiled = Compiler.for_store(shapes, SHAPES.value, select, small).compile()
-            rows = run_compiled(select, compiled, STORE_WORKERS)
+            rows = run_compiled(select, compiled, STORE_WORKERS, self._blank_text(lent))
         finally:
             for quad in lent:
                 self._store.remove(quad)
             self.infer(queried_with)  # validating leaves the queries' closure as it was
         return self._literals_as_written(rows)
+
+    def _blank_text(self, lent: Sequence[ox.Quad]) -> Callable[[ox.BlankNode], str]:
+        """A blank node's text in a filled message template: the label the reference
+        engine's loader gives it (``bnodes.ox_stable_labels`` of the data files' triples
+        as written), not the store's, which is new in every load. Worked out on the
+        first call only (few messages name a blank node), from the data graph's own
+        triples (not the vocabulary ``lent`` to it meanwhile); a node of no data file (the
+        vocabulary's, already labelled by content) keeps its label."""
+        lock = threading.Lock()
+        labels: dict[ox.BlankNode, str] | None = None
+
+        def text(node: ox.BlankNode) -> str:
+            nonlocal labels
+            with lock:
+                if labels is None:
+                    labels = self._stable_blank_labels(set(lent))
+            return labels.get(node, node.value)
+
+        return text
+
+    def _stable_blank_labels(self, lent: set[ox.Quad]) -> dict[ox.BlankNode, str]:
+        """Each blank node of the store's data graph (but the ``lent`` quads) with the
+        label the reference engine's loader gives it.
+
+        That loader labels the triples as the files write them; the store holds their
+        literals in canonical form ("007"^^xsd:integer is "7"), which a label may hash.
+        So the files are read again, their triples labelled as written and, through a
+        scratch store, in canonical form too: a canonical label of the store's data
+        graph names the written node, and so its label (alike nodes, interchangeable,
+        may trade labels)."""
+        from .bnodes import ox_stable_labels
+
+        in_store = ox_stable_labels(
+            (q.subject, q.predicate, q.object)  # type: ignore[misc]
+            for q in self._store.quads_for_pattern(None, None, None, DATA)
+            if q not in lent
+        )
+        if not in_store:
+            return {}
+        written = dict.fromkeys(
+            (q.subject, q.predicate, q.object)
+            for path in self.data_files
+            for q in parse_quads(read_source(path), path, self.base)
+        )
+        scratch = ox.Store()
+        scratch.extend(ox.Quad(s, p, o) for s, p, o in written)
+        canonical = {(q.subject, q.predicate, q.object) for q in scratch}
+        if canonical == set(written):  # the store's triples as written: the same labels
+            return {node: label.value for node, label in in_store.items()}
+        as_written = ox_stable_labels(written)  # type: ignore[arg-type]
+        by_canonical = {
+            label.value: as_written[node].value
+            for node, label in ox_stable_labels(canonical).items()
+        }
+        return {node: by_canonical.get(label.value, node.value) for node, label in in_store.items()}
 
     def _data_with_vocabulary(self) -> tuple[list[ox.NamedNode], list[ox.Quad]]:
         """The data graph as the one graph of the data and the vocabulary (the union

@@ -21,6 +21,10 @@ from pyshacl.constraints.constraint_component import ConstraintComponent
 from pyshacl.constraints.core import string_based_constraints
 from pyshacl.constraints.core.other_constraints import ClosedConstraintComponent
 from pyshacl.constraints.core.string_based_constraints import PatternConstraintComponent
+from pyshacl.constraints.sparql.sparql_based_constraint_components import (
+    AskConstraintValidator,
+    BoundShapeValidatorComponent,
+)
 from pyshacl.errors import ConstraintLoadWarning, ReportableRuntimeError, ValidationFailure
 from pyshacl.helper.sparql_query_helper import SPARQLQueryHelper
 from pyshacl.inference import CustomRDFSSemantics
@@ -397,11 +401,60 @@ def _pattern_as_xpath_reads_it(self: Any, shape: Any) -> None:
 _PATTERN_INIT = PatternConstraintComponent.__init__
 
 
+_EVALUATE_COMPONENT = BoundShapeValidatorComponent.evaluate
+
+
+def _each_result_its_own_message(
+    self: Any, executor: Any, target_graph: Any, focus_value_nodes: Any, evaluation_path: Any
+) -> Any:
+    """pySHACL's ``BoundShapeValidatorComponent.evaluate`` (an own constraint component's
+    results) with each result's messages made from its own solution, as SHACL 5.3.2 and
+    6.3 make them and the fast engine does.
+
+    pySHACL adds every result's filled messages to one list that all the results share
+    (a shallow copy of its arguments), so a focus node's later results repeated its
+    first message. Here each result gets the messages of the bindings pySHACL last filled
+    them with, but {?path} only from a ?path the SELECT binds (not the shape's path) and
+    {?value} only from a ?value it binds or the value node pySHACL reports; an ASK
+    validator's result also gets its value node as sh:value (6.3: the solution binds
+    $value), which pySHACL leaves out on a property shape."""
+    helper = self.query_helper
+    fill = helper.bind_messages
+    report = self.make_v_result
+    ask = isinstance(self.validator, AskConstraintValidator)
+    filled_with: dict[str, Any] = {}
+
+    def remembered(param_map: Any = None) -> None:
+        filled_with.clear()
+        filled_with.update(helper.param_bind_map if param_map is None else param_map)
+        fill(param_map)
+
+    def result(
+        datagraph: Any, focus_node: Any, value_node: Any = None, result_path: Any = None, **kw: Any
+    ) -> Any:
+        bindings = dict(filled_with)
+        if result_path is None:
+            bindings.pop("path", None)
+        if value_node is None and ask:
+            value_node = bindings.get("value")
+        elif value_node is None:
+            bindings.pop("value", None)
+        fill(bindings)
+        kw["extra_messages"] = list(helper.bound_messages)
+        return report(datagraph, focus_node, value_node=value_node, result_path=result_path, **kw)
+
+    helper.bind_messages, self.make_v_result = remembered, result
+    try:
+        return _EVALUATE_COMPONENT(self, executor, target_graph, focus_value_nodes, evaluation_path)
+    finally:
+        del helper.bind_messages, self.make_v_result
+
+
 @contextlib.contextmanager
 def _pyshacl_quiet() -> Iterator[None]:
     """pySHACL with no log lines or warnings of its own on stderr, and a shape with
-    sh:ignoredProperties but no sh:closed and an sh:pattern's flags and ``$`` taken as
-    SHACL says (``swaps.swapped``)."""
+    sh:ignoredProperties but no sh:closed, an sh:pattern's flags and ``$`` and an own
+    constraint component's result messages taken as SHACL says (``swaps.swapped``)."""
     from pyshacl import entrypoints, target
     from pyshacl.constraints.core import logical_constraints, shape_based_constraints
 
@@ -412,6 +465,7 @@ def _pyshacl_quiet() -> Iterator[None]:
         swapped(target, "warn", _unsaid),
         swapped(ClosedConstraintComponent, "__init__", _closed_without_sh_closed),
         swapped(PatternConstraintComponent, "__init__", _pattern_as_xpath_reads_it),
+        swapped(BoundShapeValidatorComponent, "evaluate", _each_result_its_own_message),
     ):
         yield
 

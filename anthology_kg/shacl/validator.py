@@ -58,6 +58,9 @@ class ValidationError(AnthologyError):
 # SPARQL endpoint are two.
 Select = Callable[[str], Iterable[Mapping[str, "Term | None"]]]
 
+#: A blank node's text in a filled message template (``run_compiled``'s ``blank_text``).
+BlankText = Callable[[ox.BlankNode], str]
+
 #: A graph name of a pyoxigraph store, as its queries' ``default_graph`` takes them.
 GraphName = ox.NamedNode | ox.BlankNode | ox.DefaultGraph
 
@@ -100,19 +103,27 @@ def store_select(
 
 
 def run_compiled(
-    select: Select, compiled: Sequence[CompiledConstraint], workers: int = 1
+    select: Select,
+    compiled: Sequence[CompiledConstraint],
+    workers: int = 1,
+    blank_text: BlankText | None = None,
 ) -> list[ResultRow]:
     """Run ``compiled`` with ``select``; the distinct results, in the order of the
     constraints. With ``workers`` > 1 the queries run on that many threads at once: only
     for a ``select`` that may be called from several threads (a pyoxigraph store's is:
-    it releases the GIL while it evaluates)."""
+    it releases the GIL while it evaluates). ``blank_text`` writes a (pyoxigraph) blank
+    node a message template names (default: its label in the store); called from those
+    threads, and only for such a message."""
     if workers <= 1 or len(compiled) <= 1:
-        return [row for c in track(compiled, "checking") for row in _results(select, c)]
-    return [row for rows in _in_threads(select, compiled, workers) for row in rows]
+        return [row for c in track(compiled, "checking") for row in _results(select, c, blank_text)]
+    return [row for rows in _in_threads(select, compiled, workers, blank_text) for row in rows]
 
 
 def _in_threads(
-    select: Select, compiled: Sequence[CompiledConstraint], workers: int
+    select: Select,
+    compiled: Sequence[CompiledConstraint],
+    workers: int,
+    blank_text: BlankText | None = None,
 ) -> Iterator[list[ResultRow]]:
     """The results of each constraint, in order, its query run by one of ``workers``
     daemon threads. Daemon threads, not a ThreadPoolExecutor: the executor's threads
@@ -143,7 +154,7 @@ def _in_threads(
             if index is None:
                 return
             try:
-                outcomes[index] = _results(select, compiled[index])
+                outcomes[index] = _results(select, compiled[index], blank_text)
             except BaseException as exc:  # handed to the caller, in constraint order
                 clear_frames(exc)  # (its frames' query solutions released in their thread)
                 outcomes[index] = exc
@@ -163,8 +174,10 @@ def _in_threads(
         stop.set()
 
 
-def _results(select: Select, constraint: CompiledConstraint) -> list[ResultRow]:
-    """The distinct results of one compiled constraint."""
+def _results(
+    select: Select, constraint: CompiledConstraint, blank_text: BlankText | None = None
+) -> list[ResultRow]:
+    """The distinct results of one compiled constraint (``blank_text``: ``run_compiled``'s)."""
     rows: list[ResultRow] = []
     seen: set[frozenset[tuple[str, Term]]] = set()
     # Only a SPARQL-based constraint's message is a template (SHACL 5.3.2, 6.2.2).
@@ -186,9 +199,13 @@ def _results(select: Select, constraint: CompiledConstraint) -> list[ResultRow]:
             path = solution.get("path") or constraint.path
             messages = constraint.messages
             if templated:
+                # {?path} only where the solution binds it: SHACL 5.3.2 fills in the
+                # SELECT's result variables (and a component's parameters), and an ASK
+                # validator's solution binds only $this and $value (6.3); not the shape's
+                # path, which the result's sh:resultPath gives all the same.
                 bound = {**dict(constraint.message_terms), **solution}
-                bound.update(this=focus, path=path, value=value)
-                messages = tuple(_filled(m, bound) for m in messages)
+                bound.update(this=focus, value=value)
+                messages = tuple(_filled(m, bound, blank_text) for m in messages)
             rows.append(
                 ResultRow(
                     focus=focus,
@@ -206,15 +223,22 @@ def _results(select: Select, constraint: CompiledConstraint) -> list[ResultRow]:
     return rows
 
 
-def _filled(message: Term, bound: Mapping[str, Term | None]) -> Term:
+def _filled(
+    message: Term, bound: Mapping[str, Term | None], blank_text: BlankText | None = None
+) -> Term:
     """A SPARQL-based constraint's message with each placeholder ({$name}, {?name}) of
     a bound variable or parameter replaced by its text: a literal's lexical form, an
-    IRI, a blank node's label, as the reference engine (pySHACL) writes them. Its
-    language tag or datatype is kept; a placeholder of nothing bound stays as written."""
+    IRI, a blank node's label (``blank_text``'s for a pyoxigraph one, if given), as the
+    reference engine (pySHACL) writes them. Its language tag or datatype is kept; a
+    placeholder of nothing bound stays as written."""
 
     def value(match: re.Match[str]) -> str:
         term = bound.get(match[1])
-        return match[0] if term is None else text(term)
+        if term is None:
+            return match[0]
+        if blank_text is not None and isinstance(term, ox.BlankNode):
+            return blank_text(term)
+        return text(term)
 
     filled = TEMPLATE_PLACEHOLDER.sub(value, text(message))
     if isinstance(message, ox.Literal):
