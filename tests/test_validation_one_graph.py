@@ -45,7 +45,7 @@ def test_the_data_graph_is_left_as_it_was_when_validation_fails(monkeypatch):
     engine = load_fast(bundled_dir())
     before = _data(engine)
 
-    def failing(select, compiled, workers=1):
+    def failing(select, compiled, *options):
         raise RuntimeError("stopped")
 
     monkeypatch.setattr(anthology_kg.shacl, "run_compiled", failing)

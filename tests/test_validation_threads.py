@@ -29,10 +29,10 @@ class _Held:
         self.failures: list[BaseException] = []
         run_compiled = anthology_kg.shacl.run_compiled
 
-        def held(select, compiled, workers=1):
+        def held(select, compiled, *options):
             self.lent.set()
             self.go.wait()
-            return run_compiled(select, compiled, workers)
+            return run_compiled(select, compiled, *options)
 
         monkeypatch.setattr(anthology_kg.shacl, "run_compiled", held)
         access = getattr(engine, "_access", None)
