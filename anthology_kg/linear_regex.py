@@ -34,27 +34,11 @@ class Refused(ValueError):
 def search(pattern: str, flags: str, text: str) -> bool:
     """Whether ``pattern`` with ``flags`` matches somewhere in ``text`` (``fn:matches``);
     Refused when pyoxigraph's REGEX does not take the pattern or the flags."""
-    matched = _matched(pattern, flags, text)
+    terms = tuple(str(ox.Literal(value)) for value in (text, pattern, flags))
+    matched = evaluated("REGEX", terms)
     if matched is None:
         raise Refused(f"not a regular expression SPARQL's REGEX takes: {pattern!r}")
-    return matched
-
-
-@functools.lru_cache(maxsize=4096)
-def _matched(pattern: str, flags: str, text: str) -> bool | None:
-    """pyoxigraph's REGEX of the three, None for its error (a pattern value repeats: a
-    query of its own costs ~0.1 ms)."""
-    values = " ".join(str(ox.Literal(value)) for value in (text, pattern, flags))
-    query = (
-        f"SELECT ?matched WHERE {{ VALUES (?text ?pattern ?flags) {{ ({values}) }} "
-        "BIND (REGEX(?text, ?pattern, ?flags) AS ?matched) }"
-    )
-    solutions = _STORE.query(query)
-    assert isinstance(solutions, ox.QuerySolutions)
-    for solution in solutions:
-        value = solution["matched"]
-        return None if value is None else value == _MATCHED
-    return None
+    return matched == _MATCHED
 
 
 @functools.lru_cache(maxsize=4096)
@@ -62,7 +46,8 @@ def evaluated(function: str, arguments: tuple[str, ...]) -> ox.Literal | None:
     """pyoxigraph's value of SPARQL's ``function`` (``REGEX``, ``REPLACE``, ``SUBSTR``...)
     of ``arguments``, terms in N-Triples syntax: the fast engine's answer for the same
     terms (a regular expression matched in linear time); None where it gives an error (a
-    term of the wrong type, a pattern or flags it refuses)."""
+    term of the wrong type, a pattern or flags it refuses). Kept per process: a pattern
+    value repeats, and a query of its own costs ~0.1 ms."""
     names = [f"?a{index}" for index in range(len(arguments))]
     query = (
         f"SELECT ?value WHERE {{ VALUES ({' '.join(names)}) {{ ({' '.join(arguments)}) }} "

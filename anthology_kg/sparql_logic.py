@@ -32,6 +32,26 @@ def _operands(self: Expr) -> list[Any] | None:
     return [OrderedDict.__getitem__(self, "expr"), *other]
 
 
+def _decided(self: Expr, ctx: Any, by: bool) -> Literal:
+    """The value of the ``&&`` (``by`` False) or ``||`` (``by`` True) ``self``: ``by``
+    at the first operand whose value it is, the later ones not evaluated; else the
+    error of an operand, if one was (an unbound variable's NotBoundError too); else not
+    ``by``."""
+    operands = _operands(self)
+    if operands is None:
+        return self.expr
+    error = None
+    for operand in operands:
+        try:
+            if bool(EBV(sparql_value(ctx, operand))) is by:
+                return _TRUE if by else _FALSE
+        except SPARQLError as exc:
+            error = exc
+    if error is not None:
+        raise error
+    return _FALSE if by else _TRUE
+
+
 def and_in_order(self: Expr, ctx: Any) -> Literal:
     """SPARQL's ``&&`` (17.2: false if an operand is false, even where another is an
     error; else an error if one is; else true), its operands evaluated in order up to
@@ -43,19 +63,7 @@ def and_in_order(self: Expr, ctx: Any) -> Literal:
     every solution; and it raised at the first error, or at an unbound variable, before
     it saw a false operand, so ``FILTER (!(?v / 0 && false))`` dropped every row where
     SPARQL (and the fast engine) keeps it."""
-    operands = _operands(self)
-    if operands is None:
-        return self.expr
-    error = None
-    for operand in operands:
-        try:
-            if not EBV(sparql_value(ctx, operand)):
-                return _FALSE
-        except SPARQLError as exc:  # (an unbound variable's NotBoundError too)
-            error = exc
-    if error is not None:
-        raise error
-    return _TRUE
+    return _decided(self, ctx, by=False)
 
 
 def or_in_order(self: Expr, ctx: Any) -> Literal:
@@ -67,19 +75,7 @@ def or_in_order(self: Expr, ctx: Any) -> Literal:
     (STRSTARTS(STR(?path), ...) || ?path IN (...))`` tested the whole list for every
     triple whose path the first operand already took; and an unbound variable among
     them raised before a true operand was seen."""
-    operands = _operands(self)
-    if operands is None:
-        return self.expr
-    error = None
-    for operand in operands:
-        try:
-            if EBV(sparql_value(ctx, operand)):
-                return _TRUE
-        except SPARQLError as exc:
-            error = exc
-    if error is not None:
-        raise error
-    return _FALSE
+    return _decided(self, ctx, by=True)
 
 
 def member_of(self: Expr, ctx: Any) -> Literal:
