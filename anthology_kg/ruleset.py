@@ -10,6 +10,7 @@ and for callers that ask; both forms give each blank node the same label (``bnod
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import os
@@ -329,19 +330,38 @@ def _rule_graphs(
 
     Every command and every engine reads the same bundled rules: they are parsed once per
     process for the same file contents and base, and each caller gets its own copy."""
-    digests = _digests([ontology_file, *shape_files])
-    if digests is None:
+    files = _RuleFiles.read(ontology_file, shape_files, base)
+    if files is None:
         return _parsed_rule_graphs(ontology_file, tuple(shape_files), base)
-    ontology, shapes = _cached_rule_graphs(ontology_file, tuple(shape_files), base, digests)
+    ontology, shapes = _cached_rule_graphs(files)
     return _copy(ontology), _copy(shapes)
 
 
+@dataclasses.dataclass(frozen=True)
+class _RuleFiles:
+    """Rule files as a cache key: equal when they hold the same bytes, in the same order,
+    read against the same base, wherever they are (a copy of the bundled rules in another
+    anthology is parsed once). The paths are kept to parse them and to name them in an
+    error; a file that fails to parse raises, and nothing is kept for it."""
+
+    ontology_file: Path = dataclasses.field(compare=False)
+    shape_files: tuple[Path, ...] = dataclasses.field(compare=False)
+    base: str
+    digests: tuple[bytes, ...]
+
+    @classmethod
+    def read(cls, ontology_file: Path, shape_files: Sequence[Path], base: str) -> _RuleFiles | None:
+        """The key of these files; None when one cannot be read (``_digests``)."""
+        digests = _digests([ontology_file, *shape_files])
+        if digests is None:
+            return None
+        return cls(ontology_file, tuple(shape_files), base, digests)
+
+
 @functools.lru_cache(maxsize=8)
-def _cached_rule_graphs(
-    ontology_file: Path, shape_files: tuple[Path, ...], base: str, digests: tuple[bytes, ...]
-) -> tuple[Graph, Graph]:
-    """``_parsed_rule_graphs``, kept for files of these contents (``digests``)."""
-    return _parsed_rule_graphs(ontology_file, shape_files, base)
+def _cached_rule_graphs(files: _RuleFiles) -> tuple[Graph, Graph]:
+    """``_parsed_rule_graphs`` of the files of the first key equal to ``files``."""
+    return _parsed_rule_graphs(files.ontology_file, files.shape_files, files.base)
 
 
 def _parsed_rule_graphs(
@@ -372,19 +392,19 @@ def _rule_triples(
 ) -> tuple[tuple[Triple, ...], tuple[Triple, ...]]:
     """``_rule_graphs`` as pyoxigraph triples: the same triples, the same blank-node
     labels (``bnodes.ox_stable_labels``), parsed once per process for the same files."""
-    digests = _digests([ontology_file, *shape_files])
-    if digests is None:
+    files = _RuleFiles.read(ontology_file, shape_files, base)
+    if files is None:
         return _parsed_rule_triples(ontology_file, tuple(shape_files), base)
-    return _cached_rule_triples(ontology_file, tuple(shape_files), base, digests)
+    return _cached_rule_triples(files)
 
 
 @functools.lru_cache(maxsize=8)
 def _cached_rule_triples(
-    ontology_file: Path, shape_files: tuple[Path, ...], base: str, digests: tuple[bytes, ...]
+    files: _RuleFiles,
 ) -> tuple[tuple[Triple, ...], tuple[Triple, ...]]:
-    """``_parsed_rule_triples``, kept for files of these contents (``digests``); the
+    """``_parsed_rule_triples`` of the files of the first key equal to ``files``; the
     triples are tuples (immutable), so every caller may share them."""
-    return _parsed_rule_triples(ontology_file, shape_files, base)
+    return _parsed_rule_triples(files.ontology_file, files.shape_files, files.base)
 
 
 def _parsed_rule_triples(

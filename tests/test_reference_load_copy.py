@@ -21,15 +21,12 @@ NEW = (URIRef("urn:test:new"), RDFS.label, Literal("added"))
 
 def _cached(which: int) -> Graph:
     """The process's cached rule graph (ontology 0, shapes 1) the copies are made of."""
-    from anthology_kg.ruleset import _cached_rule_graphs, _digests
+    from anthology_kg.ruleset import _cached_rule_graphs, _RuleFiles
 
     rules = load_rules(bundled_dir())
-    files = [rules.ontology_file, *rules.shape_files]
-    digests = _digests(files)
-    assert digests is not None
-    return _cached_rule_graphs(rules.ontology_file, tuple(rules.shape_files), rules.base, digests)[
-        which
-    ]
+    files = _RuleFiles.read(rules.ontology_file, rules.shape_files, rules.base)
+    assert files is not None
+    return _cached_rule_graphs(files)[which]
 
 
 def _added_one_by_one(graph: Graph) -> Graph:
@@ -159,3 +156,38 @@ def test_a_memory_store_without_the_internals_read_is_not_index_copied(monkeypat
     source.add(NEW)
     monkeypatch.delattr(Memory, "_Memory__ctx_to_str")  # (rdflib's own add needs it)
     assert not copy_memory_store(source, into=Graph())
+
+
+OWN_SHAPE = """@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix ex: <urn:test:> .
+ex:Shape a sh:NodeShape ; sh:targetClass ex:Thing ; sh:property [ sh:path ex:p ; sh:minCount 1 ] .
+"""
+
+
+def test_rule_files_alike_in_two_anthologies_are_parsed_and_checked_once(tmp_path, monkeypatch):
+    """Both engines' rule graphs are kept by the files' contents and base, not their paths:
+    an anthology beside another with the same own shapes (or a copy of the bundled rules)
+    is not parsed and syntax-checked again; one byte more is."""
+    from anthology_kg import ruleset
+
+    parsed: list[str] = []
+    for name in ("_parsed_rule_triples", "_parsed_rule_graphs"):
+        parse = getattr(ruleset, name)
+        monkeypatch.setattr(
+            ruleset, name, lambda *args, _p=parse, _n=name: parsed.append(_n) or _p(*args)
+        )
+    ruleset._cached_rule_triples.cache_clear()
+    ruleset._cached_rule_graphs.cache_clear()
+    roots = [tmp_path / name for name in ("a", "b", "c")]
+    for root in roots:
+        (root / "data").mkdir(parents=True)
+        (root / "ontology" / "shapes").mkdir(parents=True)
+        (root / "ontology" / "shapes" / "own.ttl").write_text(OWN_SHAPE, "utf-8")
+    (roots[2] / "ontology" / "shapes" / "own.ttl").write_text(OWN_SHAPE + "\n", "utf-8")
+    loaded = [load_rules(root) for root in roots]
+    assert [(r.shape_triples, len(r.shapes)) for r in loaded[:2]] == [
+        (loaded[0].shape_triples, len(loaded[0].shapes))
+    ] * 2
+    assert parsed == ["_parsed_rule_triples", "_parsed_rule_graphs"]
+    assert loaded[2].shape_triples == loaded[0].shape_triples and len(loaded[2].shapes)
+    assert parsed == ["_parsed_rule_triples", "_parsed_rule_graphs"] * 2
