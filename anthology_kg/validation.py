@@ -386,22 +386,23 @@ def _result(
         holding = (
             written_blank(positions, row.focus, referrers, objects) if is_blank(row.focus) else None
         )
-        where = locate(positions, row.focus, owner, row.path, value, holding)
-        if is_literal(value) and is_iri(row.path):
-            subject = holding.object if holding is not None else row.focus
-            value = as_written(written_triple(positions, subject, row.path, value), value)
+        subject = holding.object if holding is not None else row.focus
+        predicate = _value_property(anthology, shape, row, positions, subject, value)
+        where = locate(positions, row.focus, owner, predicate, value, holding)
+        if is_literal(value) and is_iri(predicate):
+            value = as_written(written_triple(positions, subject, predicate, value), value)
         if (
-            row.path is not None
+            predicate is not None
             and value is not None
             and is_iri(row.focus)
-            and is_iri(row.path)
+            and is_iri(predicate)
             and (is_iri(value) or is_literal(value))
-            and written_triple(positions, row.focus, row.path, value) is None
+            and written_triple(positions, row.focus, predicate, value) is None
         ):
             # The triple at fault is not in the file of the focus node's entry: another
             # file that writes the node as a subject may hold it (the layout rule warns
             # of such a file). Only then are all the data files' subjects read.
-            elsewhere = _written_elsewhere(anthology, row.focus, row.path, value, location.path)
+            elsewhere = _written_elsewhere(anthology, row.focus, predicate, value, location.path)
             if elsewhere is not None:
                 location, written = elsewhere
                 where = written.line, written.column
@@ -423,6 +424,37 @@ def _result(
         column=where[1] if where else None,
         component=text(row.source_constraint_component).rsplit("#", 1)[-1],
     )
+
+
+def _value_property(
+    anthology: Engine,
+    shape: ShapeTerm,
+    row: ResultRow,
+    positions: Positions,
+    subject: object,
+    value: Term | None,
+) -> Term | None:
+    """The property of the triple that gives ``row``'s value: its path, but for an
+    sh:equals result whose value the file writes as a value of the property sh:equals
+    names and not of the path, that property (SHACL 4.5.1 gives such a value too, on
+    the shape's path: the triple to mend is the other one)."""
+    path = row.path
+    if (
+        value is None
+        or not is_iri(path)
+        or text(row.source_constraint_component) != SH.EqualsConstraintComponent.value
+        or written_triple(positions, subject, path, value) is not None
+    ):
+        return path
+    named = anthology.rules.shapes_view.value(shape, SH.equals)
+    if not isinstance(named, ox.NamedNode):
+        return path
+    other: Term = named
+    if not isinstance(path, ox.NamedNode):  # the reference engine's terms: rdflib's
+        from .terms import from_ox
+
+        other = cast("Term", from_ox(named))
+    return other if written_triple(positions, subject, other, value) is not None else path
 
 
 def _written_elsewhere(

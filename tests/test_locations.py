@@ -187,3 +187,40 @@ def test_a_literal_focus_and_a_blank_waiver_are_located(bundled_copy):
     results = json.loads(sarif.stdout)["runs"][0]["results"]
     assert len(results) == len(lines)
     assert all("locations" in result for result in results)
+
+
+EQUALS_SHAPE = """@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix ex: <urn:test:> .
+ex:EqShape a sh:NodeShape ; sh:targetClass ex:Thing ;
+    sh:property [ sh:path ex:p ; sh:equals ex:q ] .
+"""
+
+EQUALS_DATA = """@prefix ex: <urn:test:> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+@prefix id: <https://w3id.org/anthology-kg/id/> .
+
+id:THING-a a ex:Thing ;
+    dcterms:identifier "THING-a" ;
+    ex:p ex:one, "5" ;
+    ex:q ex:one ,
+        ex:two, 5 .
+"""
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_an_equals_value_is_placed_where_either_property_writes_it(tmp_path, engine):
+    """sh:equals gives the values of the path missing from the other property and those
+    of the other property missing from the path, all on the shape's path (SHACL 4.5.1):
+    each result is at the triple that writes its value, as written there."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "ontology" / "shapes").mkdir(parents=True)
+    (tmp_path / "ontology" / "shapes" / "eq.ttl").write_text(EQUALS_SHAPE, "utf-8")
+    (tmp_path / "data" / "THING-a.ttl").write_text(EQUALS_DATA, "utf-8")
+    result = run_cli("--root", str(tmp_path), "validate", "--engine", engine, "--format", "json")
+    assert result.exit_code == 1, result.stderr
+    placed = sorted(
+        (r["line"], r["column"], r["path"], r["value"])
+        for r in json.loads(result.stdout)["results"]
+    )
+    p = "<urn:test:p>"
+    assert placed == [(7, 18, p, "5"), (9, 9, p, "urn:test:two"), (9, 17, p, "5")]
