@@ -45,7 +45,7 @@ from .errors import AnthologyError
 from .loader import find_owner
 from .namespaces import DCTERMS, DEFAULT_BASE, PREFIXES, RDF, RDFS, XSD
 from .revisions import State
-from .sourcemap import Positions, Written, refuse_rdf12_terms, written_triples
+from .sourcemap import Positions, Written, refuse_rdf12_terms, written_key, written_triples
 from .sources import parse_quads
 
 IDENTIFIER = ox.NamedNode(str(DCTERMS.identifier))
@@ -715,7 +715,7 @@ def _line(graph: StateGraph, relative: str, fact: Fact) -> int | None:
             w
             for node in written.subjects_like(shape)
             for w in written.by_subject[node]
-            if w.predicate == URIRef(predicate.value) and written.holds(w.object, obj)  # type: ignore[union-attr]
+            if w.predicate == URIRef(predicate.value) and written.holds(written_key(w), obj)  # type: ignore[union-attr]
         ]
     else:
         return None
@@ -725,11 +725,14 @@ def _line(graph: StateGraph, relative: str, fact: Fact) -> int | None:
 
 
 def _form(term: Term) -> object:
-    """How sourcemap writes a named node or a literal (None for a blank node)."""
+    """A named node as sourcemap writes it, a literal as ``written_key`` keys a written
+    one, by its text, datatype and language: ``"3"``, ``3`` and ``"3"@en`` are three
+    facts, written apart (None for a blank node)."""
     if isinstance(term, ox.NamedNode):
         return URIRef(term.value)
     if isinstance(term, ox.Literal):
-        return ("literal", term.value)
+        language = term.language.lower() if term.language else None
+        return ("literal", term.value, term.datatype.value, language)
     return None
 
 
@@ -750,7 +753,7 @@ class WrittenIndex:
             self.by_subject[w.subject].append(w)
             self.by_predicate[w.predicate].append(w)
             if not _is_blank(w.object):
-                self.by_pair[w.predicate, w.object].append(w)
+                self.by_pair[w.predicate, written_key(w)].append(w)
         self._like: dict[TreeBlank, list[object]] = {}
         #: For each blank node of a cycle, its facts whose object is not a blank node.
         self.about: dict[Term, list[tuple[Term, Term]]] = defaultdict(list)
@@ -761,20 +764,17 @@ class WrittenIndex:
     def like(self, predicate: Term, term: Term) -> list[Written]:
         """The written triples of ``predicate`` whose object is ``term``, in file order."""
         form = _form(term)
+        named = URIRef(predicate.value)  # type: ignore[union-attr]
         if form is None:
-            by_predicate = self.by_predicate.get(URIRef(predicate.value), [])  # type: ignore[union-attr]
-            return [w for w in by_predicate if self.holds(w.object, term)]
-        return self.by_pair.get((URIRef(predicate.value), form), [])  # type: ignore[union-attr]
+            by_predicate = self.by_predicate.get(named, [])
+            return [w for w in by_predicate if self.holds(written_key(w), term)]
+        return self.by_pair.get((named, form), [])
 
     def subjects_like(self, shape: TreeBlank) -> list[object]:
         """The written blank subjects that say at least what ``shape`` says, in file order;
         looked for among those of its rarest written fact."""
         if shape not in self._like:
-            buckets = [
-                self.by_pair.get((URIRef(p.value), _form(o)), [])  # type: ignore[union-attr]
-                for p, o in shape.content
-                if _form(o) is not None
-            ]
+            buckets = [self.like(p, o) for p, o in shape.content if _form(o) is not None]
             if buckets:
                 nodes = [w.subject for w in min(buckets, key=len)]
             else:
@@ -795,6 +795,6 @@ class WrittenIndex:
             return True
         inside = self.by_subject.get(written, [])
         return all(
-            any(w.predicate == URIRef(p.value) and self.holds(w.object, o) for w in inside)
+            any(w.predicate == URIRef(p.value) and self.holds(written_key(w), o) for w in inside)
             for p, o in term.content  # type: ignore[union-attr]
         )

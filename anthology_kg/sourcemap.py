@@ -425,7 +425,7 @@ class _Index:
         return found
 
     def _written_keys(self) -> Iterator[tuple[_Ordered, object]]:
-        return ((item, _written_key(item[1])) for item in enumerate(self.triples))
+        return ((item, written_key(item[1])) for item in enumerate(self.triples))
 
     @functools.cached_property
     def stored_keys(self) -> list[tuple[_Ordered, object]]:
@@ -478,7 +478,7 @@ def _iri_text(iri: object) -> str:
     return str.__str__(iri) if isinstance(iri, str) else str(getattr(iri, "value", iri))
 
 
-def _written_key(w: Written) -> object:
+def written_key(w: Written) -> object:
     """The key the indexes file ``w``'s object under: a literal's text, datatype and
     language (``("literal", …)``); any other object, itself."""
     if _is_literal(w.object):
@@ -508,7 +508,7 @@ def _stored_key(w: Written) -> object | None:
 def _object_keys(w: Written) -> tuple[object, ...]:
     """The keys of ``w``'s object: as written, and in the form a store keeps it in."""
     stored = _stored_key(w)
-    return (_written_key(w),) if stored is None else (_written_key(w), stored)
+    return (written_key(w),) if stored is None else (written_key(w), stored)
 
 
 def _keys(value: object) -> tuple[object, ...]:

@@ -272,6 +272,27 @@ def test_a_fact_about_a_blank_subject_has_its_line(tmp_path):
     ]
 
 
+def test_literals_of_one_text_are_placed_by_datatype_and_language(tmp_path):
+    """ "3", 3 and "3"@en are three facts: each is at the line that writes it, under an
+    IRI subject and inside a blank node alike, not all at the first "3" written."""
+    head = "@prefix e: <http://e/> .\n"
+    written = 'e:s e:v "3" ;\n  e:v 3 ;\n  e:v "3"@EN ;\n  e:b [ e:w 3 ],\n  [ e:w "3" ] .\n'
+    s = _states(tmp_path, old={"x.ttl": head}, new={"x.ttl": head + written})
+    diff = diff_states(s["old"], s["new"])
+    lines = sorted(
+        (diff.namer.predicate(c.predicate), diff.namer.term(c.object), c.line)
+        for e in diff.entries
+        for c in e.added
+    )
+    assert lines == [
+        ("<http://e/b>", '[ <http://e/w> "3" ]', 6),
+        ("<http://e/b>", "[ <http://e/w> 3 ]", 5),
+        ("<http://e/v>", '"3"', 2),
+        ("<http://e/v>", '"3"@en', 4),
+        ("<http://e/v>", "3", 3),
+    ]
+
+
 HTTP_E_S, HTTP_E_X = ox.NamedNode("http://e/s"), ox.NamedNode("http://e/x")
 XSD_INTEGER = ox.NamedNode("http://www.w3.org/2001/XMLSchema#integer")
 
