@@ -45,7 +45,14 @@ from .errors import AnthologyError
 from .loader import find_owner
 from .namespaces import DCTERMS, DEFAULT_BASE, PREFIXES, RDF, RDFS, XSD
 from .revisions import State
-from .sourcemap import Positions, Written, refuse_rdf12_terms, written_key, written_triples
+from .sourcemap import (
+    Positions,
+    Written,
+    refuse_rdf12_terms,
+    value_key,
+    written_key,
+    written_triples,
+)
 from .sources import parse_quads
 
 IDENTIFIER = ox.NamedNode(str(DCTERMS.identifier))
@@ -731,8 +738,7 @@ def _form(term: Term) -> object:
     if isinstance(term, ox.NamedNode):
         return URIRef(term.value)
     if isinstance(term, ox.Literal):
-        language = term.language.lower() if term.language else None
-        return ("literal", term.value, term.datatype.value, language)
+        return value_key(term)
     return None
 
 

@@ -376,13 +376,13 @@ class Positions:
     @functools.cached_property
     def blank_statements(self) -> dict[frozenset[tuple[object, object]], list[object]]:
         """The top-level statements about a blank node (``[ … ] .``) by what they write
-        (the set of their predicate and object pairs), each with their subjects in the
-        order written: a waiver written so is found by its triples without a scan of
-        the file per waiver."""
+        (the set of their predicate and object pairs, each object by ``written_key``),
+        each with their subjects in the order written: a waiver written so is found by
+        its triples (``value_key``) without a scan of the file per waiver."""
         written: dict[object, set[tuple[object, object]]] = {}
         for w in self.triples:
             if isinstance(w.subject, tuple) and w.subject in self.subjects:  # a top one
-                written.setdefault(w.subject, set()).add((w.predicate, w.object))
+                written.setdefault(w.subject, set()).add((w.predicate, written_key(w)))
         found: dict[frozenset[tuple[object, object]], list[object]] = {}
         for subject, told in written.items():
             found.setdefault(frozenset(told), []).append(subject)
@@ -509,6 +509,12 @@ def _object_keys(w: Written) -> tuple[object, ...]:
     """The keys of ``w``'s object: as written, and in the form a store keeps it in."""
     stored = _stored_key(w)
     return (written_key(w),) if stored is None else (written_key(w), stored)
+
+
+def value_key(value: object) -> object:
+    """The key ``written_key`` gives a triple whose object is ``value`` (a term of the
+    graph) written as the graph holds it: a literal by its text, datatype and language."""
+    return _keys(value)[0]
 
 
 def _keys(value: object) -> tuple[object, ...]:

@@ -48,6 +48,7 @@ from .sourcemap import (
     file_positions,
     locate,
     object_triples,
+    value_key,
     written_blank,
     written_triple,
 )
@@ -732,7 +733,7 @@ def _waiver_place(anthology: Engine, waiver: ShapeTerm) -> tuple[Path, int, int 
         return location.path, location.line, start[1] if start else None
     waivers = anthology.rules.waivers_view
     triples = {
-        (predicate, ("literal", value.value) if isinstance(value, ox.Literal) else value)
+        (predicate, value_key(value))
         for predicate in waivers.predicates(waiver)
         for value in waivers.objects(waiver, predicate)
     }

@@ -189,6 +189,23 @@ def test_a_literal_focus_and_a_blank_waiver_are_located(bundled_copy):
     assert all("locations" in result for result in results)
 
 
+def test_blank_waivers_told_apart_by_a_literals_language_are_each_located(bundled_copy):
+    """Two blank waivers alike but for their reason's language tag are two statements:
+    each expired one is at its own line (a literal is matched by its text, datatype and
+    language, not its text alone, which found both for each and placed neither)."""
+    waiver = '[] a ak:Waiver ; ak:waives <LIT-168> ; ak:rule "AK005" ;\n    rdfs:comment {} ;'
+    waiver += ' ak:expires "2020-01-01"^^xsd:date .\n'
+    head = BLANK_WAIVER.split("<waiver/named>", 1)[0]
+    text = head + waiver.format('"old"') + waiver.format('"old"@en')
+    (bundled_copy / "waivers.ttl").write_text(text, encoding="utf-8")
+    args = ("--root", str(bundled_copy), "check", "--select", "AK000")
+    for engine in ("fast", "reference"):
+        result = run_cli(*args, "--engine", engine)
+        assert result.exit_code == 1, result.output
+        places = [line.split(" ")[0].rsplit("/", 1)[-1] for line in result.stdout.splitlines()[:-1]]
+        assert places == ["waivers.ttl:5:1:", "waivers.ttl:7:1:"], result.stdout
+
+
 EQUALS_SHAPE = """@prefix sh: <http://www.w3.org/ns/shacl#> .
 @prefix ex: <urn:test:> .
 ex:EqShape a sh:NodeShape ; sh:targetClass ex:Thing ;
