@@ -450,11 +450,58 @@ def _each_result_its_own_message(
         del helper.bind_messages, self.make_v_result
 
 
+#: A variable of a message template, {?name} or {$name} (SHACL 5.3.2).
+_MESSAGE_VARIABLE = re.compile(r"\{[?$]([^{}]+)\}")
+
+
+def _filled(message: str, bindings: Any) -> str:
+    """``message`` with each variable that ``bindings`` (a mapping) binds replaced by its
+    value's text, as it is; any other left as written. pySHACL gave the text to
+    ``re.sub`` as a replacement template, so a backslash in a value was read as an
+    escape: ``\\q`` stopped the validation (exit 2), ``\\1`` wrote a group."""
+
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1)
+        return str(bindings[name]) if name in bindings else match.group(0)
+
+    return _MESSAGE_VARIABLE.sub(value, message)
+
+
+def _sparql_message_filled(self: Any, message: str, bound_vars: Any) -> str:
+    """pySHACL's ``ConstraintComponent._format_sparql_based_result_message`` (an
+    sh:sparql result's message) by ``_filled``: the result's bindings are ``(this,
+    path, value)``, with the other variables of its solution as a fourth, or a mapping."""
+    if isinstance(bound_vars, dict):
+        return _filled(message, bound_vars)
+    if not isinstance(bound_vars, (tuple, list)):
+        return message
+    bindings = dict(bound_vars[3]) if len(bound_vars) == 4 else {}
+    if len(bound_vars) in (3, 4):
+        named = zip(("this", "path", "value"), bound_vars[:3], strict=True)
+        bindings.update((name, node) for name, node in named if node is not None)
+    return _filled(message, bindings)
+
+
+def _component_messages_filled(self: Any, param_map: Any = None) -> None:
+    """pySHACL's ``SPARQLQueryHelper.bind_messages`` (an own constraint component's
+    messages, from its parameters' values or a solution's) by ``_filled``."""
+    bindings = self.param_bind_map if param_map is None else param_map
+    self.bound_messages = {
+        message
+        if not _MESSAGE_VARIABLE.search(str(message.value))
+        else Literal(
+            _filled(str(message.value), bindings), lang=message.language, datatype=message.datatype
+        )
+        for message in self.unbound_messages
+    }
+
+
 @contextlib.contextmanager
 def _pyshacl_quiet() -> Iterator[None]:
     """pySHACL with no log lines or warnings of its own on stderr, and a shape with
-    sh:ignoredProperties but no sh:closed, an sh:pattern's flags and ``$`` and an own
-    constraint component's result messages taken as SHACL says (``swaps.swapped``)."""
+    sh:ignoredProperties but no sh:closed, an sh:pattern's flags and ``$`` and the
+    messages of SPARQL-based constraints and own constraint components taken as SHACL
+    says (``swaps.swapped``)."""
     from pyshacl import entrypoints, target
     from pyshacl.constraints.core import logical_constraints, shape_based_constraints
 
@@ -466,6 +513,8 @@ def _pyshacl_quiet() -> Iterator[None]:
         swapped(ClosedConstraintComponent, "__init__", _closed_without_sh_closed),
         swapped(PatternConstraintComponent, "__init__", _pattern_as_xpath_reads_it),
         swapped(BoundShapeValidatorComponent, "evaluate", _each_result_its_own_message),
+        swapped(ConstraintComponent, "_format_sparql_based_result_message", _sparql_message_filled),
+        swapped(SPARQLQueryHelper, "bind_messages", _component_messages_filled),
     ):
         yield
 

@@ -151,3 +151,29 @@ def test_path_is_filled_in_only_from_the_solution(tmp_path, fmt):
         assert "] unbound {?path} 5 (" in fast
         assert "] ask {?path} 5 5 (" in fast
         assert "] select {?path} 5 (" in fast
+
+
+BACKSLASHES = (
+    PREFIXES
+    + """ex:Said a sh:NodeShape ; sh:targetNode ex:b ;
+  sh:sparql [ sh:message "said {?value} at {$this}" ;
+    sh:select "SELECT $this ?value WHERE { $this <http://ex.org/said> ?value }" ] .
+ex:Is a sh:ConstraintComponent ; sh:parameter [ sh:path ex:isv ] ;
+  sh:propertyValidator [ a sh:SPARQLSelectValidator ; sh:message "{?value} is not {$isv}" ;
+    sh:select "SELECT $this ?value WHERE { $this $PATH ?value FILTER(?value != $isv) }" ] .
+ex:Component a sh:NodeShape ; sh:targetNode ex:b ;
+  sh:property [ sh:path ex:said ; ex:isv "x\\\\2" ] .
+"""
+)
+
+
+def test_a_backslash_in_a_filled_value_is_written_as_it_is(tmp_path):
+    r"""A value's text is put into the message as it is: pySHACL read it as a regular
+    expression's replacement, so \q stopped the reference engine (exit 2, "bad escape")
+    and \1 or \g<0> wrote a group, in sh:sparql messages and in own components' alike."""
+    data = PREFIXES + 'ex:b ex:said "a\\\\q \\\\1 \\\\g<0>" .\n'
+    args = own_shapes(tmp_path, BACKSLASHES, data)
+    fast = _validated(args, "text", "fast")
+    assert fast == _validated(args, "text", "reference")
+    assert "] said a\\q \\1 \\g<0> at http://ex.org/b (" in fast
+    assert "] a\\q \\1 \\g<0> is not x\\2 (" in fast
