@@ -16,14 +16,11 @@ several threads at once.
 from __future__ import annotations
 
 import functools
-import re
 
 import pyoxigraph as ox
 
 _STORE = ox.Store()
 _MATCHED = ox.Literal("true", datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#boolean"))
-#: Python's flags that rdflib makes of SPARQL's (the others it drops), as XPath writes them.
-_XPATH_FLAGS = ((re.IGNORECASE, "i"), (re.DOTALL, "s"), (re.MULTILINE, "m"), (re.VERBOSE, "x"))
 
 
 class Refused(ValueError):
@@ -59,11 +56,6 @@ def evaluated(function: str, arguments: tuple[str, ...]) -> ox.Literal | None:
         value = solution["value"]
         return value if isinstance(value, ox.Literal) else None
     return None
-
-
-def xpath_flags(python_flags: int) -> str:
-    """The XPath flags of Python's ``re`` flags (``re.I | re.M`` -> ``"im"``)."""
-    return "".join(letter for flag, letter in _XPATH_FLAGS if python_flags & flag)
 
 
 class XPathPattern:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import re
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Iterator, Mapping, MutableMapping
 from pathlib import Path
@@ -434,23 +433,6 @@ def _is_rdf_triple(triple: tuple[Node, Node, Node]) -> bool:
     return isinstance(subject, (URIRef, BNode)) and isinstance(predicate, URIRef)
 
 
-class _RegularExpressions:
-    """The ``re`` module as rdflib's SPARQL function REGEX reads it, an invalid pattern an
-    expression error (rdflib's SPARQLError) rather than re.error: for a query not
-    prepared here (``functions_as_the_fast_engine`` binds their REGEX)."""
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(re, name)
-
-    @staticmethod
-    def search(pattern: str, string: str, flags: int = 0) -> bool:
-        """REGEX matched in linear time (``linear_regex``), not by re's backtracking."""
-        try:
-            return linear_regex.search(pattern, linear_regex.xpath_flags(flags), string)
-        except linear_regex.Refused as exc:
-            raise _expression_error(exc) from None
-
-
 def logical_operators_as_sparql_says(algebra: object) -> None:
     """Give every ``&&`` of a translated query (its filters, binds, projections and the
     patterns of its EXISTS) the evaluation of ``sparql_logic.and_in_order``, every
@@ -525,7 +507,11 @@ def functions_as_the_fast_engine(algebra: object) -> None:
     """Each call of a function of ``_FAST_ENGINE_FUNCTIONS`` in a translated query
     (``algebra``) evaluated as the fast engine evaluates it (``_as_the_fast_engine``).
     rdflib binds an expression's function to the node when it parses it, so the query's
-    own nodes are bound: no other user of rdflib is touched."""
+    own nodes are bound: no other user of rdflib is touched. Every query rdflib
+    evaluates here is prepared by ``_prepared`` or, pySHACL's, by
+    ``reference_shacl._prepare``, both binding these, so rdflib's own REGEX (Python's
+    backtracking ``re``) is never reached: an invalid pattern is an expression error, a
+    BIND leaves its variable unbound and a FILTER drops the row (SPARQL 1.1, 17.3)."""
     from rdflib.plugins.sparql.parserutils import Expr
 
     for node in algebra_nodes(algebra):
@@ -587,15 +573,6 @@ def _absolute_iri(expression: Expr, ctx: QueryContext) -> Node:
     return iri
 
 
-def _expression_error(error: Exception) -> Exception:
-    from rdflib.plugins.sparql.sparql import SPARQLError
-
-    return SPARQLError(f"invalid regular expression: {error}")
-
-
-_REGULAR_EXPRESSIONS = _RegularExpressions()
-
-
 def _no_named_graph(graph_pattern: GraphPattern) -> GraphPattern:
     """rdflib's evaluation of a GRAPH pattern (``graph_pattern``), which on a single
     graph (a query context without a dataset) matches nothing."""
@@ -611,10 +588,8 @@ def _no_named_graph(graph_pattern: GraphPattern) -> GraphPattern:
 @contextlib.contextmanager
 def _errors_as_sparql_says() -> Iterator[None]:
     """Within, rdflib answers queries as SPARQL 1.1 and the fast engine do, where it
-    raised: an invalid regular expression (REGEX, REPLACE) is an expression error, so a
-    BIND leaves its variable unbound and a FILTER drops the row (sections 17.3 and
-    18.6), and a GRAPH pattern on the anthology, a dataset with no named graph, matches
-    nothing; an error in a ``SUM`` (a word, an IRI) leaves the aggregate unbound
+    raised: a GRAPH pattern on the anthology, a dataset with no named graph, matches
+    nothing, and an error in a ``SUM`` (a word, an IRI) leaves the aggregate unbound
     (18.5.1), where rdflib ended the query. These are rdflib's globals, swapped for the
     call (``swaps.swapped``): other users of rdflib get its own. A literal the query makes
     that is not of its datatype (``STRDT("abc", xsd:integer)``) logs no traceback."""
@@ -625,7 +600,6 @@ def _errors_as_sparql_says() -> Iterator[None]:
     if not getattr(graph_pattern, "anthology_kg", False):  # (else a block is open)
         graph_pattern = _no_named_graph(graph_pattern)
     with (
-        regex_in_linear_time(),
         swapped(rdflib_evaluate, "evalGraph", graph_pattern),
         quiet_ill_typed(),
         swapped(Aggregator, "accumulator_classes", _accumulators()),
@@ -657,14 +631,3 @@ def _accumulators() -> dict[str, type]:
                 super().set_value(bindings)
 
     return {**Aggregator.accumulator_classes, "Aggregate_Sum": SumOrError}
-
-
-def regex_in_linear_time() -> contextlib.AbstractContextManager[None]:
-    """Within the block, rdflib's REGEX matches in linear time (``linear_regex``: Python's
-    backtracking held the GIL out of reach of --timeout and signals) and an invalid
-    pattern is an expression error; rdflib's module global ``re`` is swapped for the block
-    (``swaps.swapped``: blocks in other threads and nested ones count), so other users of
-    rdflib get its own."""
-    from rdflib.plugins.sparql import operators
-
-    return swapped(operators, "re", _REGULAR_EXPRESSIONS)

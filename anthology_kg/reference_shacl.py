@@ -51,7 +51,6 @@ from .rdflib_sparql import (
     filters_before_optionals,
     functions_as_the_fast_engine,
     logical_operators_as_sparql_says,
-    regex_in_linear_time,
 )
 from .shacl import ResultRow
 from .swaps import swapped
@@ -544,8 +543,6 @@ def shacl_report(
         _report_graph_only(),
         _shapes_left_as_they_were(shapes),
         _pyshacl_quiet(),
-        # The REGEX of SPARQL constraints too (rdflib's).
-        regex_in_linear_time(),
         # An ill-typed bound ("abc"^^xsd:decimal) that a rule's SPARQL reads is data:
         # rdflib logged a traceback for it (hunt14 finding 9).
         quiet_ill_typed(),
