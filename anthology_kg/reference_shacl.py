@@ -50,6 +50,7 @@ from .owlrl_linear import (
 from .rdflib_sparql import (
     filters_before_optionals,
     functions_as_the_fast_engine,
+    iris_as_sparql_says,
     logical_operators_as_sparql_says,
 )
 from .shacl import ResultRow
@@ -62,8 +63,9 @@ def _prepare(text: str, base: str | None, namespaces: tuple[tuple[str, str], ...
     """A SPARQL text parsed and translated, its filter's conjuncts moved before the
     OPTIONALs that cannot change them (``rdflib_sparql.filters_before_optionals``: the
     same rows), its ``&&``, ``||``, ``IN`` and ``NOT IN`` evaluated as SPARQL says
-    (``logical_operators_as_sparql_says``) and the functions rdflib gets wrong as the
-    fast engine does (``functions_as_the_fast_engine``); kept for the process, since
+    (``logical_operators_as_sparql_says``), the functions rdflib gets wrong as the
+    fast engine does (``functions_as_the_fast_engine``) and ``IRI`` of no absolute IRI
+    an expression error (``iris_as_sparql_says``), as in a query; kept for the process, since
     the same shapes send the same texts on every validation (a translated query holds
     no graph)."""
     parsed = sparql_processor.parseQuery(text)
@@ -71,6 +73,7 @@ def _prepare(text: str, base: str | None, namespaces: tuple[tuple[str, str], ...
     filters_before_optionals(query.algebra)
     logical_operators_as_sparql_says(query.algebra)
     functions_as_the_fast_engine(query.algebra)
+    iris_as_sparql_says(query.algebra)
     return query
 
 

@@ -7,7 +7,7 @@ bundled anthology, on both engines: the same output, exit 0, nothing on stderr."
 from __future__ import annotations
 
 import pytest
-from conftest import run_cli
+from conftest import own_shapes, run_cli, validated_alike
 
 PREFIX = "PREFIX ex: <http://ex.org/>\nPREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n"
 FORMATS = ("table", "csv", "tsv", "json", "xml")
@@ -172,3 +172,18 @@ def test_strdt_and_strlang_of_wrong_arguments_are_expression_errors():
         text, "--format", "json"
     )
     assert answered_alike(text, "--format", "csv").splitlines() == ["a,b,c,d,e,f,g,h", ",,,,a,,,a"]
+
+
+#: IRI() of a relative IRI in a shape's SPARQL: an expression error on both engines, so the
+#: BIND leaves ?v unbound and the shape reports ex:a (rdflib made <foo> of it).
+IRI_SHAPE = """@prefix ex: <http://ex.org/> .
+@prefix sh: <http://www.w3.org/ns/shacl#> .
+ex:S a sh:NodeShape ; sh:targetNode ex:a ;
+  sh:sparql [ sh:message "no IRI" ; sh:select \"\"\"
+    SELECT $this WHERE { BIND (IRI("foo") AS ?v) FILTER (!BOUND(?v)) }\"\"\" ] .
+"""
+
+
+def test_iri_of_no_absolute_iri_in_a_shapes_sparql_is_an_expression_error(tmp_path):
+    args = own_shapes(tmp_path, IRI_SHAPE, "<http://ex.org/a> a <http://ex.org/T> .\n")
+    assert "] no IRI (" in validated_alike(*args)
