@@ -31,11 +31,12 @@ if TYPE_CHECKING:
     from rdflib.plugins.sparql.sparql import FrozenBindings, Query, QueryContext
     from rdflib.query import Result
 
-    #: rdflib's evaluation of a GRAPH pattern (``evaluate.evalGraph``).
     #: A step of a property path: a path, or the IRI of one predicate.
     PathOrIRI = RDFPath | URIRef
-
+    #: rdflib's evaluation of a GRAPH pattern (``evaluate.evalGraph``).
     GraphPattern = Callable[[QueryContext, CompValue], Generator[FrozenBindings, None, None]]
+    #: What rdflib calls to evaluate an expression (bound to it as ``_evalfn``).
+    Evaluation = Callable[[Expr, QueryContext], Node]
 
 
 @functools.lru_cache(maxsize=512)
@@ -54,9 +55,7 @@ def _prepared(text: str, normalize_literals: bool) -> Query:
     if relative is not None:  # (the fast engine's parser refuses it too)
         raise ValueError(f"<{relative}> is no absolute IRI, and no BASE resolves it")
     filters_before_optionals(prepared.algebra)
-    logical_operators_as_sparql_says(prepared.algebra)
-    functions_as_the_fast_engine(prepared.algebra)
-    iris_as_sparql_says(prepared.algebra)
+    expressions_as_sparql_says(prepared.algebra)
     empty_values_as_no_rows(prepared.algebra)
     return prepared
 
@@ -280,7 +279,7 @@ def algebra_nodes(part: object) -> Iterator[object]:
     ``part`` first: its patterns, expressions and terms, nested ones included (the
     variables of a VALUES block too), but not the variables rdflib notes a node binds
     (``_vars``). A node's own are read after the caller had it, which may rewrite them
-    (``logical_operators_as_sparql_says``)."""
+    (``expressions_as_sparql_says``)."""
     from pyparsing import ParseResults
     from rdflib.plugins.sparql.parserutils import CompValue
 
@@ -433,31 +432,52 @@ def _is_rdf_triple(triple: tuple[Node, Node, Node]) -> bool:
     return isinstance(subject, (URIRef, BNode)) and isinstance(predicate, URIRef)
 
 
-def logical_operators_as_sparql_says(algebra: object) -> None:
-    """Give every ``&&`` of a translated query (its filters, binds, projections and the
-    patterns of its EXISTS) the evaluation of ``sparql_logic.and_in_order``, every
-    ``||`` that of ``or_in_order``, its operands without an EXISTS first
-    (``_exists_last``), and every ``IN`` and ``NOT IN`` that of ``member_of``: SPARQL's
-    values (17.2, 17.4.1.9-10), where rdflib's own raised at the first error or compared
-    terms, and fewer evaluations.
+def expressions_as_sparql_says(algebra: object) -> None:
+    """Give each expression of a translated query (``algebra``: its filters, binds,
+    projections, orderings and the patterns of its EXISTS) that rdflib evaluates
+    otherwise than SPARQL 1.1 and the fast engine the evaluation ``_evaluations`` has for
+    it, and put the operands of each ``||`` with an EXISTS last (``_exists_last``).
     rdflib binds an expression's function to the node when it parses it, so only this
-    query's nodes are bound."""
+    query's nodes are bound: no other user of rdflib is touched. Every query rdflib
+    evaluates here is prepared by ``_prepared`` or, pySHACL's, by
+    ``reference_shacl._prepare``, both binding these, so rdflib's own REGEX (Python's
+    backtracking ``re``) is never reached."""
     from rdflib.plugins.sparql.parserutils import Expr
 
+    evaluations = _evaluations()
+    for node in algebra_nodes(algebra):
+        if not isinstance(node, Expr):
+            continue
+        evaluation = evaluations.get(node.name)
+        if evaluation is None or (
+            node.name == "RelationalExpression"
+            and OrderedDict.get(node, "op") not in ("IN", "NOT IN")
+        ):
+            continue
+        if node.name == "ConditionalOrExpression":
+            _exists_last(node)
+        node._evalfn = MethodType(evaluation, node)
+
+
+@functools.cache
+def _evaluations() -> dict[str, Evaluation]:
+    """The evaluation of each expression, by rdflib's name of it, that rdflib gets wrong:
+    ``&&`` and ``||`` (``sparql_logic``: SPARQL 17.2's values, where rdflib's raised at
+    the first error, and its operands evaluated up to the deciding one), ``IN`` and ``NOT
+    IN`` (a ``RelationalExpression`` of those operators: ``=``, ``<`` and the others stay
+    rdflib's; 17.4.1.9-10, where rdflib compared terms), the functions of
+    ``_FAST_ENGINE_FUNCTIONS`` as the fast engine evaluates them
+    (``_as_the_fast_engine``), and ``IRI`` and ``URI`` (``_absolute_iri``)."""
     from .sparql_logic import and_in_order, member_of, or_in_order
 
-    for node in algebra_nodes(algebra):
-        if isinstance(node, Expr) and node.name == "ConditionalAndExpression":
-            node._evalfn = MethodType(and_in_order, node)
-        elif isinstance(node, Expr) and node.name == "ConditionalOrExpression":
-            _exists_last(node)
-            node._evalfn = MethodType(or_in_order, node)
-        elif (
-            isinstance(node, Expr)
-            and node.name == "RelationalExpression"
-            and OrderedDict.get(node, "op") in ("IN", "NOT IN")
-        ):
-            node._evalfn = MethodType(member_of, node)
+    return {
+        "ConditionalAndExpression": and_in_order,
+        "ConditionalOrExpression": or_in_order,
+        "RelationalExpression": member_of,
+        **dict.fromkeys(_FAST_ENGINE_FUNCTIONS, _as_the_fast_engine),
+        "Builtin_IRI": _absolute_iri,
+        "Builtin_URI": _absolute_iri,
+    }
 
 
 def _exists_last(disjunction: Expr) -> None:
@@ -503,22 +523,6 @@ _FAST_ENGINE_FUNCTIONS = {
 }
 
 
-def functions_as_the_fast_engine(algebra: object) -> None:
-    """Each call of a function of ``_FAST_ENGINE_FUNCTIONS`` in a translated query
-    (``algebra``) evaluated as the fast engine evaluates it (``_as_the_fast_engine``).
-    rdflib binds an expression's function to the node when it parses it, so the query's
-    own nodes are bound: no other user of rdflib is touched. Every query rdflib
-    evaluates here is prepared by ``_prepared`` or, pySHACL's, by
-    ``reference_shacl._prepare``, both binding these, so rdflib's own REGEX (Python's
-    backtracking ``re``) is never reached: an invalid pattern is an expression error, a
-    BIND leaves its variable unbound and a FILTER drops the row (SPARQL 1.1, 17.3)."""
-    from rdflib.plugins.sparql.parserutils import Expr
-
-    for node in algebra_nodes(algebra):
-        if isinstance(node, Expr) and node.name in _FAST_ENGINE_FUNCTIONS:
-            node._evalfn = MethodType(_as_the_fast_engine, node)
-
-
 def _as_the_fast_engine(expression: Expr, ctx: object) -> Node:
     """The value of the function call ``expression`` (its arguments evaluated as rdflib
     evaluates them): pyoxigraph's of the same terms (``linear_regex.evaluated``), its
@@ -537,22 +541,13 @@ def _as_the_fast_engine(expression: Expr, ctx: object) -> Node:
     return from_ox(answer)
 
 
-def iris_as_sparql_says(algebra: object) -> None:
-    """Each ``IRI`` and ``URI`` call of a translated query (``algebra``) an expression error
-    where its value is no absolute IRI (``terms.is_iri``: a relative one with no BASE to
-    resolve it against, a space in it) or its argument a literal that is no string, as
-    SPARQL 1.1 (17.4.2.8) and the fast engine say: rdflib made a URIRef of any text,
-    which no result format nor pyoxigraph's graph could hold (a traceback, exit 1)."""
-    from rdflib.plugins.sparql.parserutils import Expr
-
-    for node in algebra_nodes(algebra):
-        if isinstance(node, Expr) and node.name in ("Builtin_IRI", "Builtin_URI"):
-            node._evalfn = MethodType(_absolute_iri, node)
-
-
 def _absolute_iri(expression: Expr, ctx: QueryContext) -> Node:
-    """The value of the ``IRI`` call ``expression`` as rdflib gives it, an expression error
-    (SPARQLError) where that is no absolute IRI or the argument no string."""
+    """The value of the ``IRI`` (or ``URI``) call ``expression`` as rdflib gives it, an
+    expression error (SPARQLError) where that is no absolute IRI (``terms.is_iri``: a
+    relative one with no BASE to resolve it against, a space in it) or its argument a
+    literal that is no string, as SPARQL 1.1 (17.4.2.8) and the fast engine say: rdflib
+    made a URIRef of any text, which no result format nor pyoxigraph's graph could hold
+    (a traceback, exit 1)."""
     from rdflib.namespace import XSD
     from rdflib.plugins.sparql.operators import Builtin_IRI
     from rdflib.plugins.sparql.sparql import SPARQLError

@@ -47,12 +47,7 @@ from .owlrl_linear import (
     RDFSRulesBySchemaPredicate,
     vocabularies_read_once,
 )
-from .rdflib_sparql import (
-    filters_before_optionals,
-    functions_as_the_fast_engine,
-    iris_as_sparql_says,
-    logical_operators_as_sparql_says,
-)
+from .rdflib_sparql import expressions_as_sparql_says, filters_before_optionals
 from .shacl import ResultRow
 from .swaps import swapped
 from .terms import quiet_ill_typed
@@ -62,18 +57,14 @@ from .terms import quiet_ill_typed
 def _prepare(text: str, base: str | None, namespaces: tuple[tuple[str, str], ...]) -> Any:
     """A SPARQL text parsed and translated, its filter's conjuncts moved before the
     OPTIONALs that cannot change them (``rdflib_sparql.filters_before_optionals``: the
-    same rows), its ``&&``, ``||``, ``IN`` and ``NOT IN`` evaluated as SPARQL says
-    (``logical_operators_as_sparql_says``), the functions rdflib gets wrong as the
-    fast engine does (``functions_as_the_fast_engine``) and ``IRI`` of no absolute IRI
-    an expression error (``iris_as_sparql_says``), as in a query; kept for the process, since
-    the same shapes send the same texts on every validation (a translated query holds
-    no graph)."""
+    same rows), its ``&&``, ``||``, ``IN``, ``NOT IN``, ``IRI`` and the functions rdflib
+    gets wrong evaluated as SPARQL and the fast engine say, as in a query
+    (``rdflib_sparql.expressions_as_sparql_says``); kept for the process, since the same
+    shapes send the same texts on every validation (a translated query holds no graph)."""
     parsed = sparql_processor.parseQuery(text)
     query = sparql_processor.translateQuery(parsed, base, dict(namespaces))
     filters_before_optionals(query.algebra)
-    logical_operators_as_sparql_says(query.algebra)
-    functions_as_the_fast_engine(query.algebra)
-    iris_as_sparql_says(query.algebra)
+    expressions_as_sparql_says(query.algebra)
     return query
 
 

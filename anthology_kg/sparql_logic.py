@@ -1,6 +1,6 @@
 """SPARQL 1.1's ``&&``, ``||`` (section 17.2), ``IN`` and ``NOT IN`` (17.4.1.9-10) for
 rdflib's engine, bound to the expressions of a query rdflib has parsed
-(``rdflib_sparql.logical_operators_as_sparql_says``): a false operand makes ``&&`` false
+(``rdflib_sparql.expressions_as_sparql_says``): a false operand makes ``&&`` false
 and a true one makes ``||`` true even where another operand is an error or an unbound
 variable, and the operands after the deciding one are not evaluated. rdflib's own read
 every operand first and raised at the first error; its ``IN`` compared terms, not values,
