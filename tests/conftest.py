@@ -245,16 +245,35 @@ def own_shapes(root: Path, shapes: str, data: str) -> tuple[str, ...]:
     return ("--root", str(root), "validate", "--shapes", str(root / "s.ttl"))
 
 
+#: The engines a differential test runs a command on.
+ENGINES = ("fast", "reference")
+
+
 def validated_alike(*args: str, exit_code: int = 1) -> str:
     """What ``validate`` (``args``, as ``own_shapes`` gives them) prints, asserted the
     same on both engines and each exiting ``exit_code``."""
     outputs = set()
-    for engine in ("fast", "reference"):
+    for engine in ENGINES:
         found = run_cli(*args, "--engine", engine)
         assert found.exit_code == exit_code, (engine, found.stderr)
         outputs.add(found.stdout)
     (text,) = outputs
     return text
+
+
+def answered(engine: str, *args: str, input: str | None = None) -> str:
+    """What the command ``args`` (``sparql`` and its options, after ``--root`` if
+    given) prints on ``engine``, asserted to exit 0 with nothing on stderr."""
+    found = run_cli(*args, "--engine", engine, input=input)
+    assert (found.exit_code, found.stderr) == (0, ""), (engine, found.stderr)
+    return found.stdout
+
+
+def answered_alike(*args: str, input: str | None = None) -> str:
+    """What ``answered`` gives for ``args``, asserted the same on both engines."""
+    outputs = {answered(engine, *args, input=input) for engine in ENGINES}
+    assert len(outputs) == 1, outputs
+    return outputs.pop()
 
 
 def _sigint_as_on_a_terminal() -> None:

@@ -7,22 +7,16 @@ bundled anthology, on both engines: the same output, exit 0, nothing on stderr."
 from __future__ import annotations
 
 import pytest
-from conftest import own_shapes, run_cli, validated_alike
+from conftest import answered_alike, own_shapes, run_cli, validated_alike
 
 PREFIX = "PREFIX ex: <http://ex.org/>\nPREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n"
 FORMATS = ("table", "csv", "tsv", "json", "xml")
 
 
-def answered_alike(text: str, *options: str) -> str:
+def sparql_alike(text: str, *options: str) -> str:
     """What ``sparql`` prints for ``text`` (with ``options``), asserted the same on both
-    engines, each with exit 0 and nothing on stderr."""
-    outputs = set()
-    for engine in ("fast", "reference"):
-        found = run_cli("sparql", "-", "--engine", engine, *options, input=PREFIX + text)
-        assert (found.exit_code, found.stderr) == (0, ""), (engine, found.stderr)
-        outputs.add(found.stdout)
-    assert len(outputs) == 1, outputs
-    return outputs.pop()
+    engines, each with exit 0 and nothing on stderr (``conftest.answered_alike``)."""
+    return answered_alike("sparql", "-", *options, input=PREFIX + text)
 
 
 NO_IRI = {
@@ -35,18 +29,18 @@ NO_IRI = {
 
 @pytest.mark.parametrize("form", FORMATS)
 def test_iri_of_a_relative_iri_is_unbound_in_every_format(form):
-    answered_alike(NO_IRI["relative"], "--format", form)
+    sparql_alike(NO_IRI["relative"], "--format", form)
 
 
 @pytest.mark.parametrize("case", NO_IRI)
 def test_iri_of_no_absolute_iri_is_an_expression_error(case):
     kept = "http://ex.org/a" if case == "filter" else ""  # (an unbound ?x: empty)
-    assert answered_alike(NO_IRI[case], "--format", "csv").splitlines() == ["x", kept]
+    assert sparql_alike(NO_IRI[case], "--format", "csv").splitlines() == ["x", kept]
 
 
 def test_iri_resolves_against_the_querys_base():
     text = 'BASE <http://ex.org/> SELECT ?x WHERE { BIND(IRI("foo") AS ?x) }'
-    assert answered_alike(text, "--format", "csv").splitlines() == ["x", "http://ex.org/foo"]
+    assert sparql_alike(text, "--format", "csv").splitlines() == ["x", "http://ex.org/foo"]
 
 
 CONSTRUCTS = {
@@ -63,7 +57,7 @@ CONSTRUCTS = {
 @pytest.mark.parametrize("case", CONSTRUCTS)
 def test_a_construct_leaves_out_the_triples_rdf_does_not_allow(case):
     text, kept = CONSTRUCTS[case]  # the number of triples of ex:p kept
-    written = answered_alike(text)
+    written = sparql_alike(text)
     assert written.count("ex.org/p") == kept, written
 
 
@@ -121,7 +115,7 @@ VALID = {  # each ended in "query failed" (exit 2) on the reference engine (hunt
 @pytest.mark.parametrize("case", VALID)
 def test_a_valid_query_is_answered(case):
     text, rows = VALID[case]
-    found = answered_alike(text, "--format", "csv").splitlines()
+    found = sparql_alike(text, "--format", "csv").splitlines()
     if rows is None:  # a count over the bundled anthology: the same on both, and some
         assert found[0] == "c" and int(found[1]) > 0, found
     else:
@@ -133,7 +127,7 @@ def test_rdflib_is_left_as_it_was():
     from rdflib.plugins.sparql import parser
     from rdflib.plugins.sparql.aggregates import Aggregator, Sum
 
-    answered_alike(AK + "SELECT (SUM(?o) AS ?c) WHERE { ?s !(^ak:cites) ?o }")
+    sparql_alike(AK + "SELECT (SUM(?o) AS ?c) WHERE { ?s !(^ak:cites) ?o }")
     assert Aggregator.accumulator_classes["Aggregate_Sum"] is Sum
     assert "postParse" not in vars(parser.PathOneInPropertySet.exprs[-1])
 
@@ -168,10 +162,10 @@ def test_strdt_and_strlang_of_wrong_arguments_are_expression_errors():
         'BIND(STRLANG("a", "en"@en) AS ?f) BIND(STRLANG("a", "not a tag") AS ?g) '
         'BIND(STRDT("a", ex:t) AS ?h) }'
     )
-    assert '"e":{"type":"literal","value":"a","xml:lang":"en-us"}' in answered_alike(
+    assert '"e":{"type":"literal","value":"a","xml:lang":"en-us"}' in sparql_alike(
         text, "--format", "json"
     )
-    assert answered_alike(text, "--format", "csv").splitlines() == ["a,b,c,d,e,f,g,h", ",,,,a,,,a"]
+    assert sparql_alike(text, "--format", "csv").splitlines() == ["a,b,c,d,e,f,g,h", ",,,,a,,,a"]
 
 
 #: IRI() of a relative IRI in a shape's SPARQL: an expression error on both engines, so the

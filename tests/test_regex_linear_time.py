@@ -12,7 +12,7 @@ import signal
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import answered_alike, run_cli
 from forked_cli import ForkServer
 
 from anthology_kg import linear_regex
@@ -115,18 +115,6 @@ def test_a_querys_catastrophic_regex_is_answered_on_the_reference_engine(tmp_pat
     assert out.split() == ["t", TITLE[:-1]]
 
 
-def answered_alike(root: Path, query: Path, form: str) -> str:
-    """``sparql QUERY --format FORM``'s answer, the same on both engines."""
-    answers = set()
-    for engine in ("fast", "reference"):
-        result = run_cli("--root", str(root), "sparql", str(query), "--format", form,
-                         "--engine", engine)  # fmt: skip
-        assert result.exit_code == 0, (engine, result.stderr)
-        answers.add(result.stdout)
-    assert len(answers) == 1, answers
-    return answers.pop()
-
-
 #: (text, pattern, flags): SPARQL's REGEX on each, the same on both engines; a
 #: back-reference and a look-ahead are errors (the row's ?m unbound), \p{L} a class,
 #: the flags x and q read as XPath reads them.
@@ -161,7 +149,7 @@ def test_regex_gives_the_same_answers_on_both_engines(tmp_path):
         "BIND (REGEX(?t, ?p, ?f) AS ?m) } ORDER BY ?i\n",
         encoding="utf-8",
     )
-    answer = answered_alike(root, query, "csv")
+    answer = answered_alike("--root", str(root), "sparql", str(query), "--format", "csv")
     matched = [line.split(",")[1] for line in answer.splitlines()[1:]]
     assert matched == ["true", "false", "true", "false", "true", "false", "false", "", "",
                        "true", "false", "true", "false", "true"]  # fmt: skip
@@ -233,7 +221,8 @@ def test_replace_gives_the_same_answers_on_both_engines(tmp_path):
         "BIND (LANG(?r) AS ?lang) } ORDER BY ?i\n",
         encoding="utf-8",
     )
-    rows_answered = json.loads(answered_alike(root, query, "json"))["results"]["bindings"]
+    answer = answered_alike("--root", str(root), "sparql", str(query), "--format", "json")
+    rows_answered = json.loads(answer)["results"]["bindings"]
     replaced = [(row.get("r", {}).get("value"), row.get("lang", {}).get("value"))
                 for row in rows_answered]  # fmt: skip
     assert replaced == [
