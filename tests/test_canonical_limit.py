@@ -3,6 +3,7 @@ starts, refused past the limit with exit 2 and a message; stop signals act durin
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
@@ -209,22 +210,43 @@ def test_the_child_process_gives_the_same_bytes(monkeypatch):
     assert sorted(str(q).encode() + b" ." for q in dataset) == here
 
 
+#: One process per hash seed runs each export (its arguments: JSON, one list a run) as the
+#: command line does, in the process (CliRunner), and writes its exit code, standard
+#: output and standard error as files ``N.code``, ``N.out``, ``N.err`` of a folder.
+_EXPORTS = """
+import json, sys
+from pathlib import Path
+from click.testing import CliRunner
+from anthology_kg.cli import main
+root, runs, out = sys.argv[1], json.loads(sys.argv[2]), Path(sys.argv[3])
+for n, args in enumerate(runs):
+    result = CliRunner().invoke(main, ["--root", root, "export", *args])
+    (out / f"{n}.code").write_text(str(result.exit_code))
+    (out / f"{n}.out").write_bytes(result.stdout_bytes)
+    (out / f"{n}.err").write_bytes(result.stderr_bytes)
+"""
+
+
 def test_refusal_and_export_are_the_same_across_hash_seeds(tmp_path):
     root = equal_values(tmp_path / "a", 40)
-
-    def run(seed: str, *args: str) -> subprocess.CompletedProcess:
-        command = [sys.executable, "-m", "anthology_kg", "--root", str(root), "export"]
+    runs = [["--format", "nquads"], ["--format", "jsonld", "--canonical-limit", "100"]]
+    outputs = {}
+    for seed in ("1", "2"):
+        out = tmp_path / seed
+        out.mkdir()
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        return subprocess.run([*command, *args], capture_output=True, env=env, check=False)
+        command = [sys.executable, "-c", _EXPORTS, str(root), json.dumps(runs), str(out)]
+        subprocess.run(command, env=env, check=True)
+        outputs[seed] = {p.name: p.read_bytes() for p in sorted(out.iterdir())}
+    assert len(outputs["1"]) == 3 * len(runs)
+    assert outputs["1"] == outputs["2"]
+    assert [outputs["1"][f"{n}.code"] for n in range(len(runs))] == [b"0", b"2"]
 
-    for args in (("--format", "nquads"), ("--format", "jsonld", "--canonical-limit", "100")):
-        first, second = run("1", *args), run("2", *args)
-        assert (first.returncode, first.stdout, first.stderr) == (
-            second.returncode,
-            second.stdout,
-            second.stderr,
-        )
-        assert first.returncode == (0 if len(args) == 2 else 2)
+
+def _cpu_seconds(pid: int) -> float:
+    """The user and system CPU seconds process ``pid`` has spent (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _children(pid: int) -> list[str]:
@@ -250,7 +272,10 @@ def test_a_stop_signal_acts_during_canonicalization(tmp_path, number):
             time.sleep(0.02)
         child = _children(process.pid)
         assert child, "no child process canonicalizing"
-        time.sleep(0.2)
+        # Until the child has canonicalized a while (it reads the list in ~1 ms), not a
+        # fixed 0.2 s: the CPU it burns before the signal is most of what the test costs.
+        while _cpu_seconds(int(child[0])) < 0.05 and time.monotonic() < deadline:
+            time.sleep(0.01)
         sent = time.monotonic()
         process.send_signal(number)
         process.wait(timeout=30)
