@@ -952,34 +952,66 @@ def run_in_browser(page, params: dict[str, str]) -> tuple[list[str], set[tuple]]
     return names, {tuple(row) for row in rows}
 
 
+class DependsOnRuns(NamedTuple):
+    """What the tab read and answered on the depends-on page, run for two entries."""
+
+    read_before: list[str]  # the files the page read before its first run
+    engine_before: str  # typeof window.OXIGRAPH_WASM then
+    answers: dict[str, tuple[list[str], set[tuple]]]  # by entry: run_in_browser's
+    read: list[str]  # every file the page read, the runs' too
+    dialogs: list[str]
+    requests: list[str]  # those leaving the site
+
+
+@pytest.fixture(scope="module")
+def depends_on_runs(bundled_site, browser_tab) -> DependsOnRuns:
+    """The depends-on page of the bundled site visited once for the module and run for
+    two entries, as a reader asks a second question: the page, its engine and its
+    answers are those of two tests (the answers; what was read, and when), each visit
+    and run ~0.3 s of the browser's CPU."""
+    files: list[str] = []
+    dialogs: list[str] = []
+    requests: list[str] = []
+    page = watched_page(Tab(browser_tab), dialogs, requests)
+    page.on("request", lambda r: files.append(r.url.rsplit("/", 1)[-1]))
+    try:
+        page.goto((bundled_site / "queries" / "depends-on.html").as_uri())
+        read_before = list(files)
+        engine_before = page.evaluate("typeof window.OXIGRAPH_WASM")
+        answers = {
+            entry: run_in_browser(page, {"entry": entry})
+            for entry in ("CODEBASE-verl", "ARXIV-2409.19256")
+        }
+    finally:
+        page.leave()
+    return DependsOnRuns(read_before, engine_before, answers, files, dialogs, requests)
+
+
 @needs_chromium
-def test_stored_queries_run_in_the_browser_with_the_cli_answers(bundled_site, tab):
+def test_stored_queries_run_in_the_browser_with_the_cli_answers(bundled_site, tab, depends_on_runs):
     dialogs, requests = [], []
     page = watched_page(tab, dialogs, requests)
     page.goto((bundled_site / "queries" / "confounders.html").as_uri())
     names, rows = run_in_browser(page, {})
     assert (names, rows) == cli_rows("confounders") and rows
     # One page, run again with another entry, as a reader asks a second question.
-    page.goto((bundled_site / "queries" / "depends-on.html").as_uri())
-    for entry in ("CODEBASE-verl", "ARXIV-2409.19256"):
-        names, rows = run_in_browser(page, {"entry": entry})
+    for entry, (names, rows) in depends_on_runs.answers.items():
         assert (names, rows) == cli_rows("depends-on", "--param", f"entry={entry}"), entry
         assert rows, entry
     page.leave()
     assert dialogs == [] and requests == []
+    assert depends_on_runs.dialogs == [] and depends_on_runs.requests == []
 
 
 @needs_chromium
-def test_the_engine_and_the_anthology_are_read_on_the_first_run_only(bundled_site, tab):
-    files: list[str] = []
-    tab.on("request", lambda r: files.append(r.url.rsplit("/", 1)[-1]))
-    tab.goto((bundled_site / "queries" / "depends-on.html").as_uri())
+def test_the_engine_and_the_anthology_are_read_on_the_first_run_only(depends_on_runs):
+    files = depends_on_runs.read_before
     lazy = {"oxigraph-wasm.js", "anthology-data.js", "search-index.js"}
     assert "query.js" in files and not lazy & set(files)
-    assert tab.evaluate("typeof window.OXIGRAPH_WASM") == "undefined"
-    for entry in ("CODEBASE-verl", "ARXIV-2409.19256"):
-        names, rows = run_in_browser(tab, {"entry": entry})
+    assert depends_on_runs.engine_before == "undefined"
+    for entry, (_, rows) in depends_on_runs.answers.items():
         assert rows, entry
+    files = depends_on_runs.read
     assert sorted(f for f in files if f in lazy) == sorted(lazy)  # each read once
 
 
