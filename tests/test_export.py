@@ -436,8 +436,11 @@ def test_export_loads_no_rdflib(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
     assert (tmp_path / "export.turtle").read_bytes() == exported("turtle")
-    # The probe sees an import when there is one: inference needs the loader.
+    # The probe sees an import when there is one: inference needs the loader (one
+    # format shows it; each more cost ~0.05 s of inference).
     script = script.replace("'-o', out]", "'-o', out, '--inferred', 'rdfs']")
+    script = script.replace(f"for fmt in {sorted(FORMATS)!r}:", "for fmt in ['nquads']:")
+    assert "for fmt in ['nquads']:" in script
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert "'rdflib'" in done.stdout, done.stderr
 
