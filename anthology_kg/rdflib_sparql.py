@@ -449,10 +449,7 @@ def expressions_as_sparql_says(algebra: object) -> None:
         if not isinstance(node, Expr):
             continue
         evaluation = evaluations.get(node.name)
-        if evaluation is None or (
-            node.name == "RelationalExpression"
-            and OrderedDict.get(node, "op") not in ("IN", "NOT IN")
-        ):
+        if evaluation is None:
             continue
         if node.name == "ConditionalOrExpression":
             _exists_last(node)
@@ -463,17 +460,17 @@ def expressions_as_sparql_says(algebra: object) -> None:
 def _evaluations() -> dict[str, Evaluation]:
     """The evaluation of each expression, by rdflib's name of it, that rdflib gets wrong:
     ``&&`` and ``||`` (``sparql_logic``: SPARQL 17.2's values, where rdflib's raised at
-    the first error, and its operands evaluated up to the deciding one), ``IN`` and ``NOT
-    IN`` (a ``RelationalExpression`` of those operators: ``=``, ``<`` and the others stay
-    rdflib's; 17.4.1.9-10, where rdflib compared terms), the functions of
+    the first error, and its operands evaluated up to the deciding one), the
+    ``RelationalExpression`` (``IN`` and ``NOT IN`` by 17.4.1.9-10, where rdflib compared
+    terms; ``=``, ``<`` and the others the fast engine's), the functions of
     ``_FAST_ENGINE_FUNCTIONS`` as the fast engine evaluates them
     (``_as_the_fast_engine``), and ``IRI`` and ``URI`` (``_absolute_iri``)."""
-    from .sparql_logic import and_in_order, member_of, or_in_order
+    from .sparql_logic import and_in_order, or_in_order, relation
 
     return {
         "ConditionalAndExpression": and_in_order,
         "ConditionalOrExpression": or_in_order,
-        "RelationalExpression": member_of,
+        "RelationalExpression": relation,
         **dict.fromkeys(_FAST_ENGINE_FUNCTIONS, _as_the_fast_engine),
         "Builtin_IRI": _absolute_iri,
         "Builtin_URI": _absolute_iri,
