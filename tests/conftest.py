@@ -217,6 +217,17 @@ def browser_tab(browser):
     return page
 
 
+@pytest.fixture(scope="session")
+def bundled_site_built(tmp_path_factory) -> Path:
+    """The bundled anthology's site as ``site`` builds it (the repository's working
+    folder, every option at its default), once for the test process: for test_site and
+    test_site_reading, which run one after the other (``BESIDE``) and only read it."""
+    out = tmp_path_factory.mktemp("bundled-site") / "site"
+    result = run_cli("site", "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    return out
+
+
 @functools.cache
 def reference_results(root: Path) -> tuple:
     """The reference engine's (rdflib + pySHACL) validation results (frozen

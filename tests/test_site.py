@@ -722,10 +722,11 @@ def visible(html: str) -> tuple[str, list[str]]:
 
 
 @pytest.fixture(scope="module")
-def bundled_site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("bundled") / "site"
-    check_site([], out)
-    return out
+def bundled_site(bundled_site_built) -> Path:
+    """The bundled anthology's site (conftest's, shared with test_site_reading: read
+    only), its pages checked (check_pages)."""
+    check_pages(bundled_site_built)
+    return bundled_site_built
 
 
 def test_entry_pages_read_as_labels_with_authors_and_years(bundled_site):

@@ -106,10 +106,10 @@ def build(root: Path | None, out: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def bundled(tmp_path_factory) -> tuple[Path, Graph]:
-    """The bundled anthology's site and its data graph."""
-    out = build(None, tmp_path_factory.mktemp("reading") / "site")
-    return out, data_graph(bundled_dir() / "data")
+def bundled(bundled_site_built) -> tuple[Path, Graph]:
+    """The bundled anthology's site (conftest's, shared with test_site: read only) and
+    its data graph."""
+    return bundled_site_built, data_graph(bundled_dir() / "data")
 
 
 @pytest.fixture(scope="module")
