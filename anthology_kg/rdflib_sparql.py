@@ -48,16 +48,37 @@ def _prepared(text: str, normalize_literals: bool) -> Query:
     # rdflib's SPARQL parser takes a tenth of a second to import: not on every command's path.
     from rdflib.plugins.sparql import prepareQuery
 
-    with quiet_ill_typed(), _negated_inverses_kept():  # (an ill-typed literal is no error)
+    with parsing_as_sparql_says():
         prepared = prepareQuery(text)
-    negated_inverses_as_sparql_says(prepared.algebra)
+    # (After the rewrite: a negated set's inverse members are paths the walk reads then.)
+    algebra_as_sparql_says(prepared.algebra)
     relative = _relative_iri(prepared.algebra)
     if relative is not None:  # (the fast engine's parser refuses it too)
         raise ValueError(f"<{relative}> is no absolute IRI, and no BASE resolves it")
-    filters_before_optionals(prepared.algebra)
-    expressions_as_sparql_says(prepared.algebra)
-    empty_values_as_no_rows(prepared.algebra)
     return prepared
+
+
+@contextlib.contextmanager
+def parsing_as_sparql_says() -> Iterator[None]:
+    """Within, rdflib parses (and translates) a query text as every query of this package
+    is parsed, a query's (``_prepared``) as a shape's (``reference_shacl._prepare``): an
+    ill-typed literal is no error (``quiet_ill_typed``), and an inverse member of a
+    negated property set keeps its IRI (``_negated_inverses_kept``)."""
+    with quiet_ill_typed(), _negated_inverses_kept():
+        yield
+
+
+def algebra_as_sparql_says(algebra: CompValue) -> None:
+    """A translated query (``algebra``, parsed in ``parsing_as_sparql_says``) rewritten
+    where rdflib would evaluate it otherwise than SPARQL 1.1 and the fast engine: its
+    negated inverse paths (``negated_inverses_as_sparql_says``), its filters' conjuncts
+    before the OPTIONALs that cannot change them (``filters_before_optionals``: the same
+    rows), its expressions (``expressions_as_sparql_says``) and its empty VALUES blocks
+    (``empty_values_as_no_rows``)."""
+    negated_inverses_as_sparql_says(algebra)
+    filters_before_optionals(algebra)
+    expressions_as_sparql_says(algebra)
+    empty_values_as_no_rows(algebra)
 
 
 def _relative_iri(algebra: object) -> str | None:

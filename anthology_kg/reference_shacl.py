@@ -47,7 +47,7 @@ from .owlrl_linear import (
     RDFSRulesBySchemaPredicate,
     vocabularies_read_once,
 )
-from .rdflib_sparql import expressions_as_sparql_says, filters_before_optionals
+from .rdflib_sparql import algebra_as_sparql_says, parsing_as_sparql_says
 from .shacl import ResultRow
 from .swaps import swapped
 from .terms import quiet_ill_typed
@@ -55,16 +55,16 @@ from .terms import quiet_ill_typed
 
 @functools.lru_cache(maxsize=1024)
 def _prepare(text: str, base: str | None, namespaces: tuple[tuple[str, str], ...]) -> Any:
-    """A SPARQL text parsed and translated, its filter's conjuncts moved before the
-    OPTIONALs that cannot change them (``rdflib_sparql.filters_before_optionals``: the
-    same rows), its ``&&``, ``||``, ``IN``, ``NOT IN``, ``IRI`` and the functions rdflib
-    gets wrong evaluated as SPARQL and the fast engine say, as in a query
-    (``rdflib_sparql.expressions_as_sparql_says``); kept for the process, since the same
-    shapes send the same texts on every validation (a translated query holds no graph)."""
-    parsed = sparql_processor.parseQuery(text)
-    query = sparql_processor.translateQuery(parsed, base, dict(namespaces))
-    filters_before_optionals(query.algebra)
-    expressions_as_sparql_says(query.algebra)
+    """A SPARQL text parsed, translated and rewritten as a query's is
+    (``rdflib_sparql.parsing_as_sparql_says``, ``algebra_as_sparql_says``): its negated
+    inverse paths, its filters, its ``&&``, ``||``, comparisons, ``IRI`` and the
+    functions rdflib gets wrong and its empty VALUES evaluated as SPARQL and the fast
+    engine say; kept for the process, since the same shapes send the same texts on every
+    validation (a translated query holds no graph)."""
+    with parsing_as_sparql_says():
+        parsed = sparql_processor.parseQuery(text)
+        query = sparql_processor.translateQuery(parsed, base, dict(namespaces))
+    algebra_as_sparql_says(query.algebra)
     return query
 
 

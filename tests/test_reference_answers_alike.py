@@ -181,3 +181,21 @@ ex:S a sh:NodeShape ; sh:targetNode ex:a ;
 def test_iri_of_no_absolute_iri_in_a_shapes_sparql_is_an_expression_error(tmp_path):
     args = own_shapes(tmp_path, IRI_SHAPE, "<http://ex.org/a> a <http://ex.org/T> .\n")
     assert "] no IRI (" in validated_alike(*args)
+
+
+NEGATED_INVERSE_SHAPE = """@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix ex: <http://ex.org/> .
+ex:Neg a sh:NodeShape ; sh:targetNode ex:a ;
+  sh:sparql [ sh:message "{?o} reaches {$this} by no ex:p" ;
+    sh:select "SELECT $this ?o WHERE { $this !(^<http://ex.org/p>) ?o }" ] .
+"""
+
+
+def test_a_negated_inverse_path_in_a_shapes_sparql_is_read_as_in_a_query(tmp_path):
+    """A shape's SPARQL is parsed and rewritten as a query's (``rdflib_sparql.
+    parsing_as_sparql_says``, ``algebra_as_sparql_says``): rdflib's NegatedPath refused
+    ``!(^p)`` there ("pySHACL failed on them", exit 2) though a query took it."""
+    data = "@prefix ex: <http://ex.org/> .\nex:c ex:p ex:a .\nex:d ex:r ex:a .\n"
+    text = validated_alike(*own_shapes(tmp_path, NEGATED_INVERSE_SHAPE, data))
+    assert "] http://ex.org/d reaches http://ex.org/a by no ex:p (" in text
+    assert "http://ex.org/c reaches" not in text
