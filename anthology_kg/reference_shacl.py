@@ -18,8 +18,12 @@ from pyshacl import inference as pyshacl_inference
 from pyshacl import shape as pyshacl_shape
 from pyshacl.constraints import ALL_CONSTRAINT_PARAMETERS, CONSTRAINT_PARAMETERS_MAP
 from pyshacl.constraints.constraint_component import ConstraintComponent
-from pyshacl.constraints.core import string_based_constraints
+from pyshacl.constraints.core import string_based_constraints, value_range_constraints
 from pyshacl.constraints.core.other_constraints import ClosedConstraintComponent
+from pyshacl.constraints.core.property_pair_constraints import (
+    LessThanConstraintComponent,
+    LessThanOrEqualsConstraintComponent,
+)
 from pyshacl.constraints.core.string_based_constraints import PatternConstraintComponent
 from pyshacl.constraints.sparql.sparql_based_constraint_components import (
     AskConstraintValidator,
@@ -49,6 +53,7 @@ from .owlrl_linear import (
 )
 from .rdflib_sparql import algebra_as_sparql_says, parsing_as_sparql_says
 from .shacl import ResultRow
+from .sparql_logic import compared
 from .swaps import swapped
 from .terms import quiet_ill_typed
 
@@ -443,6 +448,46 @@ def _each_result_its_own_message(
         del helper.bind_messages, self.make_v_result
 
 
+def _order_as_sparql(value: Any, bound: Any) -> int:
+    """pySHACL's ``compare_literal`` (the order of a value node and a value range's bound:
+    -1, 0 or 1) by SPARQL's ``<``, ``=`` and ``>`` as the fast engine evaluates them
+    (``sparql_logic.compared``), TypeError where they do not compare (a date and a
+    dateTime, a date and a number), which pySHACL takes for a failed comparison: a
+    result, as SHACL 4.4 makes one. pySHACL ordered a date and a number, and a gYear."""
+    for order, op in ((-1, "<"), (0, "="), (1, ">")):
+        try:
+            if compared(op, value, bound):
+                return order
+        except SPARQLError:
+            break
+    raise TypeError(f"{value!r} and {bound!r} do not compare")
+
+
+def _pairs_compared(op: str) -> Any:
+    """pySHACL's ``_compare_lt`` (``op`` ``<``, sh:lessThan) or ``_compare_ltoe``
+    (``<=``, sh:lessThanOrEquals): a result for each value node that is not ``op`` one
+    of the values of the other property at its focus node, by SPARQL's operator as the
+    fast engine evaluates it (``sparql_logic.compared``), or does not compare with it
+    (SHACL 4.5.3-4). pySHACL ordered values of types SPARQL does not compare (an
+    xsd:date and an xsd:dateTime) and stopped at a blank node (exit 2)."""
+
+    def compare(
+        self: Any, value_nodes: Any, compare_values: Any, datagraph: Any, focus: Any
+    ) -> Any:
+        reports = []
+        for value in value_nodes:
+            for other in compare_values:
+                try:
+                    holds = compared(op, value, other)
+                except SPARQLError:
+                    holds = False
+                if not holds:
+                    reports.append(self.make_v_result(datagraph, focus, value_node=value))
+        return bool(reports), reports
+
+    return compare
+
+
 #: A variable of a message template, {?name} or {$name} (SHACL 5.3.2).
 _MESSAGE_VARIABLE = re.compile(r"\{[?$]([^{}]+)\}")
 
@@ -492,8 +537,9 @@ def _component_messages_filled(self: Any, param_map: Any = None) -> None:
 @contextlib.contextmanager
 def _pyshacl_quiet() -> Iterator[None]:
     """pySHACL with no log lines or warnings of its own on stderr, and a shape with
-    sh:ignoredProperties but no sh:closed, an sh:pattern's flags and ``$`` and the
-    messages of SPARQL-based constraints and own constraint components taken as SHACL
+    sh:ignoredProperties but no sh:closed, an sh:pattern's flags and ``$``, the
+    messages of SPARQL-based constraints and own constraint components, and the
+    comparisons of value ranges and of sh:lessThan and sh:lessThanOrEquals taken as SHACL
     says (``swaps.swapped``)."""
     from pyshacl import entrypoints, target
     from pyshacl.constraints.core import logical_constraints, shape_based_constraints
@@ -508,6 +554,9 @@ def _pyshacl_quiet() -> Iterator[None]:
         swapped(BoundShapeValidatorComponent, "evaluate", _each_result_its_own_message),
         swapped(ConstraintComponent, "_format_sparql_based_result_message", _sparql_message_filled),
         swapped(SPARQLQueryHelper, "bind_messages", _component_messages_filled),
+        swapped(value_range_constraints, "compare_literal", _order_as_sparql),
+        swapped(LessThanConstraintComponent, "_compare_lt", _pairs_compared("<")),
+        swapped(LessThanOrEqualsConstraintComponent, "_compare_ltoe", _pairs_compared("<=")),
     ):
         yield
 
