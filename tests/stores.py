@@ -449,18 +449,12 @@ class Proxy:
                     upstream_connection.endheaders(body[: len(body) // 2])
                     upstream_connection.close()
                 else:
-                    request = urllib.request.Request(
-                        upstream + self.path, data=body or None, method=self.command,
-                        headers=headers,
-                    )  # fmt: skip
-                    try:
-                        with urllib.request.urlopen(request, timeout=120) as response:
-                            status, content = response.status, response.read()
-                            kind = response.headers.get("Content-Type", "")
-                    except urllib.error.HTTPError as exc:
-                        status, content = exc.code, exc.read()
-                        kind = exc.headers.get("Content-Type", "text/plain")
-                        challenge = exc.headers.get("WWW-Authenticate")
+                    response = self._upstream(self.command, self.path, body, headers)
+                    status, content = response.status, response.read()
+                    kind = response.headers.get("Content-Type", "text/plain")
+                    challenge = response.headers.get("WWW-Authenticate")
+                    if response.will_close:
+                        self._close_upstream()
                 proxy.answered += len(content)
                 self.send_response(status)
                 self.send_header("Content-Type", kind)
@@ -471,6 +465,35 @@ class Proxy:
                 self.wfile.write(content)
 
             do_GET = do_POST = do_PUT = _forward
+
+            # One connection to the store for each of the client's (kept alive as the
+            # client's is): a new one a request cost the proxy ~0.6 ms of CPU of ~1.5.
+            _connection: http.client.HTTPConnection | None = None
+
+            def _upstream(self, method, path, body, headers) -> http.client.HTTPResponse:
+                for attempt in (1, 2):
+                    fresh = self._connection is None
+                    if self._connection is None:
+                        self._connection = http.client.HTTPConnection(
+                            target.hostname, target.port, timeout=120
+                        )
+                    try:
+                        self._connection.request(method, path, body=body or None, headers=headers)
+                        return self._connection.getresponse()
+                    except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                        self._close_upstream()
+                        if fresh or attempt == 2:  # not a kept connection the store closed
+                            raise
+                raise AssertionError("unreachable")
+
+            def _close_upstream(self) -> None:
+                if self._connection is not None:
+                    self._connection.close()
+                    self._connection = None
+
+            def finish(self) -> None:
+                super().finish()
+                self._close_upstream()
 
             def log_message(self, *args):
                 pass
