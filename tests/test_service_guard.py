@@ -6,11 +6,12 @@ the tool makes (review5's findings 1-3)."""
 
 from __future__ import annotations
 
+import shutil
 import socket
 import time
 
 import pytest
-from conftest import run_cli
+from conftest import FIXTURES, run_cli
 from stores import recording_store
 
 from anthology_kg import guards
@@ -74,10 +75,13 @@ def test_an_escaped_service_in_a_local_query_is_refused(tmp_path, listener, engi
 @pytest.mark.parametrize("engine", ["fast", "reference"])
 @pytest.mark.parametrize("keyword", ["\\u0053ERVICE", "\u017fERVICE"])
 def test_the_site_skips_a_stored_query_however_it_writes_service(
-    tmp_path, bundled_copy, listener, engine, keyword
+    tmp_path, listener, engine, keyword
 ):
+    """On a two-entry anthology (rule7-good's data): the bundled one's site took 0.14
+    (fast) and 0.27 s (reference) of CPU to build, this one's 0.10-0.15 s."""
     url, seen = listener
-    root = bundled_copy
+    root = tmp_path / "anthology"
+    shutil.copytree(FIXTURES / "rules" / "rule7-good" / "data", root / "data")
     with_query(root, "e", f"{keyword} <{url}/site> {{ ?s ?p ?o }}")
     out = tmp_path / "site"
     result = run_cli("--root", str(root), "site", "-o", str(out), "--engine", engine)
