@@ -8,8 +8,9 @@ as on the fast engine: the same flags (``s``, ``m``, ``i``, ``x``, ``q``), and a
 refuses (a back-reference, a look-around, an unknown flag) is ``Refused`` as the fast
 engine's REGEX gives an error. In a query, ``REGEX``, ``REPLACE`` and the other
 functions the reference engine takes from pyoxigraph (``rdflib_sparql``'s
-``_FAST_ENGINE_FUNCTIONS``) and its ``=``, ``<`` and the other comparisons
-(``sparql_logic.compared``) are pyoxigraph's own, of the same terms (``evaluated``).
+``_FAST_ENGINE_FUNCTIONS``), its ``=``, ``<`` and the other comparisons
+(``sparql_logic.compared``) and its arithmetic (``sparql_logic.arithmetic``) are
+pyoxigraph's own, of the same terms (``evaluated``).
 The store queried is empty and only read, and pyoxigraph's stores may be read from
 several threads at once.
 """
@@ -39,8 +40,9 @@ def search(pattern: str, flags: str, text: str) -> bool:
     return matched == _MATCHED
 
 
-#: SPARQL's relational operators (17.3), which ``evaluated`` writes between two operands.
-OPERATORS = frozenset(("=", "!=", "<", ">", "<=", ">="))
+#: SPARQL's relational and arithmetic operators (17.3), which ``evaluated`` writes between
+#: two operands.
+OPERATORS = frozenset(("=", "!=", "<", ">", "<=", ">=", "+", "-", "*", "/"))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -49,8 +51,8 @@ def evaluated(function: str, arguments: tuple[str, ...]) -> ox.Literal | None:
     or an operator of ``OPERATORS`` between two) of ``arguments``, terms in N-Triples
     syntax: the fast engine's answer for the same terms (a regular expression matched in
     linear time); None where it gives an error (a term of the wrong type, a pattern or
-    flags it refuses, values that do not compare). Kept per process: a pattern value
-    repeats, and a query of its own costs ~0.1 ms."""
+    flags it refuses, values that do not compare, a decimal divided by zero). Kept per
+    process: a pattern value repeats, and a query of its own costs ~0.1 ms."""
     names = [f"?a{index}" for index in range(len(arguments))]
     if function in OPERATORS:
         expression = f" {function} ".join(names)

@@ -483,15 +483,18 @@ def _evaluations() -> dict[str, Evaluation]:
     ``&&`` and ``||`` (``sparql_logic``: SPARQL 17.2's values, where rdflib's raised at
     the first error, and its operands evaluated up to the deciding one), the
     ``RelationalExpression`` (``IN`` and ``NOT IN`` by 17.4.1.9-10, where rdflib compared
-    terms; ``=``, ``<`` and the others the fast engine's), the functions of
+    terms; ``=``, ``<`` and the others the fast engine's), ``+``, ``-``, ``*`` and ``/``
+    (``sparql_logic.arithmetic``: the fast engine's), the functions of
     ``_FAST_ENGINE_FUNCTIONS`` as the fast engine evaluates them
     (``_as_the_fast_engine``), and ``IRI`` and ``URI`` (``_absolute_iri``)."""
-    from .sparql_logic import and_in_order, or_in_order, relation
+    from .sparql_logic import and_in_order, arithmetic, or_in_order, relation
 
     return {
         "ConditionalAndExpression": and_in_order,
         "ConditionalOrExpression": or_in_order,
         "RelationalExpression": relation,
+        "AdditiveExpression": arithmetic,
+        "MultiplicativeExpression": arithmetic,
         **dict.fromkeys(_FAST_ENGINE_FUNCTIONS, _as_the_fast_engine),
         "Builtin_IRI": _absolute_iri,
         "Builtin_URI": _absolute_iri,

@@ -1,11 +1,13 @@
 """SPARQL 1.1's ``&&``, ``||`` (section 17.2), ``IN`` and ``NOT IN`` (17.4.1.9-10), ``=``,
-``<`` and the other comparisons (17.3) for rdflib's engine, bound to the expressions of a
-query rdflib has parsed (``rdflib_sparql.expressions_as_sparql_says``): a false operand
-makes ``&&`` false and a true one makes ``||`` true even where another operand is an
-error or an unbound variable, and the operands after the deciding one are not evaluated;
-a comparison has the fast engine's value. rdflib's own read every operand first and
-raised at the first error; its ``IN`` compared terms, not values, and took a member's
-error for an unequal member; its comparisons ordered mixed values as Python does."""
+``<`` and the other comparisons, ``+``, ``-``, ``*`` and ``/`` (17.3) for rdflib's engine,
+bound to the expressions of a query rdflib has parsed
+(``rdflib_sparql.expressions_as_sparql_says``): a false operand makes ``&&`` false and a
+true one makes ``||`` true even where another operand is an error or an unbound
+variable, and the operands after the deciding one are not evaluated; a comparison and an
+arithmetic operation have the fast engine's value. rdflib's own read every operand first
+and raised at the first error; its ``IN`` compared terms, not values, and took a member's
+error for an unequal member; its comparisons ordered mixed values as Python does, and
+its arithmetic typed and rounded results its own way."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from rdflib.plugins.sparql.sparql import SPARQLError
 from rdflib.term import Node
 
 from . import linear_regex
-from .terms import nt_term
+from .terms import from_ox, nt_term
 
 #: The values of ``and_in_order`` and ``or_in_order``: literals are immutable, so one
 #: of each serves every call (rdflib makes a new one, ~5 µs, for each row a filter tests).
@@ -123,6 +125,38 @@ def relation(self: Expr, ctx: Any) -> Literal:
     left = sparql_value(ctx, OrderedDict.__getitem__(self, "expr"))
     right = sparql_value(ctx, other)
     return _TRUE if compared(op, left, right) else _FALSE
+
+
+def arithmetic(self: Expr, ctx: Any) -> Node:
+    """SPARQL's ``+`` and ``-`` (rdflib's AdditiveExpression ``self``) or ``*`` and ``/``
+    (MultiplicativeExpression) of the operands, left to right, as the fast engine
+    evaluates them: at each step pyoxigraph's value of the same terms
+    (``linear_regex.evaluated``; 17.3's numeric type promotion, durations and dates), an
+    expression error (SPARQLError) where it gives one; rdflib's value of an expression of
+    one operand. rdflib made a product of integers an xsd:decimal, a double divided by
+    zero an error (SPARQL: INF or NaN), a quotient of 28 digits where XSD's decimals give
+    18, and the difference of two dates an xsd:duration (SPARQL: xsd:dayTimeDuration)."""
+    other = OrderedDict.get(self, "other")
+    if other is None:
+        return self.expr
+    value = sparql_value(ctx, OrderedDict.__getitem__(self, "expr"))
+    operators: list[str] = OrderedDict.get(self, "op") or []
+    for op, operand in zip(operators, other, strict=True):
+        value = _computed(op, value, sparql_value(ctx, operand))
+    return value
+
+
+def _computed(op: str, left: object, right: object) -> Node:
+    """``left op right`` (``op`` one of ``+ - * /``) as pyoxigraph evaluates it."""
+    for term in (left, right):
+        if isinstance(term, SPARQLError):
+            raise term
+        if not isinstance(term, Literal):
+            raise SPARQLError(f"{op} of no literal: {term!r}")
+    answer = linear_regex.evaluated(op, (nt_term(left), nt_term(right)))  # type: ignore[arg-type]
+    if answer is None:
+        raise SPARQLError(f"{left!r} {op} {right!r} is an error")
+    return from_ox(answer)
 
 
 #: Python's comparison of two values for each relational operator of SPARQL 17.3.
