@@ -133,6 +133,7 @@ class PresentRemembered:
 #: rdfs4b and those on an ``rdf:type`` triple fire: each tests the triple's predicate
 #: against one of these first (``RDFSClosure.RDFS_Semantics.rules``).
 RDFS_SCHEMA_PREDICATES = frozenset({RDFS.domain, RDFS.range, RDFS.subClassOf, RDFS.subPropertyOf})
+_RDF_TYPE = frozenset({RDF.type})
 
 
 class RDFSRulesBySchemaPredicate:
@@ -142,7 +143,17 @@ class RDFSRulesBySchemaPredicate:
     the datatypes' subclass of ``rdfs:Literal``), found by a dict lookup. owlrl tested
     each triple against ~15 terms (rdflib's ``==``, a Python call) in every cycle, and
     most triples of an RDFS closure are ``rdf:type`` ones (two thirds of the rules' calls
-    on the test fixtures): the same triples stored, with a tenth of the comparisons."""
+    on the test fixtures): the same triples stored, with a tenth of the comparisons.
+
+    rdf1's ``p rdf:type rdf:Property`` and rdfs4a/b's ``x rdf:type rdfs:Resource`` are
+    stored once per term (``_typed_once``): once stored, a triple is in the graph or among
+    those added for good, so owlrl's storing it again for every triple of every cycle
+    naming the term added nothing."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._typed_property: set[Any] = set()  # the terms rdf1 typed
+        self._typed_resource: set[Any] = set()  # the terms rdfs4a or rdfs4b typed
+        super().__init__(*args, **kwargs)
 
     def rules(self, t: tuple[Any, Any, Any], cycle_num: int) -> None:
         subject, predicate, value = t
@@ -150,16 +161,26 @@ class RDFSRulesBySchemaPredicate:
             super().rules(t, cycle_num)  # type: ignore[misc]
             return
         rdf, rdfs = RDFSClosure.RDF, RDFSClosure.RDFS  # (_Terms within the block)
-        store_triple = self.store_triple  # type: ignore[attr-defined]
-        store_triple((predicate, rdf.type, rdf.Property))  # rdf1
+        if predicate not in self._typed_property:
+            self._typed_once(self._typed_property, predicate, rdf.Property)  # rdf1
         if cycle_num == 1:
-            store_triple((subject, rdf.type, rdfs.Resource))  # rdfs4a
-            store_triple((value, rdf.type, rdfs.Resource))  # rdfs4b
-        if predicate == rdf.type:
+            typed = self._typed_resource
+            for term in (subject, value):  # rdfs4a, rdfs4b
+                if term not in typed:
+                    self._typed_once(typed, term, rdfs.Resource)
+        if predicate in _RDF_TYPE:
+            store_triple = self.store_triple  # type: ignore[attr-defined]
             for predicate_made, value_made in _RULES_OF_A_CLASS.get(value, ()):
                 store_triple(
                     (subject, predicate_made, subject if value_made is None else value_made)
                 )
+
+    def _typed_once(self, typed: set[Any], term: Any, kind: Any) -> None:
+        """Store ``term rdf:type kind`` and note ``term`` in ``typed`` (up to
+        ``PRESENT_KEPT`` terms: past it, stored again each time as owlrl does)."""
+        self.store_triple((term, RDFSClosure.RDF.type, kind))  # type: ignore[attr-defined]
+        if len(typed) < PRESENT_KEPT:
+            typed.add(term)
 
 
 #: What owlrl's RDFS rules store for ``x rdf:type c``, by ``c``, besides rdf1, rdfs4a and
@@ -269,58 +290,144 @@ TYPES_WITH_RULES = frozenset(
         ),
     }
 )
-_RDF_TYPE = frozenset({RDF.type})
+_SAME_AS = frozenset({OWL.sameAs})
+
+
+def _owl(names: str) -> frozenset[Any]:
+    return frozenset(OWL[name] for name in names.split())
+
+
+#: owlrl's OWL-RL rule methods other than ``_equality``, in the order its ``rules`` calls
+#: them (``_equality`` second), each with the predicates of the triples it can fire on
+#: and, for ``x rdf:type c``, the classes ``c``: every branch of each tests the triple's
+#: predicate first, and a branch on rdf:type its object (tests/test_owlrl_linear.py
+#: reads owlrl's source for them). ``_properties`` fires on an annotation property too,
+#: in the first cycle (prp-ap).
+RULE_METHODS: dict[str, tuple[frozenset[Any], frozenset[Any]]] = {
+    "_properties": (
+        frozenset({RDFS.domain, RDFS.range, RDFS.subPropertyOf})
+        | _owl(
+            "equivalentProperty hasKey inverseOf propertyChainAxiom propertyDisjointWith "
+            "sourceIndividual"
+        ),
+        _owl(
+            "AllDisjointProperties AsymmetricProperty FunctionalProperty "
+            "InverseFunctionalProperty IrreflexiveProperty SymmetricProperty TransitiveProperty"
+        ),
+    ),
+    "_classes": (
+        _owl(
+            "allValuesFrom complementOf hasValue intersectionOf maxCardinality "
+            "maxQualifiedCardinality oneOf someValuesFrom unionOf"
+        ),
+        _owl("Nothing"),
+    ),
+    "_class_axioms": (
+        frozenset({RDFS.subClassOf}) | _owl("disjointWith equivalentClass"),
+        _owl("AllDisjointClasses"),
+    ),
+    "_schema_vocabulary": (
+        frozenset({RDFS.domain, RDFS.range, RDFS.subClassOf, RDFS.subPropertyOf})
+        | _owl(
+            "allValuesFrom equivalentClass equivalentProperty hasValue intersectionOf "
+            "someValuesFrom unionOf"
+        ),
+        frozenset({RDF.Property}) | _owl("Class DatatypeProperty ObjectProperty"),
+    ),
+}
+_ANNOTATION_PROPERTIES = frozenset(OWLRL.OWLRL_Annotation_properties)
 
 
 class OWLRLSemantics(PresentRemembered, OWLRL_Semantics):
     """owlrl's ``OWLRL_Semantics``, its list of the blank nodes seen (``bnodes``, kept in
-    the order first seen for ``post_process``) tested by a set lookup, and its equality
-    rules on a reflexive ``owl:sameAs`` cut to those that can add anything."""
+    the order first seen for ``post_process``) tested by a set lookup, each triple given
+    only to the rule methods that can fire on it (``RULE_METHODS``), and its equality
+    rules cut to those that can add anything."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.bnodes = _AppendOnlyList()
+        self._same_as_stored: set[Any] = set()  # the terms whose eq-ref triple is stored
+        by_predicate: dict[Any, list[Any]] = {}
+        by_type: dict[Any, list[Any]] = {}
+        for name, (predicates, types) in RULE_METHODS.items():
+            for table, keys in ((by_predicate, predicates), (by_type, types)):
+                for key in keys:
+                    methods = table.setdefault(key, [])
+                    methods.append(getattr(self, name))
+                    if name == "_properties":
+                        methods.append(self._equality)
+        equality = (self._equality,)
+
+        def with_equality(methods: list[Any]) -> tuple[Any, ...]:
+            return tuple(methods) if self._equality in methods else (*equality, *methods)
+
+        self._by_predicate = {key: with_equality(m) for key, m in by_predicate.items()}
+        self._by_type = {key: with_equality(m) for key, m in by_type.items()}
+        self._equality_only = equality
+        self._annotation = (self._properties, self._equality)
 
     def rules(self, t: tuple[Any, Any, Any], cycle_num: int) -> None:
-        """owlrl's ``rules``, where the triple's predicate is none of
-        ``SCHEMA_PREDICATES`` (nor, in the first cycle, an annotation property): its
-        blank nodes noted and the eq-* rules, the rest finding nothing to do. Most
-        triples of an anthology are of that kind, and owlrl tested each against ~40
-        terms (rdflib's ``==``, a Python call) in every cycle: ~30% of an OWL-RL closure
-        of a small anthology. So is ``x rdf:type c`` where ``c`` is none of
-        ``TYPES_WITH_RULES``: each entry's type triples, re-read in every cycle."""
+        """owlrl's ``rules``: in the first cycle the triple's blank nodes noted, then the
+        rule methods that can fire on it (``RULE_METHODS``; the eq-* rules on every
+        triple), in owlrl's order. owlrl ran all five on every triple in every cycle,
+        each testing it against up to ~20 terms (rdflib's ``==``, a Python call): most
+        triples of an anthology are of none of their predicates (or ``x rdf:type c`` of
+        an entry's own class), and a schema triple has one or two methods to fire."""
         predicate = t[1]
-        if (
-            predicate in SCHEMA_PREDICATES
-            and (predicate not in _RDF_TYPE or t[2] in TYPES_WITH_RULES)
-        ) or (cycle_num == 1 and predicate in OWLRL.OWLRL_Annotation_properties):
-            super().rules(t, cycle_num)
-            return
         if cycle_num == 1:
             for r in t:
                 if isinstance(r, BNode) and r not in self.bnodes:
                     self.bnodes.append(r)
-        self._equality(t, cycle_num)
+            if predicate in _ANNOTATION_PROPERTIES:  # prp-ap (_properties)
+                for method in self._annotation:
+                    method(t, cycle_num)
+                return
+        if predicate in _RDF_TYPE:
+            methods = self._by_type.get(t[2], self._equality_only)
+        else:
+            methods = self._by_predicate.get(predicate, self._equality_only)
+        for method in methods:
+            method(t, cycle_num)
 
     def _equality(self, triple: tuple[Any, Any, Any], cycle_num: int) -> None:
-        """owlrl's eq-* rules, where on ``x owl:sameAs x`` (eq-ref gives one for every term
-        of the graph, and each is read again in every cycle) eq-sym, eq-trans and
-        eq-rep-s/p/o are left out: with the two sides equal, each of the triples they
-        store is one of the graph's own (``x p o`` for each ``x p o``, and so on), which
-        ``store_triple`` leaves out. They walked every triple naming x three times: ~30%
-        of an OWL-RL closure of the bundled anthology. eq-ref and eq-diff1 stay."""
+        """owlrl's eq-* rules. eq-ref (``x owl:sameAs x`` for each term of every triple)
+        is stored once per term: once stored, a triple is in the graph or among those
+        added for good, so owlrl's storing it again in every cycle added nothing (and
+        cost three lookups of it per triple). On ``x owl:sameAs x`` (eq-ref gives one
+        for every term of the graph, each read again in every cycle) eq-sym, eq-trans
+        and eq-rep-s/p/o are left out: with the two sides equal, each of the triples
+        they store is one of the graph's own (``x p o`` for each ``x p o``, and so on),
+        which ``store_triple`` leaves out. They walked every triple naming x three
+        times: ~30% of an OWL-RL closure of the bundled anthology. eq-ref and eq-diff1
+        stay; on any other ``owl:sameAs`` and on ``x rdf:type owl:AllDifferent``, owlrl's
+        own rules run."""
         s, p, o = triple
         owl = OWLRL.OWL  # (the terms the rules read: _Terms within vocabularies_read_once)
-        if p == owl.sameAs and s == o:
-            self.store_triple((s, owl.sameAs, s))  # eq-ref (s and o are one term)
-            self.store_triple((p, owl.sameAs, p))
+        if p in _SAME_AS:
+            if s != o:
+                super()._equality(triple, cycle_num)
+                return
+            self._same_as(s, p)
             if (s, owl.differentFrom, o) in self.graph:  # eq-diff1
                 self.add_error(
                     "'sameAs' and 'differentFrom' cannot be used on the same subject-object "
                     f"pair: ({s}, {o})"
                 )
             return
-        super()._equality(triple, cycle_num)
+        if p in _RDF_TYPE and o == owl.AllDifferent:  # eq-diff2, eq-diff3
+            super()._equality(triple, cycle_num)
+            return
+        self._same_as(s, o, p)
+
+    def _same_as(self, *terms: Any) -> None:
+        """eq-ref: ``x owl:sameAs x`` stored for each of ``terms`` not stored before."""
+        stored = self._same_as_stored
+        for term in terms:
+            if term not in stored:
+                self.store_triple((term, OWLRL.OWL.sameAs, term))
+                if len(stored) < PRESENT_KEPT:
+                    stored.add(term)
 
 
 class ClosureGraph(Graph):

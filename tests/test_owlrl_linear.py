@@ -295,6 +295,84 @@ def test_owlrls_rules_on_a_type_triple_fire_only_for_the_types_with_rules():
     assert tested == owlrl_linear.TYPES_WITH_RULES
 
 
+def test_each_owlrl_rule_method_is_given_the_triples_it_can_fire_on():
+    """OWLRLSemantics.rules gives a triple only to the rule methods of RULE_METHODS whose
+    predicates (or, for ``x rdf:type c``, classes) it has: read from owlrl's source, each
+    method's branches test the triple's predicate (the first condition of each branch of
+    its if/elif chains), a branch on rdf:type tests the object against these classes
+    (``p == RDF.type and o == X``, or a chain of ``if o == X`` in its body), and nothing
+    else in the method runs on a triple (the two tests above check the shape)."""
+    import ast
+    import inspect
+
+    from owlrl import OWLRL as owlrl_rules
+    from rdflib.namespace import OWL, RDF, RDFS
+
+    vocabularies = {"OWL": OWL, "RDF": RDF, "RDFS": RDFS}
+    source = ast.parse(inspect.getsource(owlrl_rules.OWLRL_Semantics))
+    methods = {
+        node.name: node
+        for node in ast.walk(source)
+        if isinstance(node, ast.FunctionDef) and node.name in owlrl_linear.RULE_METHODS
+    }
+    assert list(owlrl_linear.RULE_METHODS) == [
+        "_properties", "_classes", "_class_axioms", "_schema_vocabulary",
+    ]  # fmt: skip
+    assert set(methods) == set(owlrl_linear.RULE_METHODS)
+
+    def term(node: ast.expr):
+        assert isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+        return vocabularies[node.value.id][node.attr]
+
+    def compared(test: ast.expr, name: str) -> list:
+        """The terms ``test`` compares ``name`` with: ``name == X``, or an ``or`` of them."""
+        tests = test.values if isinstance(test, ast.BoolOp) else [test]
+        assert not isinstance(test, ast.BoolOp) or isinstance(test.op, ast.Or)
+        found = []
+        for one in tests:
+            assert isinstance(one, ast.Compare) and ast.unparse(one.left) == name
+            assert isinstance(one.ops[0], ast.Eq) and len(one.comparators) == 1
+            found.append(term(one.comparators[0]))
+        return found
+
+    read = {}
+    for name, method in methods.items():
+        unpack = next(n for n in method.body if isinstance(n, ast.Assign))
+        predicate, value = (e.id for e in unpack.targets[0].elts[1:])  # type: ignore[attr-defined]
+        predicates, types = set(), set()
+        chains = [n for n in method.body if isinstance(n, ast.If)]
+        while chains:
+            branch = chains.pop()
+            chains += [n for n in branch.orelse if isinstance(n, ast.If)]
+            test = branch.test
+            conditions = test.values if isinstance(test, ast.BoolOp) else [test]
+            if ast.unparse(conditions[0]) == "cycle_num == 1":  # prp-ap
+                assert ast.unparse(conditions[1]) == f"{predicate} in OWLRL_Annotation_properties"
+                continue
+            (tested,) = compared(conditions[0], predicate)
+            if tested != RDF.type:
+                predicates.add(tested)
+            elif len(conditions) == 2:  # p == RDF.type and o == X (or o == Y ...)
+                types.update(compared(conditions[1], value))
+            else:  # p == RDF.type: a chain of ifs on the object
+                (nested,) = branch.body
+                inner = [nested]
+                while inner:
+                    one = inner.pop()
+                    assert isinstance(one, ast.If)
+                    types.update(compared(one.test, value))
+                    inner += one.orelse  # type: ignore[arg-type]
+        read[name] = (predicates, types)
+    assert read == {name: (set(p), set(t)) for name, (p, t) in owlrl_linear.RULE_METHODS.items()}
+    # the same terms as the shapes of owlrl's rules the two tests above read
+    assert {p for ps, _ in read.values() for p in ps} | {RDF.type} == (
+        owlrl_linear.SCHEMA_PREDICATES
+    )
+    assert {t for _, ts in read.values() for t in ts} | {OWL.AllDifferent} == (
+        owlrl_linear.TYPES_WITH_RULES
+    )
+
+
 def _simple_memory_and_closure_graph(text: str) -> tuple[Graph, owlrl_linear.ClosureGraph]:
     """``text`` in rdflib's SimpleMemory and in a ClosureGraph (added in the same order:
     the same blank nodes, the same index order)."""
