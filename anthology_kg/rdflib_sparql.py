@@ -619,8 +619,33 @@ def _errors_as_sparql_says() -> Iterator[None]:
         swapped(rdflib_evaluate, "evalGraph", graph_pattern),
         quiet_ill_typed(),
         swapped(Aggregator, "accumulator_classes", _accumulators()),
+        swapped(rdflib_evaluate, "evalAggregateJoin", _groups_as_sparql_says),
     ):
         yield
+
+
+def _groups_as_sparql_says(
+    ctx: QueryContext, join: CompValue
+) -> Generator[FrozenBindings, None, None]:
+    """rdflib's ``evalAggregateJoin`` (SPARQL 1.1, 18.5: the groups' aggregates, one row
+    a group), but ``GROUP BY`` over no solutions gives no row: there is no group. rdflib
+    gave one empty row whatever the grouping, which SPARQL gives only for the one
+    implicit group of a query with aggregates and no ``GROUP BY`` (its COUNT is 0)."""
+    from rdflib.plugins.sparql import evaluate as rdflib_evaluate
+    from rdflib.plugins.sparql.aggregates import Aggregator
+    from rdflib.plugins.sparql.sparql import FrozenBindings
+
+    keys = join.p.expr
+    groups: dict[tuple[object, ...], Aggregator] = {}
+    if keys is None:  # the one implicit group, there with no solutions too
+        groups[()] = Aggregator(aggregations=join.A)
+    for row in rdflib_evaluate.evalPart(ctx, join.p):
+        key = () if keys is None else tuple(rdflib_evaluate._eval(e, row, False) for e in keys)
+        if key not in groups:
+            groups[key] = Aggregator(aggregations=join.A)
+        groups[key].update(row)
+    for group in groups.values():
+        yield FrozenBindings(ctx, group.get_bindings())
 
 
 @functools.cache

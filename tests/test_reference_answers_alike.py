@@ -199,3 +199,27 @@ def test_a_negated_inverse_path_in_a_shapes_sparql_is_read_as_in_a_query(tmp_pat
     text = validated_alike(*own_shapes(tmp_path, NEGATED_INVERSE_SHAPE, data))
     assert "] http://ex.org/d reaches http://ex.org/a by no ex:p (" in text
     assert "http://ex.org/c reaches" not in text
+
+
+GROUPS = {
+    # GROUP BY over no solutions: no group, no row (rdflib gave one empty row).
+    "no group": ("SELECT ?x (COUNT(*) AS ?n) WHERE { ?x ex:none ?o } GROUP BY ?x", []),
+    # No GROUP BY: the one implicit group is there with no solutions, its COUNT 0.
+    "implicit": ("SELECT (COUNT(*) AS ?n) WHERE { ?x ex:none ?o }", ["0"]),
+    "groups": (
+        "SELECT ?c (COUNT(*) AS ?n) WHERE { ?x <https://w3id.org/anthology-kg/ns#category> ?c }"
+        " GROUP BY ?c ORDER BY ?c",
+        ["https://w3id.org/anthology-kg/ns#infrastructure,1"],
+    ),
+    "having": (
+        "SELECT ?c WHERE { ?x <https://w3id.org/anthology-kg/ns#category> ?c }"
+        " GROUP BY ?c HAVING (COUNT(*) > 100)",
+        [],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", GROUPS)
+def test_groups_are_sparqls_on_both_engines(case):
+    query, rows = GROUPS[case]
+    assert sparql_alike(AK + query, "--format", "csv").splitlines()[1:] == rows
