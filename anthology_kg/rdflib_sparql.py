@@ -611,6 +611,7 @@ def _errors_as_sparql_says() -> Iterator[None]:
     that is not of its datatype (``STRDT("abc", xsd:integer)``) logs no traceback."""
     from rdflib.plugins.sparql import evaluate as rdflib_evaluate
     from rdflib.plugins.sparql.aggregates import Aggregator
+    from rdflib.plugins.sparql.sparql import QueryContext
 
     graph_pattern: GraphPattern = rdflib_evaluate.evalGraph
     if not getattr(graph_pattern, "anthology_kg", False):  # (else a block is open)
@@ -620,8 +621,26 @@ def _errors_as_sparql_says() -> Iterator[None]:
         quiet_ill_typed(),
         swapped(Aggregator, "accumulator_classes", _accumulators()),
         swapped(rdflib_evaluate, "evalAggregateJoin", _groups_as_sparql_says),
+        swapped(QueryContext, "clone", _clone_at_the_same_now()),
     ):
         yield
+
+
+@functools.cache
+def _clone_at_the_same_now() -> Callable[[QueryContext, object], QueryContext]:
+    """rdflib's ``QueryContext.clone``, the clone keeping the query's time: SPARQL's
+    ``NOW()`` is one value for the whole query (17.4.5.1), and rdflib's clone had no time
+    of its own, so each row's ``NOW()`` was the moment it was first asked there."""
+    from rdflib.plugins.sparql.sparql import QueryContext
+
+    clone = QueryContext.clone
+
+    def at_the_same_now(self: QueryContext, bindings: object = None) -> QueryContext:
+        cloned = clone(self, bindings)  # type: ignore[arg-type]
+        cloned._now = self.now
+        return cloned
+
+    return at_the_same_now
 
 
 def _groups_as_sparql_says(
