@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import operator
 from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from typing import Any, TypeGuard
 
 from rdflib import RDF, XSD, BNode, Literal
@@ -47,16 +48,24 @@ def _decided(self: Expr, ctx: Any, by: bool) -> Literal:
     operands = _operands(self)
     if operands is None:
         return self.expr
+    decided = _any_holds(operands, lambda operand: bool(EBV(sparql_value(ctx, operand))) is by)
+    return _TRUE if decided is by else _FALSE
+
+
+def _any_holds(items: Iterable[Any], holds: Callable[[Any], bool]) -> bool:
+    """Whether ``holds`` is true of an item, asked in order up to the first that is
+    (the later ones not asked); where none is, the error one raised (SPARQLError), if
+    one did: SPARQL's ``||`` (17.2), of which ``&&`` and ``IN`` are forms."""
     error = None
-    for operand in operands:
+    for item in items:
         try:
-            if bool(EBV(sparql_value(ctx, operand))) is by:
-                return _TRUE if by else _FALSE
+            if holds(item):
+                return True
         except SPARQLError as exc:
             error = exc
     if error is not None:
         raise error
-    return _FALSE if by else _TRUE
+    return False
 
 
 def and_in_order(self: Expr, ctx: Any) -> Literal:
@@ -97,19 +106,9 @@ def member_of(self: Expr, ctx: Any) -> Literal:
     if isinstance(value, SPARQLError):
         raise value
     members = OrderedDict.get(self, "other")
-    error = None
-    for member in [] if members is None or members == RDF.nil else members:
-        try:
-            term = sparql_value(ctx, member)
-            if isinstance(term, SPARQLError):
-                raise term
-            if compared("=", value, term):
-                return _FALSE if negated else _TRUE
-        except SPARQLError as exc:
-            error = exc
-    if error is not None:
-        raise error
-    return _TRUE if negated else _FALSE
+    listed = [] if members is None or members == RDF.nil else members
+    found = _any_holds(listed, lambda member: compared("=", value, sparql_value(ctx, member)))
+    return _TRUE if found is not negated else _FALSE
 
 
 def relation(self: Expr, ctx: Any) -> Literal:
