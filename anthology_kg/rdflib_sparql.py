@@ -605,8 +605,9 @@ def _no_named_graph(graph_pattern: GraphPattern) -> GraphPattern:
 def _errors_as_sparql_says() -> Iterator[None]:
     """Within, rdflib answers queries as SPARQL 1.1 and the fast engine do, where it
     raised: a GRAPH pattern on the anthology, a dataset with no named graph, matches
-    nothing, and an error in a ``SUM`` (a word, an IRI) leaves the aggregate unbound
-    (18.5.1), where rdflib ended the query. These are rdflib's globals, swapped for the
+    nothing, and an error in a ``SUM`` or ``AVG`` (a word, an IRI, an unbound value)
+    leaves the aggregate unbound (18.5.1, ``_accumulators``), where rdflib ended the query
+    or left the value out. These are rdflib's globals, swapped for the
     call (``swaps.swapped``): other users of rdflib get its own. A literal the query makes
     that is not of its datatype (``STRDT("abc", xsd:integer)``) logs no traceback."""
     from rdflib.plugins.sparql import evaluate as rdflib_evaluate
@@ -669,25 +670,73 @@ def _groups_as_sparql_says(
 
 @functools.cache
 def _accumulators() -> dict[str, type]:
-    """rdflib's classes of the aggregates by name, SUM's one that makes an error in any of
-    its values (no number, an IRI: rdflib raised) the aggregate's: unbound."""
-    from rdflib.plugins.sparql.aggregates import Aggregator, Sum
-    from rdflib.plugins.sparql.sparql import SPARQLError
+    """rdflib's classes of the aggregates by name, with SUM's and AVG's making an error in
+    any of their values the aggregate's, so unbound (SPARQL 1.1, 18.5.1.3-4: a group's sum
+    and average are errors when a value is; the fast engine's answer): rdflib raised at a
+    word or an IRI in a SUM, and left an unbound value out of both, and any error out of
+    AVG. The sum, and the average (the sum divided by the count), are given as ``+`` and
+    ``/`` give them (``sparql_logic.computed``: the fast engine's value and form; one
+    operation a group)."""
+    from rdflib.plugins.sparql.aggregates import Aggregator, Sum, type_safe_numbers
+    from rdflib.plugins.sparql.datatypes import type_promotion
+    from rdflib.plugins.sparql.evalutils import _eval
+    from rdflib.plugins.sparql.operators import numeric
+    from rdflib.plugins.sparql.sparql import NotBoundError, SPARQLError
+
+    from .sparql_logic import computed
 
     class SumOrError(Sum):
         failed = False
+        count = 0
+
+        def use_row(self, row: FrozenBindings) -> bool:
+            # DISTINCT's test evaluates the expression: at an unbound variable it raised.
+            try:
+                return super().use_row(row)
+            except NotBoundError:
+                return True
 
         def update(self, row: FrozenBindings, aggregator: Aggregator) -> None:
             if self.failed:
                 return
             try:
-                super().update(row, aggregator)
-            # numeric() of no number, an IRI's missing datatype, datatypes not combined
-            except (SPARQLError, AttributeError, TypeError, ArithmeticError):
+                value = _eval(self.expr, row)  # NotBoundError (a SPARQLError) if unbound
+                if isinstance(value, SPARQLError):  # an expression's error, as a value
+                    raise value
+                number = numeric(value)  # SPARQLTypeError for no numeric literal
+                promoted = value.datatype
+                if self.datatype is not None:
+                    promoted = type_promotion(self.datatype, promoted)  # type: ignore[arg-type]
+                self.datatype = promoted
+                self.value = sum(type_safe_numbers(self.value, number))
+                self.count += 1
+                if self.distinct:
+                    self.seen.add(value)
+            # (numeric() gives an ill-typed literal itself, which sum() refuses: TypeError)
+            except (SPARQLError, TypeError, ArithmeticError):
                 self.failed = True
 
         def set_value(self, bindings: MutableMapping[Variable, Identifier]) -> None:
-            if not self.failed:
-                super().set_value(bindings)
+            if self.failed:
+                return
+            total = Literal(self.value, datatype=self.datatype)
+            try:
+                bindings[self.var] = self.of_total(total)
+            except SPARQLError:  # out of the fast engine's range
+                pass
 
-    return {**Aggregator.accumulator_classes, "Aggregate_Sum": SumOrError}
+        def of_total(self, total: Literal) -> Identifier:
+            # + 0: the fast engine's form of the value ("3", not rdflib's "3.0", for 3e0)
+            return cast("Identifier", computed("+", total, Literal(0)))
+
+    class AverageOrError(SumOrError):
+        def of_total(self, total: Literal) -> Identifier:
+            if not self.count:
+                return Literal(0)
+            return cast("Identifier", computed("/", total, Literal(self.count)))
+
+    return {
+        **Aggregator.accumulator_classes,
+        "Aggregate_Sum": SumOrError,
+        "Aggregate_Avg": AverageOrError,
+    }

@@ -141,12 +141,14 @@ def arithmetic(self: Expr, ctx: Any) -> Node:
     value = sparql_value(ctx, OrderedDict.__getitem__(self, "expr"))
     operators: list[str] = OrderedDict.get(self, "op") or []
     for op, operand in zip(operators, other, strict=True):
-        value = _computed(op, value, sparql_value(ctx, operand))
+        value = computed(op, value, sparql_value(ctx, operand))
     return value
 
 
-def _computed(op: str, left: object, right: object) -> Node:
-    """``left op right`` (``op`` one of ``+ - * /``) as pyoxigraph evaluates it."""
+def computed(op: str, left: object, right: object) -> Node:
+    """``left op right`` (``op`` one of ``+ - * /``) as pyoxigraph evaluates it, an
+    expression error (SPARQLError) where it gives one or an operand is an error or no
+    literal."""
     for term in (left, right):
         if isinstance(term, SPARQLError):
             raise term
