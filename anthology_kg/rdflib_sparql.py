@@ -670,14 +670,22 @@ def _groups_as_sparql_says(
 
 @functools.cache
 def _accumulators() -> dict[str, type]:
-    """rdflib's classes of the aggregates by name, with SUM's and AVG's making an error in
-    any of their values the aggregate's, so unbound (SPARQL 1.1, 18.5.1.3-4: a group's sum
-    and average are errors when a value is; the fast engine's answer): rdflib raised at a
-    word or an IRI in a SUM, and left an unbound value out of both, and any error out of
-    AVG. The sum, and the average (the sum divided by the count), are given as ``+`` and
-    ``/`` give them (``sparql_logic.computed``: the fast engine's value and form; one
-    operation a group)."""
-    from rdflib.plugins.sparql.aggregates import Aggregator, Sum, type_safe_numbers
+    """rdflib's classes of the aggregates by name, with SUM's, AVG's, MIN's and MAX's making
+    an error in any of their values the aggregate's, so unbound (SPARQL 1.1, 18.5.1.3-6: a
+    group's sum, average, least and greatest value are errors when a value is; the fast
+    engine's answer): rdflib raised at a word or an IRI in a SUM and at an error in MIN or
+    MAX, and left an unbound value out of all four, and any error out of AVG. The sum, and
+    the average (the sum divided by the count), are given as ``+`` and ``/`` give them
+    (``sparql_logic.computed``: the fast engine's value and form; one operation a group).
+    MIN and MAX give the term (rdflib gave a literal of an IRI's or a blank node's text)."""
+    from rdflib.plugins.sparql.aggregates import (
+        Aggregator,
+        Extremum,
+        Maximum,
+        Minimum,
+        Sum,
+        type_safe_numbers,
+    )
     from rdflib.plugins.sparql.datatypes import type_promotion
     from rdflib.plugins.sparql.evalutils import _eval
     from rdflib.plugins.sparql.operators import numeric
@@ -735,8 +743,32 @@ def _accumulators() -> dict[str, type]:
                 return Literal(0)
             return cast("Identifier", computed("/", total, Literal(self.count)))
 
+    class ExtremumOrError(Extremum):
+        failed = False
+
+        def update(self, row: FrozenBindings, aggregator: Aggregator) -> None:
+            if self.failed:
+                return
+            value = _eval(self.expr, row, False)  # None if unbound
+            if value is None or isinstance(value, SPARQLError):
+                self.failed = True
+            else:  # rdflib's ORDER BY's order (evalutils._val), as its own MIN and MAX
+                self.value = value if self.value is None else self.compare(self.value, value)
+
+        def set_value(self, bindings: MutableMapping[Variable, Identifier]) -> None:
+            if not self.failed and self.value is not None:
+                bindings[self.var] = self.value  # the term: rdflib made a literal of it
+
+    class MinimumOrError(ExtremumOrError, Minimum):
+        pass
+
+    class MaximumOrError(ExtremumOrError, Maximum):
+        pass
+
     return {
         **Aggregator.accumulator_classes,
         "Aggregate_Sum": SumOrError,
         "Aggregate_Avg": AverageOrError,
+        "Aggregate_Min": MinimumOrError,
+        "Aggregate_Max": MaximumOrError,
     }

@@ -257,3 +257,24 @@ def test_an_error_or_an_unbound_value_makes_sum_and_avg_unbound():
     ]
     # and the types: an integer's average a decimal, a float's a float
     sparql_alike(SUMMED, "--format", "json")
+
+
+#: MIN and MAX by ORDER BY's order (IRIs before literals), giving the term: rdflib made a
+#: literal of an IRI; an error or an unbound value makes both unbound, as for SUM (rdflib
+#: ended the query at an error: "'<' not supported between ... 'NoneType' and 'tuple'").
+EXTREMES = (
+    "SELECT ?g (MIN(?x) AS ?least) (MAX(?x) AS ?most) (isIRI(MIN(?x)) AS ?iri)"
+    " (MAX(?x + 0) AS ?e) WHERE { VALUES (?g ?x) { (1 ex:b) (1 ex:a) (1 ex:c) (2 1) (2 ex:a)"
+    " (3 2) (3 1) (3 'a') (4 2) (4 UNDEF) } } GROUP BY ?g ORDER BY ?g"
+)
+
+
+def test_min_and_max_give_the_iri_and_an_error_makes_them_unbound():
+    assert sparql_alike(EXTREMES, "--format", "csv").splitlines()[1:] == [
+        "1,http://ex.org/a,http://ex.org/c,true,",
+        "2,http://ex.org/a,1,true,",
+        "3,1,a,false,",
+        "4,,,,",
+    ]
+    found = sparql_alike(EXTREMES, "--format", "json")
+    assert '"least":{"type":"uri","value":"http://ex.org/a"}' in found
