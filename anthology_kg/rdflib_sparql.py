@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, cast
 
 import rdflib
 from rdflib import BNode, Graph, Literal, URIRef, Variable
+from rdflib.paths import MulPath
 from rdflib.term import Identifier, Node
 
 from . import linear_regex
@@ -71,11 +72,11 @@ def parsing_as_sparql_says() -> Iterator[None]:
 def algebra_as_sparql_says(algebra: CompValue) -> None:
     """A translated query (``algebra``, parsed in ``parsing_as_sparql_says``) rewritten
     where rdflib would evaluate it otherwise than SPARQL 1.1 and the fast engine: its
-    negated inverse paths (``negated_inverses_as_sparql_says``), its filters' conjuncts
+    property paths (``paths_as_sparql_says``), its filters' conjuncts
     before the OPTIONALs that cannot change them (``filters_before_optionals``: the same
     rows), its expressions (``expressions_as_sparql_says``) and its empty VALUES blocks
     (``empty_values_as_no_rows``)."""
-    negated_inverses_as_sparql_says(algebra)
+    paths_as_sparql_says(algebra)
     filters_before_optionals(algebra)
     expressions_as_sparql_says(algebra)
     empty_values_as_no_rows(algebra)
@@ -142,10 +143,12 @@ def _inverse_with_its_iri(inverse: Comp) -> Callable[[str, int, ParseResults], o
     return with_its_iri
 
 
-def negated_inverses_as_sparql_says(algebra: object) -> None:
-    """Each negated property set with inverse members in a translated query's paths
-    (``algebra``) written as SPARQL 1.1 (18.4) reads it, ``!(a|^b)`` as ``!a | ^(!b)``:
-    rdflib's NegatedPath raised on such a member ("Invalid path in NegatedPath", exit 2)."""
+def paths_as_sparql_says(algebra: object) -> None:
+    """Each property path of a translated query's patterns (``algebra``) evaluated as SPARQL
+    1.1 (18.4) says: a negated property set with inverse members written as SPARQL reads
+    it, ``!(a|^b)`` as ``!a | ^(!b)`` (rdflib's NegatedPath raised on such a member:
+    "Invalid path in NegatedPath", exit 2), and a zero-or-more or zero-or-one path giving
+    each pair of nodes once (``_EachPairOnce``)."""
     from rdflib.plugins.sparql.parserutils import CompValue
 
     for node in algebra_nodes(algebra):
@@ -156,8 +159,7 @@ def negated_inverses_as_sparql_says(algebra: object) -> None:
 
 
 def _path_as_sparql_says(path: PathOrIRI) -> PathOrIRI:
-    """``path`` with its negated property sets as ``negated_inverses_as_sparql_says``
-    writes them (an IRI or variable as it is)."""
+    """``path`` as ``paths_as_sparql_says`` rewrites it (an IRI or variable as it is)."""
     from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, SequencePath
     from rdflib.plugins.sparql.parserutils import CompValue
 
@@ -167,6 +169,8 @@ def _path_as_sparql_says(path: PathOrIRI) -> PathOrIRI:
         path.arg = _path_as_sparql_says(path.arg)
     elif isinstance(path, MulPath):
         path.path = _path_as_sparql_says(path.path)
+        if path.zero and not isinstance(path, _EachPairOnce):
+            return _EachPairOnce(path.path, path.mod)
     elif isinstance(path, NegatedPath):
         # The inverse members are the parser's InversePath nodes (_negated_inverses_kept)
         members: list[object] = list(path.args)
@@ -180,6 +184,27 @@ def _path_as_sparql_says(path: PathOrIRI) -> PathOrIRI:
         parts.append(InvPath(NegatedPath(AlternativePath(*inverse))))
         return AlternativePath(*parts) if len(parts) > 1 else parts[0]
     return path
+
+
+class _EachPairOnce(MulPath):
+    """rdflib's ``p*`` or ``p?`` (a MulPath of zero length allowed), each pair of nodes
+    given once, as SPARQL 1.1's ALP procedure (18.4, its ``visited`` set) and the fast
+    engine give them: from a bound end rdflib gave the zero-length pair, then again
+    when a cycle led back to it (``ex:a ex:p* ?y`` over ``ex:a ex:p ex:b . ex:b ex:p
+    ex:a`` gave ``ex:a`` twice, ``ex:a ex:p? ?y`` over ``ex:a ex:p ex:a`` too)."""
+
+    def eval(
+        self,
+        graph: Graph,
+        subj: Node | None = None,
+        obj: Node | None = None,
+        first: bool = True,
+    ) -> Generator[tuple[Node, Node], None, None]:
+        given: set[tuple[Node, Node]] = set()
+        for pair in super().eval(graph, subj, obj, first):
+            if pair not in given:
+                given.add(pair)
+                yield pair
 
 
 def empty_values_as_no_rows(algebra: object) -> None:
