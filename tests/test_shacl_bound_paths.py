@@ -76,7 +76,7 @@ def test_the_checker_finds_the_split_forms():
 def test_the_syntax_rules_walk_every_path_from_its_start():
     """SHACL-SHACL's rules as the syntax check compiles them: no pattern's path is walked
     from every node (their list paths, rdf:rest* and rdf:rest+, were)."""
-    _, compiled, _ = _rules(None)
+    _, compiled, _, _ = _rules(None)
     found = {path for c in compiled for path in _PATH_PATTERN.findall(c.sparql)}
     assert any("*" in path for path in found)  # (the checker sees the paths)
     assert [p for c in compiled for p in walked_from_every_node(c.sparql)] == []

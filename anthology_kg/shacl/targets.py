@@ -33,6 +33,11 @@ TARGET_PREDICATES = (SH.targetClass, SH.targetNode, SH.targetSubjectsOf, SH.targ
 Hierarchy = Mapping[Node, Sequence[Node]]
 
 
+#: The predicate of a focus node's triple in ``Compiler``'s ``focus_graph``: ``shape
+#: FOCUS_NODE node`` (a literal may be a focus node, and only an object may be one).
+FOCUS_NODE = ox.NamedNode("urn:anthology-kg:focus-node")
+
+
 def hierarchy(pairs: Iterable[tuple[Any, Any]]) -> dict[Any, list[Any]]:
     """The Hierarchy of the ``(subclass, superclass)`` pairs of a graph (terms of
     either library, kept as given)."""
