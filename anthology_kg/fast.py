@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import threading
 import weakref
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +36,7 @@ from .sources import (
     read_source,
     sparql_error,
 )
+from .sparql_text import has_keyword
 
 # rdflib loads only where a caller asks for rdflib terms or graphs (a lookup, a query's
 # rows, the rules): loading the data and counting it (``stats``) do without. The SHACL
@@ -178,7 +179,8 @@ class OxigraphEngine(EntryIndex):
     #: Reads of the store start only while no validation changes it (the vocabulary
     #: lent to the data graph, a closure of its own), and validations take turns.
     _access: StoreAccess = field(default_factory=StoreAccess, repr=False)
-    _rules_in_store: bool = field(default=False, repr=False)
+    #: The rule graphs copied into the store so far (``_with_rules``).
+    _rules_in_store: set[ox.NamedNode] = field(default_factory=set, repr=False)
     #: The merged rule graphs made for a default graph (``_merged``), by their graphs.
     _merged_graphs: dict[tuple[ox.NamedNode, ...], ox.NamedNode] = field(
         default_factory=dict, repr=False
@@ -196,17 +198,28 @@ class OxigraphEngine(EntryIndex):
     def store(self) -> ox.Store:
         """The store with every graph: data, ontology, the vocabulary skeleton, shapes
         (the rules are parsed by pyoxigraph and added on first use)."""
-        if not self._rules_in_store:
+        return self._with_rules(_RULE_GRAPHS)
+
+    def _with_rules(self, graphs: Iterable[ox.NamedNode]) -> ox.Store:
+        """The store, with the rule graphs among ``graphs`` copied in on first use: a
+        validation reads the vocabulary alone (166 triples of the bundled rules' 1,189,
+        whose copy cost ~2.5 ms a validation)."""
+        missing = [g for g in graphs if g in _RULE_GRAPHS and g not in self._rules_in_store]
+        if missing:
             from .ruleset import vocabulary_triples
 
             ontology = self.rules.ontology_triples
-            for triples, name in (
-                (ontology, ONTOLOGY),
-                (vocabulary_triples(ontology), VOCABULARY),
-                (self.rules.shape_triples, SHAPES),
-            ):
-                self._store.extend(ox.Quad(s, p, o, name) for s, p, o in triples)
-            self._rules_in_store = True
+            for graph in missing:
+                triples = (
+                    ontology
+                    if graph == ONTOLOGY
+                    else vocabulary_triples(ontology)
+                    if graph == VOCABULARY
+                    else self.rules.shape_triples
+                )
+                # Two threads copying one graph at once add the same quads (a set).
+                self._store.extend(ox.Quad(s, p, o, graph) for s, p, o in triples)
+                self._rules_in_store.add(graph)
         return self._store
 
     @property
@@ -506,7 +519,7 @@ class OxigraphEngine(EntryIndex):
             # Named by its graphs: two threads making it at once add the same triples to
             # the same graph (a set), so no lock is held (none is left held in a fork).
             merged = ox.NamedNode(_MERGED + "+".join(g.value for g in graphs))
-            store = self.store
+            store = self._with_rules(rules)
             kept = {
                 ox.Triple(q.subject, q.predicate, q.object)
                 for graph in rules
@@ -569,12 +582,14 @@ class OxigraphEngine(EntryIndex):
                 graphs = self._merged([DATA, ONTOLOGY, INFERRED])
             else:
                 graphs, lent = self._data_with_vocabulary()
-            select = store_select(self.store, graphs, ox_terms=True)
+            select = store_select(self._store, graphs, ox_terms=True)
             # Compiled again for this store: its class hierarchy picks the fastest forms,
             # or for a large anthology the leanest (see HASH_JOINED_TARGETS_UP_TO).
             small = len(self.data_files) <= HASH_JOINED_TARGETS_UP_TO
             shapes = self.rules.shapes_view
             compiled = Compiler.for_store(shapes, SHAPES.value, select, small).compile()
+            if any(has_keyword(c.sparql, k) for c in compiled for k in ("GRAPH", "FROM")):
+                self.store  # noqa: B018 - a query reads a named graph: the rules' are there
             rows = run_compiled(select, compiled, STORE_WORKERS, self._blank_text(lent))
         finally:
             for quad in lent:
