@@ -501,3 +501,34 @@ def test_a_qualified_count_without_a_qualified_shape_is_exit_2_on_both(
         f"ontology/shapes/mine.ttl:{line}: {said}sh:qualifiedValueShape: missing beside"
         " sh:qualifiedMinCount or sh:qualifiedMaxCount (a syntax rule of SHACL)\n"
     )
+
+
+DECLARING_PREFIXES = (
+    "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+    "@prefix ak: <https://w3id.org/anthology-kg/ns#> .\n"
+    "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    "shape, said",
+    [
+        ("ak:S a sh:PropertyShape ; sh:targetClass ak:Note .", "missing on a sh:PropertyShape"),
+        (
+            "ak:S a sh:NodeShape ; sh:targetClass ak:Note ; sh:path rdfs:comment ; sh:minCount 1 .",
+            "not allowed on a sh:NodeShape",
+        ),
+    ],
+    ids=["property shape without a path", "node shape with a path"],
+)
+def test_a_shape_declared_against_its_path_is_exit_2_on_both(tmp_path, shape, said, engine):
+    """SHACL 2.3 and 2.2: a sh:PropertyShape has one sh:path, a sh:NodeShape none. The
+    fast engine ignored the first and ran the second as a property shape; pySHACL refused
+    both in its own words, naming no file (hunt18 #4)."""
+    root = anthology_with_shapes(tmp_path, DECLARING_PREFIXES + shape + "\n")
+    result = run_cli("--root", str(root), "check", "--engine", engine)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.replace(str(root) + "/", "") == (
+        f"ontology/shapes/mine.ttl:4: ak:S: sh:path: {said} (a syntax rule of SHACL)\n"
+    )

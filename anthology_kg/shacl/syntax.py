@@ -7,8 +7,9 @@ refuses some and stops on others, the compiler would read the first value and go
 both engines ask this module first. The rules are the W3C's own shapes for shapes graphs
 (SHACL Appendix C, ``shacl-shacl.ttl``), compiled and run like any shapes, and more that
 pySHACL also enforces, in the shapes of ``_MORE``: a shape with ``sh:path`` has one,
-well-formed; a shape with a count has ``sh:path`` (Appendix C checks those only for the
-objects of ``sh:property`` and ``sh:node``); no count is below zero;
+well-formed; a ``sh:PropertyShape`` has one and a ``sh:NodeShape`` none (SHACL 2.3,
+2.2), and a shape with a count has one (Appendix C checks these only for the objects
+of ``sh:property`` and ``sh:node``); no count is below zero;
 ``sh:qualifiedValueShape`` comes with a count, and a count with it; a ``sh:pattern`` is
 one SPARQL's REGEX takes (a rule Appendix C leaves out). Last, each SPARQL query of the
 shapes is parsed (``_query_results``).
@@ -54,6 +55,13 @@ _MORE = f"""
 more:OnePathShape a sh:NodeShape ;
     sh:targetSubjectsOf sh:path ;
     sh:property [ sh:path sh:path ; sh:maxCount 1 ; sh:node <{SHSH}PathShape> ] .
+more:DeclaredPropertyShape a sh:NodeShape ;
+    sh:targetClass sh:PropertyShape ;
+    sh:property [ sh:path sh:path ; sh:minCount 1 ; sh:message "missing on a sh:PropertyShape" ] .
+more:DeclaredNodeShape a sh:NodeShape ;
+    sh:targetClass sh:NodeShape ;
+    sh:property [ sh:path sh:path ; sh:maxCount 0 ;
+        sh:message "not allowed on a sh:NodeShape" ] .
 more:PropertyParametersShape a sh:NodeShape ;
     sh:targetSubjectsOf {_PROPERTY_ONLY} ;
     sh:property [ sh:path sh:path ; sh:minCount 1 ;
