@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     GraphPattern = Callable[[QueryContext, CompValue], Generator[FrozenBindings, None, None]]
     #: What rdflib calls to evaluate an expression (bound to it as ``_evalfn``).
     Evaluation = Callable[[Expr, QueryContext], Node]
+    #: rdflib's translation of a query or sub-SELECT (``algebra.translate``): its algebra
+    #: and projected variables.
+    Translation = Callable[[CompValue], tuple[CompValue | None, list[Variable]]]
 
 
 @functools.lru_cache(maxsize=512)
@@ -64,9 +67,85 @@ def parsing_as_sparql_says() -> Iterator[None]:
     """Within, rdflib parses (and translates) a query text as every query of this package
     is parsed, a query's (``_prepared``) as a shape's (``reference_shacl._prepare``): an
     ill-typed literal is no error (``quiet_ill_typed``), and an inverse member of a
-    negated property set keeps its IRI (``_negated_inverses_kept``)."""
-    with quiet_ill_typed(), _negated_inverses_kept():
+    negated property set keeps its IRI (``_negated_inverses_kept``), and a ``SELECT *``
+    projects the variables in scope (``_select_star_in_scope``)."""
+    with quiet_ill_typed(), _negated_inverses_kept(), _select_star_in_scope():
         yield
+
+
+def _select_star_in_scope() -> contextlib.AbstractContextManager[None]:
+    """Within, rdflib's translation of a ``SELECT *`` (the query's or a sub-SELECT's)
+    projects the variables in scope of its pattern (SPARQL 1.1, 18.2.1: ``_in_scope``),
+    where it projected every variable written in it, one seen only in a FILTER (an
+    EXISTS's too) or on a MINUS's right side included (a column never bound), and left
+    out those of a trailing VALUES block (a column bound in every row). rdflib's
+    ``algebra.translate`` is swapped for the block (``swaps.swapped``)."""
+    from rdflib.plugins.sparql import algebra as rdflib_algebra
+
+    translate: Translation = rdflib_algebra.translate
+    if not getattr(translate, "anthology_kg", False):  # (else a block is open)
+        translate = _in_scope_projected(translate)
+    return swapped(rdflib_algebra, "translate", translate)
+
+
+@functools.cache
+def _in_scope_projected(translate: Translation) -> Translation:
+    """rdflib's ``translate`` of a query or sub-SELECT (a parse tree), a ``SELECT *``'s
+    projection then the variables in scope of its pattern and VALUES (``_in_scope``)."""
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    def translated(query: CompValue) -> tuple[CompValue | None, list[Variable]]:
+        star = query.name in ("SelectQuery", "SubSelect") and not _child(query, "projection")
+        in_scope = _in_scope(query) if star else set()  # (before: translate rewrites it)
+        algebra, projected = translate(query)
+        if not star or set(projected) == in_scope:
+            return algebra, projected
+        # rdflib's order (a set's: the answer is put in the text's, in_select_star_order),
+        # then a trailing VALUES block's variables, which rdflib left out
+        kept = [variable for variable in projected if variable in in_scope]
+        projected = kept + sorted(in_scope.difference(kept))
+        node: object = algebra
+        while isinstance(node, CompValue) and node.name in ("Distinct", "Reduced", "Slice"):
+            node = _child(node, "p")
+        if isinstance(node, CompValue) and node.name == "Project":
+            node["PV"] = projected
+        return algebra, projected
+
+    translated.anthology_kg = True  # type: ignore[attr-defined]
+    return translated
+
+
+def _in_scope(select: CompValue) -> set[Variable]:
+    """The variables in scope of a ``SELECT *``'s pattern and its VALUES (``select``, a
+    parse tree), as SPARQL 1.1 (18.2.1) says: those of its triple patterns, paths, BINDs,
+    VALUES blocks and nested groups (OPTIONAL, UNION, GRAPH, SERVICE), and a sub-SELECT's
+    projected ones, but none of a FILTER's (its EXISTS patterns included) nor of a
+    MINUS's right side."""
+    from pyparsing import ParseResults
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    found: set[Variable] = set()
+    todo: list[object] = [_child(select, "where"), _child(select, "valuesClause")]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, Variable):
+            found.add(node)
+        elif isinstance(node, CompValue):
+            if node.name in ("Filter", "MinusGraphPattern"):
+                continue
+            if node.name == "Bind":
+                todo.append(_child(node, "var"))
+            elif node.name == "SubSelect":
+                projection = cast("list[CompValue] | None", _child(node, "projection"))
+                if projection:  # its variables, and the names its expressions are bound to
+                    todo.extend(_child(p, "var") or _child(p, "evar") for p in projection)
+                else:  # a SELECT * of its own
+                    found |= _in_scope(node)
+            else:
+                todo.extend(dict.values(node))
+        elif isinstance(node, (list, tuple, ParseResults)):
+            todo.extend(node)
+    return found
 
 
 def algebra_as_sparql_says(algebra: CompValue) -> None:
