@@ -402,9 +402,9 @@ def _variables(part: object) -> set[object]:
 def algebra_nodes(part: object) -> Iterator[object]:
     """Every node of ``part``, a translated query's algebra or an expression, each once,
     ``part`` first: its patterns, expressions and terms, nested ones included (the
-    variables of a VALUES block too), but not the variables rdflib notes a node binds
-    (``_vars``). A node's own are read after the caller had it, which may rewrite them
-    (``expressions_as_sparql_says``)."""
+    variables of a VALUES block too, the translated pattern of an EXISTS), but not the
+    variables rdflib notes a node binds (``_vars``). A node's own are read after the
+    caller had it, which may rewrite them (``expressions_as_sparql_says``)."""
     from pyparsing import ParseResults
     from rdflib.plugins.sparql.parserutils import CompValue
 
@@ -416,7 +416,14 @@ def algebra_nodes(part: object) -> Iterator[object]:
         seen.add(id(node))
         yield node
         if isinstance(node, dict):
-            todo.extend(v for k, v in node.items() if k != "_vars")
+            # An EXISTS's pattern: rdflib's translation sets it as the node's attribute,
+            # which its evaluation reads, and leaves the parse tree as its item.
+            pattern = vars(node).get("graph") if isinstance(node, CompValue) else None
+            if pattern is not None:
+                todo.append(pattern)
+            todo.extend(
+                v for k, v in node.items() if k != "_vars" and (k != "graph" or pattern is None)
+            )
             if not isinstance(node, CompValue):  # a VALUES row: {variable: term}
                 todo.extend(node)
         elif isinstance(node, (list, tuple, set, frozenset, ParseResults)):

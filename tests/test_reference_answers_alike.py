@@ -360,3 +360,42 @@ def test_select_star_projects_the_variables_in_scope(case):
     query, header = SELECT_STAR[case]
     found = sparql_alike(query, "--format", "csv").splitlines()
     assert found[0] == header, found
+
+
+#: An EXISTS's pattern is rewritten as the query's (``rdflib_sparql.algebra_nodes`` walks
+#: the translated pattern rdflib keeps as the node's attribute, which it had missed): its
+#: comparisons were rdflib's own ("abc" > 0 true) and its empty VALUES ended the query.
+IN_EXISTS = {
+    "comparison": (
+        "SELECT ?x WHERE { VALUES ?x { 1 } FILTER EXISTS { VALUES ?y { 'abc' } FILTER(?y > 0) } }",
+        [],
+    ),
+    "empty-values": (
+        "SELECT ?x WHERE { VALUES ?x { 1 } FILTER NOT EXISTS { VALUES ?v { } } }",
+        ["1"],
+    ),
+    "in-a-bind": (
+        "SELECT ?e WHERE { BIND(EXISTS { VALUES ?y { 'abc' } FILTER(?y > 0) } AS ?e) }",
+        ["false"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", IN_EXISTS)
+def test_an_exists_pattern_is_evaluated_as_the_query(case):
+    query, rows = IN_EXISTS[case]
+    assert sparql_alike(query, "--format", "csv").splitlines()[1:] == rows
+
+
+EXISTS_SHAPE = """@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix ex: <http://ex.org/> .
+ex:Big a sh:NodeShape ; sh:targetNode ex:a ;
+  sh:sparql [ sh:message "no value over 5" ; sh:select \"\"\"
+    SELECT $this WHERE { FILTER NOT EXISTS { $this <http://ex.org/p> ?v FILTER(?v > 5) } }\"\"\" ] .
+"""
+
+
+def test_an_exists_pattern_in_a_shapes_sparql_is_evaluated_as_the_query(tmp_path):
+    """rdflib took "w" > 5 to be true inside the NOT EXISTS, so the shape found a value."""
+    data = '@prefix ex: <http://ex.org/> .\nex:a ex:p 1, "w" .\n'
+    assert "] no value over 5 (" in validated_alike(*own_shapes(tmp_path, EXISTS_SHAPE, data))
