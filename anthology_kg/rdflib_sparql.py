@@ -151,12 +151,13 @@ def _in_scope(select: CompValue) -> set[Variable]:
 def algebra_as_sparql_says(algebra: CompValue) -> None:
     """A translated query (``algebra``, parsed in ``parsing_as_sparql_says``) rewritten
     where rdflib would evaluate it otherwise than SPARQL 1.1 and the fast engine: its
-    property paths (``paths_as_sparql_says``), its filters' conjuncts
-    before the OPTIONALs that cannot change them (``filters_before_optionals``: the same
-    rows), its expressions (``expressions_as_sparql_says``) and its empty VALUES blocks
-    (``empty_values_as_no_rows``)."""
+    property paths (``paths_as_sparql_says``), its filters' conjuncts before the OPTIONALs
+    that cannot change them (``filters_before_optionals``: the same rows), its filters'
+    scope (``filters_in_their_groups_scope``), its expressions
+    (``expressions_as_sparql_says``) and its empty VALUES blocks (``empty_values_as_no_rows``)."""
     paths_as_sparql_says(algebra)
     filters_before_optionals(algebra)
+    filters_in_their_groups_scope(algebra)
     expressions_as_sparql_says(algebra)
     empty_values_as_no_rows(algebra)
 
@@ -358,6 +359,75 @@ def filters_before_optionals(algebra: CompValue) -> None:
         node["_vars"] = _child(before, "_vars")
         parent, key, conjuncts = optional, "p1", moving
         optional = before
+
+
+def filters_in_their_groups_scope(algebra: object) -> None:
+    """Each FILTER of a translated query (``algebra``) sees the variables in scope of its
+    own group (SPARQL 1.1, 18.2.2: a filter is evaluated on its group's solutions), not an
+    outer group's.
+
+    rdflib evaluates a join lazily, the right side's patterns with the left side's row
+    bound, so a filter of an inner group (``{ ?x ex:p ?v { ?y ex:q ?w FILTER(!BOUND(?x)) }
+    }``), a UNION branch or a sub-SELECT saw the outer ``?x``; its ``evalFilter`` forgets
+    the bindings from outside but those of the filter's ``_vars``, which rdflib's
+    translation makes every variable written in the filter and its pattern (but those in
+    a comparison). ``_vars`` becomes the variables in scope of the filter's pattern
+    (``_in_scope_of``), so an outer group's are forgotten (the query's initial bindings,
+    such as pySHACL's ``$this``, rdflib keeps in any case). A filter within an EXISTS
+    pattern sees the row the EXISTS is asked of, as SPARQL's substitution of that row
+    into the pattern makes it (18.6): rdflib gave the one at the pattern's top level that
+    scope (``no_isolated_scope``), a nested group's none (``FILTER EXISTS { ?y ex:q ?w {
+    ?z ex:r ?u FILTER(BOUND(?x)) } }`` was false where ?x is bound); rdflib joins the
+    parts of an EXISTS pattern eagerly, so no other binding reaches it."""
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    in_exists: set[int] = set()
+    for node in algebra_nodes(algebra):
+        if isinstance(node, CompValue) and node.name in ("Builtin_EXISTS", "Builtin_NOTEXISTS"):
+            in_exists.update(id(inner) for inner in algebra_nodes(vars(node).get("graph")))
+    for node in algebra_nodes(algebra):
+        if isinstance(node, CompValue) and node.name == "Filter":
+            if id(node) in in_exists:
+                node.no_isolated_scope = True
+            else:
+                node["_vars"] = _in_scope_of(_child(node, "p"))
+
+
+def _in_scope_of(part: object) -> set[object]:
+    """The variables in scope of the translated pattern ``part`` (SPARQL 1.1, 18.2.1: a
+    BGP's and its paths', both sides of a join, OPTIONAL or UNION, a MINUS's left side,
+    a filter's pattern's, a BIND's and a GRAPH's, a VALUES block's, a sub-SELECT's
+    projection; blank nodes of a pattern with them, as rdflib binds them); rdflib's
+    ``_vars`` (every variable it holds) for any other node."""
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    if not isinstance(part, CompValue):
+        return set()
+    name = part.name
+    if name == "BGP":
+        triples = _child(part, "triples")
+        return {
+            term
+            for triple in (triples if isinstance(triples, list) else ())
+            for term in triple
+            if isinstance(term, (Variable, BNode))
+        }
+    if name in ("Join", "LeftJoin", "Union"):
+        return _in_scope_of(_child(part, "p1")) | _in_scope_of(_child(part, "p2"))
+    if name == "Minus":
+        return _in_scope_of(_child(part, "p1"))
+    if name in ("Filter", "ToMultiSet", "Distinct", "Reduced", "Slice", "OrderBy"):
+        return _in_scope_of(_child(part, "p"))
+    if name in ("Extend", "Graph"):
+        named = _child(part, "var" if name == "Extend" else "term")
+        found = _in_scope_of(_child(part, "p"))
+        return found | {named} if isinstance(named, Variable) else found
+    if name == "Project":
+        return set(cast("list[Variable]", _child(part, "PV") or ()))
+    if name == "values":
+        rows = _child(part, "res")
+        return {v for row in (rows if isinstance(rows, list) else ()) for v in row}
+    return set(cast("set[object]", _child(part, "_vars") or ()))
 
 
 def _conjuncts(expression: object) -> list[object]:

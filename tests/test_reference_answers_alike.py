@@ -399,3 +399,87 @@ def test_an_exists_pattern_in_a_shapes_sparql_is_evaluated_as_the_query(tmp_path
     """rdflib took "w" > 5 to be true inside the NOT EXISTS, so the shape found a value."""
     data = '@prefix ex: <http://ex.org/> .\nex:a ex:p 1, "w" .\n'
     assert "] no value over 5 (" in validated_alike(*own_shapes(tmp_path, EXISTS_SHAPE, data))
+
+
+#: A FILTER sees its own group's variables (SPARQL 1.1, 18.2.2), not an outer group's:
+#: rdflib evaluated an inner group, a UNION branch or a sub-SELECT with the outer row
+#: bound and let its filter read an outer variable written outside a comparison. Within
+#: an EXISTS pattern a filter sees the row asked of (18.6's substitution), nested too.
+SCOPES = {
+    "bound-in-an-inner-group": (
+        "SELECT ?x ?y WHERE { VALUES ?x { 1 2 } { { VALUES ?y { 1 2 } } FILTER(BOUND(?x)) } }",
+        [],
+    ),
+    "not-bound-in-an-inner-group": (
+        "SELECT ?x ?y WHERE { VALUES ?x { 1 2 } { VALUES ?y { 1 } FILTER(!BOUND(?x)) } }",
+        ["1,1", "2,1"],
+    ),
+    "coalesce": (
+        "SELECT ?x ?y WHERE { VALUES ?x { 1 2 } { VALUES ?y { 1 } FILTER(COALESCE(?x, 0) = 0) } }",
+        ["1,1", "2,1"],
+    ),
+    "in-scope-in-both": (
+        "SELECT ?x ?y WHERE { VALUES ?x { 1 2 } { VALUES (?x ?y) { (1 1) (2 3) }"
+        " FILTER(BOUND(?x) && ?x = ?y) } }",
+        ["1,1"],
+    ),
+    "union-branch": (
+        "SELECT ?x ?y WHERE { VALUES ?x { 1 2 } { VALUES ?y { 1 } }"
+        " UNION { VALUES ?y { 2 } FILTER(BOUND(?x)) } }",
+        ["1,1", "2,1"],
+    ),
+    "sub-select": (
+        "SELECT ?x ?y WHERE { VALUES ?x { 1 2 } { SELECT ?y WHERE { VALUES ?y { 1 }"
+        " FILTER(!BOUND(?x)) } } }",
+        ["1,1", "2,1"],
+    ),
+    "group-in-an-optional": (
+        "SELECT ?x ?y WHERE { VALUES ?x { 1 } OPTIONAL { VALUES ?y { 1 2 }"
+        " { VALUES ?z { 1 } FILTER(BOUND(?x)) } } }",
+        ["1,"],
+    ),
+    "minus-right-side": (
+        "SELECT ?x ?y WHERE { VALUES ?x { 1 2 } { VALUES ?y { 1 } MINUS { VALUES ?x { 1 } }"
+        " FILTER(BOUND(?x)) } }",
+        [],
+    ),
+    "optional-filter-sees-its-left-side": (
+        "SELECT ?x ?y WHERE { VALUES ?x { 1 } OPTIONAL { VALUES ?y { 1 2 } FILTER(?y != ?x) } }",
+        ["1,2"],
+    ),
+    "exists-nested-group": (
+        "SELECT ?x WHERE { VALUES ?x { 1 2 } FILTER EXISTS { VALUES ?y { 1 }"
+        " { VALUES ?z { 1 } FILTER(?x = 1 && BOUND(?x)) } } }",
+        ["1"],
+    ),
+    "not-exists-top-level": (
+        "SELECT ?x WHERE { VALUES ?x { 1 2 }"
+        " FILTER NOT EXISTS { VALUES ?y { 1 } FILTER(?y = ?x) } }",
+        ["2"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", SCOPES)
+def test_a_filter_sees_its_own_groups_variables(case):
+    query, rows = SCOPES[case]
+    for engine in ENGINES:  # (the rows in each engine's order)
+        found = answered(engine, "sparql", "-", "--format", "csv", input=PREFIX + query)
+        assert sorted(found.splitlines()[1:]) == rows, engine
+
+
+INNER_FILTER_SHAPE = """@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix ex: <http://ex.org/> .
+ex:Inner a sh:NodeShape ; sh:targetNode ex:a ;
+  sh:sparql [ sh:message "{?v} unseen inside" ; sh:select \"\"\"
+    SELECT $this ?v WHERE { $this <http://ex.org/p> ?v .
+      { ?w <http://ex.org/p> ?u FILTER(!BOUND(?v)) } }\"\"\" ] .
+"""
+
+
+def test_an_inner_filter_in_a_shapes_sparql_sees_its_own_groups_variables(tmp_path):
+    """The shape's query is rewritten as a query's (``algebra_as_sparql_says``); ``$this``,
+    bound before the query, is seen everywhere, as SHACL's pre-binding says."""
+    data = "@prefix ex: <http://ex.org/> .\nex:a ex:p ex:b .\n"
+    text = validated_alike(*own_shapes(tmp_path, INNER_FILTER_SHAPE, data))
+    assert "] http://ex.org/b unseen inside (" in text
