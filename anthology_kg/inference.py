@@ -308,8 +308,10 @@ UNSUPPORTED_TYPES = tuple(
         "AsymmetricProperty NegativePropertyAssertion"
     ).split()
 )
-#: owlrl checks the lexical form of literals of these datatypes (dt-type2) and reports an
-#: ill-formed one as an inconsistency; such a graph is refused too.
+#: owlrl checks the lexical form of literals of these datatypes (dt-not-type) and reports
+#: an ill-formed one as an inconsistency; such a graph is refused too. A SPARQL cast
+#: tests these (``shacl.value_type.well_formed``); the others of owlrl's that it checks,
+#: ``_CHECKED_BY_OWLRL``, by patterns that are not always XSD's, owlrl itself.
 _CHECKED_DATATYPES = frozenset(
     ox.NamedNode(XSD[name])
     for name in (
@@ -318,6 +320,53 @@ _CHECKED_DATATYPES = frozenset(
         "unsignedByte float double boolean dateTime time date"
     ).split()
 )
+
+
+#: The datatypes of owlrl's (``owlrl.XsdDatatypes.OWL_RL_Datatypes``) whose literals its
+#: own check (``owlrl.DatatypeHandling.AltXSDToPYTHON``) may refuse and no SPARQL cast
+#: tests: owlrl is asked (its NCName is ``[\\w_.\\-]+``, its language tag a pattern of
+#: its own), imported only for a graph that has such a literal.
+_CHECKED_BY_OWLRL = frozenset(
+    [
+        *(
+            ox.NamedNode(XSD[name])
+            for name in (
+                "normalizedString token language Name NCName NMTOKEN hexBinary base64Binary "
+                "anyURI dateTimeStamp"
+            ).split()
+        ),
+        ox.NamedNode(RDF.XMLLiteral),
+        ox.NamedNode(RDF.PlainLiteral),
+    ]
+)
+
+
+def _refused_by_owlrl(
+    store: ox.Store, sources: Sequence[ox.NamedNode], used: set[ox.NamedNode]
+) -> list[ox.NamedNode]:
+    """The datatypes of ``_CHECKED_BY_OWLRL`` among ``used`` of which a literal of the
+    ``sources`` has a lexical form owlrl's check refuses, in order. The store holds a
+    literal of a derived integer type as an ``xsd:integer`` and an ``xsd:dateTimeStamp``
+    as an ``xsd:dateTime`` (oxigraph issue 1413): an out-of-range ``"300"^^xsd:byte``, or
+    a zoneless date-time stamp, is not seen here, where owlrl refuses it."""
+    checked = sorted((d for d in used if d in _CHECKED_BY_OWLRL), key=lambda d: d.value)
+    if not checked:
+        return []
+    from owlrl.DatatypeHandling import AltXSDToPYTHON
+
+    kinds = ", ".join(str(d) for d in checked)
+    kept = f"isLiteral(?o) && datatype(?o) IN ({kinds})"
+    refused: set[ox.NamedNode] = set()
+    for row in _select(store, f"SELECT DISTINCT ?o WHERE {{ ?s ?p ?o FILTER({kept}) }}", sources):
+        literal = row["o"]
+        assert isinstance(literal, ox.Literal)
+        if literal.datatype in refused:
+            continue
+        try:
+            AltXSDToPYTHON[URIRef(literal.datatype.value)](literal.value)
+        except ValueError:  # what owlrl catches (dt-not-type)
+            refused.add(literal.datatype)
+    return sorted(refused, key=lambda d: d.value)
 
 
 def _apply(
@@ -462,8 +511,11 @@ def _unsupported(
         "SELECT DISTINCT ?d WHERE { ?s ?p ?o FILTER(isLiteral(?o)) "
         f"BIND(datatype(?o) AS ?d) FILTER({ill_formed}) }} ORDER BY ?d"
     )
-    for row in _select(store, query, sources) if ill_formed else ():
-        found.append(f"an ill-formed {row['d'].value} literal (an OWL 2 RL inconsistency)")
+    refused = [row["d"] for row in _select(store, query, sources)] if ill_formed else []
+    for datatype in sorted(
+        [*refused, *_refused_by_owlrl(store, sources, used)], key=lambda d: d.value
+    ):
+        found.append(f"an ill-formed {datatype.value} literal (an OWL 2 RL inconsistency)")
     return found
 
 
