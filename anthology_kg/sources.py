@@ -192,6 +192,9 @@ def turtle_error(exc: Exception, path: Path | str | None, base: str) -> Antholog
 
 
 _SPARQL_POSITION = re.compile(r"^error at (\d+):(\d+): ")
+#: A sentence among the tokens pyoxigraph's SPARQL parser says it expected: its reason
+#: for refusing (``The SELECT contains a variable that is unbound``), not a token.
+_PARSER_REASON = re.compile(r"(?:^expected one of |, )([A-Z][a-z]+ [^,\[\]\"']+?)(?=, |$)")
 
 
 def sparql_error_text(exc: SyntaxError, lines_before: int = 0) -> tuple[str, int, int] | None:
@@ -204,8 +207,13 @@ def sparql_error_text(exc: SyntaxError, lines_before: int = 0) -> tuple[str, int
     if found is None:
         return None
     said = first[found.end() :]
+    reason = _PARSER_REASON.search(said) if said.startswith("expected one of ") else None
     if said.startswith("expected one of Prefix not found"):
         said = "a prefix no PREFIX declares"
+    elif reason is not None:
+        # The parser's own words for a query that is no SPARQL though its tokens are
+        # (rust-peg lists them among the tokens it expected, where they sort first or not).
+        said = reason[1][0].lower() + reason[1][1:]
     elif len(said) > 120:
         said = said[:117] + "..."
     return said, int(found[1]) - lines_before, int(found[2])

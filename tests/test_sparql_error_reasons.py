@@ -1,0 +1,26 @@
+"""A query that is no SPARQL though each token is (a SELECT of a variable its GROUP BY
+leaves unbound) is refused with the parser's own reason, not the first 120 characters of
+the dozen lines of tokens it would have taken in its place (hunt18 #10)."""
+
+from __future__ import annotations
+
+from conftest import run_cli
+
+
+def test_the_parsers_reason_is_said(tmp_path):
+    query = tmp_path / "q.rq"
+    query.write_text("SELECT ?x WHERE { ?s ?p ?x } GROUP BY (?x + 1)\n", encoding="utf-8")
+    result = run_cli("sparql", str(query))
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"{query}:2: SPARQL syntax error at column 1: "
+        "the SELECT contains a variable that is unbound\n"
+    )
+
+
+def test_a_list_of_tokens_is_still_said_as_a_list(tmp_path):
+    query = tmp_path / "q.rq"
+    query.write_text("SELECT ?x WHERE { ?s ?p ?x ", encoding="utf-8")
+    result = run_cli("sparql", str(query))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"{query}:1: SPARQL syntax error at column 28: expected one of")
