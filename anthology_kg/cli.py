@@ -1529,7 +1529,7 @@ def fmt_command(settings, check, show_diff) -> None:
     literal's lexical form. A file edited while fmt runs is left alone and reported
     ("changed while formatting: FILE", exit 1).
     """
-    from .formatting import diff_labels, format_anthology, unified_diff
+    from .formatting import diff_labels, format_anthology, printable_diff, unified_diff
     from .resources import data_folder, nearest_root
 
     root = settings.root or nearest_root()
@@ -1548,7 +1548,7 @@ def fmt_command(settings, check, show_diff) -> None:
         if check:
             labels = diff_labels(display_path(item.path))
             diff = unified_diff(item.original, item.canonical, *labels)
-            _out(diff, nl=False)
+            _out(printable_diff(diff), nl=False)
     for path in run.changed_meanwhile:
         _say(f"changed while formatting: {printable(display_path(path))}")
     for warning in run.layout_warnings(settings.base):

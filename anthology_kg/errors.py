@@ -85,25 +85,39 @@ def _defused(match: re.Match[str]) -> str:
     return match.group("lead") + "\\x3a"
 
 
-def printable_characters(text: str) -> str:
+def printable_characters(text: str, kept: str = "") -> str:
     """``text`` with each character of ``_UNPRINTABLE`` written as its Python escape
     (``\\n``, ``\\x1b``, ``\\u2028``), and nothing else changed: how a data format or a
     page shows data (a JSON report's file name, a picture's label), which no CI runner
-    reads line by line for a workflow command."""
+    reads line by line for a workflow command. The characters of ``kept`` (a diff's
+    tab) are left as they are."""
     if text.isprintable():  # (in C: none of _UNPRINTABLE, the common case)
         return text
-    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    return _UNPRINTABLE.sub(
+        lambda m: (
+            m.group() if m.group() in kept else m.group().encode("unicode_escape").decode("ascii")
+        ),
+        text,
+    )
 
 
-def printable(text: str) -> str:
-    """``printable_characters(text)``, and the first character of what a CI runner
+def printable(text: str, kept: str = "") -> str:
+    """``printable_characters(text, kept)``, and the first character of what a CI runner
     would read as a workflow command (``_WORKFLOW_COMMAND``: ``##[``, a leading ``::``)
     written as its escape too (``\\x23#[``, ``\\x3a:``): how reports, warnings and
     tables show data, on one line that cannot command the runner."""
-    text = printable_characters(text)
+    text = printable_characters(text, kept)
     if "#" in text or ":" in text:
         text = _WORKFLOW_COMMAND.sub(_defused, text)
     return text
+
+
+def workflow_command_marks(text: str) -> list[int]:
+    """Where in ``text`` a ``##[`` begins that a CI runner reads as a workflow command
+    (``_WORKFLOW_COMMAND``): the index of each first ``#``, which ``printable`` escapes."""
+    if "#" not in text:
+        return []
+    return [m.start() for m in _WORKFLOW_COMMAND.finditer(text) if m.group("lead") is None]
 
 
 def printable_lines(text: str) -> str:

@@ -21,7 +21,14 @@ from pathlib import Path
 from typing import NoReturn
 
 from .choices import DEFAULT_BASE
-from .errors import AnthologyError, CanonicalizationTooCostly, nesting_followed
+from .errors import (
+    AnthologyError,
+    CanonicalizationTooCostly,
+    nesting_followed,
+    printable,
+    printable_characters,
+    workflow_command_marks,
+)
 from .files import write_all
 from .layout import FileEntries, LayoutWarning, entries_of, folder_warnings, layout_warnings
 from .sourcemap import refuse_rdf12_terms, scan, string_end
@@ -73,10 +80,11 @@ class FormatRun:
 def unified_diff(before: str, after: str, fromfile: str, tofile: str) -> str:
     """A unified diff from ``before`` to ``after`` (difflib's), a line without a final
     newline followed by ``\\ No newline at end of file`` as diff and git print it, so
-    that a change of the final newline alone shows."""
+    that a change of the final newline alone shows. Lines end at LF only, as git's do:
+    a CR, a form feed or U+2028 in a literal is part of its line."""
     lines = difflib.unified_diff(
-        before.splitlines(keepends=True),
-        after.splitlines(keepends=True),
+        _lf_lines(before),
+        _lf_lines(after),
         fromfile=fromfile,
         tofile=tofile,
     )
@@ -85,12 +93,62 @@ def unified_diff(before: str, after: str, fromfile: str, tofile: str) -> str:
     )
 
 
+def _lf_lines(text: str) -> list[str]:
+    """``text``'s lines, each with its LF (``str.splitlines`` would end one at CR too)."""
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
 def diff_labels(name: str) -> tuple[str, str]:
     """The ``---`` and ``+++`` labels of a diff of the file shown as ``name``, as git
     prints them: ``a/`` and ``b/`` before the path, the leading slash of an absolute
-    path dropped (``git diff --no-index /tmp/x/F.ttl …`` prints ``a/tmp/x/F.ttl``)."""
+    path dropped (``git diff --no-index /tmp/x/F.ttl …`` prints ``a/tmp/x/F.ttl``), and
+    quoted as ``git_quoted`` quotes it."""
     path = name.lstrip("/")
-    return f"a/{path}", f"b/{path}"
+    return git_quoted(f"a/{path}"), git_quoted(f"b/{path}")
+
+
+#: How git's quote_c_style writes a control character it names.
+_GIT_NAMED_ESCAPES = {
+    "\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f",
+    "\r": "\\r", '"': '\\"', "\\": "\\\\",
+}  # fmt: skip
+
+
+def git_quoted(name: str) -> str:
+    """``name`` as git writes a path in a diff's header when it holds a character that
+    ``printable`` would escape, a ``"`` or a ``\\``: in double quotes, those characters
+    escaped as C does (``\\n``, ``\\"``) or as the octal of their UTF-8 bytes
+    (``\\033``; a byte a file name holds that is not UTF-8 as itself), and so the ``#``
+    that starts a ``##[`` (``\\043#[``), so that a CI runner reads no workflow command
+    in it. Other characters stay as they are (git's ``core.quotePath=false``); ``git
+    apply`` reads the name back."""
+    marks = workflow_command_marks(name)
+    if not marks and '"' not in name and "\\" not in name and printable(name) == name:
+        return name
+    quoted = []
+    for index, char in enumerate(name):
+        if char in _GIT_NAMED_ESCAPES:
+            quoted.append(_GIT_NAMED_ESCAPES[char])
+        elif index in marks or printable_characters(char) != char:
+            code = ord(char)
+            if 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8 (os.fsdecode's escape)
+                raw = bytes([code - 0xDC00])
+            else:
+                raw = char.encode("utf-8", "surrogatepass")
+            quoted.append("".join(f"\\{byte:03o}" for byte in raw))
+        else:
+            quoted.append(char)
+    return '"' + "".join(quoted) + '"'
+
+
+def printable_diff(diff: str) -> str:
+    """``diff`` (``unified_diff``'s, its labels ``diff_labels``') as it is printed for
+    people: each line as ``printable`` shows it, a tab kept, so that a literal's control
+    character or ``##[`` and a context line's leading ``::`` neither restyle a terminal
+    nor start a workflow command in a CI log."""
+    return "".join(printable(line, kept="\t") + "\n" for line in diff.split("\n")[:-1])
 
 
 def _graph_lines(statements: list[str]) -> set[str]:

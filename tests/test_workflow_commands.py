@@ -162,3 +162,44 @@ def test_data_formats_and_pictures_keep_the_names_they_hold(anthology):
     files = {item["file"] for item in json.loads(result.stdout)["results"]}
     assert files == {FILE}
     assert escape("::std::vector ##[x]") == "::std::vector ##[x]"
+
+
+#: A data file's name and text as a pull request could send them to ``fmt --check``
+#: in CI: a line break then a workflow command in the name, a literal holding ``##[``
+#: and a terminal's escape sequences, a line of a long literal starting ``::``, a
+#: U+2028 and a form feed (``str.splitlines`` breaks a line there; git does not).
+HOSTILE_NAME = 'x\n::error file=README.md,line=1::forged "##[x].ttl'
+HOSTILE_TEXT = (
+    '<https://w3id.org/anthology-kg/id/LIT-001> <http://www.w3.org/2000/01/rdf-schema#label> "'
+    '##[error]x\x1b]0;pwned\x07\x1b[2J" ;\n'
+    '\t<http://example.org/p> """a\n::warning::b\u2028\x0cc""" .\n'
+)
+
+
+@pytest.mark.parametrize("flag", ["--check", "--diff"])
+def test_fmt_diff_shows_names_and_text_escaped(tmp_path, monkeypatch, flag):
+    """Before (hunt18 #1): the diff's headers held the name's line break, so a line of
+    stdout was ``::error file=README.md,…``; its body held the literal's ``##[`` and ESC
+    raw. Now a name is quoted as git quotes it and each line shows as ``printable``
+    shows data, a tab kept."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / HOSTILE_NAME).write_text(HOSTILE_TEXT, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("fmt", flag)
+    assert result.exit_code == 1, result.output
+    assert commands(result.stdout) == [] and commands(result.stderr) == []
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    quoted = 'data/x\\n::error file=README.md,line=1::forged \\"\\043#[x].ttl"'
+    assert f'--- "a/{quoted}\n+++ "b/{quoted}\n' in result.stdout
+    assert '-\t<http://example.org/p> """a\n-::warning::b\\u2028\\x0cc""" .\n' in result.stdout
+    assert '"\\x23#[error]x\\x1b]0;pwned\\x07\\x1b[2J"' in result.stdout
+    assert "No newline" not in result.stdout
+
+
+def test_a_diff_line_of_context_cannot_start_a_workflow_command():
+    """A context line starts with a blank, which the runner skips: its ``::`` is escaped
+    (a line that starts ``+`` or ``-`` is no command)."""
+    from anthology_kg.formatting import printable_diff, unified_diff
+
+    diff = unified_diff("::error::x\na\n", "::error::x\nb\n", "a/F", "b/F")
+    assert printable_diff(diff).splitlines()[3:] == [" \\x3a:error::x", "-a", "+b"]
