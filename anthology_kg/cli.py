@@ -1732,7 +1732,7 @@ def publish(settings, endpoint, update_endpoint, graph, replace, http_timeout) -
 )
 @_timeout(
     "Ask the server to give up on a query after SECONDS (Oxigraph's --timeout-s, whole "
-    "seconds; 0: none). Oxigraph 0.5.13 was seen to run a join on past it."
+    "seconds; 0 or inf: none). Oxigraph 0.5.13 was seen to run a join on past it."
 )
 @click.pass_obj
 def serve(settings, port, host, read_only) -> None:

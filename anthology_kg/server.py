@@ -79,7 +79,8 @@ def serve_command(
 ) -> list[str]:
     """The command line that serves the store at ``location``; queries see the union of
     the anthology's graphs as their default graph, each given ``timeout`` seconds (whole
-    seconds, rounded up: the server takes no fraction; None or 0: no limit)."""
+    seconds, rounded up: the server takes no fraction; None, 0, inf or any number past
+    what a thread's wait takes, as for a request (``endpoint``): no limit)."""
     command = [
         oxigraph_binary(),
         "serve-read-only" if read_only else "serve",
@@ -88,7 +89,9 @@ def serve_command(
         "--bind",
         f"{host}:{port}",
     ]
-    limit = ["--timeout-s", str(math.ceil(timeout))] if timeout else []
+    limit = []
+    if timeout and timeout < threading.TIMEOUT_MAX:
+        limit = ["--timeout-s", str(math.ceil(timeout))]
     return command + ["--union-default-graph", *limit]
 
 

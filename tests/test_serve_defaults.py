@@ -5,9 +5,11 @@ limit)."""
 
 from __future__ import annotations
 
+import math
 import shutil
 import signal
 import sys
+import threading
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -61,6 +63,20 @@ def test_the_server_command_asks_for_whole_seconds():
     assert command[1] == "serve-read-only"
     assert command[-3:] == ["--union-default-graph", "--timeout-s", "3"]
     assert "--timeout-s" not in server.serve_command(Path("store"), "::1", 1, False, 0)
+
+
+@needs_oxigraph
+@pytest.mark.parametrize("seconds", [math.inf, 1e20, threading.TIMEOUT_MAX])
+def test_a_timeout_past_what_a_thread_waits_is_no_limit(seconds):
+    """Before (hunt18 #3): ``serve --timeout inf`` was an OverflowError traceback (exit
+    1) and ``--timeout 1e20`` Oxigraph's usage line ("the oxigraph server did not start:
+    For more information, try '--help'.", exit 2). As a request's (endpoint.py), such a
+    limit is none."""
+    assert server.serve_command(Path("store"), "::1", 1, True, seconds)[-1] == (
+        "--union-default-graph"
+    )
+    below = server.serve_command(Path("store"), "::1", 1, True, threading.TIMEOUT_MAX - 1)
+    assert below[-1] == str(math.ceil(threading.TIMEOUT_MAX - 1))
 
 
 @needs_oxigraph
