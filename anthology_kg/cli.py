@@ -1787,8 +1787,10 @@ def new(settings, kind, identifier, title, authors, category) -> None:
         raise AnthologyError("no anthology here (no data/ folder); use --root DIR")
     anthology = settings.engine()
     graph = new_entry_graph(anthology, kind, identifier, title, authors, category)
-    # The check after writing refuses a shape calling SERVICE: said before anything is.
+    # The check after writing refuses a shape calling SERVICE and a waivers.ttl that
+    # does not parse: said before anything is written.
     refuse_service_in_shapes(anthology.rules.shapes_view, settings.allow_service)
+    anthology.rules.waivers_view  # noqa: B018 (parsed now: an error in it is raised here)
     path = write_new_entry(anthology, graph, identifier)
     _out(f"wrote {display_path(path)}")
     report = run_validation(settings.engine(validates=True), allow_service=settings.allow_service)
