@@ -473,8 +473,10 @@ def ordered_values(
 ) -> list[Node]:
     """The ``text`` of each ``predicate`` value of ``subject`` (``name``: the entry's
     identifier), in ``ak:position`` order; a value with no ``text`` is an AnthologyError
-    (the printed form has no line for it, and leaving it out would print another graph)."""
-    items = []
+    (the printed form has no line for it, and leaving it out would print another graph),
+    and so are positions other than 1, 2, … n, each once (the printed form numbers its
+    lines so: an import would read back positions the graph does not state)."""
+    items: list[tuple[int | None, str, Node]] = []
     for node in graph.objects(subject, predicate):
         position = _one_value(graph, node, AK.position, f"<{subject}>")
         value = _one_value(graph, node, text, f"<{subject}>")
@@ -488,9 +490,19 @@ def ordered_values(
             raise AnthologyError(  # an ill-formed "abc"^^xsd:integer, say
                 f"<{subject}>: ak:position {str(position)!r} is not an integer"
             )
-        number = int(str(position)) if isinstance(position, Literal) else 0
+        number = int(str(position)) if isinstance(position, Literal) else None
         items.append((number, str(value), value))
-    return [value for _, _, value in sorted(items, key=lambda item: item[:2])]
+    numbers = sorted(number for number, _, _ in items if number is not None)
+    if numbers != list(range(1, len(items) + 1)):
+        shown = [str(number) for number in numbers] + ["none"] * (len(items) - len(numbers))
+        listed = ", ".join(shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else shown[0]
+        raise AnthologyError(
+            f"{name or f'<{subject}>'} cannot be printed: the ak:position of its "
+            f"{len(items)} {predicate.n3(graph.namespace_manager)} values are {listed}, and "
+            f"its printed form numbers them 1 to {len(items)} in order, which an import "
+            "would read back as positions the graph does not state"
+        )
+    return [value for number, _, value in sorted(items, key=lambda item: item[0] or 0)]
 
 
 def render_entry(anthology: Engine, entry: URIRef) -> str:

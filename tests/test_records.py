@@ -855,3 +855,56 @@ def test_render_takes_an_xsd_string_literal_as_the_plain_one_it_is():
     for predicate in (DCTERMS.identifier, AK.authors, AK.standing):
         graph.set((entry, predicate, Literal(str(graph.value(entry, predicate)), datatype=string)))
     assert render_record(graph, entry) == small_record("Filed as method.")
+
+
+# ---- takeaway positions the printed form cannot give back (hunt18 #9) ------------------------
+
+POSITIONED = """\
+@prefix ak: <https://w3id.org/anthology-kg/ns#> . @prefix dcterms: <http://purl.org/dc/terms/> .
+@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+<LIT-300> a ak:LiteratureRecord ; dcterms:identifier "LIT-300" ; dcterms:issued "2023"^^xsd:gYear ;
+  ak:authors "Doe" ; ak:readingStatus ak:unread ; ak:standing "p" ; {values} .
+"""
+
+
+def positioned(link: str, text: str, *positions: int | None) -> str:
+    nodes = (
+        f'[ {text} "v{n}"' + ("" if p is None else f" ; ak:position {p}") + " ]"
+        for n, p in enumerate(positions)
+    )
+    return POSITIONED.format(values=f"{link} " + ", ".join(nodes))
+
+
+@pytest.mark.parametrize(
+    ("positions", "shown"),
+    [((1, 1, None), "1, 1 and none"), ((1, 3), "1 and 3"), ((2,), "2"), ((0, 1), "0 and 1")],
+)
+@pytest.mark.parametrize(
+    ("link", "text"), [("ak:takeaway", "rdf:value"), ("ak:carriesPractice", "rdfs:label")]
+)
+def test_render_refuses_positions_its_print_would_not_give_back(
+    tmp_path, link, text, positions, shown
+):
+    """Before: two takeaways at ak:position 1 and one with none printed as 1, 2, 3 (the
+    one with none first), exit 0, and an import of the print stated those positions."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "LIT-300.ttl").write_text(positioned(link, text, *positions), "utf-8")
+    result = run_cli("--root", str(tmp_path), "render", "LIT-300")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (
+        f"anthology-kg: LIT-300 cannot be printed: the ak:position of its {len(positions)} "
+        f"{link} values are {shown}, and its printed form numbers them 1 to {len(positions)} "
+        "in order, which an import would read back as positions the graph does not state\n"
+    )
+
+
+def test_render_prints_values_in_position_order_whatever_their_text(tmp_path):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "LIT-300.ttl").write_text(
+        positioned("ak:takeaway", "rdf:value", 3, 1, 2), "utf-8"
+    )
+    result = run_cli("--root", str(tmp_path), "render", "LIT-300")
+    assert result.exit_code == 0, result.stderr
+    assert "Key takeaways\n- v1\n- v2\n- v0\n" in result.stdout
