@@ -88,6 +88,16 @@ def _setting(ctx: click.Context, name: str) -> tuple[str, ...]:
     return (name.replace("_", "-"),)
 
 
+def _format_choices(group: click.Group) -> dict[str, tuple[str, ...]]:
+    """The formats each command of ``group`` takes (its ``--format`` choices), by name."""
+    return {
+        name: tuple(param.type.choices)
+        for name, command in group.commands.items()
+        for param in command.params
+        if param.name == "fmt" and isinstance(param.type, click.Choice)
+    }
+
+
 def _working_folder() -> Path | None:
     """The working directory; None when it no longer exists (another process removed it)."""
     try:
@@ -170,11 +180,12 @@ class AnthologyGroup(click.Group):
         sys.exit(EXIT_INPUT)
 
     def make_context(self, info_name, args, parent=None, **extra):
-        from .config import Config
+        from .config import Config, check_formats
 
         here = _working_folder()
         try:
             config = find_config(here) if here is not None else Config()
+            check_formats(config, _format_choices(self))
             extra.setdefault("default_map", config.default_map())
         except AnthologyError as exc:
             if not _reads_no_anthology(args, extra):

@@ -24,7 +24,7 @@ import difflib
 import functools
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -120,7 +120,8 @@ _KEY_LINE = re.compile(rf"\s*({_DOTTED})\s*=")
 def setting_line(path: Path, key: Sequence[str]) -> int | None:
     """The line of the configuration file ``path`` where the setting ``key`` is written
     (``("format", "validate")``; in ``pyproject.toml``, under ``[tool.anthology-kg]``):
-    its own line, else that of the nearest table written to hold it (an inline table's
+    its own line (or, for a table, its first line or key: ``[tool.anthology-kg]`` for
+    ``tool``), else that of the nearest table written to hold it (an inline table's
     key). None when the file cannot be read or the scan does not find it. A scan of the
     text, not a parse: tomllib says where a syntax error is, not where a key is."""
     return _written_at(path, (*(_TOOL_TABLE if path.name == PYPROJECT else ()), *key))
@@ -150,7 +151,7 @@ def _written_at(path: Path, wanted: tuple[str, ...]) -> int | None:
             here = (*table, *_key_parts(written.group(1)))
         else:
             continue
-        if here == wanted:
+        if here[: len(wanted)] == wanted:  # the key, or a key of its table (its first)
             return number
         if len(here) > found_depth and wanted[: len(here)] == here:
             found, found_depth = number, len(here)
@@ -219,7 +220,26 @@ def _read(path: Path, data: bytes | None = None) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise AnthologyError(f"cannot read the configuration: {exc}", path) from None
     except tomllib.TOMLDecodeError as exc:
-        raise AnthologyError(f"not TOML: {exc}", path) from None
+        raise _syntax_error(exc, text, path) from None
+
+
+#: Where tomllib's message says the error is (its exception has no line before 3.14).
+_TOML_AT = re.compile(r" \(at (?:line (\d+), column (\d+)|end of document)\)$")
+
+
+def _syntax_error(exc: tomllib.TOMLDecodeError, text: str, path: Path) -> AnthologyError:
+    """tomllib's ``exc`` in ``text`` as an AnthologyError at the file and line it names
+    (the end of the document: the line of the last character), its column said."""
+    said = str(exc)
+    at = _TOML_AT.search(said)
+    if at is None:
+        return AnthologyError(f"not TOML: {said}", path)
+    if at.group(1) is None:
+        line = max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
+        return AnthologyError(f"not TOML: {said[: at.start()]} (at the end)", path, line)
+    return AnthologyError(
+        f"not TOML: {said[: at.start()]} (column {at.group(2)})", path, int(at.group(1))
+    )
 
 
 @functools.lru_cache(maxsize=8)
@@ -269,6 +289,34 @@ def _checked(values: Any, path: Path) -> dict[str, Any]:
                         command,
                     )
     return values
+
+
+#: How a value that is not a string is named, by its TOML type.
+_TOML_TYPES: dict[type, str] = {
+    bool: "a boolean",
+    int: "an integer",
+    float: "a float",
+    list: "an array",
+    dict: "a table",
+}
+
+
+def check_formats(config: Config, choices: Mapping[str, Sequence[str]]) -> None:
+    """An AnthologyError at its line (``setting_line``) for the first ``[format]`` value
+    of ``config`` that is not one of its command's ``choices``, whichever command runs:
+    the command it sets would be the only one to notice it otherwise."""
+    if config.path is None:
+        return
+    for command, value in config.values.get("format", {}).items():
+        allowed = choices.get(command)
+        if allowed is not None and value not in allowed:
+            shown = clipped(value) if isinstance(value, str) else _TOML_TYPES.get(type(value))
+            raise AnthologyError(
+                f"format.{command}: {shown or 'a date or time'} is not one of "
+                f"{', '.join(map(repr, allowed))}.",
+                config.path,
+                setting_line(config.path, ("format", command)),
+            )
 
 
 def _check_base(base: str, path: Path) -> None:

@@ -102,3 +102,54 @@ def test_a_bad_setting_is_named_at_its_line(tmp_path, monkeypatch, toml, command
     result = run_cli(command)
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith(f"pyproject.toml:{line}: {said}"), result.stderr
+
+
+@pytest.mark.parametrize("command", [("check",), ("stats",), ("new", "note", "NOTE-009")])
+@pytest.mark.parametrize(
+    ("toml", "said"),
+    [
+        ('[format]\nvalidate = "yaml"\n', "format.validate: 'yaml' is not one of 'github'"),
+        ("[format]\nstats = 3\n", "format.stats: an integer is not one of 'text', 'json'."),
+    ],
+)
+def test_a_bad_format_for_another_command_is_refused_by_every_command(
+    tmp_path, monkeypatch, command, toml, said
+):
+    """Before (hunt18 #12): check, stats and new ran on past ``validate = "yaml"``
+    (exit 0, new wrote its entry); only validate refused it."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "anthology-kg.toml").write_text(toml, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run_cli(*command, *(("--title", "x") if command[0] == "new" else ()))
+    assert result.exit_code == 2 and result.stdout == "", result.output
+    assert result.stderr.startswith(f"anthology-kg.toml:2: {said}"), result.stderr
+    assert list((tmp_path / "data").iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("toml", "said"),
+    [
+        (
+            "this is not toml",
+            "anthology-kg.toml:1: not TOML: Expected '=' after a key in a key/value pair "
+            "(column 6)\n",
+        ),
+        ('root = "."\n\na = [1,\n', "anthology-kg.toml:3: not TOML: Invalid value (at the end)\n"),
+        (
+            'root = "."\n[tool.anthology-kg]\nroot = "."\n',
+            "anthology-kg.toml:2: unknown setting 'tool'; known: base, fail-on, format, ignore, "
+            "root, select\n",
+        ),
+        ('root = "."\ntool.x = 1\n', "anthology-kg.toml:2: unknown setting 'tool'"),
+    ],
+    ids=["not-toml", "not-toml-at-the-end", "tool-table", "dotted-key"],
+)
+def test_each_configuration_error_names_its_line(tmp_path, monkeypatch, toml, said):
+    """Before (hunt18 #12): ``anthology-kg.toml: not TOML: … (at line 1, column 6)`` and
+    ``anthology-kg.toml: unknown setting 'tool'``, no line in the ``file:line:`` form."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "anthology-kg.toml").write_text(toml, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("check")
+    assert result.exit_code == 2 and result.stdout == "", result.output
+    assert result.stderr.startswith(said), result.stderr
