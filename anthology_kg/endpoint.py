@@ -124,6 +124,15 @@ def _refuse_a_redirect_that_drops_the_body(response: httpx.Response) -> None:
         raise _BodyDropped(status, str(target))
 
 
+def _as_sent(url: str) -> str:
+    """``url`` as httpx sends it (a space or an é percent-encoded): what the URL a
+    request reached is compared with, to tell a redirect."""
+    try:
+        return str(httpx.URL(url))
+    except httpx.InvalidURL:
+        return url
+
+
 def _reached(error: object) -> str | None:
     """The URL of the request an httpx error came from (a redirect's target, maybe)."""
     try:
@@ -550,8 +559,11 @@ def _exchange(
             "URL instead"
         )
     response = outcome.get("response")
-    reached = str(response.url) if isinstance(response, httpx.Response) else _reached(error)
-    if reached is not None and shown(reached) != shown(url):
+    if isinstance(response, httpx.Response):
+        reached = str(response.url) if response.history else None
+    else:  # the failed request: a redirect's if its URL is not the one asked for
+        reached = _reached(error)
+    if reached is not None and shown(reached) != shown(_as_sent(url)):
         where = f"{where} (redirected to {shown(reached)})"
     if isinstance(error, httpx.ConnectError):
         raise RequestFailed(f"{where}: cannot connect ({_reason(error, secrets)})")

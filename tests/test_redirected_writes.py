@@ -91,3 +91,23 @@ def test_credentials_follow_a_redirect_as_httpx_sends_them(requested, reached, s
     from anthology_kg.endpoint import _sends_credentials
 
     assert _sends_credentials(requested, reached) is sent
+
+
+@pytest.mark.parametrize("path", ["/qé", "/a b"])
+def test_an_error_says_no_redirect_where_httpx_only_encoded_the_url(path):
+    """Before (hunt18 #13): 'POST http://…/qé (redirected to http://…/q%C3%A9): HTTP 404'
+    (the URL strings compared; httpx had only percent-encoded it)."""
+    with recording_store(404) as (store, seen):
+        result = run_cli("query", "confounders", "--endpoint", f"{store}{path}")
+    assert result.exit_code == 2, result.output
+    assert len(seen) == 1 and "redirected" not in result.stderr, result.stderr
+    assert f"POST {store}{path}: HTTP 404" in result.stderr, result.stderr
+
+
+def test_a_connection_error_says_no_redirect_where_httpx_only_encoded_the_url():
+    closed = f"http://127.0.0.1:{free_port()}"
+    result = run_cli("query", "confounders", "--endpoint", f"{closed}/a b")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"anthology-kg: POST {closed}/a b: cannot connect"), (
+        result.stderr
+    )
