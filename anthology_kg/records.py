@@ -50,6 +50,10 @@ IDENTIFIER_CLASSES = {
 _HEADING = re.compile(r"^(?P<authors>.+) \((?P<year>[0-9]{4})\) — (?P<identifier>\S+)$")
 _MENTION = re.compile(r"(?<![\w.-])(?:" + "|".join(IDENTIFIER_CLASSES) + r")(?![\w-]|\.\d)")
 _WITHHELD = re.compile(r"Carries no practice, deliberately — (ADR-[0-9]{3})\.")
+#: Where a "Carries no practice" sentence starts (the Standing prose, line breaks read as
+#: spaces): each must be a ``_WITHHELD`` there, as each "Filed as" must be a ``_FILED``.
+_WITHHELD_AT = re.compile(r"(?<!\w)Carries\s+no\s+practice(?!\w)")
+_WITHHELD_FORM = "'Carries no practice, deliberately — ADR-nnn.'"
 #: xsd:integer's lexical form (whitespace collapsed); int() also takes "１", "1_0".
 _INTEGER = re.compile(r"[ \t\n\r]*[+-]?[0-9]+[ \t\n\r]*")
 # Every "Filed as" is read, so that a wrong word or form is an error, not a silent omission:
@@ -299,6 +303,12 @@ def parse_record(
             graph.add((node, text, Literal(value)))
     graph.add((iri, AK.standing, Literal(standing)))
     prose = standing.replace("\n", " ")
+    for start in _WITHHELD_AT.finditer(prose):  # never a malformed one read as prose
+        if not _WITHHELD.match(prose, start.start()):
+            fail(
+                index + 2 + standing[: start.start()].count("\n"),
+                f"a 'Carries no practice' sentence of no known form: expected {_WITHHELD_FORM}",
+            )
     withheld = _WITHHELD.search(prose)
     if withheld and practices:
         fail(

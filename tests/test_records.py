@@ -583,6 +583,16 @@ def small_record(standing: str) -> str:
             "a 'Filed as' sentence of no known form",
         ),
         ("Some prose. Filed as method: ", "a 'Filed as' sentence of no known form"),
+        # hunt18 #14: a "Carries no practice" the same (before: plain prose, exit 0)
+        *(
+            (f"Filed as method. {sentence}", "a 'Carries no practice' sentence of no known form")
+            for sentence in (
+                "Carries no practice, deliberately — ADR-9.",
+                "Carries no practice, deliberately - ADR-009.",
+                "Carries no practice, deliberately — ADR-009",
+                "Carries  no practice.",
+            )
+        ),
     ],
 )
 def test_a_filed_as_sentence_of_another_form_is_an_error_at_its_line(tmp_path, sentence, message):
@@ -592,6 +602,24 @@ def test_a_filed_as_sentence_of_another_form_is_an_error_at_its_line(tmp_path, s
     result = run_cli("import", str(path))
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith(f"{path}:5: {message}"), result.stderr
+
+
+def test_a_carries_no_practice_sentence_after_a_line_break_is_an_error_at_its_line(tmp_path):
+    standing = "Filed as method.\nOther prose.\nCarries no practice, deliberately — ADR-9."
+    path = write(tmp_path, "f.txt", small_record(standing).encode("utf-8"))
+    result = run_cli("import", str(path))
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"{path}:7: a 'Carries no practice' sentence of no known form: expected 'Carries no "
+        "practice, deliberately — ADR-nnn.'\n"
+    )
+
+
+def test_a_carries_no_practice_sentence_wrapped_over_two_lines_is_read():
+    record = parse_record(
+        small_record("Filed as method. Carries no\npractice, deliberately — ADR-009.")
+    )
+    assert record.graph.value(record.iri, AK.practiceWithheldBy) == URIRef(DEFAULT_BASE + "ADR-009")
 
 
 def test_a_filed_as_sentence_wrapped_over_two_lines_is_read():
