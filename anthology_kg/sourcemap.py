@@ -19,7 +19,7 @@ from urllib.parse import urljoin
 import pyoxigraph as ox
 
 from .errors import AnthologyError
-from .kinds import is_literal, text
+from .kinds import is_blank, is_literal, text
 from .sources import decode_utf8, parse_quads, read_text
 
 # rdflib's IRIs only for callers that ask for them (the positions of triples): ``scan``
@@ -467,6 +467,11 @@ class _Index:
             if isinstance(w.object, tuple) and w.object[0] == "[]":
                 found.setdefault(w.subject, []).append(w)
         return found
+
+
+def _is_blank_written(written_object: object) -> bool:
+    """Whether a written object is a blank node: nested, labelled, or a collection."""
+    return isinstance(written_object, tuple) and written_object[0] in ("[]", "_:", "()")
 
 
 def _is_literal(written_object: object) -> bool:
@@ -995,6 +1000,53 @@ def nested_triples(
     if value is None:
         return [w for _, w in inside.get((predicate,), ())]
     return [w for _, w in _matching(inside, lambda: inside, (predicate,), value)]
+
+
+def blank_subjects(
+    positions: Positions,
+) -> list[tuple[tuple[int, int], object, list[set[object]]]]:
+    """The blank nodes the text writes as top-level subjects (``_:b ex:p …``, ``[] ex:p
+    …``, ``[ ex:p … ] .``), in the order written: where each starts (line, column), its
+    ``blank_bucket``, and the keys of each of its objects as written that is not a blank
+    node (``_object_keys``: as written, and in the form a store keeps it in)."""
+    held: dict[object, list[Written]] = {}
+    for w in positions.triples:
+        if isinstance(w.subject, tuple) and w.subject in positions.subjects:
+            kept = held.setdefault(w.subject, [])
+            if not _is_blank_written(w.object):
+                kept.append(w)
+    found: list[tuple[tuple[int, int], object, list[set[object]]]] = []
+    for subject, written in held.items():
+        iris = frozenset(_iri_text(w.object) for w in written if not _is_literal(w.object))
+        strings = frozenset(
+            (w.object[1], w.language)  # type: ignore[index]
+            for w in written
+            if _is_literal(w.object) and w.datatype in (_XSD + "string", _LANG_STRING)
+        )
+        bucket = (iris, strings, len({written_key(w) for w in written}))
+        found.append((positions.subjects[subject], bucket, [set(_object_keys(w)) for w in written]))
+    return found
+
+
+def blank_bucket(objects: Iterable[object]) -> object:
+    """What ``blank_subjects`` files a node written with ``objects`` (terms of the graph)
+    under: its IRI objects, its string objects (no store rewrites those) and how many
+    objects that are no blank node it has; a node as written and in the graph alike."""
+    own = [o for o in objects if not is_blank(o)]
+    iris = frozenset(_iri_text(o) for o in own if not is_literal(o))
+    keys = [cast(tuple[str, str, str, str | None], _keys(o)[0]) for o in own if is_literal(o)]
+    strings = frozenset((k[1], k[3]) for k in keys if k[2] in (_XSD + "string", _LANG_STRING))
+    return (iris, strings, len(own))
+
+
+def written_alike(objects: Iterable[object], written: list[set[object]]) -> bool:
+    """Whether the objects of a blank node of the graph (``objects``; blank ones are not
+    compared, their labels saying nothing) are the ones ``written`` (``blank_subjects``'
+    keys of a node as written)."""
+    wanted = [set(_keys(o)) for o in objects if not is_blank(o)]
+    return all(any(keys & own for own in written) for keys in wanted) and all(
+        any(keys & own for keys in wanted) for own in written
+    )
 
 
 def written_blank(

@@ -45,10 +45,13 @@ from .sourcemap import (
     Positions,
     Written,
     as_written,
+    blank_bucket,
+    blank_subjects,
     file_positions,
     locate,
     object_triples,
     value_key,
+    written_alike,
     written_blank,
     written_triple,
 )
@@ -232,13 +235,14 @@ def validate(
     by_shape = {rule.shape: rule for rule in rules}
     referrers = functools.cache(anthology.referrers)  # (blank focus nodes ask again)
     objects = functools.cache(anthology.objects)
+    blank_places = _BlankSubjects(anthology, objects)
     # One result per distinct row, not per distinct result: two blank nodes of one entry
     # failing one shape are two results, though neither has a name to tell them apart.
     results = [
         one
         for row in dict.fromkeys(rows)
         for one in _per_language(
-            anthology, row, _result(anthology, row, by_shape, referrers, objects)
+            anthology, row, _result(anthology, row, by_shape, referrers, objects, blank_places)
         )
     ]
     today = today or dt.datetime.now(dt.timezone.utc).date()
@@ -357,6 +361,7 @@ def _result(
     by_shape: dict[ShapeTerm, Rule],
     referrers: Callable[[Term], Iterable[object]],
     objects: Callable[[Term], Iterable[object]],
+    blank_places: _BlankSubjects,
 ) -> RuleResult:
     # The shapes' nodes (shape, path) read on pyoxigraph terms; the focus node and value
     # stay the engine's own (an rdflib engine's blank node may have no pyoxigraph label:
@@ -380,6 +385,10 @@ def _result(
             focus = as_written(written, row.focus)
             if value == row.focus:
                 value = focus
+    elif location is None and is_blank(row.focus):
+        subject_at = blank_places.place(row.focus)
+        if subject_at is not None:
+            location, where = subject_at
     elif location:
         positions = file_positions(location.path, anthology.base, isinstance(row.focus, _OX_TERMS))
         # A blank focus node is placed where the entry writes it, its parser's label
@@ -471,6 +480,36 @@ def _written_elsewhere(
             if found is not None:
                 return place, found
     return None
+
+
+class _BlankSubjects:
+    """Where the data files write blank nodes as top-level subjects
+    (``sourcemap.blank_subjects``), by ``blank_bucket``: read from every file on the first
+    question, once a validation (only a result on a blank node no entry holds asks)."""
+
+    def __init__(self, anthology: Engine, objects: Callable[[Term], Iterable[object]]):
+        self.anthology, self.objects = anthology, objects
+        self.found: dict[
+            bool, dict[object, list[tuple[Path, tuple[int, int], list[set[object]]]]]
+        ] = {}
+
+    def place(self, node: Term) -> tuple[Location, tuple[int, int]] | None:
+        """Where the blank ``node`` is written as a top-level subject whose objects as
+        written are its own; None when no place fits, or several alike do."""
+        from .entries import Location
+
+        ox_terms = isinstance(node, _OX_TERMS)
+        if ox_terms not in self.found:
+            buckets: dict[object, list[tuple[Path, tuple[int, int], list[set[object]]]]] = {}
+            for path in self.anthology.data_files:
+                positions = file_positions(path, self.anthology.base, ox_terms)
+                for at, bucket, keys in blank_subjects(positions):
+                    buckets.setdefault(bucket, []).append((path, at, keys))
+            self.found[ox_terms] = buckets
+        own = list(self.objects(node))
+        candidates = self.found[ox_terms].get(blank_bucket(own), [])
+        fits = [(path, at) for path, at, keys in candidates if written_alike(own, keys)]
+        return (Location(fits[0][0], fits[0][1][0]), fits[0][1]) if len(fits) == 1 else None
 
 
 def _literal_place(
