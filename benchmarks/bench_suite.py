@@ -250,41 +250,42 @@ def run(only: Path | None, pytest_args: list[str]) -> Run:
     as the subreaper of all it starts (``_CpuCgroup``, ``_adopt_orphans``)."""
     _adopt_orphans()
     cgroup = _CpuCgroup.make()
-    with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder, "tests.tsv")
-        env = {
-            **os.environ,
-            "BENCH_SUITE_OUT": str(out),
-            "PYTHONPATH": os.pathsep.join(
-                [str(HERE), *filter(None, [os.environ.get("PYTHONPATH")])]
-            ),
-        }
-        if only is not None:
-            env["BENCH_SUITE_ONLY"] = str(only.resolve())
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            out = Path(folder, "tests.tsv")
+            env = {
+                **os.environ,
+                "BENCH_SUITE_OUT": str(out),
+                "PYTHONPATH": os.pathsep.join(
+                    [str(HERE), *filter(None, [os.environ.get("PYTHONPATH")])]
+                ),
+            }
+            if only is not None:
+                env["BENCH_SUITE_ONLY"] = str(only.resolve())
+            if cgroup is not None:
+                env["BENCH_SUITE_CGROUP"] = str(cgroup.counter)
+            command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                       "-p", "bench_suite", *pytest_args]  # fmt: skip
+            start = time.perf_counter()
+            process = subprocess.Popen(
+                command,
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                preexec_fn=None if cgroup is None else cgroup.enter,
+            )
+            _, status, usage = os.wait4(process.pid, 0)
+            wall = time.perf_counter() - start
+            orphans = _reap_orphans()
+            in_cgroup = None if cgroup is None else _CpuCgroup.seconds_at(cgroup.counter)
+            rows = []
+            if out.exists():
+                for line in out.read_text(encoding="utf-8").splitlines():
+                    nodeid, own, children = line.rsplit("\t", 2)
+                    rows.append((nodeid, float(own), float(children)))
+    finally:  # interrupted too: the cgroup is not left behind, unless a process is
         if cgroup is not None:
-            env["BENCH_SUITE_CGROUP"] = str(cgroup.counter)
-        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                   "-p", "bench_suite", *pytest_args]  # fmt: skip
-        start = time.perf_counter()
-        process = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            preexec_fn=None if cgroup is None else cgroup.enter,
-        )
-        _, status, usage = os.wait4(process.pid, 0)
-        wall = time.perf_counter() - start
-        orphans = _reap_orphans()
-        in_cgroup = None
-        if cgroup is not None:
-            in_cgroup = _CpuCgroup.seconds_at(cgroup.counter)
             cgroup.remove()
-        rows = []
-        if out.exists():
-            for line in out.read_text(encoding="utf-8").splitlines():
-                nodeid, own, children = line.rsplit("\t", 2)
-                rows.append((nodeid, float(own), float(children)))
     reaped = usage.ru_utime + usage.ru_stime + orphans
     return Run(rows, reaped, orphans, in_cgroup, wall, os.waitstatus_to_exitcode(status))
 
