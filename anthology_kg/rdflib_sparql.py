@@ -227,8 +227,8 @@ def paths_as_sparql_says(algebra: object) -> None:
     """Each property path of a translated query's patterns (``algebra``) evaluated as SPARQL
     1.1 (18.4) says: a negated property set with inverse members written as SPARQL reads
     it, ``!(a|^b)`` as ``!a | ^(!b)`` (rdflib's NegatedPath raised on such a member:
-    "Invalid path in NegatedPath", exit 2), and a zero-or-more or zero-or-one path giving
-    each pair of nodes once (``_EachPairOnce``)."""
+    "Invalid path in NegatedPath", exit 2), and a ``*``, ``+`` or ``?`` path giving each
+    pair of nodes once, whatever term an end is bound to (``_EachPairOnce``)."""
     from rdflib.plugins.sparql.parserutils import CompValue
 
     for node in algebra_nodes(algebra):
@@ -249,7 +249,7 @@ def _path_as_sparql_says(path: PathOrIRI) -> PathOrIRI:
         path.arg = _path_as_sparql_says(path.arg)
     elif isinstance(path, MulPath):
         path.path = _path_as_sparql_says(path.path)
-        if path.zero and not isinstance(path, _EachPairOnce):
+        if not isinstance(path, _EachPairOnce):
             return _EachPairOnce(path.path, path.mod)
     elif isinstance(path, NegatedPath):
         # The inverse members are the parser's InversePath nodes (_negated_inverses_kept)
@@ -267,11 +267,14 @@ def _path_as_sparql_says(path: PathOrIRI) -> PathOrIRI:
 
 
 class _EachPairOnce(MulPath):
-    """rdflib's ``p*`` or ``p?`` (a MulPath of zero length allowed), each pair of nodes
-    given once, as SPARQL 1.1's ALP procedure (18.4, its ``visited`` set) and the fast
-    engine give them: from a bound end rdflib gave the zero-length pair, then again
-    when a cycle led back to it (``ex:a ex:p* ?y`` over ``ex:a ex:p ex:b . ex:b ex:p
-    ex:a`` gave ``ex:a`` twice, ``ex:a ex:p? ?y`` over ``ex:a ex:p ex:a`` too)."""
+    """rdflib's ``p*``, ``p+`` or ``p?`` (a MulPath), each pair of nodes given once, as
+    SPARQL 1.1's ALP procedure (18.4, its ``visited`` set) and the fast engine give them.
+    From a bound end rdflib gave the zero-length pair, then again when a cycle led back to
+    it (``ex:a ex:p* ?y`` over ``ex:a ex:p ex:b . ex:b ex:p ex:a`` gave ``ex:a`` twice,
+    ``ex:a ex:p? ?y`` over ``ex:a ex:p ex:a`` too), and it took an end bound to a literal
+    of false value (``0``, ``""``, ``false``) for an unbound one (``?x ex:p+ 0`` walked
+    the whole graph and gave a node once for each way back to it): such a walk is
+    ``_reached``'s. With both ends unbound, rdflib's, its pairs given once."""
 
     def eval(
         self,
@@ -280,11 +283,41 @@ class _EachPairOnce(MulPath):
         obj: Node | None = None,
         first: bool = True,
     ) -> Generator[tuple[Node, Node], None, None]:
-        given: set[tuple[Node, Node]] = set()
-        for pair in super().eval(graph, subj, obj, first):
-            if pair not in given:
-                given.add(pair)
-                yield pair
+        if subj is not None:
+            for node in self._reached(graph, subj, forward=True):
+                if obj is None or node == obj:
+                    yield subj, node
+        elif obj is not None:
+            for node in self._reached(graph, obj, forward=False):
+                yield node, obj
+        else:
+            given: set[tuple[Node, Node]] = set()
+            for pair in super().eval(graph, subj, obj, first):
+                if pair not in given:
+                    given.add(pair)
+                    yield pair
+
+    def _reached(self, graph: Graph, start: Node, forward: bool) -> Iterator[Node]:
+        """Each node the path reaches from ``start`` (``forward``: as its subject, else
+        as its object, walking back), once: ``start`` first where the path may be of
+        zero length, and otherwise only if a cycle leads back to it."""
+        from rdflib.paths import eval_path
+
+        visited: set[Node] = set()
+        if self.zero:
+            visited.add(start)
+            yield start
+        todo = [start]
+        while todo:
+            node = todo.pop()
+            pattern = (node, self.path, None) if forward else (None, self.path, node)
+            for subject, object_ in eval_path(graph, pattern):
+                reached = object_ if forward else subject
+                if reached not in visited:
+                    visited.add(reached)
+                    yield reached
+                    if self.more:
+                        todo.append(reached)
 
 
 def empty_values_as_no_rows(algebra: object) -> None:

@@ -297,10 +297,12 @@ def test_min_and_max_give_the_iri_and_an_error_makes_them_unbound(nothing):
 
 
 CYCLE = (
-    "@prefix ex: <http://ex.org/> .\nex:a ex:p ex:b .\nex:b ex:p ex:a, ex:c .\nex:c ex:q ex:c .\n"
+    "@prefix ex: <http://ex.org/> .\n"
+    "ex:a ex:p ex:b .\nex:b ex:p ex:a, ex:c .\nex:c ex:q ex:c, 0 .\n"
 )
 #: Paths over a cycle: each pair of nodes once (SPARQL 1.1, 18.4's ALP procedure keeps a
-#: visited set); rdflib gave a bound end's zero-length pair again when the cycle led back.
+#: visited set); rdflib gave a bound end's zero-length pair again when the cycle led back,
+#: and took an end bound to 0 for an unbound one.
 PATHS = {
     "star-from-a-bound-subject": ("SELECT ?y WHERE { ex:a ex:p* ?y }", ["a", "b", "c"]),
     "star-to-a-bound-object": ("SELECT ?x WHERE { ?x ex:p* ex:a }", ["a", "b"]),
@@ -310,7 +312,10 @@ PATHS = {
         ["a,a", "a,b", "a,c", "b,a", "b,b", "b,c"],
     ),
     "inverse-star": ("SELECT ?x WHERE { ex:a ^ex:p* ?x }", ["a", "b"]),
-    "optional-on-a-loop": ("SELECT ?y WHERE { ex:c ex:q? ?y }", ["c"]),
+    "optional-on-a-loop": ("SELECT ?y WHERE { ex:c ex:q? ?y }", ["0", "c"]),
+    # an end bound to a literal of false value is bound (rdflib walked the whole graph)
+    "plus-to-zero": ("SELECT ?x WHERE { ?x ex:q+ 0 }", ["c"]),
+    "star-to-zero": ("SELECT ?x WHERE { ?x (ex:p|ex:q)* 0 }", ["0", "a", "b", "c"]),
     "star-in-a-sequence": ("SELECT ?y WHERE { ex:a ex:p*/ex:p ?y }", ["a", "b", "c"]),
 }
 
