@@ -291,7 +291,8 @@ _TOKEN = re.compile(
 )
 _STRING_ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f"}
 _ESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)", re.DOTALL)
-_RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+_RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+_RDF_TYPE = _RDF + "type"
 _XSD = "http://www.w3.org/2001/XMLSchema#"
 _LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 #: A literal written bare (Turtle's shorthand): the group that matches is its datatype.
@@ -664,10 +665,7 @@ class _Reader:
             self.tokens.take()  # ]
             return node
         if value == "(":
-            while self.tokens.peek()[1] not in (")", ""):
-                self.term()
-            self.tokens.take()
-            return ("()", None)
+            return self.collection()
         if kind == "string":
             quote = 3 if value[:3] in ('"""', "'''") else 1
             lexical = _unescape(value[quote:-quote])
@@ -689,6 +687,29 @@ class _Reader:
         bare = _BARE_LITERAL.fullmatch(value)
         self.literal_type = (_XSD + bare.lastgroup if bare and bare.lastgroup else None, None)
         return ("literal", value)
+
+    def collection(self) -> object:
+        """Read a collection's members (after its ``(``) and write its list as RDF does:
+        a nested blank node a member, each with its ``rdf:first`` (at the member) and
+        ``rdf:rest`` (the next node, or ``rdf:nil``); the first node, or ``rdf:nil`` for
+        ``()``. So a collection's nodes are placed and matched as any nested node's."""
+        members = []
+        while self.tokens.peek()[1] not in (")", ""):
+            _, _, line, column = self.tokens.peek()
+            member = self.term()
+            typed = self.literal_type if _is_literal(member) else (None, None)
+            members.append((member, line, column, typed))
+        self.tokens.take()
+        nodes: list[object] = []
+        for _ in members:
+            self.nested += 1
+            nodes.append(("[]", self.nested))
+        rest: object = self.uri(_RDF + "nil")
+        for node, (member, line, column, typed) in reversed(list(zip(nodes, members, strict=True))):
+            self.found.append(Written(node, self.uri(_RDF + "first"), member, line, column, *typed))
+            self.found.append(Written(node, self.uri(_RDF + "rest"), rest, line, column))
+            rest = node
+        return rest
 
     def predicate_objects(self, subject: object) -> None:
         while True:
