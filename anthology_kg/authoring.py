@@ -85,6 +85,16 @@ def new_entry_graph(
     return graph
 
 
+def refuse_unusable_rules(anthology: Engine, allow_service: bool) -> None:
+    """Raise AnthologyError for what the check after writing a new entry would refuse,
+    before anything is written: a shape calling SERVICE (unless ``allow_service``), a
+    waivers.ttl that does not parse."""
+    from .guards import refuse_service_in_shapes
+
+    refuse_service_in_shapes(anthology.rules.shapes_view, allow_service)
+    anthology.rules.waivers_view  # noqa: B018 - parsed on first read: its error is raised
+
+
 def write_new_entry(anthology: Engine, graph: Graph, identifier: str) -> Path:
     """Write ``data/ID.ttl`` in the canonical format; a file there, even one made while
     it writes, is refused (an AnthologyError) and left as it is."""

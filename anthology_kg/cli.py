@@ -1789,8 +1789,7 @@ def new(settings, kind, identifier, title, authors, category) -> None:
     the anthology does not admit (exit 2, nothing written). Prints what the rules still
     ask of the entry: only you can fill it in.
     """
-    from .authoring import new_entry_graph, write_new_entry
-    from .guards import refuse_service_in_shapes
+    from .authoring import new_entry_graph, refuse_unusable_rules, write_new_entry
     from .resources import bundled_dir, find_root
     from .validation import validate as run_validation
 
@@ -1798,10 +1797,7 @@ def new(settings, kind, identifier, title, authors, category) -> None:
         raise AnthologyError("no anthology here (no data/ folder); use --root DIR")
     anthology = settings.engine()
     graph = new_entry_graph(anthology, kind, identifier, title, authors, category)
-    # The check after writing refuses a shape calling SERVICE and a waivers.ttl that
-    # does not parse: said before anything is written.
-    refuse_service_in_shapes(anthology.rules.shapes_view, settings.allow_service)
-    anthology.rules.waivers_view  # noqa: B018 (parsed now: an error in it is raised here)
+    refuse_unusable_rules(anthology, settings.allow_service)
     path = write_new_entry(anthology, graph, identifier)
     _out(f"wrote {display_path(path)}")
     report = run_validation(settings.engine(validates=True), allow_service=settings.allow_service)

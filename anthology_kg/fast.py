@@ -589,7 +589,7 @@ class OxigraphEngine(EntryIndex):
             shapes = self.rules.shapes_view
             compiled = Compiler.for_store(shapes, SHAPES.value, select, small).compile()
             if any(has_keyword(c.sparql, k) for c in compiled for k in ("GRAPH", "FROM")):
-                self.store  # noqa: B018 - a query reads a named graph: the rules' are there
+                self._with_rules(_RULE_GRAPHS)  # a query reads a named graph: all are there
             rows = run_compiled(select, compiled, STORE_WORKERS, self._blank_text(lent))
         finally:
             for quad in lent:

@@ -52,7 +52,9 @@ _MENTION = re.compile(r"(?<![\w.-])(?:" + "|".join(IDENTIFIER_CLASSES) + r")(?![
 _WITHHELD = re.compile(r"Carries no practice, deliberately — (ADR-[0-9]{3})\.")
 #: Where a "Carries no practice" sentence starts (the Standing prose, line breaks read as
 #: spaces): each must be a ``_WITHHELD`` there, as each "Filed as" must be a ``_FILED``.
-_WITHHELD_AT = re.compile(r"(?<!\w)Carries\s+no\s+practice(?!\w)")
+#: Any case and "practices" too at the start of a sentence; mid-sentence, "carries no
+#: practice" in lower case is prose (DESIGN.md's rule 2 says so of an entry).
+_WITHHELD_AT = re.compile(r"(?<!\w)carries\s+no\s+practices?(?!\w)", re.IGNORECASE)
 _WITHHELD_FORM = "'Carries no practice, deliberately — ADR-nnn.'"
 #: xsd:integer's lexical form (whitespace collapsed); int() also takes "１", "1_0".
 _INTEGER = re.compile(r"[ \t\n\r]*[+-]?[0-9]+[ \t\n\r]*")
@@ -304,6 +306,9 @@ def parse_record(
     graph.add((iri, AK.standing, Literal(standing)))
     prose = standing.replace("\n", " ")
     for start in _WITHHELD_AT.finditer(prose):  # never a malformed one read as prose
+        before = prose[: start.start()].rstrip()
+        if start[0][0].islower() and before and before[-1] not in ".!?":
+            continue  # prose about practices, mid-sentence
         if not _WITHHELD.match(prose, start.start()):
             fail(
                 index + 2 + standing[: start.start()].count("\n"),

@@ -193,8 +193,12 @@ def turtle_error(exc: Exception, path: Path | str | None, base: str) -> Antholog
 
 _SPARQL_POSITION = re.compile(r"^error at (\d+):(\d+): ")
 #: A sentence among the tokens pyoxigraph's SPARQL parser says it expected: its reason
-#: for refusing (``The SELECT contains a variable that is unbound``), not a token.
-_PARSER_REASON = re.compile(r"(?:^expected one of |, )([A-Z][a-z]+ [^,\[\]\"']+?)(?=, |$)")
+#: for refusing (``The SELECT contains a variable that is unbound``, ``SELECT * is not
+#: authorized with GROUP BY``), not a token: words, a lower-case one among them, with
+#: no quote, bracket or comma (no token is so written).
+_PARSER_REASON = re.compile(
+    r"""(?:^expected one of |, )((?=[^,\[\]"'\n]* [a-z]{2,})[^,\[\]"'\s][^,\[\]"'\n]*?)(?=, |$)"""
+)
 
 
 def sparql_error_text(exc: SyntaxError, lines_before: int = 0) -> tuple[str, int, int] | None:
@@ -213,7 +217,9 @@ def sparql_error_text(exc: SyntaxError, lines_before: int = 0) -> tuple[str, int
     elif reason is not None:
         # The parser's own words for a query that is no SPARQL though its tokens are
         # (rust-peg lists them among the tokens it expected, where they sort first or not).
-        said = reason[1][0].lower() + reason[1][1:]
+        said = reason[1]
+        if said[:2].istitle():  # "The SELECT …", not "SELECT * …"
+            said = said[0].lower() + said[1:]
     elif len(said) > 120:
         said = said[:117] + "..."
     return said, int(found[1]) - lines_before, int(found[2])

@@ -591,6 +591,9 @@ def small_record(standing: str) -> str:
                 "Carries no practice, deliberately - ADR-009.",
                 "Carries no practice, deliberately — ADR-009",
                 "Carries  no practice.",
+                # (the read-through of 6 December: lower case, a plural)
+                "carries no practice, deliberately — ADR-009.",
+                "Carries no practices, deliberately — ADR-009.",
             )
         ),
     ],
@@ -613,6 +616,11 @@ def test_a_carries_no_practice_sentence_after_a_line_break_is_an_error_at_its_li
         f"{path}:7: a 'Carries no practice' sentence of no known form: expected 'Carries no "
         "practice, deliberately — ADR-nnn.'\n"
     )
+
+
+def test_carries_no_practice_mid_sentence_is_prose():
+    record = parse_record(small_record("Filed as method. It carries no practice of its own."))
+    assert record.graph.value(record.iri, AK.practiceWithheldBy) is None
 
 
 def test_a_carries_no_practice_sentence_wrapped_over_two_lines_is_read():

@@ -4,18 +4,26 @@ the dozen lines of tokens it would have taken in its place (hunt18 #10)."""
 
 from __future__ import annotations
 
+import pytest
 from conftest import run_cli
 
 
-def test_the_parsers_reason_is_said(tmp_path):
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (
+            "SELECT ?x WHERE { ?s ?p ?x } GROUP BY (?x + 1)",
+            "the SELECT contains a variable that is unbound",
+        ),
+        ("SELECT * WHERE { ?s ?p ?o } GROUP BY ?s", "SELECT * is not authorized with GROUP BY"),
+    ],
+)
+def test_the_parsers_reason_is_said(tmp_path, text, reason):
     query = tmp_path / "q.rq"
-    query.write_text("SELECT ?x WHERE { ?s ?p ?x } GROUP BY (?x + 1)\n", encoding="utf-8")
+    query.write_text(text + "\n", encoding="utf-8")
     result = run_cli("sparql", str(query))
     assert result.exit_code == 2, result.output
-    assert result.stderr == (
-        f"{query}:2: SPARQL syntax error at column 1: "
-        "the SELECT contains a variable that is unbound\n"
-    )
+    assert result.stderr == f"{query}:2: SPARQL syntax error at column 1: {reason}\n"
 
 
 def test_a_list_of_tokens_is_still_said_as_a_list(tmp_path):
