@@ -194,7 +194,8 @@ def test_a_missing_graph_is_exit_2(proxy):
 #: fixture and the generated anthology have the same ontology and shapes (~1,000 triples,
 #: against 9-42 of data), which Virtuoso deleted and loaded again for each (~0.03 s of its
 #: CPU, 12 ms of the test's). Only ``_load_virtuoso`` writes those graphs in this module.
-_IN_VIRTUOSO: dict[tuple[str, str], bytes] = {}
+#: Keyed by the store's process too: a Virtuoso started again may reuse the address.
+_IN_VIRTUOSO: dict[tuple[str, int | None, str], bytes] = {}
 
 
 def _load_virtuoso(virtuoso, anthology: OxigraphEngine, graph: str) -> None:
@@ -207,7 +208,7 @@ def _load_virtuoso(virtuoso, anthology: OxigraphEngine, graph: str) -> None:
     for part, graph_iri in graph_names(graph).items():
         triples = [quad.triple for quad in anthology.quads((part,))]
         body = ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES)
-        held = (virtuoso.base, graph_iri)
+        held = (virtuoso.base, virtuoso.process.pid if virtuoso.process else None, graph_iri)
         if part != "data" and _IN_VIRTUOSO.get(held) == body:
             continue
         _IN_VIRTUOSO.pop(held, None)  # (unknown, should the PUT fail)
