@@ -407,23 +407,33 @@ def filters_in_their_groups_scope(algebra: object) -> None:
     a comparison). ``_vars`` becomes the variables in scope of the filter's pattern
     (``_in_scope_of``), so an outer group's are forgotten (the query's initial bindings,
     such as pySHACL's ``$this``, rdflib keeps in any case). A filter within an EXISTS
-    pattern sees the row the EXISTS is asked of, as SPARQL's substitution of that row
-    into the pattern makes it (18.6): rdflib gave the one at the pattern's top level that
-    scope (``no_isolated_scope``), a nested group's none (``FILTER EXISTS { ?y ex:q ?w {
-    ?z ex:r ?u FILTER(BOUND(?x)) } }`` was false where ?x is bound); rdflib joins the
-    parts of an EXISTS pattern eagerly, so no other binding reaches it."""
+    pattern also sees the row the EXISTS is asked of (the variables in scope where it is
+    asked, ``rows``), as SPARQL's substitution of that row into the pattern makes it
+    (18.6): ``FILTER EXISTS { ?y ex:q ?w { ?z ex:r ?u FILTER(BOUND(?x)) } }`` was false
+    where ?x is bound; but not the left row of an OPTIONAL in the pattern, which rdflib
+    binds while it evaluates the right side."""
     from rdflib.plugins.sparql.parserutils import CompValue
 
-    in_exists: set[int] = set()
+    # The nodes are visited outer first: an EXISTS within an EXISTS adds to the rows.
+    rows: dict[int, set[object]] = {}
     for node in algebra_nodes(algebra):
-        if isinstance(node, CompValue) and node.name in ("Builtin_EXISTS", "Builtin_NOTEXISTS"):
-            in_exists.update(id(inner) for inner in algebra_nodes(vars(node).get("graph")))
+        if not isinstance(node, CompValue) or "expr" not in node:
+            continue
+        asked = rows.get(id(node), set()) | (
+            _in_scope_of(_child(node, "p"))
+            if "p" in node
+            else _in_scope_of(_child(node, "p1")) | _in_scope_of(_child(node, "p2"))
+        )
+        for exists in algebra_nodes(_child(node, "expr")):
+            if isinstance(exists, CompValue) and exists.name in _EXISTS:
+                for inner in algebra_nodes(vars(exists).get("graph")):
+                    rows[id(inner)] = rows.get(id(inner), set()) | asked
     for node in algebra_nodes(algebra):
         if isinstance(node, CompValue) and node.name == "Filter":
-            if id(node) in in_exists:
-                node.no_isolated_scope = True
-            else:
-                node["_vars"] = _in_scope_of(_child(node, "p"))
+            node["_vars"] = _in_scope_of(_child(node, "p")) | rows.get(id(node), set())
+
+
+_EXISTS = ("Builtin_EXISTS", "Builtin_NOTEXISTS")
 
 
 def _in_scope_of(part: object) -> set[object]:

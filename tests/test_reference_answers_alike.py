@@ -476,6 +476,17 @@ SCOPES = {
         " FILTER NOT EXISTS { VALUES ?y { 1 } FILTER(?y = ?x) } }",
         ["2"],
     ),
+    # (the read-through of 6 December: the left row of an OPTIONAL within an EXISTS)
+    "exists-group-in-an-optional": (
+        "SELECT ?x WHERE { VALUES ?x { 1 2 } FILTER EXISTS { VALUES ?y { 1 }"
+        " OPTIONAL { VALUES ?z { 3 } { FILTER(!BOUND(?y)) } } FILTER(BOUND(?z)) } }",
+        ["1", "2"],
+    ),
+    "exists-within-exists": (
+        "SELECT ?x WHERE { VALUES ?x { 1 2 } FILTER EXISTS { VALUES ?y { 1 }"
+        " FILTER EXISTS { VALUES ?z { 1 } { FILTER(?x = 2 && ?y = 1) } } } }",
+        ["2"],
+    ),
 }
 
 
