@@ -150,7 +150,7 @@ def _scan(text: str, start: int) -> Iterator[tuple[_Token | None, int]]:
     yield None, i
 
 
-def _query_form(text: str) -> tuple[str, int] | None:
+def query_form(text: str) -> tuple[str, int] | None:
     """The query's form keyword (``SELECT``, ``CONSTRUCT``, ``DESCRIBE``, ``ASK``) and
     where it ends; None when the text has none before its first brace."""
     for start, end, word in _code_tokens(text):
@@ -181,7 +181,7 @@ def where_brace(text: str, source: str | Path | None = None) -> int:
     """Offset of the ``{`` that opens the query's WHERE clause, read from the query's
     own terminals (not in comments, strings, IRIs or the projection's parentheses); a
     query without one is an AnthologyError at ``source``."""
-    form = _query_form(text)
+    form = query_form(text)
     after = 0 if form is None else form[1]
     if form is not None and form[0] == "CONSTRUCT":
         first = next(_code_tokens(text, after), None)
@@ -202,7 +202,7 @@ def with_describe_pattern(text: str) -> str:
     """A ``DESCRIBE`` query without a WHERE clause with an empty one (``WHERE {}``) after
     what it describes, on the same line; any other query as it is. A parameter is bound
     in a WHERE clause: rdflib ignores initial bindings of a DESCRIBE without one."""
-    form = _query_form(text)
+    form = query_form(text)
     if form is None or form[0] != "DESCRIBE":
         return text
     end = form[1]
@@ -239,7 +239,7 @@ def _short_construct(
     before it): where the CONSTRUCT keyword ends, and ``{ T }`` on one line (its
     comments dropped, line breaks outside strings made spaces) to write there as the
     template. None for any other query."""
-    form = _query_form(text)
+    form = query_form(text)
     if form is None or form[0] != "CONSTRUCT":
         return None
     first = next(_code_tokens(text, form[1]), None)
@@ -596,7 +596,7 @@ def _keyword_in(text: str, keyword: str) -> bool:
 def selects_all(text: str) -> bool:
     """Whether the query is a ``SELECT *`` (``DISTINCT`` or ``REDUCED`` or not), read from
     its own terminals."""
-    form = _query_form(text)
+    form = query_form(text)
     if form is None or form[0] != "SELECT":
         return False
     for at, _, word in _code_tokens(text, form[1]):

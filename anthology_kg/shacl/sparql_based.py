@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import pyoxigraph as ox
 
 from ..prefixes import NAME_CHARS, NAME_START_CHARS
-from ..sparql_text import has_keyword
+from ..sparql_text import has_keyword, query_form
 from .errors import Unsupported
 from .graph import ShapesGraph as Graph
 from .model import Component, Constraint, Context, Out
@@ -255,7 +255,25 @@ def select_query(
             r"SELECT\s+(DISTINCT\s+|REDUCED\s+)?", r"SELECT \1?this ", body, count=1, flags=re.I
         )
     kept = "".join(f" ?{name}" for name in keep if name not in ("this", "value", "path"))
-    return prefix_lines + f"\nSELECT DISTINCT ?this ?value ?path{kept} WHERE {{ {{ {body} }} }}"
+    prologue, body = _prologue(body)  # (a PREFIX or BASE of the query's own: at the top)
+    return (
+        prefix_lines
+        + prologue
+        + f"\nSELECT DISTINCT ?this ?value ?path{kept} WHERE {{ {{ {body} }} }}"
+    )
+
+
+def _prologue(query: str) -> tuple[str, str]:
+    """The query's own prologue (its ``PREFIX`` and ``BASE`` declarations, SPARQL 1.1
+    4.1.1, on a line of their own; "" for none) and the query after it: a prologue may
+    only start a query, not a subquery the compiled query nests it in."""
+    form = query_form(query)
+    if form is None:
+        return "", query
+    word, end = form
+    start = end - len(word)
+    declared = query[:start].strip()
+    return ("\n" + declared if declared else ""), query[start:]
 
 
 def _tested_after(query: str, focus: str) -> str:
