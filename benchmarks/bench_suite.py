@@ -116,7 +116,7 @@ class _CpuCgroup:
 
     @classmethod
     def make(cls) -> _CpuCgroup | None:
-        """A new cgroup beside this process's own, or None where none may be made."""
+        """A new cgroup below this process's own, or None where none may be made."""
         name = f"bench-suite-{os.getpid()}"
         for parent, counter in cls._parents():
             try:
