@@ -759,7 +759,10 @@ def _holds_exists(part: object) -> bool:
 #: dropped the flags x and q and REPLACE read the flags as re.sub's count ("i": the first
 #: two matches, case kept); SUBSTR sliced as Python does (SUBSTR("abcde", 0) was "e") and
 #: ended the query at a decimal position; TIMEZONE dropped the minutes; STRDT and
-#: STRLANG made a term of any argument, or ended the query.
+#: STRLANG made a term of any argument, or ended the query; MD5 and the SHA functions
+#: hashed a language-tagged literal's text (SPARQL: an error); YEAR, MONTH, DAY, HOURS,
+#: MINUTES, SECONDS and TZ ended the query ("'Literal' object has no attribute 'year'")
+#: at a date-time Python's datetime does not hold (year -44, 0 or 99999, T24:00:00).
 _FAST_ENGINE_FUNCTIONS = {
     "Builtin_REGEX": ("REGEX", ("text", "pattern", "flags")),
     "Builtin_REPLACE": ("REPLACE", ("arg", "pattern", "replacement", "flags")),
@@ -767,6 +770,11 @@ _FAST_ENGINE_FUNCTIONS = {
     "Builtin_TIMEZONE": ("TIMEZONE", ("arg",)),
     "Builtin_STRDT": ("STRDT", ("arg1", "arg2")),
     "Builtin_STRLANG": ("STRLANG", ("arg1", "arg2")),
+    **{
+        f"Builtin_{name}": (name, ("arg",))
+        for name in ("MD5", "SHA1", "SHA256", "SHA384", "SHA512")
+        + ("YEAR", "MONTH", "DAY", "HOURS", "MINUTES", "SECONDS", "TZ")
+    },
 }
 
 
