@@ -632,6 +632,11 @@ def evaluate(
         if not isinstance(node, Identifier):
             raise TypeError(f"binding ?{name} is not an RDF term: {node!r}")
         terms[name] = node
+    unknown = _unknown_function(prepared)
+    if unknown is not None:  # (as the fast engine says it)
+        raise AnthologyError(
+            f"query failed: The custom function <{unknown}> is not supported", source
+        )
     try:
         with _errors_as_sparql_says():
             result = graph.query(prepared, initBindings=terms)
@@ -710,8 +715,8 @@ def _evaluations() -> dict[str, Evaluation]:
     terms; ``=``, ``<`` and the others the fast engine's), ``+``, ``-``, ``*`` and ``/``
     (``sparql_logic.arithmetic``: the fast engine's), the functions of
     ``_FAST_ENGINE_FUNCTIONS`` as the fast engine evaluates them
-    (``_as_the_fast_engine``), ``IRI`` and ``URI`` (``_absolute_iri``), and ``COALESCE``
-    (``_coalesce``)."""
+    (``_as_the_fast_engine``), ``IRI`` and ``URI`` (``_absolute_iri``), ``COALESCE``
+    (``_coalesce``), and the casts (``_cast_or_function``)."""
     from .sparql_logic import and_in_order, arithmetic, or_in_order, relation
 
     return {
@@ -724,6 +729,7 @@ def _evaluations() -> dict[str, Evaluation]:
         "Builtin_IRI": _absolute_iri,
         "Builtin_URI": _absolute_iri,
         "Builtin_COALESCE": _coalesce,
+        "Function": _cast_or_function,
     }
 
 
@@ -794,6 +800,54 @@ def _as_the_fast_engine(expression: Expr, ctx: object) -> Node:
     if answer is None:
         raise SPARQLError(f"{function} gives an error for {arguments}")
     return from_ox(answer)
+
+
+#: The datatypes SPARQL 1.1 (17.5) and pyoxigraph cast to: a call of one of these IRIs is a
+#: cast, which the reference engine has pyoxigraph evaluate (``_cast_or_function``).
+_CASTS = frozenset(
+    f"http://www.w3.org/2001/XMLSchema#{name}"
+    for name in ("string", "boolean", "integer", "decimal", "float", "double", "dateTime")
+    + ("date", "time", "duration", "yearMonthDuration", "dayTimeDuration")
+)
+
+
+def _cast_or_function(expression: Expr, ctx: QueryContext) -> Node:
+    """The value of the call ``expression`` of an IRI: a cast to a datatype of ``_CASTS``
+    pyoxigraph's of the same term, as on the fast engine, its error an expression error
+    (SPARQLError); any other function rdflib's (one registered with it). rdflib's casts
+    took "2024-01-01" for an xsd:dateTime, refused 4.7 to xsd:integer and 0.0 to
+    xsd:boolean, wrote xsd:float("INF") as "inf" and xsd:decimal of an infinite double as
+    "Infinity", and knew no xsd:date, xsd:time or duration."""
+    from rdflib.plugins.sparql.operators import Function
+    from rdflib.plugins.sparql.sparql import SPARQLError
+
+    iri = str(expression.iri)
+    if iri not in _CASTS:
+        return Function(expression, ctx)  # type: ignore[arg-type]
+    arguments = expression.expr
+    if not isinstance(arguments, list) or len(arguments) != 1:
+        raise SPARQLError(f"a cast takes one argument: <{iri}>")
+    if not isinstance(arguments[0], (Literal, URIRef)):
+        raise SPARQLError(f"<{iri}> of a term it does not take: {arguments[0]}")
+    answer = linear_regex.evaluated(f"<{iri}>", (nt_term(arguments[0]),))
+    if answer is None:
+        raise SPARQLError(f"<{iri}> gives an error for {arguments[0]}")
+    return from_ox(answer)
+
+
+def _unknown_function(prepared: Query) -> str | None:
+    """The IRI of a function the query ``prepared`` calls that is neither a cast
+    (``_CASTS``) nor registered with rdflib, if it calls one: the fast engine refuses such
+    a query, where rdflib's call was an expression error, an unbound value."""
+    from rdflib.plugins.sparql.operators import _CUSTOM_FUNCTIONS
+    from rdflib.plugins.sparql.parserutils import Expr
+
+    for node in algebra_nodes(prepared.algebra):
+        if isinstance(node, Expr) and node.name == "Function":
+            iri = OrderedDict.get(node, "iri")
+            if str(iri) not in _CASTS and iri not in _CUSTOM_FUNCTIONS:
+                return str(iri)
+    return None
 
 
 def _absolute_iri(expression: Expr, ctx: QueryContext) -> Node:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import answered_alike
+from conftest import ENGINES, answered_alike, run_cli
 
 PREFIX = "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n"
 
@@ -43,3 +43,27 @@ def test_hashes_and_date_time_parts_are_the_fast_engines(nothing):
         ' BIND(TZ("0000-01-01T10:11:12-05:30"^^xsd:dateTime) AS ?tz) }',
     )
     assert lines[1] == ",,-44,0,11,12.5,-05:30"
+
+
+def test_casts_are_the_fast_engines(nothing):
+    # rdflib took "2024-01-01" for a dateTime, refused 4.7 to integer and 0.0 to boolean,
+    # wrote "inf" and "Infinity"^^xsd:decimal, and knew no xsd:date
+    lines = csv_alike(
+        nothing,
+        "SELECT ?dt ?int ?bool ?inf ?dec ?date ?str WHERE {"
+        ' BIND(xsd:dateTime("2024-01-01") AS ?dt) BIND(xsd:integer(4.7) AS ?int)'
+        ' BIND(xsd:boolean(0.0) AS ?bool) BIND(xsd:float("INF") AS ?inf)'
+        ' BIND(xsd:decimal("INF"^^xsd:double) AS ?dec) BIND(xsd:date("2020-01-02") AS ?date)'
+        " BIND(xsd:string(<http://ex.org/a>) AS ?str) }",
+    )
+    assert lines[1] == ",4,false,INF,,2020-01-02,http://ex.org/a"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_unknown_function_is_refused(nothing, engine):
+    query = "SELECT ?x WHERE { BIND(<http://example.org/f>(1) AS ?x) }"
+    result = run_cli("--root", str(nothing), "sparql", "-", "--engine", engine, input=query)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "<stdin>: query failed: The custom function <http://example.org/f> is not supported\n"
+    )
