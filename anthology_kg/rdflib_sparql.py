@@ -67,10 +67,49 @@ def parsing_as_sparql_says() -> Iterator[None]:
     """Within, rdflib parses (and translates) a query text as every query of this package
     is parsed, a query's (``_prepared``) as a shape's (``reference_shacl._prepare``): an
     ill-typed literal is no error (``quiet_ill_typed``), and an inverse member of a
-    negated property set keeps its IRI (``_negated_inverses_kept``), and a ``SELECT *``
-    projects the variables in scope (``_select_star_in_scope``)."""
+    negated property set keeps its IRI (``_negated_inverses_kept``), a ``SELECT *``
+    projects the variables in scope (``_select_star_in_scope``), and a constant
+    ``FILTER`` is kept (``_constant_filters_kept``)."""
     with quiet_ill_typed(), _negated_inverses_kept(), _select_star_in_scope():
-        yield
+        with _constant_filters_kept():
+            yield
+
+
+def _constant_filters_kept() -> contextlib.AbstractContextManager[None]:
+    """Within, rdflib's translation keeps a group's filter that is a constant
+    (``FILTER(false)``, ``FILTER(0)``): its ``collectAndRemoveFilters`` gave the group's
+    one filter as it is, and ``translateGroupGraphPattern`` dropped it when that was a
+    literal of false value (``if filters:``), so every row passed where SPARQL and the
+    fast engine keep none. rdflib's function is swapped for the block
+    (``swaps.swapped``)."""
+    from rdflib.plugins.sparql import algebra as rdflib_algebra
+
+    collect: Callable[[list[CompValue]], object] = rdflib_algebra.collectAndRemoveFilters
+    if not getattr(collect, "anthology_kg", False):  # (else a block is open)
+        collect = _constants_wrapped(collect)
+    return swapped(rdflib_algebra, "collectAndRemoveFilters", collect)
+
+
+@functools.cache
+def _constants_wrapped(
+    collect: Callable[[list[CompValue]], object],
+) -> Callable[[list[CompValue]], object]:
+    """rdflib's ``collectAndRemoveFilters``, a constant it gives (a literal) put in a
+    ``&&`` of that one operand: an expression of the constant's value that is never
+    false as a Python value."""
+    from rdflib.plugins.sparql.operators import ConditionalAndExpression
+    from rdflib.plugins.sparql.parserutils import Expr
+
+    def collected(parts: list[CompValue]) -> object:
+        filters = collect(parts)
+        if isinstance(filters, Literal):
+            return Expr(
+                "ConditionalAndExpression", ConditionalAndExpression, expr=filters, other=[]
+            )
+        return filters
+
+    collected.anthology_kg = True  # type: ignore[attr-defined]
+    return collected
 
 
 def _select_star_in_scope() -> contextlib.AbstractContextManager[None]:

@@ -67,3 +67,16 @@ def test_an_unknown_function_is_refused(nothing, engine):
     assert result.stderr == (
         "<stdin>: query failed: The custom function <http://example.org/f> is not supported\n"
     )
+
+
+@pytest.mark.parametrize("constant", ["false", "0", '"false"^^xsd:boolean', '""'])
+def test_a_constant_filter_of_false_value_keeps_no_row(nothing, constant):
+    # rdflib's translation dropped a group's one filter when it was a literal of false
+    # value: every row passed (review45 #6)
+    kept = csv_alike(nothing, f"SELECT * WHERE {{ VALUES ?v {{1}} FILTER({constant}) }}")
+    summed = csv_alike(nothing, f"SELECT (SUM(?v) AS ?s) WHERE {{ FILTER({constant}) }}")
+    optional = csv_alike(
+        nothing,
+        f"SELECT * WHERE {{ VALUES ?v {{1}} OPTIONAL {{ VALUES ?w {{2}} FILTER({constant}) }} }}",
+    )
+    assert (kept, summed, optional) == (["v"], ["s", "0"], ["v,w", "1,"])
