@@ -755,7 +755,8 @@ def _evaluations() -> dict[str, Evaluation]:
     (``sparql_logic.arithmetic``: the fast engine's), the functions of
     ``_FAST_ENGINE_FUNCTIONS`` as the fast engine evaluates them
     (``_as_the_fast_engine``), ``IRI`` and ``URI`` (``_absolute_iri``), ``COALESCE``
-    (``_coalesce``), and the casts (``_cast_or_function``)."""
+    (``_coalesce``), the casts (``_cast_or_function``), ``STR`` (``_string``) and
+    ``sameTerm`` (``_same_term``)."""
     from .sparql_logic import and_in_order, arithmetic, or_in_order, relation
 
     return {
@@ -769,6 +770,8 @@ def _evaluations() -> dict[str, Evaluation]:
         "Builtin_URI": _absolute_iri,
         "Builtin_COALESCE": _coalesce,
         "Function": _cast_or_function,
+        "Builtin_STR": _string,
+        "Builtin_sameTerm": _same_term,
     }
 
 
@@ -872,6 +875,42 @@ def _cast_or_function(expression: Expr, ctx: QueryContext) -> Node:
     if answer is None:
         raise SPARQLError(f"<{iri}> gives an error for {arguments[0]}")
     return from_ox(answer)
+
+
+def _string(expression: Expr, ctx: QueryContext) -> Node:
+    """The value of the ``STR`` call ``expression``: the text of an IRI or a literal, of a
+    blank node an expression error, as SPARQL 1.1 (17.4.2.5) and the fast engine say
+    (rdflib gave a blank node's label)."""
+    from rdflib.plugins.sparql.sparql import SPARQLError
+
+    argument = expression.arg
+    if isinstance(argument, SPARQLError):
+        raise argument
+    if not isinstance(argument, (Literal, URIRef)):
+        raise SPARQLError(f"STR of a term that is no IRI or literal: {argument!r}")
+    return Literal(str(argument))
+
+
+def _same_term(expression: Expr, ctx: QueryContext) -> Node:
+    """The value of the ``sameTerm`` call ``expression``: whether its arguments are one
+    RDF term, a simple literal the ``xsd:string`` of its text as RDF 1.1 says, where
+    rdflib told ``"a"`` and ``"a"^^xsd:string`` apart; an argument's error its error."""
+    from rdflib.plugins.sparql.sparql import SPARQLError
+
+    first, second = expression.arg1, expression.arg2
+    for argument in (first, second):
+        if isinstance(argument, SPARQLError):
+            raise argument
+    return Literal(_as_rdf11(first) == _as_rdf11(second))
+
+
+def _as_rdf11(term: object) -> object:
+    """``term``, a simple literal as RDF 1.1 has it: ``xsd:string``-typed."""
+    from rdflib.namespace import XSD
+
+    if isinstance(term, Literal) and term.datatype is None and not term.language:
+        return Literal(str(term), datatype=XSD.string)
+    return term
 
 
 def _unknown_function(prepared: Query) -> str | None:

@@ -80,3 +80,13 @@ def test_a_constant_filter_of_false_value_keeps_no_row(nothing, constant):
         f"SELECT * WHERE {{ VALUES ?v {{1}} OPTIONAL {{ VALUES ?w {{2}} FILTER({constant}) }} }}",
     )
     assert (kept, summed, optional) == (["v"], ["s", "0"], ["v,w", "1,"])
+
+
+def test_str_of_a_blank_node_is_an_error_and_a_simple_literal_is_an_xsd_string(nothing):
+    # rdflib gave STR of a blank node its label, and told "a" and "a"^^xsd:string apart
+    lines = csv_alike(
+        nothing,
+        "SELECT ?length ?same ?tagged WHERE { BIND(STRLEN(STR(BNODE())) AS ?length)"
+        ' BIND(sameTerm("a", "a"^^xsd:string) AS ?same) BIND(sameTerm("a", "a"@en) AS ?tagged) }',
+    )
+    assert lines[1] == ",true,false"
