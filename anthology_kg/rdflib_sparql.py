@@ -59,7 +59,37 @@ def _prepared(text: str, normalize_literals: bool) -> Query:
     relative = _relative_iri(prepared.algebra)
     if relative is not None:  # (the fast engine's parser refuses it too)
         raise ValueError(f"<{relative}> is no absolute IRI, and no BASE resolves it")
+    rebound = _bound_again(prepared.algebra)
+    if rebound is not None:  # (the fast engine's parser refuses it too)
+        raise ValueError(f"?{rebound} is bound by BIND where it is in scope already")
     return prepared
+
+
+def _bound_again(algebra: object) -> str | None:
+    """The name of a variable a BIND of ``algebra`` binds where it is in scope already
+    (SPARQL 1.1, 18.2.1: ``BIND(1 AS ?x) BIND(2 AS ?x)``), if one does: rdflib answered
+    with the later value. A BIND is an ``Extend`` that is not a projection's: those
+    lie between a ``Project`` and its translated group pattern (rdflib marks each
+    group ``translated``), over an aggregate's, a ``HAVING``'s or ``VALUES``' nodes."""
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    projections: set[int] = set()
+    binds: list[CompValue] = []
+    for node in algebra_nodes(algebra):
+        if not isinstance(node, CompValue):
+            continue
+        if node.name == "Extend":
+            binds.append(node)
+        elif node.name == "Project":
+            below = _child(node, "p")
+            while isinstance(below, CompValue) and not getattr(below, "translated", False):
+                projections.add(id(below))
+                below = _child(below, "p1" if below.name == "Join" else "p")
+    for bind in binds:
+        variable = _child(bind, "var")
+        if id(bind) not in projections and variable in _in_scope_of(_child(bind, "p")):
+            return str(variable)
+    return None
 
 
 @contextlib.contextmanager

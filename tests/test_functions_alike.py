@@ -90,3 +90,13 @@ def test_str_of_a_blank_node_is_an_error_and_a_simple_literal_is_an_xsd_string(n
         ' BIND(sameTerm("a", "a"^^xsd:string) AS ?same) BIND(sameTerm("a", "a"@en) AS ?tagged) }',
     )
     assert lines[1] == ",true,false"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("pattern", ["BIND(1 AS ?x) BIND(2 AS ?x)", "VALUES ?x {1} BIND(2 AS ?x)"])
+def test_a_bind_of_a_variable_in_scope_is_refused(nothing, engine, pattern):
+    # SPARQL 1.1, 18.2.1; rdflib answered with the later value
+    query = f"SELECT ?x WHERE {{ {pattern} }}"
+    result = run_cli("--root", str(nothing), "sparql", "-", "--engine", engine, input=query)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert "SPARQL syntax error" in result.stderr
