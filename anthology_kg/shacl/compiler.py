@@ -243,6 +243,9 @@ class Compiler:
         self.grouped_targets = grouped_targets
         self.focus_graph = focus_graph
         self.focus_block = ""
+        #: The PREFIX (and BASE) lines the ASK validators of the query being compiled
+        #: need (``sparql_based.ask_violations``), in the order met.
+        self.prologue: dict[str, None] = {}
         self._fresh = 0  # the number of the next fresh variable
         self._stack: list[ShapeTerm] = []
         self.components = COMPONENTS + tuple(sparql_based.components(self.g))
@@ -542,8 +545,9 @@ class Compiler:
                     said = validator.messages or messages
                     names = sparql_based.template_names(said)
                     query = sparql_based.select_query(
-                        g, c, validator.text, focus, "", self.shapes_graph, names, tested_after
-                    )
+                        g, c, validator.text, focus, sparql_based.prefixes(g, validator.node),
+                        self.shapes_graph, names, tested_after,
+                    )  # fmt: skip
                     parameters = sparql_based.parameter_terms(c)
                     out.append(
                         CompiledConstraint(
@@ -553,13 +557,14 @@ class Compiler:
                         )
                     )  # fmt: skip
                     continue
-            self.focus_block = repeated
+            self.focus_block, self.prologue = repeated, {}
             pattern = self.violations(c, "?this", Out("?value", "?path", "?_key"))
             self.focus_block = ""
             if pattern is None:
                 continue
             keep = " ".join(("?this", "?value", "?path", "?_key", *origins))
-            query = f"SELECT DISTINCT {keep} WHERE {{ {repeated} {pattern} }}"
+            prologue = "".join(f"{line}\n" for line in self.prologue)
+            query = f"{prologue}SELECT DISTINCT {keep} WHERE {{ {repeated} {pattern} }}"
             if isinstance(validators, sparql_based.Validators) and validator is not None:
                 # An ASK validator: its messages, templates of the parameters and
                 # $this, $value, $PATH (SHACL 6.2.2), as a SELECT validator's are.

@@ -295,8 +295,14 @@ def _tested_after(query: str, focus: str) -> str:
 def ask_violations(
     ctx: Context, c: Constraint, validator: Validator, focus: str, out: Out, shapes_graph
 ) -> str:
-    """An ASK validator as a violation pattern: a value node where the ASK is false."""
+    """An ASK validator as a violation pattern: a value node where the ASK is false. The
+    PREFIX lines of its ``sh:prefixes`` and its own prologue go to ``ctx.prologue``, for
+    the query the pattern ends up in."""
     _check(validator.text)
+    own, _ = _prologue(validator.text)
+    for line in (prefixes(ctx.g, validator.node) + own).splitlines():
+        if line.strip():
+            ctx.prologue[line] = None
     value = out.value
     text = rename(validator.text, {"this": focus, "value": value})
     if c.path is not None:
