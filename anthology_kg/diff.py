@@ -48,6 +48,7 @@ from .revisions import State
 from .sourcemap import (
     Positions,
     Written,
+    is_blank_written,
     refuse_rdf12_terms,
     value_key,
     written_key,
@@ -742,10 +743,6 @@ def _form(term: Term) -> object:
     return None
 
 
-def _is_blank(written: object) -> bool:
-    return isinstance(written, tuple) and written[0] in ("[]", "_:")
-
-
 class WrittenIndex:
     """A file's triples as written (sourcemap's ``Positions``), indexed to find where a
     fact is written without a scan of the file per fact."""
@@ -758,7 +755,7 @@ class WrittenIndex:
         for w in positions.triples:
             self.by_subject[w.subject].append(w)
             self.by_predicate[w.predicate].append(w)
-            if not _is_blank(w.object):
+            if not is_blank_written(w.object):
                 self.by_pair[w.predicate, written_key(w)].append(w)
         self._like: dict[TreeBlank, list[object]] = {}
         #: For each blank node of a cycle, its facts whose object is not a blank node.
@@ -786,7 +783,9 @@ class WrittenIndex:
             else:
                 nodes = list(self.by_subject)
             self._like[shape] = [
-                node for node in dict.fromkeys(nodes) if _is_blank(node) and self.holds(node, shape)
+                node
+                for node in dict.fromkeys(nodes)
+                if is_blank_written(node) and self.holds(node, shape)
             ]
         return self._like[shape]
 
@@ -795,7 +794,7 @@ class WrittenIndex:
         form = _form(term)
         if form is not None:
             return written == form
-        if not _is_blank(written):
+        if not is_blank_written(written):
             return False
         if isinstance(term, CanonicalBlank):  # (a blank node of a cycle: any one may be it)
             return True

@@ -517,13 +517,7 @@ def _in_scope_of(part: object) -> set[object]:
         return set()
     name = part.name
     if name == "BGP":
-        triples = _child(part, "triples")
-        return {
-            term
-            for triple in (triples if isinstance(triples, list) else ())
-            for term in triple
-            if isinstance(term, (Variable, BNode))
-        }
+        return _bgp_terms(part)
     if name in ("Join", "LeftJoin", "Union"):
         return _in_scope_of(_child(part, "p1")) | _in_scope_of(_child(part, "p2"))
     if name == "Minus":
@@ -612,6 +606,17 @@ def algebra_nodes(part: object) -> Iterator[object]:
             todo.extend(node)
 
 
+def _bgp_terms(bgp: CompValue) -> set[object]:
+    """The variables and blank nodes of a translated BGP's triples (rdflib binds both)."""
+    triples = _child(bgp, "triples")
+    return {
+        term
+        for triple in (triples if isinstance(triples, list) else ())
+        for term in triple
+        if isinstance(term, (Variable, BNode))
+    }
+
+
 def _bound(part: object) -> set[object]:
     """The variables every row of the pattern ``part`` binds (a BGP's, those of the left
     side of an OPTIONAL, both sides of a join, a filter's pattern's); none for any other."""
@@ -620,13 +625,7 @@ def _bound(part: object) -> set[object]:
     if not isinstance(part, CompValue):
         return set()
     if part.name == "BGP":
-        triples = _child(part, "triples")
-        return {
-            term
-            for triple in (triples if isinstance(triples, list) else ())
-            for term in triple
-            if isinstance(term, (Variable, BNode))
-        }
+        return _bgp_terms(part)
     if part.name in ("Filter", "LeftJoin"):
         return _bound(_child(part, "p" if part.name == "Filter" else "p1"))
     if part.name == "Join":

@@ -470,9 +470,10 @@ class _Index:
         return found
 
 
-def _is_blank_written(written_object: object) -> bool:
-    """Whether a written object is a blank node: nested, labelled, or a collection."""
-    return isinstance(written_object, tuple) and written_object[0] in ("[]", "_:", "()")
+def is_blank_written(written_object: object) -> bool:
+    """Whether a term as written is a blank node: nested (``[ … ]``, a collection's list
+    nodes too) or labelled (``_:b``)."""
+    return isinstance(written_object, tuple) and written_object[0] in ("[]", "_:")
 
 
 def _is_literal(written_object: object) -> bool:
@@ -1034,7 +1035,7 @@ def blank_subjects(
     for w in positions.triples:
         if isinstance(w.subject, tuple) and w.subject in positions.subjects:
             kept = held.setdefault(w.subject, [])
-            if not _is_blank_written(w.object):
+            if not is_blank_written(w.object):
                 kept.append(w)
     found: list[tuple[tuple[int, int], object, list[set[object]]]] = []
     for subject, written in held.items():
