@@ -34,9 +34,8 @@ from .sources import (
     load_into,
     parse_quads,
     read_source,
-    sparql_error,
 )
-from .sparql_text import has_keyword
+from .sparql_text import has_keyword, sparql_error
 
 # rdflib loads only where a caller asks for rdflib terms or graphs (a lookup, a query's
 # rows, the rules): loading the data and counting it (``stats``) do without. The SHACL
@@ -873,7 +872,7 @@ def _run(
     try:
         return store.query(text, default_graph=graphs, named_graphs=[])
     except SyntaxError as exc:
-        raise sparql_error(exc, source) from None
+        raise sparql_error(exc, source, text) from None
     except (OSError, RuntimeError) as exc:  # RuntimeError: an unknown custom function
         raise AnthologyError(f"query failed: {_one_line(exc)}", source) from None
 

@@ -21,7 +21,7 @@ from . import linear_regex
 from .errors import AnthologyError
 from .namespaces import prefixed_like
 from .query_result import QueryResult, in_select_star_order
-from .sparql_text import code_characters
+from .sparql_text import code_characters, undeclared_prefix_error
 from .swaps import held, swapped
 from .terms import from_ox, is_iri, nt_term, quiet_ill_typed
 
@@ -639,11 +639,16 @@ def prepare(text: str, source: str | Path | None = None) -> Query:
 
     try:
         return _prepared(text, bool(rdflib.NORMALIZE_LITERALS))
-    except ParseException as exc:  # where, as the fast engine says it (sources.sparql_error)
+    except ParseException as exc:  # where, as the fast engine says it (sparql_text.sparql_error)
         message = f"SPARQL syntax error at column {exc.col}: {exc.msg}"
         raise AnthologyError(message, source, exc.lineno) from None
     except Exception as exc:
-        raise AnthologyError(f"SPARQL syntax error: {_first_line(exc)}", source) from None
+        undeclared = undeclared_prefix_error(text)  # (rdflib: "Unknown namespace prefix : ex")
+        if undeclared is None:
+            raise AnthologyError(f"SPARQL syntax error: {_first_line(exc)}", source) from None
+        said, line, column = undeclared
+        message = f"SPARQL syntax error at column {column}: {said}"
+        raise AnthologyError(message, source, line) from None
 
 
 def query_kind(text: str, source: str | Path | None = None) -> str:

@@ -14,7 +14,6 @@ import codecs
 import contextlib
 import errno
 import os
-import re
 import stat
 import sys
 from collections.abc import Iterable, Iterator, Sequence
@@ -189,50 +188,6 @@ def turtle_error(exc: Exception, path: Path | str | None, base: str) -> Antholog
         return AnthologyError(f"cannot parse with base {clipped(base)}: {exc}", path)
     # pyoxigraph refuses a single term over 16 MiB
     return AnthologyError(f"cannot parse: {exc or 'out of memory'}", path)
-
-
-_SPARQL_POSITION = re.compile(r"^error at (\d+):(\d+): ")
-#: A sentence among the tokens pyoxigraph's SPARQL parser says it expected: its reason
-#: for refusing (``The SELECT contains a variable that is unbound``, ``SELECT * is not
-#: authorized with GROUP BY``), not a token: words, a lower-case one among them, with
-#: no quote, bracket or comma (no token is so written).
-_PARSER_REASON = re.compile(
-    r"""(?:^expected one of |, )((?=[^,\[\]"'\n]* [a-z]{2,})[^,\[\]"'\s][^,\[\]"'\n]*?)(?=, |$)"""
-)
-
-
-def sparql_error_text(exc: SyntaxError, lines_before: int = 0) -> tuple[str, int, int] | None:
-    """pyoxigraph's SPARQL syntax error as a short message, its line in the query's own
-    text (after ``lines_before`` lines added in front of it) and its column; None when
-    it gives no position. Its list of the tokens it expected may run to a dozen lines:
-    the first is kept, cut to 120 characters; an undeclared prefix is said in words."""
-    first = (exc.msg or str(exc)).split("\n")[0]
-    found = _SPARQL_POSITION.match(first)
-    if found is None:
-        return None
-    said = first[found.end() :]
-    reason = _PARSER_REASON.search(said) if said.startswith("expected one of ") else None
-    if said.startswith("expected one of Prefix not found"):
-        said = "a prefix no PREFIX declares"
-    elif reason is not None:
-        # The parser's own words for a query that is no SPARQL though its tokens are
-        # (rust-peg lists them among the tokens it expected, where they sort first or not).
-        said = reason[1]
-        if said[:2].istitle():  # "The SELECT …", not "SELECT * …"
-            said = said[0].lower() + said[1:]
-    elif len(said) > 120:
-        said = said[:117] + "..."
-    return said, int(found[1]) - lines_before, int(found[2])
-
-
-def sparql_error(exc: SyntaxError, source: Path | str | None) -> AnthologyError:
-    """A SPARQL syntax error of pyoxigraph in the text of ``source`` as an AnthologyError
-    at its file and line: ``bad.rq:3: SPARQL syntax error at column 1: expected ...``."""
-    found = sparql_error_text(exc)
-    if found is None:
-        return AnthologyError(f"SPARQL syntax error: {exc.msg or exc}", source)
-    said, line, column = found
-    return AnthologyError(f"SPARQL syntax error at column {column}: {said}", source, line)
 
 
 @contextlib.contextmanager

@@ -1,6 +1,7 @@
 """SPARQL query text: binding parameters in a ``VALUES`` block, the stretches of the
-query's own syntax, and whether it has a keyword (``has_keyword``: ``guards`` refuses
-``SERVICE`` by it).
+query's own syntax, whether it has a keyword (``has_keyword``: ``guards`` refuses
+``SERVICE`` by it), and what pyoxigraph's parser says of a text it refuses, in short
+(``sparql_error``).
 
 Used by the query runners (a store that takes only query text, such as a SPARQL 1.1
 Protocol endpoint or pyoxigraph) and by the SHACL compiler; it imports neither.
@@ -13,6 +14,8 @@ import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import pyoxigraph as ox
 
 from .errors import AnthologyError
 from .prefixes import NAME_START_CHARS
@@ -623,7 +626,114 @@ def declared_prefixes(text: str) -> dict[str, str]:
     }
 
 
+#: The first character of a terminal that is no prefixed name though it may hold a colon
+#: (a variable, a blank node label, a string, an IRI, a comment).
+_NOT_PREFIXED = frozenset("?$_\"'<#")
+
+
+def undeclared_prefixes(text: str) -> dict[str, int]:
+    """Each prefix (without its colon) of a prefixed name in the query ``text`` that no
+    ``PREFIX`` before it declares (SPARQL 1.1, 4.1.1.1: such a text is no query), read
+    from its own terminals, and the offset where it is first so used; in that order."""
+    declared: set[str] = set()
+    found: dict[str, int] = {}
+    declaring = False
+    for at, end, word in _code_tokens(text):
+        name = text[at:end]
+        if word is not None or name[0] in _NOT_PREFIXED or ":" not in name:
+            declaring = word == "PREFIX"
+            continue
+        prefix = name[: name.index(":")]
+        if declaring:
+            declared.add(prefix)
+        elif prefix not in declared:
+            found.setdefault(prefix, at)
+        declaring = False
+    return found
+
+
 def _keyword_offsets(text: str, keyword: str, start: int = 0) -> Iterator[int]:
     """The offsets, from ``start``, where ``keyword`` (in capitals) is written as a
     keyword of SPARQL ``text`` as it stands (``_TOKEN``'s terminals)."""
     return (at for at, _, word in _code_tokens(text, start) if word == keyword)
+
+
+_SPARQL_POSITION = re.compile(r"^error at (\d+):(\d+): ")
+#: A sentence among the tokens pyoxigraph's SPARQL parser says it expected: its reason
+#: for refusing (``The SELECT contains a variable that is unbound``, ``SELECT * is not
+#: authorized with GROUP BY``), not a token: words, a lower-case one among them, with
+#: no quote, bracket or comma (no token is so written).
+_PARSER_REASON = re.compile(
+    r"""(?:^expected one of |, )((?=[^,\[\]"'\n]* [a-z]{2,})[^,\[\]"'\s][^,\[\]"'\n]*?)(?=, |$)"""
+)
+
+
+def sparql_error_text(
+    exc: SyntaxError, lines_before: int = 0, text: str | None = None
+) -> tuple[str, int, int] | None:
+    """pyoxigraph's SPARQL syntax error as a short message, its line in the query's own
+    text (after ``lines_before`` lines added in front of it) and its column; None when
+    it gives no position. Its list of the tokens it expected may run to a dozen lines:
+    the first is kept, cut to 120 characters. An undeclared prefix is said in words;
+    given the ``text`` pyoxigraph refused, which prefix and where it is first written
+    (``undeclared_prefix_error``): pyoxigraph says 'expected OPTIONAL' or a list of tokens, at
+    the end of the pattern or of the text, for most."""
+    first = (exc.msg or str(exc)).split("\n")[0]
+    found = _SPARQL_POSITION.match(first)
+    if found is None:
+        return None
+    if text is not None:
+        undeclared = undeclared_prefix_error(text, lines_before)
+        if undeclared is not None:
+            return undeclared
+    said = first[found.end() :]
+    reason = _PARSER_REASON.search(said) if said.startswith("expected one of ") else None
+    if said.startswith("expected one of Prefix not found"):
+        said = "a prefix no PREFIX declares"
+    elif reason is not None:
+        # The parser's own words for a query that is no SPARQL though its tokens are
+        # (rust-peg lists them among the tokens it expected, where they sort first or not).
+        said = reason[1]
+        if said[:2].istitle():  # "The SELECT …", not "SELECT * …"
+            said = said[0].lower() + said[1:]
+    elif len(said) > 120:
+        said = said[:117] + "..."
+    return said, int(found[1]) - lines_before, int(found[2])
+
+
+def undeclared_prefix_error(text: str, lines_before: int = 0) -> tuple[str, int, int] | None:
+    """The first error of the query ``text``, as ``sparql_error_text`` gives one, where
+    it has a prefix no PREFIX declares (``undeclared_prefixes``); None where it has
+    none. pyoxigraph's position is no guide (after the name, or the end of the text),
+    so the text is parsed again with each declared: where it still fails before the
+    name, that error is the first one (said as pyoxigraph says it); else the prefix,
+    where it is first written. (Parsing is evaluating, on an empty store: the answer is
+    not read. For a text an engine has refused: a good query pays nothing.)"""
+    undeclared = undeclared_prefixes(text)
+    if not undeclared:
+        return None
+    prefix, at = next(iter(undeclared.items()))
+    line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+    declared = " ".join(f"PREFIX {p}: <urn:x-undeclared:>" for p in undeclared)
+    try:
+        ox.Store().query(f"{declared}\n{text}")
+    except SyntaxError as again:
+        found = _SPARQL_POSITION.match(str(again))
+        if found is not None and (int(found[1]) - 1, int(found[2])) < (line, column):
+            return sparql_error_text(again, lines_before + 1)
+    except RuntimeError:  # (an unknown function: no syntax error)
+        pass
+    return f"the prefix {prefix}: is declared by no PREFIX", line - lines_before, column
+
+
+def sparql_error(
+    exc: SyntaxError, source: Path | str | None, text: str | None = None
+) -> AnthologyError:
+    """A SPARQL syntax error of pyoxigraph in the ``text`` of ``source`` as an
+    AnthologyError at its file and line: ``bad.rq:3: SPARQL syntax error at column 1:
+    expected ...`` (``sparql_error_text``)."""
+    found = sparql_error_text(exc, text=text)
+    if found is None:
+        return AnthologyError(f"SPARQL syntax error: {exc.msg or exc}", source)
+    said, line, column = found
+    return AnthologyError(f"SPARQL syntax error at column {column}: {said}", source, line)

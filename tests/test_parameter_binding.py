@@ -69,13 +69,13 @@ def test_the_short_form_s_template_takes_no_line_and_drops_comments():
 
 
 def test_a_syntax_error_of_a_parameterised_query_is_at_its_own_line(bundled_copy):
-    """(The reference engine binds without rewriting the text, and rdflib names no line
-    for this error.)"""
+    """(The reference engine binds without rewriting the text.)"""
     stored(bundled_copy, "bad", "#+ summary: bad\nSELECT ?s WHERE {\n  ?s nope:bar ?_x_iri .\n}\n")
     result = run_cli("--root", str(bundled_copy), "query", "bad", "--param", f"x={INFRASTRUCTURE}")
     assert result.exit_code == 2
-    assert "bad.rq:3: SPARQL syntax error at column 14: a prefix no PREFIX declares" in (
-        result.stderr
+    assert (
+        "bad.rq:3: SPARQL syntax error at column 6: the prefix nope: is declared by no PREFIX"
+        in (result.stderr)
     ), result.stderr
 
 

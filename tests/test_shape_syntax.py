@@ -246,7 +246,8 @@ ILL_FORMED_QUERIES = [
     ("ASK { ?s ?p ?o }", "not a SPARQL SELECT query ("),
     (
         "SELECT $this WHERE { $this ex:p ?o }",
-        "not a SPARQL SELECT query: at line 1, column 32: a prefix no sh:prefixes declares",
+        "not a SPARQL SELECT query: at line 1, column 28: the prefix ex: is declared by no "
+        "sh:prefixes nor PREFIX",
     ),
     ("SELECT $this WHERE { $this $PATH ?o }", "$PATH in a constraint of a node shape"),
     # (before: a result at every focus node on the fast engine, none on pySHACL)

@@ -23,8 +23,7 @@ from importlib import resources
 
 import pyoxigraph as ox
 
-from ..sources import sparql_error_text
-from ..sparql_text import too_deep
+from ..sparql_text import sparql_error_text, too_deep
 from .compiler import CompiledConstraint, Compiler
 from .graph import ShapesGraph
 from .targets import FOCUS_NODE
@@ -211,10 +210,11 @@ def _parse_problem(
     try:
         parsed = empty.query(f"{declared}\n{text}")
     except SyntaxError as error:
-        found = sparql_error_text(error, declared.count("\n") + 1)
+        found = sparql_error_text(error, declared.count("\n") + 1, f"{declared}\n{text}")
         problem = f"not a SPARQL {form} query"
         if found is not None:
             said, line, column = found
+            said = said.replace("by no PREFIX", "by no sh:prefixes nor PREFIX")
             said = said.replace("no PREFIX declares", "no sh:prefixes declares")
             problem += f": at line {line}, column {column}: {said}"
         return problem
