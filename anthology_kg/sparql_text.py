@@ -708,7 +708,8 @@ def undeclared_prefix_error(text: str, lines_before: int = 0) -> tuple[str, int,
     so the text is parsed again with each declared: where it still fails before the
     name, that error is the first one (said as pyoxigraph says it); else the prefix,
     where it is first written. (Parsing is evaluating, on an empty store: the answer is
-    not read. For a text an engine has refused: a good query pays nothing.)"""
+    not read, but an ASK is answered at once, so a text calling SERVICE is not parsed.
+    For a text an engine has refused: a good query pays nothing.)"""
     undeclared = undeclared_prefixes(text)
     if not undeclared:
         return None
@@ -716,12 +717,13 @@ def undeclared_prefix_error(text: str, lines_before: int = 0) -> tuple[str, int,
     line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
     declared = " ".join(f"PREFIX {p}: <urn:x-undeclared:>" for p in undeclared)
     try:
-        ox.Store().query(f"{declared}\n{text}")
+        if not has_keyword(text, "SERVICE"):  # (an ASK is answered at once: no network)
+            ox.Store().query(f"{declared}\n{text}")
     except SyntaxError as again:
         found = _SPARQL_POSITION.match(str(again))
         if found is not None and (int(found[1]) - 1, int(found[2])) < (line, column):
             return sparql_error_text(again, lines_before + 1)
-    except RuntimeError:  # (an unknown function: no syntax error)
+    except (OSError, RuntimeError):  # (an unknown function: no syntax error)
         pass
     return f"the prefix {prefix}: is declared by no PREFIX", line - lines_before, column
 

@@ -103,3 +103,15 @@ def test_the_prefixes_are_read_from_the_querys_own_terminals():
     )
     assert undeclared_prefixes(text) == {"g": text.index("g:x"), "h": text.index("h:")}
     assert undeclared_prefixes("SELECT * { ?s a:p ?o } ; PREFIX a: <x:>") == {"a": 14}
+
+
+def test_a_text_calling_service_is_not_parsed_again(monkeypatch):
+    """(pyoxigraph answers an ASK as it parses it: the SERVICE would be called.)"""
+    import pyoxigraph as ox
+
+    def refused(*args, **kwargs):
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(ox.Store, "query", refused)
+    said = undeclared_prefix_error("ASK { SERVICE <http://localhost:9/> { ?s ex:p ?o } }")
+    assert said == ("the prefix ex: is declared by no PREFIX", 1, 42)
