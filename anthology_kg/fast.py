@@ -872,7 +872,9 @@ def _run(
     try:
         return store.query(text, default_graph=graphs, named_graphs=[])
     except SyntaxError as exc:
-        raise sparql_error(exc, source, text) from None
+        from .rdflib_sparql import refusal  # (rdflib read only for a refused text)
+
+        raise sparql_error(exc, source, text, refusal(text)) from None
     except (OSError, RuntimeError) as exc:  # RuntimeError: an unknown custom function
         raise AnthologyError(f"query failed: {_one_line(exc)}", source) from None
 

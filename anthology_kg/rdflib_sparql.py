@@ -58,11 +58,29 @@ def _prepared(text: str, normalize_literals: bool) -> Query:
     algebra_as_sparql_says(prepared.algebra)
     relative = _relative_iri(prepared.algebra)
     if relative is not None:  # (the fast engine's parser refuses it too)
-        raise ValueError(f"<{relative}> is no absolute IRI, and no BASE resolves it")
+        raise _Refused(f"<{relative}> is no absolute IRI, and no BASE resolves it")
     rebound = _bound_again(prepared.algebra)
     if rebound is not None:  # (the fast engine's parser refuses it too)
-        raise ValueError(f"?{rebound} is bound by BIND where it is in scope already")
+        raise _Refused(f"?{rebound} is bound by BIND where it is in scope already")
     return prepared
+
+
+class _Refused(ValueError):
+    """A text rdflib parses that is no SPARQL query (``_prepared``'s own checks)."""
+
+
+def refusal(text: str) -> str | None:
+    """Why the reference engine refuses the query ``text`` though rdflib parses it
+    (``_Refused``: an IRI no BASE makes absolute, a BIND of a variable in scope), in its
+    words; None where it takes the text or rdflib cannot parse it. For the fast engine,
+    whose parser refuses these without a reason (``fast.run``)."""
+    try:
+        _prepared(text, bool(rdflib.NORMALIZE_LITERALS))
+    except _Refused as exc:
+        return str(exc)
+    except Exception:
+        return None
+    return None
 
 
 def _bound_again(algebra: object) -> str | None:

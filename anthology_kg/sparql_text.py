@@ -669,15 +669,22 @@ _PARSER_REASON = re.compile(
 
 
 def sparql_error_text(
-    exc: SyntaxError, lines_before: int = 0, text: str | None = None
-) -> tuple[str, int, int] | None:
+    exc: SyntaxError, lines_before: int = 0, text: str | None = None, reason: str | None = None
+) -> tuple[str, int | None, int | None] | None:
     """pyoxigraph's SPARQL syntax error as a short message, its line in the query's own
     text (after ``lines_before`` lines added in front of it) and its column; None when
     it gives no position. Its list of the tokens it expected may run to a dozen lines:
-    the first is kept, cut to 120 characters. An undeclared prefix is said in words;
-    given the ``text`` pyoxigraph refused, which prefix and where it is first written
-    (``undeclared_prefix_error``): pyoxigraph says 'expected OPTIONAL' or a list of tokens, at
-    the end of the pattern or of the text, for most."""
+    the first is kept, cut to 120 characters. Given the ``text`` pyoxigraph refused:
+    an undeclared prefix is said by name where it is first written
+    (``undeclared_prefix_error``: pyoxigraph says 'expected OPTIONAL' or a list of
+    tokens, at the end of the pattern or of the text, for most), and a reason of the
+    parser's own at the end of the text has no line or column (None, None): the parser
+    checks a query's projection, groups and BINDs when it has read it whole, and says
+    where it stopped reading. ``reason``: why the text is refused, found by another
+    reading of it where pyoxigraph gives none (``rdflib_sparql.refusal``: a BIND of a
+    variable in scope, 'expected [_]' at the end), said instead, at no position."""
+    if reason is not None:
+        return reason, None, None
     first = (exc.msg or str(exc)).split("\n")[0]
     found = _SPARQL_POSITION.match(first)
     if found is None:
@@ -686,22 +693,31 @@ def sparql_error_text(
         undeclared = undeclared_prefix_error(text, lines_before)
         if undeclared is not None:
             return undeclared
-    said = first[found.end() :]
-    reason = _PARSER_REASON.search(said) if said.startswith("expected one of ") else None
+    said, line, column = first[found.end() :], int(found[1]), int(found[2])
+    own = _PARSER_REASON.search(said) if said.startswith("expected one of ") else None
     if said.startswith("expected one of Prefix not found"):
         said = "a prefix no PREFIX declares"
-    elif reason is not None:
+    elif own is not None:
         # The parser's own words for a query that is no SPARQL though its tokens are
         # (rust-peg lists them among the tokens it expected, where they sort first or not).
-        said = reason[1]
+        said = own[1]
         if said[:2].istitle():  # "The SELECT …", not "SELECT * …"
             said = said[0].lower() + said[1:]
+        if text is not None and (line, column) == _line_column(text, len(text)):
+            return said, None, None
     elif len(said) > 120:
         said = said[:117] + "..."
-    return said, int(found[1]) - lines_before, int(found[2])
+    return said, line - lines_before, column
 
 
-def undeclared_prefix_error(text: str, lines_before: int = 0) -> tuple[str, int, int] | None:
+def _line_column(text: str, offset: int) -> tuple[int, int]:
+    """The line and column (from 1, in characters, as pyoxigraph counts) of ``offset``."""
+    return text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
+
+
+def undeclared_prefix_error(
+    text: str, lines_before: int = 0
+) -> tuple[str, int | None, int | None] | None:
     """The first error of the query ``text``, as ``sparql_error_text`` gives one, where
     it has a prefix no PREFIX declares (``undeclared_prefixes``); None where it has
     none. pyoxigraph's position is no guide (after the name, or the end of the text),
@@ -714,7 +730,7 @@ def undeclared_prefix_error(text: str, lines_before: int = 0) -> tuple[str, int,
     if not undeclared:
         return None
     prefix, at = next(iter(undeclared.items()))
-    line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+    line, column = _line_column(text, at)
     declared = " ".join(f"PREFIX {p}: <urn:x-undeclared:>" for p in undeclared)
     try:
         if not has_keyword(text, "SERVICE"):  # (an ASK is answered at once: no network)
@@ -729,13 +745,19 @@ def undeclared_prefix_error(text: str, lines_before: int = 0) -> tuple[str, int,
 
 
 def sparql_error(
-    exc: SyntaxError, source: Path | str | None, text: str | None = None
+    exc: SyntaxError,
+    source: Path | str | None,
+    text: str | None = None,
+    reason: str | None = None,
 ) -> AnthologyError:
     """A SPARQL syntax error of pyoxigraph in the ``text`` of ``source`` as an
-    AnthologyError at its file and line: ``bad.rq:3: SPARQL syntax error at column 1:
-    expected ...`` (``sparql_error_text``)."""
-    found = sparql_error_text(exc, text=text)
+    AnthologyError at its file and line, ``bad.rq:3: SPARQL syntax error at column 1:
+    expected ...``, or at its file alone where it has no position (``sparql_error_text``,
+    which ``reason`` is given to)."""
+    found = sparql_error_text(exc, text=text, reason=reason)
     if found is None:
         return AnthologyError(f"SPARQL syntax error: {exc.msg or exc}", source)
     said, line, column = found
+    if line is None:
+        return AnthologyError(f"SPARQL syntax error: {said}", source)
     return AnthologyError(f"SPARQL syntax error at column {column}: {said}", source, line)

@@ -23,7 +23,8 @@ def test_the_parsers_reason_is_said(tmp_path, text, reason):
     query.write_text(text + "\n", encoding="utf-8")
     result = run_cli("sparql", str(query))
     assert result.exit_code == 2, result.output
-    assert result.stderr == f"{query}:2: SPARQL syntax error at column 1: {reason}\n"
+    # (no line: pyoxigraph's position is the end of the text, an empty line here)
+    assert result.stderr == f"{query}: SPARQL syntax error: {reason}\n"
 
 
 def test_a_list_of_tokens_is_still_said_as_a_list(tmp_path):

@@ -207,16 +207,20 @@ def _parse_problem(
     """What is wrong with the SPARQL ``text`` of a ``form`` (SELECT, ASK) constraint,
     parsed by pyoxigraph on an ``empty`` store after its ``declared`` prefixes; None
     when it is a query of that form (projecting $this, for SELECT)."""
+    whole = f"{declared}\n{text}"
     try:
-        parsed = empty.query(f"{declared}\n{text}")
+        parsed = empty.query(whole)
     except SyntaxError as error:
-        found = sparql_error_text(error, declared.count("\n") + 1, f"{declared}\n{text}")
+        from ..rdflib_sparql import refusal  # (rdflib read only for a refused text)
+
+        found = sparql_error_text(error, declared.count("\n") + 1, whole, refusal(whole))
         problem = f"not a SPARQL {form} query"
         if found is not None:
             said, line, column = found
             said = said.replace("by no PREFIX", "by no sh:prefixes nor PREFIX")
             said = said.replace("no PREFIX declares", "no sh:prefixes declares")
-            problem += f": at line {line}, column {column}: {said}"
+            where = "" if line is None else f" at line {line}, column {column}:"
+            problem += f":{where} {said}"
         return problem
     except RuntimeError as error:  # an extension function pyoxigraph lacks
         return f"not a query the fast engine runs: {error}"
