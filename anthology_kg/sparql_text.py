@@ -652,6 +652,72 @@ def undeclared_prefixes(text: str) -> dict[str, int]:
     return found
 
 
+#: PN_LOCAL_ESC (SPARQL 1.1, grammar rule 173): a character a local name escapes.
+_LOCAL_ESCAPE = re.compile(r"\\([_~.\-!$&'()*+,;=/?#@%])")
+
+
+def iris_written_out(text: str, prefixes: Mapping[str, str]) -> str:
+    """The query ``text`` after its prologue, each prefixed name written as the IRI it
+    stands for (by ``prefixes``, then by the text's own ``PREFIX`` declarations, a later
+    one of a prefix overriding) and each relative IRI resolved against the text's
+    ``BASE``: a part of it means the same pasted into another query, whatever that
+    query's prologue. A prefix declared by neither is left as written (the parser then
+    refuses it)."""
+    namespaces, base = dict(prefixes), None
+    tokens = list(_code_tokens(text))
+    i = 0
+    while i + 1 < len(tokens) and tokens[i][2] in ("BASE", "PREFIX"):
+        if tokens[i][2] == "BASE":
+            base = _resolved(_between(text, tokens[i + 1])[1:-1], base)
+            i += 2
+        elif i + 2 < len(tokens):
+            name = _between(text, tokens[i + 1])
+            namespaces[name[:-1]] = _resolved(_between(text, tokens[i + 2])[1:-1], base)
+            i += 3
+        else:
+            break
+    written, last = [], tokens[i][0] if i < len(tokens) else len(text)
+    for at, end, word in tokens[i:]:
+        name = text[at:end]
+        if word is not None:
+            continue
+        if name[0] == "<" and base is not None and IRI.fullmatch(name):
+            written += [text[last:at], f"<{_resolved(name[1:-1], base)}>"]
+            last = end
+        elif name[0] not in _NOT_PREFIXED and ":" in name:
+            while name.endswith(".") and not name.endswith("\\."):  # (the triple's end)
+                name, end = name[:-1], end - 1
+            prefix, _, local = name.partition(":")
+            if prefix in namespaces:
+                local = _LOCAL_ESCAPE.sub(r"\1", local)
+                written += [text[last:at], f"<{namespaces[prefix]}{local}>"]
+                last = end
+    return "".join([*written, text[last:]])
+
+
+def _between(text: str, token: _Token) -> str:
+    return text[token[0] : token[1]]
+
+
+def _resolved(iri: str, base: str | None) -> str:
+    """``iri`` resolved against ``base`` as pyoxigraph's parsers resolve one (RFC 3986),
+    where it is relative and there is a base; else as it is."""
+    if base is None:
+        return iri
+    try:
+        ox.NamedNode(iri)
+        return iri  # (absolute: pyoxigraph keeps it as written, dot segments and all)
+    except ValueError:
+        pass
+    try:
+        triple = next(
+            ox.parse(f"<{iri}> <urn:p> <urn:o> .", format=ox.RdfFormat.TURTLE, base_iri=base)
+        )
+    except (SyntaxError, ValueError):
+        return iri
+    return triple.subject.value
+
+
 def _keyword_offsets(text: str, keyword: str, start: int = 0) -> Iterator[int]:
     """The offsets, from ``start``, where ``keyword`` (in capitals) is written as a
     keyword of SPARQL ``text`` as it stands (``_TOKEN``'s terminals)."""

@@ -243,9 +243,6 @@ class Compiler:
         self.grouped_targets = grouped_targets
         self.focus_graph = focus_graph
         self.focus_block = ""
-        #: The PREFIX (and BASE) lines the ASK validators of the query being compiled
-        #: need (``sparql_based.ask_violations``), in the order met.
-        self.prologue: dict[str, None] = {}
         self._fresh = 0  # the number of the next fresh variable
         self._stack: list[ShapeTerm] = []
         self.components = COMPONENTS + tuple(sparql_based.components(self.g))
@@ -557,14 +554,13 @@ class Compiler:
                         )
                     )  # fmt: skip
                     continue
-            self.focus_block, self.prologue = repeated, {}
+            self.focus_block = repeated
             pattern = self.violations(c, "?this", Out("?value", "?path", "?_key"))
             self.focus_block = ""
             if pattern is None:
                 continue
             keep = " ".join(("?this", "?value", "?path", "?_key", *origins))
-            prologue = "".join(f"{line}\n" for line in self.prologue)
-            query = f"{prologue}SELECT DISTINCT {keep} WHERE {{ {repeated} {pattern} }}"
+            query = f"SELECT DISTINCT {keep} WHERE {{ {repeated} {pattern} }}"
             if isinstance(validators, sparql_based.Validators) and validator is not None:
                 # An ASK validator: its messages, templates of the parameters and
                 # $this, $value, $PATH (SHACL 6.2.2), as a SELECT validator's are.

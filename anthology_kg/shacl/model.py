@@ -33,7 +33,6 @@ class Context(Protocol):
     g: ShapesGraph
     hierarchy: Hierarchy | None  # the class hierarchy, when read beforehand (targets.py)
     focus_block: str  # binds the focus variable again inside a UNION branch ("" if bound)
-    prologue: dict[str, None]  # PREFIX and BASE lines the query being compiled needs
 
     def fresh(self) -> str: ...
     def conforms(self, shape: Node, node: str) -> str: ...

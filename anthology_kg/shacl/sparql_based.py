@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import pyoxigraph as ox
 
 from ..prefixes import NAME_CHARS, NAME_START_CHARS
-from ..sparql_text import has_keyword, query_form
+from ..sparql_text import has_keyword, iris_written_out, query_form
 from .errors import Unsupported
 from .graph import ShapesGraph as Graph
 from .model import Component, Constraint, Context, Out
@@ -117,18 +117,26 @@ def declaration_problem(prefix: Node, namespace: Node) -> tuple[ox.NamedNode, st
     return None
 
 
-def prefixes(g: Graph, holder: Node) -> str:
-    """PREFIX declarations for the ``sh:prefixes`` of ``holder`` (``declarations``);
-    Unsupported for an incomplete or ill-formed one (``declaration_problem``)."""
-    lines = set()
+def namespaces(g: Graph, holder: Node) -> list[tuple[str, str]]:
+    """The prefixes and namespaces the ``sh:prefixes`` of ``holder`` declare
+    (``declarations``), each pair once, sorted; Unsupported for an incomplete or
+    ill-formed one (``declaration_problem``)."""
+    pairs = set()
     for node, _, prefix, namespace in declarations(g, holder):
         if prefix is None or namespace is None:
             raise Unsupported(f"an incomplete sh:declare on {text(node)}")
         problem = declaration_problem(prefix, namespace)
         if problem is not None:
             raise Unsupported(f"an sh:declare on {text(node)}: {text(problem[0])} {problem[1]}")
-        lines.add(f"PREFIX {prefix.value}: <{namespace.value}>")
-    return "\n".join(sorted(lines))
+        pairs.add((prefix.value, namespace.value))
+    return sorted(pairs)
+
+
+def prefixes(g: Graph, holder: Node) -> str:
+    """PREFIX declarations for the ``sh:prefixes`` of ``holder`` (``namespaces``)."""
+    return "\n".join(
+        f"PREFIX {prefix}: <{namespace}>" for prefix, namespace in namespaces(g, holder)
+    )
 
 
 def declared_prefixes(g: Graph, holder: Node) -> str:
@@ -295,16 +303,14 @@ def _tested_after(query: str, focus: str) -> str:
 def ask_violations(
     ctx: Context, c: Constraint, validator: Validator, focus: str, out: Out, shapes_graph
 ) -> str:
-    """An ASK validator as a violation pattern: a value node where the ASK is false. The
-    PREFIX lines of its ``sh:prefixes`` and its own prologue go to ``ctx.prologue``, for
-    the query the pattern ends up in."""
+    """An ASK validator as a violation pattern: a value node where the ASK is false. Its
+    IRIs are written out (``sparql_text.iris_written_out``, by its ``sh:prefixes`` and
+    its own prologue): the pattern is joined into a query of the shape's, where the
+    validators of other components may declare the same prefix for another namespace."""
     _check(validator.text)
-    own, _ = _prologue(validator.text)
-    for line in (prefixes(ctx.g, validator.node) + own).splitlines():
-        if line.strip():
-            ctx.prologue[line] = None
+    written = iris_written_out(validator.text, dict(namespaces(ctx.g, validator.node)))
     value = out.value
-    text = rename(validator.text, {"this": focus, "value": value})
+    text = rename(written, {"this": focus, "value": value})
     if c.path is not None:
         text = rename(text, {"PATH": path_text(ctx.g, c.path)})
     text = prebind(text, _constants(c, shapes_graph, validator.text), None)
