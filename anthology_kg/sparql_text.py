@@ -631,6 +631,12 @@ def declared_prefixes(text: str) -> dict[str, str]:
 _NOT_PREFIXED = frozenset("?$_\"'<#")
 
 
+def _is_prefixed_name(terminal: str, word: str | None) -> bool:
+    """Whether a terminal of ``_code_tokens`` (its text and its keyword) is a prefixed
+    name (``PNAME_NS`` or ``PNAME_LN``)."""
+    return word is None and terminal[0] not in _NOT_PREFIXED and ":" in terminal
+
+
 def undeclared_prefixes(text: str) -> dict[str, int]:
     """Each prefix (without its colon) of a prefixed name in the query ``text`` that no
     ``PREFIX`` before it declares (SPARQL 1.1, 4.1.1.1: such a text is no query), read
@@ -640,7 +646,7 @@ def undeclared_prefixes(text: str) -> dict[str, int]:
     declaring = False
     for at, end, word in _code_tokens(text):
         name = text[at:end]
-        if word is not None or name[0] in _NOT_PREFIXED or ":" not in name:
+        if not _is_prefixed_name(name, word):
             declaring = word == "PREFIX"
             continue
         prefix = name[: name.index(":")]
@@ -679,12 +685,10 @@ def iris_written_out(text: str, prefixes: Mapping[str, str]) -> str:
     written, last = [], tokens[i][0] if i < len(tokens) else len(text)
     for at, end, word in tokens[i:]:
         name = text[at:end]
-        if word is not None:
-            continue
-        if name[0] == "<" and base is not None and IRI.fullmatch(name):
+        if word is None and name[0] == "<" and base is not None and IRI.fullmatch(name):
             written += [text[last:at], f"<{_resolved(name[1:-1], base)}>"]
             last = end
-        elif name[0] not in _NOT_PREFIXED and ":" in name:
+        elif _is_prefixed_name(name, word):
             while name.endswith(".") and not name.endswith("\\."):  # (the triple's end)
                 name, end = name[:-1], end - 1
             prefix, _, local = name.partition(":")
