@@ -185,6 +185,10 @@ class OxigraphEngine(EntryIndex):
         default_factory=dict, repr=False
     )
     _waivers_located: bool = field(default=False, repr=False)
+    #: Each blank node of the data graph with the label the reference engine gives it,
+    #: once a query's ORDER BY has met one (``_blank_label``).
+    _blank_labels: dict[ox.BlankNode, str] | None = field(default=None, repr=False)
+    _labelling: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _names: Graph | None = field(default=None, repr=False)
     _data: Graph | None = field(default=None, repr=False)
     #: The bytes of each data file as read, when the load was deferred (``sources``).
@@ -433,22 +437,46 @@ class OxigraphEngine(EntryIndex):
             with self._access.reading():
                 graphs = self._default_graph(parts)
                 answered = _run(self._store, bound, graphs, source, allow_service=allow_service)
-            return converted(answered, as_query_result, source)
+            return converted(self._ordered(answered, bound), as_query_result, source)
 
         calls_service = allow_service and uses_service(text)
 
         result = service_bounded(answer, source) if calls_service else answer()
         return in_select_star_order(result, text)
 
-    def store_answer(
-        self, text: str, source: str | Path | None = None
-    ) -> ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples:
+    def store_answer(self, text: str, source: str | Path | None = None) -> StoreAnswer:
         """The store's own answer to ``text`` on the data, ontology and shapes (as
-        ``query`` without bindings, SERVICE refused), no rdflib term made: for a caller
-        that writes the terms out (the site); ``as_query_result`` gives ``query``'s
-        answer from it."""
+        ``query`` without bindings, SERVICE refused, rows in the same order), no rdflib
+        term made: for a caller that writes the terms out (the site); ``as_query_result``
+        gives ``query``'s answer from it."""
         with self._access.reading():
-            return _run(self._store, text, self._default_graph(PARTS), source)
+            answered = _run(self._store, text, self._default_graph(PARTS), source)
+        return self._ordered(answered, text)
+
+    def _ordered(self, answered: Answered, text: str) -> StoreAnswer:
+        """``answered``, the store's answer to ``text``, with the rows of its ``ORDER BY``
+        in a stable order where they order by a blank node (``OrderedSolutions``)."""
+        if not isinstance(answered, ox.QuerySolutions):
+            return answered
+        from .sparql_text import order_conditions
+
+        conditions = order_conditions(text)
+        if not conditions or conditions[0][0] is None:
+            return answered
+        return OrderedSolutions(answered, conditions, self._blank_label)
+
+    def _blank_label(self, node: ox.BlankNode) -> str:
+        """The label the reference engine gives the blank node ``node`` of the data
+        graph (``_stable_blank_labels``, worked out on the first call), else its label
+        in the store (a node of the rules, already labelled by content)."""
+        labels = self._blank_labels
+        if labels is None:
+            with self._labelling:
+                if self._blank_labels is None:
+                    with self._access.reading():
+                        self._blank_labels = self._stable_blank_labels(set())
+                labels = self._blank_labels
+        return labels.get(node, node.value)
 
     def select(self, text: str, parts: Sequence[str] = PARTS) -> list[tuple[OxTerm | None, ...]]:
         """The rows of SELECT ``text`` on the union of ``parts``, as pyoxigraph terms in
@@ -821,7 +849,79 @@ T = TypeVar("T")
 Answered = ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples
 
 
-def converted(answer: Answered, convert: Callable[[Answered], T], source: str | Path | None) -> T:
+@dataclass
+class OrderedSolutions:
+    """The solutions of a SELECT whose ``ORDER BY`` starts with a projected variable:
+    iterated, the rows in the store's order but where such a condition (up to the first
+    that is an expression or a variable not projected) meets blank nodes, which the
+    store orders by labels new in every load; those are put in the order of ``label``
+    (the reference engine's labels, which it orders them by), so that the same anthology
+    gives the same rows in the same order, on both engines. Read on iteration, in the
+    caller's thread (``converted``)."""
+
+    solutions: ox.QuerySolutions
+    #: ``sparql_text.order_conditions`` of the query.
+    conditions: list[tuple[str | None, bool]]
+    label: Callable[[ox.BlankNode], str]
+
+    @property
+    def variables(self) -> list[ox.Variable]:
+        return self.solutions.variables
+
+    def __iter__(self) -> Iterator[tuple[OxTerm | None, ...]]:
+        names = [variable.value for variable in self.solutions.variables]
+        rows = [tuple(solution) for solution in self.solutions]
+        keys: list[tuple[int, bool]] = []
+        for variable, descending in self.conditions:
+            if variable not in names:  # an expression, or a variable not projected: the
+                break  # rows' order by it is the store's to give, and by what follows
+            keys.append((names.index(variable), descending))
+        columns = [column for column, _ in keys]
+        if not any(isinstance(row[c], ox.BlankNode) for row in rows for c in columns):
+            return iter(rows)  # (most answers: no pass over their rows in Python)
+        return iter(_blank_runs_ordered(rows, keys, self.label))
+
+
+def _blank_runs_ordered(
+    rows: list[tuple[OxTerm | None, ...]],
+    keys: Sequence[tuple[int, bool]],
+    label: Callable[[ox.BlankNode], str],
+) -> list[tuple[OxTerm | None, ...]]:
+    """``rows``, ordered by the columns ``keys`` (index, descending) as SPARQL orders
+    them, with the blank nodes of a key, which come together (SPARQL 15.1: after unbound
+    values, before IRIs), ordered by ``label`` instead, and each node's rows by the keys
+    after it. Equal values keep their rows' order."""
+    if not keys or len(rows) < 2:
+        return rows
+    (column, descending), after = keys[0], keys[1:]
+    ordered: list[tuple[OxTerm | None, ...]] = []
+    start = 0
+    while start < len(rows):
+        value = rows[start][column]
+        end = start + 1
+        if isinstance(value, ox.BlankNode):
+            while end < len(rows) and isinstance(rows[end][column], ox.BlankNode):
+                end += 1
+            by_node: dict[ox.BlankNode, list[tuple[OxTerm | None, ...]]] = {}
+            for row in rows[start:end]:
+                by_node.setdefault(cast(ox.BlankNode, row[column]), []).append(row)
+            for node in sorted(by_node, key=label, reverse=descending):
+                ordered += _blank_runs_ordered(by_node[node], after, label)
+        else:
+            while end < len(rows) and rows[end][column] == value:
+                end += 1
+            ordered += _blank_runs_ordered(rows[start:end], after, label)
+        start = end
+    return ordered
+
+
+#: The store's answer, its solutions read in a stable order where it has an ORDER BY.
+StoreAnswer = ox.QueryBoolean | ox.QueryTriples | ox.QuerySolutions | OrderedSolutions
+
+
+def converted(
+    answer: StoreAnswer, convert: Callable[[StoreAnswer], T], source: str | Path | None
+) -> T:
     """``convert(answer)``, the store's answer to the query at ``source``; its
     AnthologyError (a triple term in the answer, ``terms.from_ox``) raised at ``source``,
     free of the frames that hold the solutions, which are dropped here: pyoxigraph
@@ -838,7 +938,7 @@ def converted(answer: Answered, convert: Callable[[Answered], T], source: str | 
     raise refused
 
 
-def as_query_result(result: ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples) -> QueryResult:
+def as_query_result(result: StoreAnswer) -> QueryResult:
     """The store's answer as a QueryResult of rdflib terms."""
     from .query_result import QueryResult, graph_from_ox, rows_from_ox
 

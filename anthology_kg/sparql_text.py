@@ -608,6 +608,67 @@ def selects_all(text: str) -> bool:
     return False
 
 
+#: The keywords that may follow a query's ORDER BY clause.
+_AFTER_ORDER = frozenset({"LIMIT", "OFFSET", "VALUES"})
+
+
+def order_conditions(text: str) -> list[tuple[str | None, bool]] | None:
+    """The conditions of the query's own ``ORDER BY`` (the outermost query's, not a
+    sub-SELECT's), read from its terminals: each as the variable it orders by (``?x``,
+    ``ASC(?x)``, ``DESC(?x)``, ``(?x)``), or None for any other expression, and whether
+    it is descending; None when the query has no ``ORDER BY``."""
+    tokens = list(_code_tokens(text))
+    braces = 0
+    for index, (at, _, word) in enumerate(tokens):
+        character = text[at]
+        if character in "{}" and word is None:
+            braces += 1 if character == "{" else -1
+        elif braces == 0 and word == "ORDER" and index + 1 < len(tokens):
+            if tokens[index + 1][2] == "BY":
+                return _conditions(text, tokens[index + 2 :])
+    return None
+
+
+def _conditions(text: str, tokens: list[_Token]) -> list[tuple[str | None, bool]]:
+    """The order conditions at the start of ``tokens`` (``order_conditions``)."""
+    conditions: list[tuple[str | None, bool]] = []
+    index = 0
+    while index < len(tokens):
+        at, end, word = tokens[index]
+        if word is None and text[at] in "?$":
+            conditions.append((text[at + 1 : end], False))
+            index += 1
+            continue
+        if word in _AFTER_ORDER:
+            break
+        bracketed = word is None and text[at] == "("
+        if not bracketed:  # ASC(…), DESC(…), a function's call
+            index += 1
+            if index >= len(tokens) or text[tokens[index][0]] != "(":
+                break
+        closing = _closing_parenthesis(text, tokens, index)
+        inside = tokens[index + 1 : closing]
+        single = len(inside) == 1 and inside[0][2] is None and text[inside[0][0]] in "?$"
+        named = single and (bracketed or word in ("ASC", "DESC"))
+        variable = text[inside[0][0] + 1 : inside[0][1]] if named else None
+        conditions.append((variable, word == "DESC"))
+        index = closing + 1
+    return conditions
+
+
+def _closing_parenthesis(text: str, tokens: list[_Token], opening: int) -> int:
+    """The index in ``tokens`` of the ``)`` closing the ``(`` at index ``opening`` (the
+    last token's where it is not closed)."""
+    depth = 0
+    for index in range(opening, len(tokens)):
+        character = text[tokens[index][0]]
+        if tokens[index][2] is None and character in "()":
+            depth += 1 if character == "(" else -1
+            if depth == 0:
+                return index
+    return len(tokens) - 1
+
+
 def variable_tokens(text: str) -> Iterator[tuple[int, str]]:
     """``(offset, name)`` of each variable written in the query's own syntax (not in a
     comment, string or IRI), in order, its name without the ``?`` or ``$``."""

@@ -17,6 +17,7 @@ from functools import cache, cached_property, partial
 from operator import itemgetter
 from pathlib import Path
 from types import SimpleNamespace as N
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 import pyoxigraph as ox
@@ -54,6 +55,9 @@ from .model import (
 from .output import Source, unique_slug
 from .pictures import Box, Picture, draw_all, layered_svg
 from .sparql_text import tokens
+
+if TYPE_CHECKING:
+    from ..fast import StoreAnswer
 
 # What the pages may load: their own stylesheet and scripts; no image (a picture is
 # inline SVG, which no directive governs), no inline script, nothing from the network.
@@ -113,11 +117,11 @@ class Answer:
         return cls("graph", turtle=graph.serialize(format="turtle") if graph is not None else "")
 
     @classmethod
-    def of_store(cls, result: ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples) -> Answer:
+    def of_store(cls, result: StoreAnswer) -> Answer:
         """The Oxigraph engine's own answer: pyoxigraph writes a term in N-Triples syntax,
         the model's, with no rdflib term made (a third of a second of the build, holding
         Python's lock, at 10,000 entries)."""
-        if not isinstance(result, ox.QuerySolutions):
+        if isinstance(result, ox.QueryBoolean | ox.QueryTriples):
             from ..fast import as_query_result
 
             return cls.of(as_query_result(result))
