@@ -807,8 +807,9 @@ def _evaluations() -> dict[str, Evaluation]:
     (``sparql_logic.arithmetic``: the fast engine's), the functions of
     ``_FAST_ENGINE_FUNCTIONS`` as the fast engine evaluates them
     (``_as_the_fast_engine``), ``IRI`` and ``URI`` (``_absolute_iri``), ``COALESCE``
-    (``_coalesce``), the casts (``_cast_or_function``), ``STR`` (``_string``) and
-    ``sameTerm`` (``_same_term``)."""
+    (``_coalesce``), the casts (``_cast_or_function``), ``STR`` (``_string``),
+    ``sameTerm`` (``_same_term``), and ``!`` and ``IF`` (``_not``, ``_if``: SPARQL's
+    effective boolean value, where rdflib's made an ill-typed number an error)."""
     from .sparql_logic import and_in_order, arithmetic, or_in_order, relation
 
     return {
@@ -824,7 +825,51 @@ def _evaluations() -> dict[str, Evaluation]:
         "Function": _cast_or_function,
         "Builtin_STR": _string,
         "Builtin_sameTerm": _same_term,
+        "UnaryNot": _not,
+        "Builtin_IF": _if,
     }
+
+
+def _not(expression: Expr, ctx: QueryContext) -> Node:
+    """The value of ``!`` (the ``UnaryNot`` ``expression``): the negation of its operand's
+    effective boolean value (``sparql_logic.effective_boolean_value``), an error where it
+    has none."""
+    from .sparql_logic import effective_boolean_value
+
+    return Literal(not effective_boolean_value(expression.expr))
+
+
+def _if(expression: Expr, ctx: QueryContext) -> Node:
+    """The value of the ``IF`` call ``expression``: its second argument's where the
+    first's effective boolean value is true (``sparql_logic.effective_boolean_value``),
+    else its third's (only that one evaluated), an error where the first has none."""
+    from .sparql_logic import effective_boolean_value
+
+    chosen = expression.arg2 if effective_boolean_value(expression.arg1) else expression.arg3
+    return cast("Node", chosen)
+
+
+def holds(expression: Expr | Variable | Literal, ctx: FrozenBindings) -> bool:
+    """For rdflib's ``evalutils._ebv`` (whether a FILTER's or an OPTIONAL's condition
+    ``expression`` holds in ``ctx``, an error false): SPARQL's effective boolean value
+    (``sparql_logic.effective_boolean_value``) of its value, where rdflib's own read an
+    ill-typed boolean lower-cased and NaN as true; and an expression is evaluated at
+    once, where rdflib first asked the effective boolean value of the expression itself,
+    which only a literal has, writing the whole expression tree into the message of an
+    error it then dropped, for every solution the filter tested."""
+    from rdflib.plugins.sparql.parserutils import Expr
+    from rdflib.plugins.sparql.sparql import SPARQLError
+
+    from .sparql_logic import effective_boolean_value
+
+    try:
+        if isinstance(expression, Expr):
+            return effective_boolean_value(expression.eval(ctx))
+        if isinstance(expression, Variable):
+            return effective_boolean_value(ctx[expression])
+        return effective_boolean_value(expression)
+    except (SPARQLError, KeyError):  # (an unbound variable: rdflib's KeyError or its own)
+        return False
 
 
 def _exists_last(disjunction: Expr) -> None:
@@ -1039,7 +1084,8 @@ def _errors_as_sparql_says() -> Iterator[None]:
     nothing, and an error in a ``SUM`` or ``AVG`` (a word, an IRI, an unbound value)
     leaves the aggregate unbound (18.5.1, ``_accumulators``), where rdflib ended the query
     or left the value out. These are rdflib's globals, swapped for the
-    call (``swaps.swapped``): other users of rdflib get its own. A literal the query makes
+    call (``swaps.swapped``): other users of rdflib get its own. A filter's condition
+    holds by SPARQL's effective boolean value (``holds``). A literal the query makes
     that is not of its datatype (``STRDT("abc", xsd:integer)``) logs no traceback."""
     from rdflib.plugins.sparql import evaluate as rdflib_evaluate
     from rdflib.plugins.sparql.aggregates import Aggregator
@@ -1050,6 +1096,7 @@ def _errors_as_sparql_says() -> Iterator[None]:
         graph_pattern = _no_named_graph(graph_pattern)
     with (
         swapped(rdflib_evaluate, "evalGraph", graph_pattern),
+        swapped(rdflib_evaluate, "_ebv", holds),
         quiet_ill_typed(),
         swapped(Aggregator, "accumulator_classes", _accumulators()),
         swapped(rdflib_evaluate, "evalAggregateJoin", _groups_as_sparql_says),

@@ -36,8 +36,6 @@ from rdflib import RDF, Graph, Literal, URIRef
 from rdflib.namespace import SH, NamespaceManager
 from rdflib.plugins.sparql import evaluate as sparql_evaluate
 from rdflib.plugins.sparql import processor as sparql_processor
-from rdflib.plugins.sparql.operators import EBV
-from rdflib.plugins.sparql.parserutils import Expr
 from rdflib.plugins.sparql.sparql import SPARQLError
 from rdflib.term import Node
 
@@ -51,7 +49,7 @@ from .owlrl_linear import (
     RDFSRulesBySchemaPredicate,
     vocabularies_read_once,
 )
-from .rdflib_sparql import algebra_as_sparql_says, parsing_as_sparql_says
+from .rdflib_sparql import algebra_as_sparql_says, holds, parsing_as_sparql_says
 from .shacl import ResultRow
 from .sparql_logic import compared
 from .swaps import swapped
@@ -73,20 +71,6 @@ def _prepare(text: str, base: str | None, namespaces: tuple[tuple[str, str], ...
     return query
 
 
-def _ebv_of_an_expression(expr: Any, ctx: Any) -> bool:
-    """rdflib's ``evalutils._ebv`` (a filter's effective boolean value, an error false)
-    with an expression evaluated at once: rdflib first asks ``EBV`` of the expression
-    itself, which only a literal has, and so writes the whole expression tree into the
-    message of an error it then drops, for every solution the filter tests."""
-    if isinstance(expr, Expr):
-        try:
-            return EBV(expr.eval(ctx))
-        except SPARQLError:
-            return False
-    return _EBV(expr, ctx)
-
-
-_EBV = sparql_evaluate._ebv
 _SPARQL_QUERY = sparql_processor.SPARQLProcessor.query
 _GRAPH_QUERY = Graph.query
 _GRAPH_NAMESPACES = Graph.namespaces
@@ -153,7 +137,8 @@ def _query_parsed_once(
 @contextlib.contextmanager
 def _parsed_queries_cached() -> Iterator[None]:
     """Parse each SPARQL text once while pySHACL runs, its ``&&`` evaluated in order
-    (``_prepare``) and its filters' expressions evaluated at once (``_ebv_of_an_expression``;
+    (``_prepare``) and its filters' conditions by SPARQL's effective boolean value
+    (``rdflib_sparql.holds``, each expression evaluated at once;
     ``swaps.swapped``: rdflib is as it was once the last such block ends).
 
     pySHACL sends the same query text for every focus node (with the focus as an
@@ -162,7 +147,7 @@ def _parsed_queries_cached() -> Iterator[None]:
     """
     with (
         swapped(sparql_processor.SPARQLProcessor, "query", _query_parsed_once),
-        swapped(sparql_evaluate, "_ebv", _ebv_of_an_expression),
+        swapped(sparql_evaluate, "_ebv", holds),
         swapped(Graph, "query", _query_namespaces_read_once),
     ):
         yield

@@ -17,10 +17,9 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeGuard
 
 from rdflib import RDF, XSD, BNode, Literal
-from rdflib.plugins.sparql.operators import EBV
 from rdflib.plugins.sparql.parserutils import Expr
 from rdflib.plugins.sparql.parserutils import value as sparql_value
-from rdflib.plugins.sparql.sparql import SPARQLError
+from rdflib.plugins.sparql.sparql import SPARQLError, SPARQLTypeError
 from rdflib.term import Node
 
 from . import linear_regex
@@ -48,8 +47,50 @@ def _decided(self: Expr, ctx: Any, by: bool) -> Literal:
     operands = _operands(self)
     if operands is None:
         return self.expr
-    decided = _any_holds(operands, lambda operand: bool(EBV(sparql_value(ctx, operand))) is by)
+    decided = _any_holds(
+        operands, lambda operand: effective_boolean_value(sparql_value(ctx, operand)) is by
+    )
     return _TRUE if decided is by else _FALSE
+
+
+#: SPARQL's numeric datatypes (17.1): xsd:integer, xsd:decimal, xsd:float, xsd:double and
+#: the types derived from xsd:integer.
+_NUMERIC = frozenset(
+    XSD[name]
+    for name in ("integer", "decimal", "float", "double", "nonPositiveInteger")
+    + ("negativeInteger", "long", "int", "short", "byte", "nonNegativeInteger")
+    + ("unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte", "positiveInteger")
+)
+#: The arguments after the condition of ``IF(?c, true, false)``, in N-Triples syntax.
+_BOOLEANS = (nt_term(_TRUE), nt_term(_FALSE))
+
+
+def effective_boolean_value(term: object) -> bool:
+    """SPARQL 1.1's effective boolean value of ``term`` (17.2.2), an expression error
+    (SPARQLError) where it has none: an xsd:boolean's value, a number's whether it is
+    neither zero nor NaN (pyoxigraph's, as the fast engine reads the number), and false
+    for a literal of either kind whose lexical form is not valid for its datatype
+    (``"x"^^xsd:boolean``, ``"TRUE"^^xsd:boolean``, ``"abc"^^xsd:integer``,
+    ``"300"^^xsd:byte``); a plain literal's or an xsd:string's whether it is not empty;
+    an error for any other term. rdflib read an ill-typed boolean's text lower-cased
+    (``"TRUE"`` true), made an ill-typed number an error, NaN true and a date its Python
+    value's truth. The fast engine makes an ill-typed boolean or number and a
+    language-tagged string an error (README, "Conformance")."""
+    if isinstance(term, SPARQLError):
+        raise term
+    if not isinstance(term, Literal):
+        raise SPARQLTypeError(f"no effective boolean value: {term!r}")
+    datatype = term.datatype
+    if datatype == XSD.boolean:
+        return str(term) in ("true", "1")
+    if datatype is None or datatype == XSD.string:
+        return len(term) > 0
+    if datatype not in _NUMERIC:
+        raise SPARQLTypeError(f"no effective boolean value: {term!r}")
+    if term.ill_typed:  # (rdflib's test: the derived types' ranges too)
+        return False
+    value = linear_regex.evaluated("IF", (nt_term(term), *_BOOLEANS))
+    return value is not None and value.value == "true"
 
 
 def _any_holds(items: Iterable[Any], holds: Callable[[Any], bool]) -> bool:

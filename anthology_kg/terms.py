@@ -13,13 +13,14 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
+import rdflib.term
 from rdflib import BNode, Literal, URIRef
 from rdflib.namespace import XSD
 from rdflib.term import Node
 
 from .parts import GRAPHS as GRAPHS
 from .parts import PARTS as PARTS
-from .swaps import swapped
+from .swaps import held
 
 if TYPE_CHECKING:
     from .kinds import Term
@@ -125,7 +126,32 @@ def exact_literal(lexical: str, datatype: URIRef) -> Literal:
 
 def quiet_ill_typed() -> contextlib.AbstractContextManager[None]:
     """Within the block, rdflib logs no traceback for an ill-typed literal
-    (``"abc"^^xsd:integer``): such a literal is data, which ``sh:datatype`` reports, not
-    a program error. The logger is put back as it was when the last open block ends,
-    whichever thread opened it (``swaps.swapped``)."""
-    return swapped(logging.getLogger("rdflib.term"), "disabled", True)
+    (``"abc"^^xsd:integer``) and warns of no ill-typed xsd:boolean (``"x"^^xsd:boolean``:
+    a UserWarning on stderr): such a literal is data, which ``sh:datatype`` reports, not
+    a program error. rdflib's logger and its xsd:boolean lexical-to-value mapping (the
+    same values, ``_xsd_boolean``) are put back as they were when the last open block
+    ends, whichever thread opened it (``swaps.held``: one lock for both, a literal made
+    from pyoxigraph's opens a block)."""
+    return held(_QUIET, _quiet_read, _quiet_written, (True, _xsd_boolean))
+
+
+#: rdflib's logger of its terms and its lexical-to-value mappings by datatype.
+_TERM_LOG = logging.getLogger("rdflib.term")
+_TO_PYTHON: dict[object, Any] = getattr(rdflib.term, "_toPythonMapping", {})
+_QUIET = ("quiet_ill_typed", id(_TERM_LOG), id(_TO_PYTHON))
+
+
+def _quiet_read() -> tuple[bool, Any]:
+    return _TERM_LOG.disabled, _TO_PYTHON.get(XSD.boolean)
+
+
+def _quiet_written(state: tuple[bool, Any]) -> None:
+    _TERM_LOG.disabled, boolean = state
+    if boolean is not None:
+        _TO_PYTHON[XSD.boolean] = boolean
+
+
+def _xsd_boolean(lexical: str | bytes) -> bool:
+    """rdflib's value of an xsd:boolean's lexical form (its ``_parseBoolean``: true for
+    ``1`` and ``true`` in any case, else false), with no warning of an ill-typed one."""
+    return lexical.lower() in ("1", "true", b"1", b"true")

@@ -14,14 +14,15 @@ from rdflib.plugins.sparql.operators import register_custom_function, unregister
 from anthology_kg.reference_shacl import _parsed_queries_cached
 from anthology_kg.terms import nt_term
 
-#: Pairs of operands: true, false, unbound (UNDEF) and an error ("x" is no integer).
+#: Pairs of operands: true, false, unbound (UNDEF) and an error (a date has no effective
+#: boolean value; an ill-typed number's is false, SPARQL 1.1 17.2.2).
 PAIRS = """VALUES (?a ?b) {
     (true true) (true false) (false true) (false false)
     (UNDEF true) (true UNDEF) (false UNDEF) (UNDEF false) (UNDEF UNDEF)
-    ("x"^^<http://www.w3.org/2001/XMLSchema#integer> true)
-    (true "x"^^<http://www.w3.org/2001/XMLSchema#integer>)
-    (false "x"^^<http://www.w3.org/2001/XMLSchema#integer>)
-    ("x"^^<http://www.w3.org/2001/XMLSchema#integer> false)
+    ("2020-01-01"^^<http://www.w3.org/2001/XMLSchema#date> true)
+    (true "2020-01-01"^^<http://www.w3.org/2001/XMLSchema#date>)
+    (false "2020-01-01"^^<http://www.w3.org/2001/XMLSchema#date>)
+    ("2020-01-01"^^<http://www.w3.org/2001/XMLSchema#date> false)
     (<urn:x-test:s> true) ("" true) (0 true) (1 <urn:x-test:s>)
 }"""
 QUERIES = [
@@ -129,7 +130,8 @@ def test_the_operands_after_the_deciding_one_are_not_evaluated(operator, answer,
 def test_a_filter_evaluates_its_expression_without_writing_it_out(monkeypatch):
     """rdflib's filter first asks the effective boolean value of the expression itself
     (which only a literal has) and writes the whole expression into the error it drops:
-    a ``repr`` of the tree for every solution. Within the block, none; the same rows."""
+    a ``repr`` of the tree for every solution. Within the block, none; SPARQL's rows
+    (pyoxigraph's: rdflib's own took a date's effective boolean value for true)."""
     from rdflib.plugins.sparql.parserutils import CompValue
 
     written: list[str] = []
@@ -142,10 +144,10 @@ def test_a_filter_evaluates_its_expression_without_writing_it_out(monkeypatch):
     graph = _graph()
     text = f"SELECT ?a ?b WHERE {{ {PAIRS} FILTER (isLiteral(?a) && ?b) }}"
     monkeypatch.setattr(CompValue, "__repr__", counted)
-    theirs = _rows(graph, text)
+    _rows(graph, text)
     assert written
     written.clear()
     with _parsed_queries_cached():
         ours = _rows(graph, text)
-    assert ours == theirs and ours
+    assert ours == [row for row in _pyoxigraphs(text) if any(row)] and ours
     assert written == []
