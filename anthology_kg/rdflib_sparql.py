@@ -182,6 +182,10 @@ def _in_scope_projected(translate: Translation) -> Translation:
     from rdflib.plugins.sparql.parserutils import CompValue
 
     def translated(query: CompValue) -> tuple[CompValue | None, list[Variable]]:
+        if query.name in ("SelectQuery", "SubSelect"):
+            refused = _projection_refused(query)
+            if refused is not None:  # (the fast engine's parser refuses it too)
+                raise ValueError(refused)
         star = query.name in ("SelectQuery", "SubSelect") and not _child(query, "projection")
         in_scope = _in_scope(query) if star else set()  # (before: translate rewrites it)
         algebra, projected = translate(query)
@@ -200,6 +204,29 @@ def _in_scope_projected(translate: Translation) -> Translation:
 
     translated.anthology_kg = True  # type: ignore[attr-defined]
     return translated
+
+
+def _projection_refused(select: CompValue) -> str | None:
+    """What is wrong with the projection of ``select`` (a SELECT query or sub-SELECT, a
+    parse tree), if SPARQL 1.1 refuses it, as the fast engine's parser does: an
+    expression bound to a variable in scope of the pattern (18.2.1: ``SELECT (2 AS ?x)
+    WHERE { BIND(1 AS ?x) }``, where rdflib kept the later value), or a variable
+    projected twice (``SELECT ?x ?x``, ``(1 AS ?a) (2 AS ?a)``: rdflib answered with two
+    columns of one name, which no result format holds, a traceback)."""
+    projection = cast("list[CompValue] | None", _child(select, "projection"))
+    if not projection:
+        return None
+    visible = _in_scope(select)
+    projected: set[object] = set()
+    for item in projection:
+        plain = _child(item, "var")
+        variable = cast("Variable", plain if plain is not None else _child(item, "evar"))
+        if plain is None and variable in visible:
+            return f"?{variable} is bound by a SELECT expression where it is in scope already"
+        if variable in projected:
+            return f"?{variable} is projected twice"
+        projected.add(variable)
+    return None
 
 
 def _in_scope(select: CompValue) -> set[Variable]:
