@@ -186,6 +186,7 @@ def _in_scope_projected(translate: Translation) -> Translation:
             refused = _projection_refused(query)
             if refused is not None:  # (the fast engine's parser refuses it too)
                 raise ValueError(refused)
+            _grouping_as_sparql_says(query)
         star = query.name in ("SelectQuery", "SubSelect") and not _child(query, "projection")
         in_scope = _in_scope(query) if star else set()  # (before: translate rewrites it)
         algebra, projected = translate(query)
@@ -208,25 +209,161 @@ def _in_scope_projected(translate: Translation) -> Translation:
 
 def _projection_refused(select: CompValue) -> str | None:
     """What is wrong with the projection of ``select`` (a SELECT query or sub-SELECT, a
-    parse tree), if SPARQL 1.1 refuses it, as the fast engine's parser does: an
-    expression bound to a variable in scope of the pattern (18.2.1: ``SELECT (2 AS ?x)
-    WHERE { BIND(1 AS ?x) }``, where rdflib kept the later value), or a variable
-    projected twice (``SELECT ?x ?x``, ``(1 AS ?a) (2 AS ?a)``: rdflib answered with two
-    columns of one name, which no result format holds, a traceback)."""
+    parse tree), if SPARQL 1.1 refuses it, as the fast engine's parser does (spargebra's
+    ``build_select``): an expression bound to a variable in scope (18.2.1: ``SELECT (2
+    AS ?x) WHERE { BIND(1 AS ?x) }``, where rdflib kept the later value), a variable
+    projected twice (``SELECT ?x ?x``: rdflib answered with two columns of one name,
+    which no result format holds, a traceback), and in a grouped query (``GROUP BY`` or
+    an aggregate) ``SELECT *``, a variable that is no key, or an expression reading one
+    outside an aggregate, ``BOUND``, ``COALESCE`` or ``EXISTS`` (11.4: rdflib gave a
+    sample of its values). In scope there are the pattern's variables and its VALUES'
+    (``_in_scope``), or in a grouped query the keys and the VALUES' (``_group_keys``)."""
     projection = cast("list[CompValue] | None", _child(select, "projection"))
+    keys = _group_keys(select)
     if not projection:
+        if keys is not None:
+            return "SELECT * is not allowed with GROUP BY or an aggregate"
         return None
-    visible = _in_scope(select)
+    visible = _in_scope(select) if keys is None else keys
     projected: set[object] = set()
     for item in projection:
         plain = _child(item, "var")
         variable = cast("Variable", plain if plain is not None else _child(item, "evar"))
         if plain is None and variable in visible:
             return f"?{variable} is bound by a SELECT expression where it is in scope already"
+        if keys is not None and plain is not None and variable not in keys:
+            return f"?{variable} is projected, and is no GROUP BY key"
+        if keys is not None and plain is None:
+            read = sorted(
+                str(node)
+                for node in _expression_nodes(_child(item, "expr"), _READ_WHATEVER_THE_GROUP)
+                if isinstance(node, Variable) and node not in keys
+            )
+            if read:
+                return f"a SELECT expression reads ?{read[0]}, which is no GROUP BY key"
         if variable in projected:
             return f"?{variable} is projected twice"
         projected.add(variable)
     return None
+
+
+#: The expressions within which a grouped SELECT's expression may read any variable
+#: (spargebra's ``are_variables_bound``): an aggregate's, and these.
+_READ_WHATEVER_THE_GROUP = (
+    "Builtin_BOUND",
+    "Builtin_COALESCE",
+    "Builtin_EXISTS",
+    "Builtin_NOTEXISTS",
+)
+
+
+def _group_keys(select: CompValue) -> set[object] | None:
+    """The variables a grouped ``select`` (a parse tree with ``GROUP BY``, or with an
+    aggregate in its projection, ``HAVING`` or ``ORDER BY``) may project: its ``GROUP
+    BY`` variables, those a ``GROUP BY (... AS ?v)`` binds, and its trailing VALUES
+    block's; None where it is not grouped."""
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    group = _child(select, "groupby")
+    keys: set[object] = set()
+    if isinstance(group, CompValue):
+        for condition in cast("list[object]", _child(group, "condition") or ()):
+            if isinstance(condition, Variable):
+                keys.add(condition)
+            elif isinstance(condition, CompValue) and condition.name == "GroupAs":
+                named = _child(condition, "var")
+                if named is None:  # (an expression of no variable alone binds none)
+                    named = _bare(_child(condition, "expr"))
+                if isinstance(named, Variable):
+                    keys.add(named)
+    else:
+        parts = [_child(select, name) for name in ("projection", "having", "orderby")]
+        if not any(
+            isinstance(node, CompValue) and node.name.startswith("Aggregate_")
+            for node in _expression_nodes(parts, ())
+        ):
+            return None
+    values = _child(select, "valuesClause")
+    keys.update(node for node in algebra_nodes(values) if isinstance(node, Variable))
+    return keys
+
+
+def _grouping_as_sparql_says(select: CompValue) -> None:
+    """``select`` (a parse tree) rewritten where rdflib's translation groups otherwise
+    than SPARQL 1.1 (11, 18.2.4.1) and the fast engine: each ``GROUP BY (expression)``
+    with no ``AS`` is given a variable to bind (the expression's own where it is one:
+    ``GROUP BY (?x)`` groups by ``?x``, a key the SELECT may project; else one no query
+    can write), where rdflib bound it to None and every such query ended with 'Cannot
+    eval thing: None' (exit 2); and in a grouped SELECT's expression, a variable that is
+    neither a key nor bound by an earlier expression, read within ``BOUND`` or
+    ``COALESCE`` (``_projection_refused`` lets them read any), is one no row binds, as
+    after grouping, where rdflib read a sample of its values (``BOUND(?x)`` true)."""
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    group = _child(select, "groupby")
+    conditions = _child(group, "condition") if isinstance(group, CompValue) else None
+    for index, condition in enumerate(conditions if isinstance(conditions, list) else ()):
+        if isinstance(condition, CompValue) and condition.name == "GroupAs":
+            if _child(condition, "var") is None:
+                expression = _bare(_child(condition, "expr"))
+                if isinstance(expression, Variable):
+                    conditions[index] = expression  # type: ignore[index]
+                else:
+                    condition["var"] = Variable(f"group-by-{index}")
+    keys = _group_keys(select)
+    if keys is None:
+        return
+    for item in cast("list[CompValue]", _child(select, "projection") or ()):
+        expression = _child(item, "expr")
+        for node in _expression_nodes(expression, ()):
+            if isinstance(node, CompValue) and node.name in _READ_WHATEVER_THE_GROUP[:2]:
+                for inner in _expression_nodes(node, _READ_WHATEVER_THE_GROUP[2:]):
+                    if isinstance(inner, CompValue):
+                        for name, value in dict.items(inner):
+                            if isinstance(value, Variable) and value not in keys:
+                                inner[name] = _UNBOUND
+                    if isinstance(inner, list):
+                        inner[:] = [
+                            _UNBOUND if isinstance(v, Variable) and v not in keys else v
+                            for v in inner
+                        ]
+        keys.add(_child(item, "evar") or _child(item, "var"))
+
+
+#: A variable no query can write, so no row binds it.
+_UNBOUND = Variable("unbound-after-grouping")
+
+
+def _bare(expression: object) -> object:
+    """``expression`` (a parse tree's) without the operators of one operand rdflib's
+    parser wraps a term in (``(?x)`` is a ``ConditionalOrExpression`` of ... of ``?x``)."""
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    while (
+        isinstance(expression, CompValue)
+        and expression.name.endswith("Expression")
+        and _child(expression, "other") is None
+    ):
+        expression = _child(expression, "expr")
+    return expression
+
+
+def _expression_nodes(part: object, stop: tuple[str, ...]) -> Iterator[object]:
+    """Every node of ``part`` (a parse tree's expressions), but those within an
+    aggregate, a sub-SELECT or an expression named in ``stop``."""
+    from pyparsing import ParseResults
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    todo = [part]
+    while todo:
+        node = todo.pop()
+        yield node
+        if isinstance(node, CompValue):
+            name = node.name
+            if not name.startswith("Aggregate_") and name != "SubSelect" and name not in stop:
+                todo.extend(dict.values(node))
+        elif isinstance(node, (list, tuple, ParseResults)):
+            todo.extend(node)
 
 
 def _in_scope(select: CompValue) -> set[Variable]:
