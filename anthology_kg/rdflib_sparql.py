@@ -12,6 +12,7 @@ from pathlib import Path
 from types import MethodType
 from typing import TYPE_CHECKING, cast
 
+import pyoxigraph as ox
 import rdflib
 from rdflib import BNode, Graph, Literal, URIRef, Variable
 from rdflib.paths import MulPath
@@ -887,11 +888,9 @@ def evaluate(
         if not isinstance(node, Identifier):
             raise TypeError(f"binding ?{name} is not an RDF term: {node!r}")
         terms[name] = node
-    unknown = _unknown_function(prepared)
-    if unknown is not None:  # (as the fast engine says it)
-        raise AnthologyError(
-            f"query failed: The custom function <{unknown}> is not supported", source
-        )
+    refused = _refused_call(prepared)
+    if refused is not None:  # (in the fast engine's words)
+        raise AnthologyError(f"query failed: {refused}", source)
     try:
         with _errors_as_sparql_says():
             result = graph.query(prepared, initBindings=terms)
@@ -1105,36 +1104,67 @@ def _as_the_fast_engine(expression: Expr, ctx: object) -> Node:
     return from_ox(answer)
 
 
-#: The datatypes SPARQL 1.1 (17.5) and pyoxigraph cast to: a call of one of these IRIs is a
-#: cast, which the reference engine has pyoxigraph evaluate (``_cast_or_function``).
+#: The datatypes SPARQL 1.1 (17.5) casts to, which rdflib registers casts for: pyoxigraph's
+#: are used (``_cast_or_function``), as for every function rdflib does not know.
 _CASTS = frozenset(
     f"http://www.w3.org/2001/XMLSchema#{name}"
     for name in ("string", "boolean", "integer", "decimal", "float", "double", "dateTime")
-    + ("date", "time", "duration", "yearMonthDuration", "dayTimeDuration")
 )
 
 
+def _rdflibs(iri: str) -> bool:
+    """Whether a call of ``iri`` is rdflib's own: a function registered with rdflib
+    (``register_custom_function``) that is no cast of ``_CASTS``."""
+    from rdflib.plugins.sparql.operators import _CUSTOM_FUNCTIONS
+
+    return iri not in _CASTS and URIRef(iri) in _CUSTOM_FUNCTIONS
+
+
+#: An empty store, only read, on which pyoxigraph says which calls it takes.
+_CALLS = ox.Store()
+
+
+@functools.lru_cache(maxsize=256)
+def _fast_engine_refusal(iri: str, arity: int) -> str | None:
+    """pyoxigraph's reason to refuse a call of the function ``iri`` with ``arity``
+    arguments ("The custom function <...> is not supported", or "requires between 1
+    and 1 arguments, but 2 were given"), as the fast engine's refuses such a query;
+    None for a call it takes: a cast (SPARQL 17.5's and pyoxigraph's: ``xsd:date``,
+    ``xsd:gYear``, durations) or another function it knows (GeoSPARQL's). Asked once
+    per process of each."""
+    arguments = ", ".join(["1"] * arity)
+    try:
+        _CALLS.query(f"SELECT (<{iri}>({arguments}) AS ?v) {{}}")
+    except (RuntimeError, SyntaxError) as error:
+        return str(error)
+    return None
+
+
 def _cast_or_function(expression: Expr, ctx: QueryContext) -> Node:
-    """The value of the call ``expression`` of an IRI: a cast to a datatype of ``_CASTS``
-    pyoxigraph's of the same term, as on the fast engine, its error an expression error
-    (SPARQLError); any other function rdflib's (one registered with it). rdflib's casts
+    """The value of the call ``expression`` of an IRI: a function registered with rdflib
+    rdflib's (``_rdflibs``); any other, a cast among them, pyoxigraph's of the same terms,
+    as on the fast engine, its error an expression error (SPARQLError), and so is a call
+    pyoxigraph refuses (``_fast_engine_refusal``: a query with one is refused before it
+    is evaluated, ``_refused_call``; a shape's SPARQL by the syntax check). rdflib's casts
     took "2024-01-01" for an xsd:dateTime, refused 4.7 to xsd:integer and 0.0 to
     xsd:boolean, wrote xsd:float("INF") as "inf" and xsd:decimal of an infinite double as
-    "Infinity", and knew no xsd:date, xsd:time or duration."""
+    "Infinity", and it knew no xsd:date, xsd:gYear, duration or GeoSPARQL function (an
+    error: unbound in a shape's SPARQL)."""
     from rdflib.plugins.sparql.operators import Function
     from rdflib.plugins.sparql.sparql import SPARQLError
 
     iri = str(expression.iri)
-    if iri not in _CASTS:
+    if _rdflibs(iri):
         return Function(expression, ctx)  # type: ignore[arg-type]
-    arguments = expression.expr
-    if not isinstance(arguments, list) or len(arguments) != 1:
-        raise SPARQLError(f"a cast takes one argument: <{iri}>")
-    if not isinstance(arguments[0], (Literal, URIRef)):
-        raise SPARQLError(f"<{iri}> of a term it does not take: {arguments[0]}")
-    answer = linear_regex.evaluated(f"<{iri}>", (nt_term(arguments[0]),))
+    arguments = expression.expr if isinstance(expression.expr, list) else []
+    refusal = _fast_engine_refusal(iri, len(arguments))
+    if refusal is not None:
+        raise SPARQLError(refusal)
+    if not all(isinstance(argument, (Literal, URIRef)) for argument in arguments):
+        raise SPARQLError(f"<{iri}> of a term it does not take: {arguments}")
+    answer = linear_regex.evaluated(f"<{iri}>", tuple(nt_term(a) for a in arguments))
     if answer is None:
-        raise SPARQLError(f"<{iri}> gives an error for {arguments[0]}")
+        raise SPARQLError(f"<{iri}> gives an error for {arguments}")
     return from_ox(answer)
 
 
@@ -1174,18 +1204,22 @@ def _as_rdf11(term: object) -> object:
     return term
 
 
-def _unknown_function(prepared: Query) -> str | None:
-    """The IRI of a function the query ``prepared`` calls that is neither a cast
-    (``_CASTS``) nor registered with rdflib, if it calls one: the fast engine refuses such
-    a query, where rdflib's call was an expression error, an unbound value."""
-    from rdflib.plugins.sparql.operators import _CUSTOM_FUNCTIONS
+def _refused_call(prepared: Query) -> str | None:
+    """Why the fast engine refuses a call of a function of the query ``prepared``
+    (``_fast_engine_refusal``: a function it does not know, or a wrong count of
+    arguments), if it calls one that is not rdflib's own (``_rdflibs``): rdflib's call
+    was an expression error, an unbound value."""
     from rdflib.plugins.sparql.parserutils import Expr
 
     for node in algebra_nodes(prepared.algebra):
         if isinstance(node, Expr) and node.name == "Function":
-            iri = OrderedDict.get(node, "iri")
-            if str(iri) not in _CASTS and iri not in _CUSTOM_FUNCTIONS:
-                return str(iri)
+            iri = str(OrderedDict.get(node, "iri"))
+            arguments = OrderedDict.get(node, "expr")
+            if not _rdflibs(iri):
+                arity = len(arguments) if isinstance(arguments, list) else 0
+                refusal = _fast_engine_refusal(iri, arity)
+                if refusal is not None:
+                    return refusal
     return None
 
 
