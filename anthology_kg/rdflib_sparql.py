@@ -1035,6 +1035,57 @@ def holds(expression: Expr | Variable | Literal, ctx: FrozenBindings) -> bool:
         return False
 
 
+def order_key(term: object) -> tuple[int, object]:
+    """For rdflib's ``evalutils._val`` (the key of ``ORDER BY``, ``MIN`` and ``MAX``):
+    SPARQL 1.1's order (15.1) of no value (an unbound variable, or an expression's
+    error), blank nodes, IRIs and literals, the literals as rdflib orders them
+    (``_LiteralOrder``). rdflib's key of an error was None, which no key compares with:
+    ``ORDER BY (?v + 1)`` over a word ended the query ("'<' not supported between
+    instances of 'NoneType' and 'tuple'", exit 2), where SPARQL puts it first."""
+    from rdflib.plugins.sparql.sparql import SPARQLError
+
+    if isinstance(term, Literal):
+        return (3, _LiteralOrder(term))
+    if isinstance(term, URIRef):
+        return (2, term)
+    if isinstance(term, BNode):
+        return (1, term)
+    if term is None or isinstance(term, (Variable, SPARQLError)):
+        return (0, "")
+    raise TypeError(f"no RDF term to order: {term!r}")
+
+
+class _LiteralOrder:
+    """A literal as ``order_key`` orders it: as rdflib's ``<`` compares two (numbers,
+    strings, booleans and date-times by value, as SPARQL 15.1 says; rdflib's own
+    order elsewhere, where SPARQL gives none), but NaN after every other number, as the
+    fast engine places it: rdflib's ``<`` of a decimal and NaN raised
+    decimal.InvalidOperation, ending the query ("query failed: [<class
+    'decimal.InvalidOperation'>]", exit 2), and put a double NaN anywhere."""
+
+    __slots__ = ("literal", "nan")
+
+    def __init__(self, literal: Literal) -> None:
+        self.literal = literal
+        value = literal.value
+        self.nan = isinstance(value, float) and value != value
+
+    def __lt__(self, other: _LiteralOrder) -> bool:
+        if (self.nan or other.nan) and _is_number(self.literal) and _is_number(other.literal):
+            return other.nan and not self.nan
+        return bool(self.literal < other.literal)
+
+    def __gt__(self, other: _LiteralOrder) -> bool:
+        return other.__lt__(self)
+
+
+def _is_number(literal: Literal) -> bool:
+    """Whether ``literal`` is a well-formed literal of a numeric datatype."""
+    from .sparql_logic import NUMERIC
+
+    return literal.datatype in NUMERIC and not literal.ill_typed
+
+
 def _exists_last(disjunction: Expr) -> None:
     """Put the operands of ``||`` that hold an EXISTS after the others: rule 9's ``NOT
     EXISTS { ?value ?p ?o } || ?path IN (...)`` then reads the graph only for a path
@@ -1283,8 +1334,10 @@ def _errors_as_sparql_says() -> Iterator[None]:
     leaves the aggregate unbound (18.5.1, ``_accumulators``), where rdflib ended the query
     or left the value out. These are rdflib's globals, swapped for the
     call (``swaps.swapped``): other users of rdflib get its own. A filter's condition
-    holds by SPARQL's effective boolean value (``holds``). A literal the query makes
+    holds by SPARQL's effective boolean value (``holds``), and ``ORDER BY``, ``MIN`` and
+    ``MAX`` order the values by ``order_key``. A literal the query makes
     that is not of its datatype (``STRDT("abc", xsd:integer)``) logs no traceback."""
+    from rdflib.plugins.sparql import aggregates as rdflib_aggregates
     from rdflib.plugins.sparql import evaluate as rdflib_evaluate
     from rdflib.plugins.sparql.aggregates import Aggregator
     from rdflib.plugins.sparql.sparql import QueryContext
@@ -1295,6 +1348,8 @@ def _errors_as_sparql_says() -> Iterator[None]:
     with (
         swapped(rdflib_evaluate, "evalGraph", graph_pattern),
         swapped(rdflib_evaluate, "_ebv", holds),
+        swapped(rdflib_evaluate, "_val", order_key),
+        swapped(rdflib_aggregates, "_val", order_key),
         quiet_ill_typed(),
         swapped(Aggregator, "accumulator_classes", _accumulators()),
         swapped(rdflib_evaluate, "evalAggregateJoin", _groups_as_sparql_says),

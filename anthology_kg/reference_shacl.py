@@ -34,6 +34,7 @@ from pyshacl.helper.sparql_query_helper import SPARQLQueryHelper
 from pyshacl.inference import CustomRDFSSemantics
 from rdflib import RDF, Graph, Literal, URIRef
 from rdflib.namespace import SH, NamespaceManager
+from rdflib.plugins.sparql import aggregates as sparql_aggregates
 from rdflib.plugins.sparql import evaluate as sparql_evaluate
 from rdflib.plugins.sparql import processor as sparql_processor
 from rdflib.plugins.sparql.sparql import SPARQLError
@@ -49,7 +50,7 @@ from .owlrl_linear import (
     RDFSRulesBySchemaPredicate,
     vocabularies_read_once,
 )
-from .rdflib_sparql import algebra_as_sparql_says, holds, parsing_as_sparql_says
+from .rdflib_sparql import algebra_as_sparql_says, holds, order_key, parsing_as_sparql_says
 from .shacl import ResultRow
 from .sparql_logic import compared
 from .swaps import swapped
@@ -137,9 +138,10 @@ def _query_parsed_once(
 @contextlib.contextmanager
 def _parsed_queries_cached() -> Iterator[None]:
     """Parse each SPARQL text once while pySHACL runs, its ``&&`` evaluated in order
-    (``_prepare``) and its filters' conditions by SPARQL's effective boolean value
-    (``rdflib_sparql.holds``, each expression evaluated at once;
-    ``swaps.swapped``: rdflib is as it was once the last such block ends).
+    (``_prepare``), its filters' conditions by SPARQL's effective boolean value
+    (``rdflib_sparql.holds``, each expression evaluated at once) and its ``ORDER BY``,
+    ``MIN`` and ``MAX`` by ``rdflib_sparql.order_key`` (``swaps.swapped``: rdflib is as
+    it was once the last such block ends).
 
     pySHACL sends the same query text for every focus node (with the focus as an
     initial binding), and rdflib parses it anew each time, which dominates the run.
@@ -148,6 +150,8 @@ def _parsed_queries_cached() -> Iterator[None]:
     with (
         swapped(sparql_processor.SPARQLProcessor, "query", _query_parsed_once),
         swapped(sparql_evaluate, "_ebv", holds),
+        swapped(sparql_evaluate, "_val", order_key),
+        swapped(sparql_aggregates, "_val", order_key),
         swapped(Graph, "query", _query_namespaces_read_once),
     ):
         yield

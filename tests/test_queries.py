@@ -606,13 +606,15 @@ def test_a_stored_query_answering_a_triple_term_is_exit_2_at_its_file(
 #: Queries whose evaluation fails, and the engines it fails on (review3 B3: a traceback
 #: and exit 1 before; rdflib fails as it reads its answer, outside the old try). An
 #: invalid REGEX and a GRAPH pattern no longer fail there (test_sparql_expression_errors),
-#: nor a SUM of words (test_reference_answers_alike: the aggregate is unbound).
+#: nor a SUM of words (test_reference_answers_alike: the aggregate is unbound), nor an
+#: ORDER BY of an error (test_reference_departures: no value, first). rdflib reads an
+#: OFFSET past sys.maxsize as it slices the answer (the fast engine's parser refuses it).
 FAILING_QUERIES = [
     ('SELECT ?x WHERE { BIND(<http://e/f>("a") AS ?x) }', "fast", "custom function"),
     (
-        "SELECT ?x WHERE { ?s ?p ?x } ORDER BY DATATYPE(?x) LIMIT 1",
+        "SELECT ?x WHERE { ?s ?p ?x } OFFSET 99999999999999999999999",
         "reference",
-        "not supported between instances",
+        "must be None or an integer",
     ),
 ]
 
