@@ -663,7 +663,9 @@ def filters_in_their_groups_scope(algebra: object) -> None:
     asked, ``rows``), as SPARQL's substitution of that row into the pattern makes it
     (18.6): ``FILTER EXISTS { ?y ex:q ?w { ?z ex:r ?u FILTER(BOUND(?x)) } }`` was false
     where ?x is bound; but not the left row of an OPTIONAL in the pattern, which rdflib
-    binds while it evaluates the right side."""
+    binds while it evaluates the right side. So does an OPTIONAL's own filter there
+    (``OPTIONAL { ... FILTER(...) }``, the condition of its LeftJoin): the LeftJoin
+    holds the variables of that row as ``exists_rows``, which ``left_join`` keeps."""
     from rdflib.plugins.sparql.parserutils import CompValue
 
     # The nodes are visited outer first: an EXISTS within an EXISTS adds to the rows.
@@ -683,6 +685,37 @@ def filters_in_their_groups_scope(algebra: object) -> None:
     for node in algebra_nodes(algebra):
         if isinstance(node, CompValue) and node.name == "Filter":
             node["_vars"] = _in_scope_of(_child(node, "p")) | rows.get(id(node), set())
+        elif isinstance(node, CompValue) and node.name == "LeftJoin" and id(node) in rows:
+            vars(node)["exists_rows"] = frozenset(rows[id(node)])
+
+
+def left_join(ctx: QueryContext, join: CompValue) -> Generator[FrozenBindings, None, None]:
+    """For rdflib's ``evaluate.evalLeftJoin`` (an OPTIONAL: each row of its left side
+    joined with each of its right side's its condition holds for, else kept alone),
+    rdflib's, but its condition sees the row an EXISTS is asked of where the OPTIONAL is
+    within the EXISTS's pattern (``exists_rows``, ``filters_in_their_groups_scope``), as
+    SPARQL's substitution of that row makes it (18.6): rdflib forgot every binding made
+    before the OPTIONAL but the query's initial ones, so ``FILTER EXISTS { ... OPTIONAL
+    { ... FILTER(?x = 1) } ... }`` never saw ``?x``."""
+    from rdflib.plugins.sparql.evaluate import evalPart
+
+    rows = vars(join).get("exists_rows")
+    for left in evalPart(ctx, join.p1):
+        matched = False
+        for right in evalPart(ctx.thaw(left), join.p2):
+            if holds(join.expr, right.forget(ctx, _except=rows)):
+                matched = True
+                yield right.merge(left)
+        if not matched:
+            # (rdflib's: the right side was evaluated with the left row and the bindings
+            # from outside; a row is kept alone only if it has no match with the left
+            # row's own variables either, and the EXISTS's row)
+            own = join.p1._vars
+            if own is None or not any(
+                holds(join.expr, right)
+                for right in evalPart(ctx.thaw(left.remember(own | (rows or set()))), join.p2)
+            ):
+                yield left
 
 
 _EXISTS = ("Builtin_EXISTS", "Builtin_NOTEXISTS")
@@ -1334,7 +1367,8 @@ def _errors_as_sparql_says() -> Iterator[None]:
     leaves the aggregate unbound (18.5.1, ``_accumulators``), where rdflib ended the query
     or left the value out. These are rdflib's globals, swapped for the
     call (``swaps.swapped``): other users of rdflib get its own. A filter's condition
-    holds by SPARQL's effective boolean value (``holds``), and ``ORDER BY``, ``MIN`` and
+    holds by SPARQL's effective boolean value (``holds``), an OPTIONAL's within an EXISTS
+    pattern seeing the EXISTS's row (``left_join``), and ``ORDER BY``, ``MIN`` and
     ``MAX`` order the values by ``order_key``. A literal the query makes
     that is not of its datatype (``STRDT("abc", xsd:integer)``) logs no traceback."""
     from rdflib.plugins.sparql import aggregates as rdflib_aggregates
@@ -1348,6 +1382,7 @@ def _errors_as_sparql_says() -> Iterator[None]:
     with (
         swapped(rdflib_evaluate, "evalGraph", graph_pattern),
         swapped(rdflib_evaluate, "_ebv", holds),
+        swapped(rdflib_evaluate, "evalLeftJoin", left_join),
         swapped(rdflib_evaluate, "_val", order_key),
         swapped(rdflib_aggregates, "_val", order_key),
         quiet_ill_typed(),

@@ -50,7 +50,13 @@ from .owlrl_linear import (
     RDFSRulesBySchemaPredicate,
     vocabularies_read_once,
 )
-from .rdflib_sparql import algebra_as_sparql_says, holds, order_key, parsing_as_sparql_says
+from .rdflib_sparql import (
+    algebra_as_sparql_says,
+    holds,
+    left_join,
+    order_key,
+    parsing_as_sparql_says,
+)
 from .shacl import ResultRow
 from .sparql_logic import compared
 from .swaps import swapped
@@ -139,7 +145,8 @@ def _query_parsed_once(
 def _parsed_queries_cached() -> Iterator[None]:
     """Parse each SPARQL text once while pySHACL runs, its ``&&`` evaluated in order
     (``_prepare``), its filters' conditions by SPARQL's effective boolean value
-    (``rdflib_sparql.holds``, each expression evaluated at once) and its ``ORDER BY``,
+    (``rdflib_sparql.holds``, each expression evaluated at once; an OPTIONAL's within an
+    EXISTS pattern seeing the EXISTS's row, ``rdflib_sparql.left_join``) and its ``ORDER BY``,
     ``MIN`` and ``MAX`` by ``rdflib_sparql.order_key`` (``swaps.swapped``: rdflib is as
     it was once the last such block ends).
 
@@ -150,6 +157,7 @@ def _parsed_queries_cached() -> Iterator[None]:
     with (
         swapped(sparql_processor.SPARQLProcessor, "query", _query_parsed_once),
         swapped(sparql_evaluate, "_ebv", holds),
+        swapped(sparql_evaluate, "evalLeftJoin", left_join),
         swapped(sparql_evaluate, "_val", order_key),
         swapped(sparql_aggregates, "_val", order_key),
         swapped(Graph, "query", _query_namespaces_read_once),
