@@ -258,11 +258,11 @@ _READ_WHATEVER_THE_GROUP = (
 )
 
 
-def _group_keys(select: CompValue) -> set[object] | None:
+def _group_keys(select: CompValue, values: bool = True) -> set[object] | None:
     """The variables a grouped ``select`` (a parse tree with ``GROUP BY``, or with an
     aggregate in its projection, ``HAVING`` or ``ORDER BY``) may project: its ``GROUP
-    BY`` variables, those a ``GROUP BY (... AS ?v)`` binds, and its trailing VALUES
-    block's; None where it is not grouped."""
+    BY`` variables, those a ``GROUP BY (... AS ?v)`` binds, and (``values``) its
+    trailing VALUES block's; None where it is not grouped."""
     from rdflib.plugins.sparql.parserutils import CompValue
 
     group = _child(select, "groupby")
@@ -284,8 +284,9 @@ def _group_keys(select: CompValue) -> set[object] | None:
             for node in _expression_nodes(parts, ())
         ):
             return None
-    values = _child(select, "valuesClause")
-    keys.update(node for node in algebra_nodes(values) if isinstance(node, Variable))
+    if values:
+        block = _child(select, "valuesClause")
+        keys.update(node for node in algebra_nodes(block) if isinstance(node, Variable))
     return keys
 
 
@@ -298,7 +299,10 @@ def _grouping_as_sparql_says(select: CompValue) -> None:
     eval thing: None' (exit 2); and in a grouped SELECT's expression, a variable that is
     neither a key nor bound by an earlier expression, read within ``BOUND`` or
     ``COALESCE`` (``_projection_refused`` lets them read any), is one no row binds, as
-    after grouping, where rdflib read a sample of its values (``BOUND(?x)`` true)."""
+    after grouping, where rdflib read a sample of its values (``BOUND(?x)`` true); and a
+    projected variable of a trailing VALUES block is bound from the block's row, which
+    is joined after the grouping (18.2.4.3), where rdflib sampled it before the join and
+    gave no row at all."""
     from rdflib.plugins.sparql.parserutils import CompValue
 
     group = _child(select, "groupby")
@@ -314,7 +318,15 @@ def _grouping_as_sparql_says(select: CompValue) -> None:
     keys = _group_keys(select)
     if keys is None:
         return
+    grouped = _group_keys(select, values=False) or set()
     for item in cast("list[CompValue]", _child(select, "projection") or ()):
+        plain = _child(item, "var")
+        if plain is not None and plain in keys and plain not in grouped:
+            # A trailing VALUES block's variable, which rdflib sampled before it joined
+            # the block, so no row was given: bound from the joined row, as ``(?v AS ?v)``
+            # (an expression rdflib does not sample its own variable in).
+            del item["var"]
+            item["evar"], item["expr"] = plain, plain
         expression = _child(item, "expr")
         for node in _expression_nodes(expression, ()):
             if isinstance(node, CompValue) and node.name in _READ_WHATEVER_THE_GROUP[:2]:
