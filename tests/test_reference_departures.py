@@ -114,8 +114,16 @@ PROJECTIONS = [
         "?x is bound by a SELECT expression where it is in scope already",
         "",  # (pyoxigraph's parser says what it expected there)
     ),
-    ("SELECT ?x ?x WHERE { BIND(1 AS ?x) }", "?x is projected twice", "duplicated variable"),
-    ("SELECT (1 AS ?a) (2 AS ?a) WHERE { }", "?a is projected twice", "duplicated variable"),
+    (
+        "SELECT ?x ?x WHERE { BIND(1 AS ?x) }",
+        "?x is projected twice",
+        "duplicated variable name in SELECT",
+    ),
+    (
+        "SELECT (1 AS ?a) (2 AS ?a) WHERE { }",
+        "?a is projected twice",
+        "duplicated variable name in SELECT",
+    ),
 ]
 
 
@@ -123,8 +131,10 @@ PROJECTIONS = [
 def test_a_select_binding_a_variable_in_scope_is_refused(nothing, query, reason, fast):
     said = refusals(nothing, query)
     assert said["reference"] == f"<stdin>: SPARQL syntax error: {reason}\n"
-    assert said["fast"].startswith("<stdin>:1: SPARQL syntax error at column ")
-    assert fast in said["fast"]
+    if fast:  # (pyoxigraph's reason, said at no line: where its parser stopped reading)
+        assert said["fast"] == f"<stdin>: SPARQL syntax error: {fast}\n"
+    else:
+        assert said["fast"].startswith("<stdin>:1: SPARQL syntax error at column ")
 
 
 def test_a_select_expression_may_read_an_earlier_one(nothing):
@@ -137,28 +147,36 @@ GROUPED = "WHERE { VALUES (?x ?y) { (1 2) (3 2) (4 5) } }"
 #: A grouped SELECT SPARQL 1.1 refuses (11.4, 18.2.4.1), which the fast engine refuses,
 #: and the reference engine's reason: rdflib gave a sample of ?x, or ended the query
 #: with 'Cannot eval thing: None' where a key was an expression.
+NOT_A_KEY = "?x is projected, and is no GROUP BY key"
+UNBOUND = "the SELECT contains a variable that is unbound"
+READS = "the SELECT contains an expression with a variable that is unbound"
 UNGROUPED = [
-    (f"SELECT ?x {GROUPED} GROUP BY ?y", "?x is projected, and is no GROUP BY key"),
-    (f"SELECT ?x {GROUPED} GROUP BY (?x + 1)", "?x is projected, and is no GROUP BY key"),
-    (f"SELECT (MAX(?y) AS ?m) ?x {GROUPED}", "?x is projected, and is no GROUP BY key"),
+    (f"SELECT ?x {GROUPED} GROUP BY ?y", NOT_A_KEY, UNBOUND),
+    (f"SELECT ?x {GROUPED} GROUP BY (?x + 1)", NOT_A_KEY, UNBOUND),
+    (f"SELECT (MAX(?y) AS ?m) ?x {GROUPED}", NOT_A_KEY, UNBOUND),
     (
         f"SELECT (?x * 2 AS ?z) {GROUPED} GROUP BY ?y",
         "a SELECT expression reads ?x, which is no GROUP BY key",
+        READS,
     ),
     (
         f"SELECT (COUNT(*) AS ?c) (?c + 1 AS ?d) {GROUPED}",
         "a SELECT expression reads ?c, which is no GROUP BY key",
+        READS,
     ),
-    (f"SELECT * {GROUPED} GROUP BY ?x", "SELECT * is not allowed with GROUP BY or an aggregate"),
+    (
+        f"SELECT * {GROUPED} GROUP BY ?x",
+        "SELECT * is not allowed with GROUP BY or an aggregate",
+        "SELECT * is not authorized with GROUP BY",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("query", "reason"), UNGROUPED)
-def test_a_select_of_no_group_key_is_refused(nothing, query, reason):
+@pytest.mark.parametrize(("query", "reason", "fast"), UNGROUPED)
+def test_a_select_of_no_group_key_is_refused(nothing, query, reason, fast):
     said = refusals(nothing, query)
     assert said["reference"] == f"<stdin>: SPARQL syntax error: {reason}\n"
-    assert said["fast"].startswith("<stdin>:1: SPARQL syntax error at column ")
-    assert "the SELECT contains" in said["fast"] or "SELECT * is not authorized" in said["fast"]
+    assert said["fast"] == f"<stdin>: SPARQL syntax error: {fast}\n"
 
 
 #: Grouped SELECTs SPARQL 1.1 answers, and their rows (sorted) on both engines: a key that
