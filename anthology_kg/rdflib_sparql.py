@@ -1083,14 +1083,21 @@ def holds(expression: Expr | Variable | Literal, ctx: FrozenBindings) -> bool:
 def order_key(term: object) -> tuple[int, object]:
     """For rdflib's ``evalutils._val`` (the key of ``ORDER BY``, ``MIN`` and ``MAX``):
     SPARQL 1.1's order (15.1) of no value (an unbound variable, or an expression's
-    error), blank nodes, IRIs and literals, the literals as rdflib orders them
-    (``_LiteralOrder``). rdflib's key of an error was None, which no key compares with:
-    ``ORDER BY (?v + 1)`` over a word ended the query ("'<' not supported between
-    instances of 'NoneType' and 'tuple'", exit 2), where SPARQL puts it first."""
+    error), blank nodes, IRIs and literals, the literals as rdflib's ``<`` orders them
+    (numbers, strings, booleans and date-times by value, as 15.1 says; rdflib's own
+    order elsewhere, where SPARQL gives none), and NaN, which no number is ``<`` or ``>``
+    of, last: after the numbers, as the fast engine places it. rdflib's key of an error
+    was None, which no key compares with (``ORDER BY (?v + 1)`` over a word ended the
+    query: "'<' not supported between instances of 'NoneType' and 'tuple'", exit 2),
+    and its ``<`` of a decimal and NaN raised decimal.InvalidOperation ("query failed:
+    [<class 'decimal.InvalidOperation'>]"), and put a double NaN anywhere."""
     from rdflib.plugins.sparql.sparql import SPARQLError
 
     if isinstance(term, Literal):
-        return (3, _LiteralOrder(term))
+        value = term.value
+        if isinstance(value, float) and value != value:
+            return (4, "")
+        return (3, term)
     if isinstance(term, URIRef):
         return (2, term)
     if isinstance(term, BNode):
@@ -1098,37 +1105,6 @@ def order_key(term: object) -> tuple[int, object]:
     if term is None or isinstance(term, (Variable, SPARQLError)):
         return (0, "")
     raise TypeError(f"no RDF term to order: {term!r}")
-
-
-class _LiteralOrder:
-    """A literal as ``order_key`` orders it: as rdflib's ``<`` compares two (numbers,
-    strings, booleans and date-times by value, as SPARQL 15.1 says; rdflib's own
-    order elsewhere, where SPARQL gives none), but NaN after every other number, as the
-    fast engine places it: rdflib's ``<`` of a decimal and NaN raised
-    decimal.InvalidOperation, ending the query ("query failed: [<class
-    'decimal.InvalidOperation'>]", exit 2), and put a double NaN anywhere."""
-
-    __slots__ = ("literal", "nan")
-
-    def __init__(self, literal: Literal) -> None:
-        self.literal = literal
-        value = literal.value
-        self.nan = isinstance(value, float) and value != value
-
-    def __lt__(self, other: _LiteralOrder) -> bool:
-        if (self.nan or other.nan) and _is_number(self.literal) and _is_number(other.literal):
-            return other.nan and not self.nan
-        return bool(self.literal < other.literal)
-
-    def __gt__(self, other: _LiteralOrder) -> bool:
-        return other.__lt__(self)
-
-
-def _is_number(literal: Literal) -> bool:
-    """Whether ``literal`` is a well-formed literal of a numeric datatype."""
-    from .sparql_logic import NUMERIC
-
-    return literal.datatype in NUMERIC and not literal.ill_typed
 
 
 def _exists_last(disjunction: Expr) -> None:

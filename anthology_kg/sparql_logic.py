@@ -55,7 +55,7 @@ def _decided(self: Expr, ctx: Any, by: bool) -> Literal:
 
 #: SPARQL's numeric datatypes (17.1): xsd:integer, xsd:decimal, xsd:float, xsd:double and
 #: the types derived from xsd:integer.
-NUMERIC = frozenset(
+_NUMERIC = frozenset(
     XSD[name]
     for name in ("integer", "decimal", "float", "double", "nonPositiveInteger")
     + ("negativeInteger", "long", "int", "short", "byte", "nonNegativeInteger")
@@ -85,7 +85,7 @@ def effective_boolean_value(term: object) -> bool:
         return str(term) in ("true", "1")
     if datatype is None or datatype == XSD.string:
         return len(term) > 0
-    if datatype not in NUMERIC:
+    if datatype not in _NUMERIC:
         raise SPARQLTypeError(f"no effective boolean value: {term!r}")
     if term.ill_typed:  # (rdflib's test: the derived types' ranges too)
         return False
