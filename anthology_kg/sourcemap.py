@@ -370,6 +370,23 @@ class Positions:
         return groups
 
     @functools.cached_property
+    def nested_by_bucket(self) -> dict[object, list[tuple[Written, list[set[object]]]]]:
+        """The triples that hold the blank nodes written nested (``[ … ]``) by each
+        node's ``blank_bucket`` as written, each with the keys of the node's objects
+        (``_written_objects``): what tells apart nodes written alike but for their
+        literals (``written_blank``)."""
+        _, holders = self.by_subject
+        held: dict[object, list[Written]] = {}
+        for w in self.triples:
+            if w.subject in holders and not is_blank_written(w.object):
+                held.setdefault(w.subject, []).append(w)
+        found: dict[object, list[tuple[Written, list[set[object]]]]] = {}
+        for blank, holder in holders.items():
+            bucket, keys = _written_objects(held.get(blank, []))
+            found.setdefault(bucket, []).append((holder, keys))
+        return found
+
+    @functools.cached_property
     def named_objects(self) -> frozenset[object]:
         """Every object of the groups of ``nested_by_named``."""
         return frozenset(o for named in self.nested_by_named for o in named)
@@ -1039,15 +1056,22 @@ def blank_subjects(
                 kept.append(w)
     found: list[tuple[tuple[int, int], object, list[set[object]]]] = []
     for subject, written in held.items():
-        iris = frozenset(_iri_text(w.object) for w in written if not _is_literal(w.object))
-        strings = frozenset(
-            (w.object[1], w.language)  # type: ignore[index]
-            for w in written
-            if _is_literal(w.object) and w.datatype in (_XSD + "string", _LANG_STRING)
-        )
-        bucket = (iris, strings, len({written_key(w) for w in written}))
-        found.append((positions.subjects[subject], bucket, [set(_object_keys(w)) for w in written]))
+        bucket, keys = _written_objects(written)
+        found.append((positions.subjects[subject], bucket, keys))
     return found
+
+
+def _written_objects(written: list[Written]) -> tuple[object, list[set[object]]]:
+    """The ``blank_bucket`` of a blank node written with the triples ``written`` (none
+    with a blank object), and the keys of each of their objects (``_object_keys``)."""
+    iris = frozenset(_iri_text(w.object) for w in written if not _is_literal(w.object))
+    strings = frozenset(
+        (w.object[1], w.language)  # type: ignore[index]
+        for w in written
+        if _is_literal(w.object) and w.datatype in (_XSD + "string", _LANG_STRING)
+    )
+    bucket = (iris, strings, len({written_key(w) for w in written}))
+    return bucket, [set(_object_keys(w)) for w in written]
 
 
 def blank_bucket(objects: Iterable[object]) -> object:
@@ -1081,8 +1105,9 @@ def written_blank(
     label says nothing of where it is): of the nested blank nodes (``[ … ]``) every IRI
     object of which ``node`` points at (one of its ``objects``) and whose holder, when an
     IRI, points at ``node`` (one of its ``referrers``), the one with the most IRI objects
-    (the node as written has all its own, another only some of them). None when none
-    fits or several fit alike (nodes written alike but for their literals)."""
+    (the node as written has all its own, another only some of them); of several with
+    those, the one written with the node's literals too. None when none fits or several
+    are written alike."""
     # The node's own objects, asked once: not the referrers of each IRI object written
     # (a class such as ak:Figure has thousands).
     own = set(objects(node))
@@ -1116,5 +1141,21 @@ def written_blank(
             fitting += fits
             most = len(named)
         if len(fitting) > 1:
-            return None
+            return _written_with_literals(positions, own, pointing)
     return fitting[0] if len(fitting) == 1 else None
+
+
+def _written_with_literals(
+    positions: Positions, own: set[object], pointing: set[object]
+) -> Written | None:
+    """Of the nested blank nodes written with the objects ``own`` (a node of the graph's,
+    literals and all: ``written_alike``) whose holder, when an IRI, is one of ``pointing``,
+    the triple that holds the one there is; None when there are several (written alike)
+    or none. Found by the node's ``blank_bucket`` (its IRIs and strings), not a scan."""
+    found = [
+        holder
+        for holder, keys in positions.nested_by_bucket.get(blank_bucket(own), ())
+        if (isinstance(holder.subject, tuple) or holder.subject in pointing)
+        and written_alike(own, keys)
+    ]
+    return found[0] if len(found) == 1 else None

@@ -8,7 +8,7 @@ from engines import ENGINES
 from rdflib import BNode, Literal, URIRef
 
 from anthology_kg.fast import load_fast
-from anthology_kg.sourcemap import written_blank, written_triples
+from anthology_kg.sourcemap import is_blank_written, written_blank, written_triples
 
 AK = "https://w3id.org/anthology-kg/ns#"
 ID = "https://w3id.org/anthology-kg/id/"
@@ -96,7 +96,8 @@ def test_a_blank_node_is_found_from_its_own_objects():
 def _fitting_by_brute_force(positions, own, pointing):
     """What ``written_blank`` answers, by a look at every nested blank node: the one
     with the most IRI objects among those whose IRI objects the node has and whose
-    holder points at it (or is a blank node itself); None for none or a tie."""
+    holder points at it (or is a blank node itself), of several the one written with
+    just the node's objects; None for none or a tie."""
     written, holders = positions.by_subject
     scored: dict[int, list[object]] = {}
     for blank, holder in holders.items():
@@ -106,6 +107,13 @@ def _fitting_by_brute_force(positions, own, pointing):
         if named <= own:
             scored.setdefault(len(named), []).append(holder)
     best = scored[max(scored)] if scored else []
+    if len(best) > 1:  # a tie: the one written with the node's objects, literals too
+        # (``own`` holds IRIs only: a literal written is one the node does not have)
+        best = [
+            h
+            for h in best
+            if {o for o in written.get(h.object, ()) if not is_blank_written(o)} == own
+        ]
     return best[0] if len(best) == 1 else None
 
 
