@@ -441,6 +441,30 @@ EXPECTED = {
             "id:COMPARISON-x-es",
         ),
     },
+    # An entry pointed at by its identifier as a text (hunt19 #2): the text is the focus
+    # node (a value of the property), placed at the triple that holds it.
+    "rule9-text-bad": {
+        (
+            "Violation",
+            "ADR-001",
+            "Rule9ReferenceIsNoText",
+            None,
+            "LIT-001.ttl",
+            11,
+            None,
+            "ADR-001",
+        ),
+        (
+            "Violation",
+            "LIT-001",
+            "Rule9ReferenceIsNoText",
+            None,
+            "QUESTION-x.ttl",
+            9,
+            None,
+            "LIT-001",
+        ),
+    },
     "rule10-bad": {
         # A SPARQL constraint now ("another" compares with the focus): no value.
         ("Violation", "ADR-002", "Rule10SupersededIsReplaced", None, "ADR-002.ttl", 6, None, None),
