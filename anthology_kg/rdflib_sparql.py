@@ -711,6 +711,8 @@ def left_join(ctx: QueryContext, join: CompValue) -> Generator[FrozenBindings, N
     { ... FILTER(?x = 1) } ... }`` never saw ``?x``."""
     from rdflib.plugins.sparql.evaluate import evalPart
 
+    from .sparql_logic import holds
+
     rows = vars(join).get("exists_rows")
     for left in evalPart(ctx, join.p1):
         matched = False
@@ -1016,9 +1018,10 @@ def _evaluations() -> dict[str, Evaluation]:
     ``_FAST_ENGINE_FUNCTIONS`` as the fast engine evaluates them
     (``_as_the_fast_engine``), ``IRI`` and ``URI`` (``_absolute_iri``), ``COALESCE``
     (``_coalesce``), the casts (``_cast_or_function``), ``STR`` (``_string``),
-    ``sameTerm`` (``_same_term``), and ``!`` and ``IF`` (``_not``, ``_if``: SPARQL's
-    effective boolean value, where rdflib's made an ill-typed number an error)."""
-    from .sparql_logic import and_in_order, arithmetic, or_in_order, relation
+    ``sameTerm`` (``_same_term``), and ``!`` and ``IF`` (``sparql_logic.negation``,
+    ``conditional``: SPARQL's effective boolean value, where rdflib's made an ill-typed
+    number an error)."""
+    from .sparql_logic import and_in_order, arithmetic, conditional, negation, or_in_order, relation
 
     return {
         "ConditionalAndExpression": and_in_order,
@@ -1033,51 +1036,9 @@ def _evaluations() -> dict[str, Evaluation]:
         "Function": _cast_or_function,
         "Builtin_STR": _string,
         "Builtin_sameTerm": _same_term,
-        "UnaryNot": _not,
-        "Builtin_IF": _if,
+        "UnaryNot": negation,
+        "Builtin_IF": conditional,
     }
-
-
-def _not(expression: Expr, ctx: QueryContext) -> Node:
-    """The value of ``!`` (the ``UnaryNot`` ``expression``): the negation of its operand's
-    effective boolean value (``sparql_logic.effective_boolean_value``), an error where it
-    has none."""
-    from .sparql_logic import effective_boolean_value
-
-    return Literal(not effective_boolean_value(expression.expr))
-
-
-def _if(expression: Expr, ctx: QueryContext) -> Node:
-    """The value of the ``IF`` call ``expression``: its second argument's where the
-    first's effective boolean value is true (``sparql_logic.effective_boolean_value``),
-    else its third's (only that one evaluated), an error where the first has none."""
-    from .sparql_logic import effective_boolean_value
-
-    chosen = expression.arg2 if effective_boolean_value(expression.arg1) else expression.arg3
-    return cast("Node", chosen)
-
-
-def holds(expression: Expr | Variable | Literal, ctx: FrozenBindings) -> bool:
-    """For rdflib's ``evalutils._ebv`` (whether a FILTER's or an OPTIONAL's condition
-    ``expression`` holds in ``ctx``, an error false): SPARQL's effective boolean value
-    (``sparql_logic.effective_boolean_value``) of its value, where rdflib's own read an
-    ill-typed boolean lower-cased and NaN as true; and an expression is evaluated at
-    once, where rdflib first asked the effective boolean value of the expression itself,
-    which only a literal has, writing the whole expression tree into the message of an
-    error it then dropped, for every solution the filter tested."""
-    from rdflib.plugins.sparql.parserutils import Expr
-    from rdflib.plugins.sparql.sparql import SPARQLError
-
-    from .sparql_logic import effective_boolean_value
-
-    try:
-        if isinstance(expression, Expr):
-            return effective_boolean_value(expression.eval(ctx))
-        if isinstance(expression, Variable):
-            return effective_boolean_value(ctx[expression])
-        return effective_boolean_value(expression)
-    except (SPARQLError, KeyError):  # (an unbound variable: rdflib's KeyError or its own)
-        return False
 
 
 def order_key(term: object) -> tuple[int, object]:
@@ -1091,8 +1052,6 @@ def order_key(term: object) -> tuple[int, object]:
     query: "'<' not supported between instances of 'NoneType' and 'tuple'", exit 2),
     and its ``<`` of a decimal and NaN raised decimal.InvalidOperation ("query failed:
     [<class 'decimal.InvalidOperation'>]"), and put a double NaN anywhere."""
-    from rdflib.plugins.sparql.sparql import SPARQLError
-
     if isinstance(term, Literal):
         value = term.value
         if isinstance(value, float) and value != value:
@@ -1102,9 +1061,7 @@ def order_key(term: object) -> tuple[int, object]:
         return (2, term)
     if isinstance(term, BNode):
         return (1, term)
-    if term is None or isinstance(term, (Variable, SPARQLError)):
-        return (0, "")
-    raise TypeError(f"no RDF term to order: {term!r}")
+    return (0, "")  # (an unbound variable, or an expression's error: SPARQLError)
 
 
 def _exists_last(disjunction: Expr) -> None:
@@ -1355,14 +1312,16 @@ def _errors_as_sparql_says() -> Iterator[None]:
     leaves the aggregate unbound (18.5.1, ``_accumulators``), where rdflib ended the query
     or left the value out. These are rdflib's globals, swapped for the
     call (``swaps.swapped``): other users of rdflib get its own. A filter's condition
-    holds by SPARQL's effective boolean value (``holds``), an OPTIONAL's within an EXISTS
-    pattern seeing the EXISTS's row (``left_join``), and ``ORDER BY``, ``MIN`` and
-    ``MAX`` order the values by ``order_key``. A literal the query makes
+    holds by SPARQL's effective boolean value (``sparql_logic.holds``), an OPTIONAL's
+    within an EXISTS pattern seeing the EXISTS's row (``left_join``), and ``ORDER BY``,
+    ``MIN`` and ``MAX`` order the values by ``order_key``. A literal the query makes
     that is not of its datatype (``STRDT("abc", xsd:integer)``) logs no traceback."""
     from rdflib.plugins.sparql import aggregates as rdflib_aggregates
     from rdflib.plugins.sparql import evaluate as rdflib_evaluate
     from rdflib.plugins.sparql.aggregates import Aggregator
     from rdflib.plugins.sparql.sparql import QueryContext
+
+    from .sparql_logic import holds
 
     graph_pattern: GraphPattern = rdflib_evaluate.evalGraph
     if not getattr(graph_pattern, "anthology_kg", False):  # (else a block is open)

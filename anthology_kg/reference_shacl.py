@@ -50,15 +50,9 @@ from .owlrl_linear import (
     RDFSRulesBySchemaPredicate,
     vocabularies_read_once,
 )
-from .rdflib_sparql import (
-    algebra_as_sparql_says,
-    holds,
-    left_join,
-    order_key,
-    parsing_as_sparql_says,
-)
+from .rdflib_sparql import algebra_as_sparql_says, left_join, order_key, parsing_as_sparql_says
 from .shacl import ResultRow
-from .sparql_logic import compared
+from .sparql_logic import compared, holds
 from .swaps import swapped
 from .terms import quiet_ill_typed
 
@@ -145,7 +139,7 @@ def _query_parsed_once(
 def _parsed_queries_cached() -> Iterator[None]:
     """Parse each SPARQL text once while pySHACL runs, its ``&&`` evaluated in order
     (``_prepare``), its filters' conditions by SPARQL's effective boolean value
-    (``rdflib_sparql.holds``, each expression evaluated at once; an OPTIONAL's within an
+    (``sparql_logic.holds``, each expression evaluated at once; an OPTIONAL's within an
     EXISTS pattern seeing the EXISTS's row, ``rdflib_sparql.left_join``) and its ``ORDER BY``,
     ``MIN`` and ``MAX`` by ``rdflib_sparql.order_key`` (``swaps.swapped``: rdflib is as
     it was once the last such block ends).

@@ -12,11 +12,12 @@ its arithmetic typed and rounded results its own way."""
 from __future__ import annotations
 
 import operator
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, cast
 
-from rdflib import RDF, XSD, BNode, Literal
+from rdflib import RDF, XSD, BNode, Literal, Variable
 from rdflib.plugins.sparql.parserutils import Expr
 from rdflib.plugins.sparql.parserutils import value as sparql_value
 from rdflib.plugins.sparql.sparql import SPARQLError, SPARQLTypeError
@@ -61,6 +62,12 @@ _NUMERIC = frozenset(
     + ("negativeInteger", "long", "int", "short", "byte", "nonNegativeInteger")
     + ("unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte", "positiveInteger")
 )
+#: The lexical forms of xsd:integer and xsd:decimal (XSD 1.1), whose value rdflib reads
+#: as XSD does; it also reads some forms XSD does not (" 1", "1e5"^^xsd:decimal).
+_PLAIN_FORMS = {
+    XSD.integer: re.compile(r"[+-]?[0-9]+"),
+    XSD.decimal: re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)"),
+}
 #: The arguments after the condition of ``IF(?c, true, false)``, in N-Triples syntax.
 _BOOLEANS = (nt_term(_TRUE), nt_term(_FALSE))
 
@@ -89,8 +96,44 @@ def effective_boolean_value(term: object) -> bool:
         raise SPARQLTypeError(f"no effective boolean value: {term!r}")
     if term.ill_typed:  # (rdflib's test: the derived types' ranges too)
         return False
+    if datatype in _PLAIN_FORMS and _PLAIN_FORMS[datatype].fullmatch(term):
+        return bool(term.value)  # (the common case, without pyoxigraph's reading)
     value = linear_regex.evaluated("IF", (nt_term(term), *_BOOLEANS))
     return value is not None and value.value == "true"
+
+
+def negation(self: Expr, ctx: Any) -> Literal:
+    """SPARQL's ``!`` (rdflib's ``UnaryNot`` ``self``): the negation of its operand's
+    effective boolean value (``effective_boolean_value``), an error where it has none."""
+    operand = sparql_value(ctx, OrderedDict.__getitem__(self, "expr"))
+    return _FALSE if effective_boolean_value(operand) else _TRUE
+
+
+def conditional(self: Expr, ctx: Any) -> Node:
+    """SPARQL's ``IF`` (the call ``self``): its second argument's value where the first's
+    effective boolean value (``effective_boolean_value``) is true, else its third's (only
+    that one evaluated), an error where the first has none."""
+    condition = sparql_value(ctx, OrderedDict.__getitem__(self, "arg1"))
+    chosen = "arg2" if effective_boolean_value(condition) else "arg3"
+    return cast(Node, sparql_value(ctx, OrderedDict.__getitem__(self, chosen)))
+
+
+def holds(expression: Any, ctx: Any) -> bool:
+    """For rdflib's ``evalutils._ebv`` (whether a FILTER's or an OPTIONAL's condition
+    ``expression`` holds in ``ctx``, an error false): SPARQL's effective boolean value
+    (``effective_boolean_value``) of its value, where rdflib's own read an ill-typed
+    boolean lower-cased and NaN as true; and an expression is evaluated at once, where
+    rdflib first asked the effective boolean value of the expression itself, which only a
+    literal has, writing the whole expression tree into the message of an error it then
+    dropped, for every solution the filter tested."""
+    try:
+        if isinstance(expression, Expr):
+            return effective_boolean_value(expression.eval(ctx))
+        if isinstance(expression, Variable):
+            return effective_boolean_value(ctx[expression])
+        return effective_boolean_value(expression)
+    except (SPARQLError, KeyError):  # (an unbound variable: rdflib's KeyError or its own)
+        return False
 
 
 def _any_holds(items: Iterable[Any], holds: Callable[[Any], bool]) -> bool:
