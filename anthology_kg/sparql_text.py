@@ -730,19 +730,9 @@ def iris_written_out(text: str, prefixes: Mapping[str, str]) -> str:
     ``BASE``: a part of it means the same pasted into another query, whatever that
     query's prologue. A prefix declared by neither is left as written (the parser then
     refuses it)."""
-    namespaces, base = dict(prefixes), None
     tokens = list(_code_tokens(text))
-    i = 0
-    while i + 1 < len(tokens) and tokens[i][2] in ("BASE", "PREFIX"):
-        if tokens[i][2] == "BASE":
-            base = _resolved(_between(text, tokens[i + 1])[1:-1], base)
-            i += 2
-        elif i + 2 < len(tokens):
-            name = _between(text, tokens[i + 1])
-            namespaces[name[:-1]] = _resolved(_between(text, tokens[i + 2])[1:-1], base)
-            i += 3
-        else:
-            break
+    base, declared, i = _read_prologue(text, tokens)
+    namespaces = {**prefixes, **declared}
     written, last = [], tokens[i][0] if i < len(tokens) else len(text)
     for at, end, word in tokens[i:]:
         name = text[at:end]
@@ -760,7 +750,35 @@ def iris_written_out(text: str, prefixes: Mapping[str, str]) -> str:
     return "".join([*written, text[last:]])
 
 
+def prologue_base(text: str) -> str | None:
+    """The base IRI the query's own ``BASE`` declarations set (each resolved against
+    the one before), or None where it has none."""
+    return _read_prologue(text, list(_code_tokens(text)))[0]
+
+
+def _read_prologue(text: str, tokens: list[_Token]) -> tuple[str | None, dict[str, str], int]:
+    """What the prologue of the query ``text`` (its ``tokens``) declares: its base IRI
+    (None for none), its namespaces by prefix (a later declaration of a prefix
+    overriding; a relative one resolved against the base before it), and the index of
+    the first token after it."""
+    namespaces: dict[str, str] = {}
+    base: str | None = None
+    i = 0
+    while i + 1 < len(tokens) and tokens[i][2] in ("BASE", "PREFIX"):
+        if tokens[i][2] == "BASE":
+            base = _resolved(_between(text, tokens[i + 1])[1:-1], base)
+            i += 2
+        elif i + 2 < len(tokens):
+            name = _between(text, tokens[i + 1])
+            namespaces[name[:-1]] = _resolved(_between(text, tokens[i + 2])[1:-1], base)
+            i += 3
+        else:
+            break
+    return base, namespaces, i
+
+
 def _between(text: str, token: _Token) -> str:
+    """The text of ``token``."""
     return text[token[0] : token[1]]
 
 

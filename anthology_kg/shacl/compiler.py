@@ -243,6 +243,9 @@ class Compiler:
         self.grouped_targets = grouped_targets
         self.focus_graph = focus_graph
         self.focus_block = ""
+        #: The BASE the ASK validators of the query being compiled declare
+        #: (``sparql_based.ask_violations``), written at the top of that query.
+        self.base: str | None = None
         self._fresh = 0  # the number of the next fresh variable
         self._stack: list[ShapeTerm] = []
         self.components = COMPONENTS + tuple(sparql_based.components(self.g))
@@ -554,13 +557,14 @@ class Compiler:
                         )
                     )  # fmt: skip
                     continue
-            self.focus_block = repeated
+            self.focus_block, self.base = repeated, None
             pattern = self.violations(c, "?this", Out("?value", "?path", "?_key"))
             self.focus_block = ""
             if pattern is None:
                 continue
             keep = " ".join(("?this", "?value", "?path", "?_key", *origins))
-            query = f"SELECT DISTINCT {keep} WHERE {{ {repeated} {pattern} }}"
+            base = "" if self.base is None else f"BASE <{self.base}>\n"
+            query = f"{base}SELECT DISTINCT {keep} WHERE {{ {repeated} {pattern} }}"
             if isinstance(validators, sparql_based.Validators) and validator is not None:
                 # An ASK validator: its messages, templates of the parameters and
                 # $this, $value, $PATH (SHACL 6.2.2), as a SELECT validator's are.

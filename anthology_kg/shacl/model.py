@@ -33,6 +33,7 @@ class Context(Protocol):
     g: ShapesGraph
     hierarchy: Hierarchy | None  # the class hierarchy, when read beforehand (targets.py)
     focus_block: str  # binds the focus variable again inside a UNION branch ("" if bound)
+    base: str | None  # the BASE of the ASK validators of the query being compiled, if any
 
     def fresh(self) -> str: ...
     def conforms(self, shape: Node, node: str) -> str: ...

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import pyoxigraph as ox
 
 from ..prefixes import NAME_CHARS, NAME_START_CHARS
-from ..sparql_text import has_keyword, iris_written_out, query_form
+from ..sparql_text import has_keyword, iris_written_out, prologue_base, query_form
 from .errors import Unsupported
 from .graph import ShapesGraph as Graph
 from .model import Component, Constraint, Context, Out
@@ -309,6 +309,15 @@ def ask_violations(
     validators of other components may declare the same prefix for another namespace."""
     _check(validator.text)
     written = iris_written_out(validator.text, dict(namespaces(ctx.g, validator.node)))
+    # Its BASE stays the query's: IRI("…") and URI("…") resolve against it as they run
+    # (SPARQL 1.1, 17.4.2.8), and an IRI written with \u escapes as it is parsed.
+    base = prologue_base(validator.text)
+    if base is not None:
+        if ctx.base not in (None, base):
+            raise Unsupported(
+                f"validators joined into one query with two BASEs: <{ctx.base}>, <{base}>"
+            )
+        ctx.base = base
     value = out.value
     text = rename(written, {"this": focus, "value": value})
     if c.path is not None:
