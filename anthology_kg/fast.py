@@ -14,6 +14,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, TypeVar, cast, overload
 
@@ -972,11 +973,17 @@ def _run(
     try:
         return store.query(text, default_graph=graphs, named_graphs=[])
     except SyntaxError as exc:
-        from .rdflib_sparql import refusal  # (rdflib read only for a refused text)
-
-        raise sparql_error(exc, source, text, refusal(text)) from None
+        raise sparql_error(exc, source, text, partial(_rdflib_refusal, text)) from None
     except (OSError, RuntimeError) as exc:  # RuntimeError: an unknown custom function
         raise AnthologyError(f"query failed: {_one_line(exc)}", source) from None
+
+
+def _rdflib_refusal(text: str) -> str | None:
+    """``rdflib_sparql.refusal`` of ``text``: rdflib (~0.3 s to import, its grammar
+    ~0.8 s to run) read only when a refused text's error names no reason."""
+    from .rdflib_sparql import refusal
+
+    return refusal(text)
 
 
 def _one_line(error: Exception) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -812,13 +812,23 @@ _SPARQL_POSITION = re.compile(r"^error at (\d+):(\d+): ")
 #: for refusing (``The SELECT contains a variable that is unbound``, ``SELECT * is not
 #: authorized with GROUP BY``), not a token: words, a lower-case one among them, with
 #: no quote, bracket or comma (no token is so written).
+#: What pyoxigraph says of a text it refuses for a reason it does not give (a BIND of a
+#: variable in scope, a relative IRI with no BASE: seen as these three forms), where a
+#: token it expected is named (``expected one of HAVING, …, ['0'..='9']``) or a reason
+#: (``IRI parsing failed``): only then is another reading asked (``sparql_error_text``).
+_NO_REASON = re.compile(r"expected (?:OPTIONAL|\[_\]|one of (?:[A-Z]+, )+\[_\])")
 _PARSER_REASON = re.compile(
     r"""(?:^expected one of |, )((?=[^,\[\]"'\n]* [a-z]{2,})[^,\[\]"'\s][^,\[\]"'\n]*?)(?=, |$)"""
 )
 
 
+#: Why a text is refused, found by another reading of it (``sparql_error_text``'s
+#: ``reason``); None where that reading finds nothing wrong.
+Reason = Callable[[], str | None]
+
+
 def sparql_error_text(
-    exc: SyntaxError, lines_before: int = 0, text: str | None = None, reason: str | None = None
+    exc: SyntaxError, lines_before: int = 0, text: str | None = None, reason: Reason | None = None
 ) -> tuple[str, int | None, int | None] | None:
     """pyoxigraph's SPARQL syntax error as a short message, its line in the query's own
     text (after ``lines_before`` lines added in front of it) and its column; None when
@@ -829,11 +839,11 @@ def sparql_error_text(
     tokens, at the end of the pattern or of the text, for most), and a reason of the
     parser's own at the end of the text has no line or column (None, None): the parser
     checks a query's projection, groups and BINDs when it has read it whole, and says
-    where it stopped reading. ``reason``: why the text is refused, found by another
-    reading of it where pyoxigraph gives none (``rdflib_sparql.refusal``: a BIND of a
-    variable in scope, 'expected [_]' at the end), said instead, at no position."""
-    if reason is not None:
-        return reason, None, None
+    where it stopped reading. ``reason``: asked only where pyoxigraph gives no reason
+    (``_NO_REASON``: a BIND of a variable in scope gives 'expected [_]' at the end;
+    ``rdflib_sparql.refusal``), why the text is refused, found by another reading of it,
+    said instead at no position; not where pyoxigraph names a reason of its own (``IRI
+    parsing failed``) or a token it expected, nor for an undeclared prefix."""
     first = (exc.msg or str(exc)).split("\n")[0]
     found = _SPARQL_POSITION.match(first)
     if found is None:
@@ -844,6 +854,10 @@ def sparql_error_text(
             return undeclared
     said, line, column = first[found.end() :], int(found[1]), int(found[2])
     own = _PARSER_REASON.search(said) if said.startswith("expected one of ") else None
+    if reason is not None and _NO_REASON.fullmatch(said):
+        other = reason()
+        if other is not None:
+            return other, None, None
     if said.startswith("expected one of Prefix not found"):
         said = "a prefix no PREFIX declares"
     elif own is not None:
@@ -897,7 +911,7 @@ def sparql_error(
     exc: SyntaxError,
     source: Path | str | None,
     text: str | None = None,
-    reason: str | None = None,
+    reason: Reason | None = None,
 ) -> AnthologyError:
     """A SPARQL syntax error of pyoxigraph in the ``text`` of ``source`` as an
     AnthologyError at its file and line, ``bad.rq:3: SPARQL syntax error at column 1:

@@ -201,6 +201,14 @@ def syntax_results(
     ]
 
 
+def _refusal(text: str) -> str | None:
+    """``rdflib_sparql.refusal`` of ``text``, rdflib read only when asked (a refused
+    text whose error names no reason)."""
+    from ..rdflib_sparql import refusal
+
+    return refusal(text)
+
+
 def _parse_problem(
     empty: ox.Store, declared: str, text: str, form: str, answer: type
 ) -> str | None:
@@ -211,9 +219,9 @@ def _parse_problem(
     try:
         parsed = empty.query(whole)
     except SyntaxError as error:
-        from ..rdflib_sparql import refusal  # (rdflib read only for a refused text)
-
-        found = sparql_error_text(error, declared.count("\n") + 1, whole, refusal(whole))
+        found = sparql_error_text(
+            error, declared.count("\n") + 1, whole, functools.partial(_refusal, whole)
+        )
         problem = f"not a SPARQL {form} query"
         if found is not None:
             said, line, column = found
