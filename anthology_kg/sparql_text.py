@@ -26,8 +26,10 @@ from .sourcemap import string_end
 if TYPE_CHECKING:
     from rdflib.term import Node
 
-#: An IRI as SPARQL and Turtle write one (IRIREF: no character up to the space).
-IRI = re.compile(r"<[^<>\"{}|^`\\\x00-\x20]*>")
+#: An IRI as SPARQL and Turtle write one (IRIREF: no character up to the space), a
+#: character written as a codepoint escape too (``\u0041``: Turtle's UCHAR, and SPARQL
+#: reads the escapes before its grammar, 19.2).
+IRI = re.compile(r"<(?:[^<>\"{}|^`\\\x00-\x20]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*>")
 
 
 def with_values(text: str, bindings: Mapping[str, Node], source: str | Path | None = None) -> str:
@@ -895,13 +897,25 @@ def undeclared_prefix_error(
     prefix, at = next(iter(undeclared.items()))
     line, column = _line_column(text, at)
     declared = " ".join(f"PREFIX {p}: <urn:x-undeclared:>" for p in undeclared)
+    # An ASK is answered as it is parsed: parsed as a SELECT * (read lazily, never
+    # answered), a later error on the keyword's line shifted back to where it is.
+    probe, form = text, query_form(text)
+    shifted: tuple[int, int] | None = None
+    if form is not None and form[0] == "ASK":
+        probe = f"{text[: form[1] - 3]}SELECT *{text[form[1] :]}"
+        shifted = _line_column(text, form[1])
     try:
-        if not has_keyword(text, "SERVICE"):  # (an ASK is answered at once: no network)
-            ox.Store().query(f"{declared}\n{text}")
+        if not has_keyword(text, "SERVICE"):  # (a SERVICE may be called at once)
+            ox.Store().query(f"{declared}\n{probe}")
     except SyntaxError as again:
         found = _SPARQL_POSITION.match(str(again))
-        if found is not None and (int(found[1]) - 1, int(found[2])) < (line, column):
-            return sparql_error_text(again, lines_before + 1)
+        if found is not None:
+            first = (int(found[1]) - 1, int(found[2]))
+            if shifted is not None and first[0] == shifted[0] and first[1] > shifted[1]:
+                first = (first[0], first[1] - len("SELECT *") + len("ASK"))
+            said = sparql_error_text(again, lines_before + 1)
+            if first < (line, column) and said is not None:
+                return said if said[1] is None else (said[0], first[0] - lines_before, first[1])
     except (OSError, RuntimeError):  # (an unknown function: no syntax error)
         pass
     return f"the prefix {prefix}: is declared by no PREFIX", line - lines_before, column
