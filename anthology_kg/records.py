@@ -333,7 +333,8 @@ def parse_record(
             graph.add((iri, AK.ratherThan, AK[filed["rejected"]]))
         if filed["reason"]:
             graph.add((iri, AK.filingReason, Literal(_reason(filed))))
-    # Any identifier anywhere in the entry is a mention, except the entry's own.
+    # Any identifier anywhere in the entry is a mention, except the entry's own (the
+    # status line's note: below).
     for mention in _MENTION.findall("\n".join([*takeaways, *practices, standing])):
         if mention != identifier:
             graph.add((iri, DCTERMS.references, URIRef(base + mention)))
@@ -351,6 +352,8 @@ def parse_record(
             fail(status_index + 1, f"the status line names {clipped(note)}, not a note (NOTE-nnn)")
         graph.add((iri, AK.readingStatus, AK.read))
         graph.add((iri, AK.hasNote, URIRef(base + note)))
+        # The status line is the entry's too: its note is a mention, as any identifier.
+        graph.add((iri, DCTERMS.references, URIRef(base + note)))
     return Record(identifier=identifier, iri=iri, graph=graph, layout=layout, notes=notes)
 
 
@@ -688,8 +691,8 @@ def _refuse_a_print_that_reads_back_otherwise(
     notes = set(graph.objects(entry, AK.hasNote)) | set(graph.subjects(AK.noteOn, entry))
     names = record.graph.namespace_manager
     for predicate, value in record.graph.predicate_objects(entry):
-        if predicate == AK.hasNote and value in notes:
-            continue
+        if predicate in (AK.hasNote, DCTERMS.references) and value in notes:
+            continue  # the note the status line names: the graph states it (or noteOn)
         if (entry, predicate, value) not in graph and (
             # "x" and "x"^^xsd:string are one term in RDF 1.1; rdflib tells them apart
             not isinstance(value, Literal)
