@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 
 import pytest
+from conftest import NEW_PROCESS_THRESHOLDS
 
 from anthology_kg import site
 from anthology_kg.engine import open_engine
@@ -19,10 +20,12 @@ def thawed():
     Thawed once for the module, not for each test: what the test process froze
     (conftest's ``_CollectorPerModule``, a million objects at the end of a whole run) is
     walked by every full pass while it is thawed, and freezing it again takes one. The
-    module runs first in a process (conftest.FIRST), when that is the fewest."""
-    enabled, frozen = gc.isenabled(), gc.get_freeze_count()
+    module runs first in a process (conftest.FIRST), when that is the fewest. The
+    thresholds are put back as they were too (the test process has no automatic pass)."""
+    enabled, frozen, thresholds = gc.isenabled(), gc.get_freeze_count(), gc.get_threshold()
     gc.unfreeze()
     yield
+    gc.set_threshold(*thresholds)
     if frozen:
         gc.collect()  # the tests' garbage freed, not frozen with the rest
         gc.freeze()
@@ -32,9 +35,10 @@ def thawed():
 
 @pytest.fixture
 def collector(thawed):
-    """The collector on, nothing frozen and the youngest generation empty, as a program
-    starts."""
+    """The collector on, at a new process's thresholds, nothing frozen and the youngest
+    generation empty, as a program starts."""
     gc.unfreeze()  # what a test before froze
+    gc.set_threshold(*NEW_PROCESS_THRESHOLDS)
     gc.enable()
     gc.collect(0)
 
