@@ -10,6 +10,8 @@ endings and ends at its status line, with no final newline, as the anthology pri
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -141,11 +143,27 @@ def anthology_categories(root: Path | None = None, base: str = DEFAULT_BASE) -> 
     the others cannot change the answer."""
     root = (root or find_root()).resolve()
     data_dir = data_folder(root)
-    graph = parse_turtle(ontology_file(), base)[0]
+    words = _ontology_categories(base)
+    graph = Graph()
     for path in TurtleFiles.of(data_dir):
         if _MAY_NAME_CATEGORY.search(read_source(path)):
             parse_turtle(path, base, into=graph)
-    return known_categories(graph)
+    return known_categories(graph) | words
+
+
+def _ontology_categories(base: str) -> frozenset[str]:
+    """``known_categories`` of the bundled ontology, parsed once per process for the
+    same bytes and ``base``: each of its patterns reads one triple, so the words of the
+    ontology and of the data, each read alone, are those of the two merged."""
+    path = ontology_file()
+    return _categories_in(path, hashlib.sha256(read_source(path)).digest(), base)
+
+
+@functools.lru_cache(maxsize=4)
+def _categories_in(path: Path, digest: bytes, base: str) -> frozenset[str]:
+    """``known_categories`` of the Turtle file ``path``, whose bytes have ``digest`` (the
+    cache key with ``base``)."""
+    return frozenset(known_categories(parse_turtle(path, base)[0]))
 
 
 def known_categories(graph: Graph) -> set[str]:

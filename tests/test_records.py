@@ -1,5 +1,7 @@
 """The printed record: import to RDF, render back byte for byte, and bad input."""
 
+from pathlib import Path
+
 import pytest
 from conftest import FIXTURES, RECORDS, REPO, records_folder, run_cli
 from hypothesis import given, settings
@@ -17,6 +19,7 @@ from anthology_kg.records import (
     render_record,
     unified_diff,
 )
+from anthology_kg.resources import ontology_file
 
 SEED = REPO.parent / "shared" / "records" / "ARXIV-2409.19256.txt"
 SEED_COPY = FIXTURES / "records" / "seed" / "ARXIV-2409.19256.txt"
@@ -394,6 +397,33 @@ def test_the_categories_read_alone_are_those_of_the_whole_anthology(tmp_path):
     (root / "data" / "broken.ttl").write_text("ak:Category a", encoding="utf-8")
     result = run_cli("--root", str(root), "import", "--check", str(path))
     assert result.exit_code == 2 and "broken.ttl:1: Turtle syntax error" in result.stderr
+
+
+def test_the_ontologys_categories_are_parsed_once_for_the_same_bytes(tmp_path, monkeypatch):
+    """Each import and new reads the ontology's categories: its file is parsed once a
+    process for the same bytes and base, and again when its bytes change."""
+    from anthology_kg import records
+
+    ontology = tmp_path / "ontology.ttl"
+    ontology.write_bytes(ontology_file().read_bytes())
+    parsed: list[Path] = []
+    real = records.parse_turtle
+
+    def counted(path, *args, **kwargs):
+        parsed.append(Path(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(records, "ontology_file", lambda: ontology)
+    monkeypatch.setattr(records, "parse_turtle", counted)
+    root = tmp_path / "a"
+    (root / "data").mkdir(parents=True)
+    first = anthology_categories(root)
+    assert anthology_categories(root) == first and parsed == [ontology]
+    with ontology.open("a", encoding="utf-8") as file:
+        file.write("\nak:sketch a ak:Category .\n")
+    assert anthology_categories(root) == first | {"sketch"} and parsed == [ontology] * 2
+    assert anthology_categories(root, "https://example.org/id/") == first | {"sketch"}
+    assert parsed == [ontology] * 3
 
 
 def test_import_a_folder_writes_every_record_and_reports_it(tmp_path):
