@@ -891,7 +891,8 @@ def _blank_runs_ordered(
     """``rows``, ordered by the columns ``keys`` (index, descending) as SPARQL orders
     them, with the blank nodes of a key, which come together (SPARQL 15.1: after unbound
     values, before IRIs), ordered by ``label`` instead, and each node's rows by the keys
-    after it. Equal values keep their rows' order."""
+    after it, across the rows of a tie (``_ordered_alike``: ``1`` and ``1.0``). Equal
+    values keep their rows' order."""
     if not keys or len(rows) < 2:
         return rows
     (column, descending), after = keys[0], keys[1:]
@@ -909,11 +910,33 @@ def _blank_runs_ordered(
             for node in sorted(by_node, key=label, reverse=descending):
                 ordered += _blank_runs_ordered(by_node[node], after, label)
         else:
-            while end < len(rows) and rows[end][column] == value:
+            tied = _ordered_alike(value)
+            while end < len(rows) and _ordered_alike(rows[end][column]) == tied:
                 end += 1
             ordered += _blank_runs_ordered(rows[start:end], after, label)
         start = end
     return ordered
+
+
+#: SPARQL's numeric datatypes (17.1): xsd:integer, decimal, float, double and the types
+#: derived from xsd:integer.
+_NUMERIC = frozenset(
+    f"http://www.w3.org/2001/XMLSchema#{name}"
+    for name in ("integer", "decimal", "float", "double", "nonPositiveInteger")
+    + ("negativeInteger", "long", "int", "short", "byte", "nonNegativeInteger")
+    + ("unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte", "positiveInteger")
+)
+
+
+def _ordered_alike(term: OxTerm | None) -> object:
+    """What the store's ORDER BY ties ``term`` with: a number by its value (``1`` and
+    ``1.0`` are equal, and the next key orders them), any other term by itself."""
+    if isinstance(term, ox.Literal) and term.datatype.value in _NUMERIC:
+        try:
+            return float(term.value)
+        except ValueError:  # (an ill-typed one: itself)
+            return term
+    return term
 
 
 #: The store's answer, its solutions read in a stable order where it has an ORDER BY.
