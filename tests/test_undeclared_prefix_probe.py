@@ -56,3 +56,22 @@ def test_an_ask_is_parsed_again_unanswered(monkeypatch, query, found):
     monkeypatch.undo()
     assert said is not None and said[0].startswith(found[0]) and said[1:] == found[1:], said
     assert _Recording.forms == ["SELECT"], _Recording.forms
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT * WHERE { ?s ex:p ?o } ORDER BY ?o",
+        "SELECT (COUNT(*) AS ?n) WHERE { ?s ex:p ?o }",
+        "SELECT * WHERE { { SELECT ?s WHERE { ?s ?p ?o } GROUP BY ?s } ?s ex:p ?o }",
+    ],
+)
+def test_a_query_the_store_computes_as_it_parses_is_not_parsed_again(monkeypatch, query):
+    """An ORDER BY, a grouping or an aggregate is computed before the store returns
+    (review46 #2b: 16-17 s for one of three VALUES blocks): the prefix is said."""
+    monkeypatch.setattr(sparql_text.ox, "Store", _Recording)
+    _Recording.forms = []
+    said = sparql_text.undeclared_prefix_error(query)
+    monkeypatch.undo()
+    assert said is not None and said[0] == "the prefix ex: is declared by no PREFIX", said
+    assert _Recording.forms == [], _Recording.forms
