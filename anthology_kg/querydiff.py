@@ -3,40 +3,57 @@ the rows that disappeared.
 
 ``diff_query(old, new, name)`` runs the stored query NAME on each state (each state's
 own ``queries/`` first, as the catalog reads them) with the engine ``open_engine``
-picks (Oxigraph), turns every row
-into the words a reviewer reads (entries by identifier, other IRIs as prefixed names, a
-blank node as ``[] of ENTRY``), and compares the two answers as multisets of rows: a
-row that is in NEW more often than in OLD appeared. Row order is not compared (a query
+picks (Oxigraph), and compares the two answers as multisets of rows of RDF terms: a
+row that is in NEW more often than in OLD appeared. Two IRIs, or two literals, are the
+same when they are the same term (an IRI and a string of the same text are not; an entry
+that lost its identifier is still its IRI); a blank node, whose label is the store's
+own, is compared by what it shows (``[] of ENTRY``). Row order is not compared (a query
 that says ORDER BY sorts both answers alike).
+
+The rows are shown in the words a reviewer reads (entries by identifier, other IRIs as
+prefixed names, a blank node as ``[] of ENTRY``), except where a row that appeared and
+one that disappeared would read alike: their cells that hold other terms are shown as
+Turtle terms (``id:SOTA-154`` and ``"SOTA-154"``).
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+import pyoxigraph as ox
+from rdflib.namespace import XSD
 from rdflib.term import Node
 
 from .engine import open_engine
 from .errors import AnthologyError
 from .guards import bounded
+from .kinds import is_blank, is_literal, text
 from .layout import printable
 from .local_query import run_local
 from .namespaces import DEFAULT_BASE
 from .queries import bind_params, find_query
 from .revisions import State, materialized
-from .validation import short
+from .validation import literal_shown, short
 
 Row = tuple[str, ...]
+#: A term as rows are compared: ("iri", IRI), ("literal", lexical form, datatype IRI,
+#: language tag), ("blank", its words), or () where the variable is unbound.
+TermKey = tuple[str, ...]
+Key = tuple[TermKey, ...]
 
 
 @dataclass(frozen=True)
 class Answer:
-    """A query's answer in words: its columns and its rows, in the order the query gives."""
+    """A query's answer: its columns, and its rows in the order the query gives, each as
+    its terms' keys (compared), its words (shown) and its terms in Turtle (shown where
+    words alone would hide a change)."""
 
     variables: list[str]
+    keys: list[Key]
     rows: list[Row]
+    turtle: list[Row]
 
 
 @dataclass(frozen=True)
@@ -70,7 +87,8 @@ def answer(
     bindings = bind_params(anthology, stored, params)
     result = run_local(anthology, stored.text, bindings, stored.path, allow_service=allow_service)
     if result.kind == "ask":
-        return Answer(["answer"], [("yes" if result.boolean else "no",)])
+        word = "yes" if result.boolean else "no"
+        return Answer(["answer"], [(("boolean", word),)], [(word,)], [(word,)])
     if result.kind != "select":
         raise AnthologyError(
             f"query {name!r} gives a graph: diff --query compares rows", stored.path
@@ -81,7 +99,36 @@ def answer(
         # (layout.printable): a row of the diff cannot restyle a terminal or a CI log.
         return printable(short(anthology, node) or "")
 
-    return Answer(list(result.variables), [tuple(words(n) for n in row) for row in result.rows])
+    def key(node: Node | None) -> TermKey:
+        if node is None:
+            return ()
+        if is_blank(node):
+            return ("blank", words(node))
+        if is_literal(node):
+            datatype = getattr(node, "datatype", None)
+            language = getattr(node, "language", None) or ""
+            return ("literal", text(node), str(datatype) if datatype else "", language)
+        return ("iri", text(node))
+
+    def turtle(node: Node | None) -> str:
+        if node is None or is_blank(node):
+            return words(node)
+        if is_literal(node):
+            # literal_shown leaves bare a string that reads as no other term: here it is
+            # read beside one (an entry's identifier), so a string is always quoted.
+            shown = literal_shown(anthology, node)
+            if shown is None and getattr(node, "datatype", None) in (None, XSD.string):
+                shown = str(ox.Literal(text(node)))
+            return printable(shown or text(node))
+        return printable(anthology.normalize(text(node)))
+
+    rows = result.rows
+    return Answer(
+        list(result.variables),
+        [tuple(key(n) for n in row) for row in rows],
+        [tuple(words(n) for n in row) for row in rows],
+        [tuple(turtle(n) for n in row) for row in rows],
+    )
 
 
 def _state_answer(
@@ -144,30 +191,56 @@ def diff_query(
     # The query itself may differ between the states: rows are compared by column name,
     # NEW's columns first, a column one state lacks left empty.
     variables = after.variables + [v for v in before.variables if v not in after.variables]
-
-    def aligned(result: Answer) -> list[Row]:
-        at = {v: i for i, v in enumerate(result.variables)}
-        return [tuple(row[at[v]] if v in at else "" for v in variables) for row in result.rows]
-
-    old_rows, new_rows = aligned(before), aligned(after)
-    appeared = Counter(new_rows) - Counter(old_rows)
-    disappeared = Counter(old_rows) - Counter(new_rows)
+    old_rows, new_rows = _aligned(before, variables), _aligned(after, variables)
+    old_keys = Counter(key for key, _, _ in old_rows)
+    new_keys = Counter(key for key, _, _ in new_rows)
+    appeared = _in_order(new_rows, new_keys - old_keys)
+    disappeared = _in_order(old_rows, old_keys - new_keys)
     return QueryDiff(
         name=name,
         old=old.name,
         new=new.name,
         variables=variables,
-        appeared=_in_order(new_rows, appeared),
-        disappeared=_in_order(old_rows, disappeared),
+        appeared=_told_apart(appeared, disappeared),
+        disappeared=_told_apart(disappeared, appeared),
     )
 
 
-def _in_order(rows: list[Row], wanted: Counter) -> list[Row]:
-    """The rows of ``wanted`` (a multiset), in the order of the answer they come from."""
+_Compared = tuple[Key, Row, Row]  # a row's keys, words and Turtle terms
+
+
+def _aligned(result: Answer, variables: list[str]) -> list[_Compared]:
+    """The rows of ``result`` with the columns ``variables`` (one it lacks: unbound)."""
+    at = [result.variables.index(v) if v in result.variables else None for v in variables]
+
+    def pick(row: tuple, empty: object) -> tuple:
+        return tuple(row[i] if i is not None else empty for i in at)
+
+    return [
+        (pick(key, ()), pick(words, ""), pick(turtle, ""))
+        for key, words, turtle in zip(result.keys, result.rows, result.turtle, strict=True)
+    ]
+
+
+def _in_order(rows: list[_Compared], wanted: Counter) -> list[_Compared]:
+    """The rows of ``wanted`` (a multiset of keys), in the order of their answer."""
     left = Counter(wanted)
     out = []
     for row in rows:
-        if left[row] > 0:
-            left[row] -= 1
+        if left[row[0]] > 0:
+            left[row[0]] -= 1
             out.append(row)
+    return out
+
+
+def _told_apart(rows: list[_Compared], others: list[_Compared]) -> list[Row]:
+    """The words of ``rows``; a cell whose words are those of a row of ``others`` that
+    reads alike but holds another term there, as its Turtle term instead."""
+    alike: dict[Row, list[Key]] = defaultdict(list)
+    for key, words, _ in others:
+        alike[words].append(key)
+    out = []
+    for key, words, turtle in rows:
+        differ = {i for other in alike.get(words, ()) for i, k in enumerate(other) if k != key[i]}
+        out.append(tuple(turtle[i] if i in differ else w for i, w in enumerate(words)))
     return out
