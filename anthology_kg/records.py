@@ -612,11 +612,9 @@ def render_record(graph: Graph, entry: URIRef, layout: Layout | None = None) -> 
     if str(standing):  # an empty Standing section has no line of prose
         lines.append(str(standing))
     _refuse_a_standing_the_graph_contradicts(graph, entry, name, str(standing))
+    notes = set(graph.objects(entry, AK.hasNote)) | set(graph.subjects(AK.noteOn, entry))
+    names = sorted(str(graph.value(n, DCTERMS.identifier) or str(n).rsplit("/")[-1]) for n in notes)
     if status == AK.read:
-        notes = set(graph.objects(entry, AK.hasNote)) | set(graph.subjects(AK.noteOn, entry))
-        names = sorted(
-            str(graph.value(n, DCTERMS.identifier) or str(n).rsplit("/")[-1]) for n in notes
-        )
         if not names:
             raise AnthologyError(f"{identifier} is marked read but has no note to print")
         if len(names) > 1:
@@ -627,6 +625,16 @@ def render_record(graph: Graph, entry: URIRef, layout: Layout | None = None) -> 
             )
         lines.append(f"Read — {names[0]}.")
     else:
+        if names:
+            # The printed form has no status line for an unread entry with a note: "no
+            # NOTE" would deny the note, "Read — NOTE-nnn." the status.
+            marked = _shown(status, graph.namespace_manager)
+            raise AnthologyError(
+                f"{name} cannot be printed: it is marked {marked} but has "
+                f"{'a note' if len(names) == 1 else f'{len(names)} notes'} "
+                f"({', '.join(names)}; ak:hasNote or ak:noteOn), and its status line "
+                f"{_UNREAD!r} says it has none"
+            )
         lines.append(_UNREAD)
     printed = "\n".join(lines)
     _refuse_a_print_that_reads_back_otherwise(graph, entry, name, printed)
