@@ -18,9 +18,11 @@ that IRI as its ``severity``, and counts as a violation (``rules.graded``): in
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -61,6 +63,19 @@ def _where(result: RuleResult) -> str:
     return f"{result.file}:{result.line}" + (f":{result.column}" if result.column else "")
 
 
+def _detail(result: RuleResult) -> str:
+    """What tells the result apart from another of its rule and focus, every format's
+    parenthesis after the message: ``focus, path value`` (``LIT-168, ak:category
+    ak:method``), or ``focus, value V`` for a node shape's value other than its focus."""
+    detail = ", ".join(part for part in (result.focus, result.path) if part)
+    value = result.shown_value or result.value
+    if result.path and value is not None:
+        detail += f" {value}"
+    elif value is not None and result.value != (result.node or result.focus):
+        detail += f", value {value}"  # a node shape's value that is not its focus
+    return detail
+
+
 _SEVERITY_COLOURS = {"Violation": "red", "Warning": "yellow", "Info": "blue"}
 
 
@@ -79,12 +94,6 @@ def text_report(report: Report, color: bool = False) -> str:
 
     lines = []
     for r in report.results:
-        detail = ", ".join(part for part in (r.focus, r.path) if part)
-        value = r.shown_value or r.value
-        if r.path and value is not None:
-            detail += f" {value}"
-        elif value is not None and r.value != (r.node or r.focus):
-            detail += f", value {value}"  # a node shape's value that is not its focus
         severity = style(r.severity, fg=_SEVERITY_COLOURS[graded(r.severity)], bold=True)
         if r.waived:
             severity = f"{r.severity} (waived: {printable(str(r.waiver_reason))})"
@@ -93,7 +102,7 @@ def text_report(report: Report, color: bool = False) -> str:
         # Data is shown escaped (layout.printable), the styles added after.
         lines.append(
             f"{style(printable(_where(r)), bold=True)}: {style(printable(r.code), bold=True)} "
-            f"{severity} {printable(f'{_tag(r)} {r.message} ({detail})')}"
+            f"{severity} {printable(f'{_tag(r)} {r.message} ({_detail(r)})')}"
         )
     summary = summary_line(report)
     lines.append(style(summary, fg="green" if report.conforms else "red") if color else summary)
@@ -252,7 +261,8 @@ def github_report(report: Report) -> str:
             if r.column:
                 props.append(f"col={r.column}")
         props.append(f"title={_escape_property(f'{r.code} {_tag(r)} {r.shape}')}")
-        lines.append(f"::{command} {','.join(props)}::{_escape_data(f'{r.message} ({r.focus})')}")
+        text = _escape_data(f"{r.message} ({_detail(r)})")
+        lines.append(f"::{command} {','.join(props)}::{text}")
     lines.append(summary_line(report))
     return "\n".join(lines) + "\n"
 
@@ -292,14 +302,14 @@ def junit_report(report: Report, fail_on: str = "violation") -> str:
                 type=found[0],  # the gravest
             )
             failure.text = "\n".join(
-                printable(f"{_where(r)}: {r.code} {r.severity} {r.message} ({r.focus})")
+                printable(f"{_where(r)}: {r.code} {r.severity} {r.message} ({_detail(r)})")
                 for r in failed
             )
         others = [r for r in mine if graded(r.severity) not in failing]
         if others:
             out = ET.SubElement(case, "system-out")
             out.text = "\n".join(
-                printable(f"{_where(r)}: {r.code} {r.severity} {r.message} ({r.focus})")
+                printable(f"{_where(r)}: {r.code} {r.severity} {r.message} ({_detail(r)})")
                 for r in others
             )
     suite.set("tests", str(len(cases)))
@@ -346,6 +356,18 @@ def _sarif_location(
     }
 
 
+#: The key of a SARIF result's own partial fingerprint (``partialFingerprints``).
+FINGERPRINT_KEY = "anthologyKgResult/v1"
+
+
+def _fingerprint(result: RuleResult) -> str:
+    """A hash of what the result is about, its rule, shape, focus, path and value, and
+    not its line: the same result in another run, a line moved, hashes alike."""
+    parts = (result.code, result.shape, result.focus, result.path, result.node, result.value)
+    text = "\x00".join("" if part is None else part for part in parts)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
 def sarif_report(report: Report) -> str:
     """SARIF 2.1.0 with one reporting descriptor per rule code (``AK002``); the shapes
     that encode a rule are listed in its descriptor, each result names its shape.
@@ -353,7 +375,11 @@ def sarif_report(report: Report) -> str:
     its git work tree (``_repository_paths``). Against a baseline, a result is
     ``new`` or ``unchanged``; a fixed (``absent``) one is left out: GitHub's code
     scanning reads no ``baselineState`` and would raise an alert at a line of the
-    current files."""
+    current files. Each result has a partial fingerprint of its own
+    (``FINGERPRINT_KEY``: ``_fingerprint``, then ``:n`` for the n-th result of that
+    hash): code scanning folds results whose fingerprints are the same, and the one it
+    computes (``primaryLocationLineHash``, from the line's text) is the same for two
+    results of one rule at one line."""
     level = {"Violation": "error", "Warning": "warning", "Info": "note"}
     by_code: dict[str, list] = {}
     for rule in report.rules:
@@ -384,13 +410,17 @@ def sarif_report(report: Report) -> str:
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     in_repository = _repository_paths()
     results = []
+    hashes: Counter[str] = Counter()
     for r in report.results:
         if r.baseline == "absent":
             continue
+        identity = _fingerprint(r)
+        hashes[identity] += 1
         result: dict = {
             "ruleId": r.code,
             "level": level[graded(r.severity)],
-            "message": {"text": f"{r.message} ({r.focus})"},
+            "message": {"text": f"{r.message} ({_detail(r)})"},
+            "partialFingerprints": {FINGERPRINT_KEY: f"{identity}:{hashes[identity]}"},
             "properties": {"shape": r.shape, "focus": r.focus, "path": r.path, "value": r.value},
         }
         if r.code in index:

@@ -41,7 +41,8 @@ def test_github_annotations_carry_no_control_character(bundled_copy, monkeypatch
     assert all(line.startswith("::") for line in lines[:-1])
     (error,) = [line for line in lines if "Rule8LiteratureIdentifier" in line]
     # %, CR and LF as workflow commands encode them; ESC and CSI as the text report shows them.
-    assert error.endswith("(LIT-168\\x1b[31m\\x9b2J%0D%0A%25)")
+    shown = "LIT-168\\x1b[31m\\x9b2J%0D%0A%25"
+    assert error.endswith(f"({shown}, dcterms:identifier {shown})")
 
 
 def test_github_file_property_escapes_a_file_name(bundled_copy, monkeypatch):

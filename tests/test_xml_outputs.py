@@ -50,7 +50,8 @@ def test_junit_is_well_formed_whatever_the_data_holds(bundled_copy, tmp_path):
     text = out.read_text(encoding="utf-8")
     assert not NOT_XML.search(text) and "\r" not in text
     (failure,) = [f for f in ET.fromstring(text).iter("failure") if "NOTE-" in (f.text or "")]
-    assert "(NOTE-\\x01\\x1b[31m\\r\\n\\ufffe)" in failure.text
+    shown = "NOTE-\\x01\\x1b[31m\\r\\n\\ufffe"
+    assert f"({shown}, dcterms:identifier {shown})" in failure.text
     if shutil.which("xmllint"):
         subprocess.run(["xmllint", "--noout", str(out)], check=True)
 
