@@ -567,8 +567,8 @@ def render_record(graph: Graph, entry: URIRef, layout: Layout | None = None) -> 
     standing = _one_value(graph, entry, AK.standing, name)
     status = _one_value(graph, entry, AK.readingStatus, name)  # the status line prints it
     missing = [
-        name
-        for name, value in (
+        field
+        for field, value in (
             ("dcterms:identifier", identifier),
             ("ak:authors", authors),
             ("dcterms:issued", issued),
@@ -578,7 +578,7 @@ def render_record(graph: Graph, entry: URIRef, layout: Layout | None = None) -> 
         if value is None
     ]
     if missing:
-        raise AnthologyError(f"{entry} cannot be printed: it has no {', '.join(missing)}")
+        raise AnthologyError(f"{name} cannot be printed: it has no {', '.join(missing)}")
 
     def refuse(what: str, value: Node | None, why: str) -> NoReturn:
         raise AnthologyError(

@@ -1,5 +1,6 @@
 """render's status line never says other than the graph (hunt19 #7): an entry marked
-unread that has a note is refused, as the printed form has no line for it."""
+unread that has a note is refused, as the printed form has no line for it. Its refusals
+name the entry by its identifier (#12)."""
 
 from __future__ import annotations
 
@@ -52,3 +53,14 @@ def test_an_unread_entry_with_no_note_is_printed_unread(anthology):
     result = run_cli("render", ENTRY)
     assert result.exit_code == 0, result.output
     assert result.stdout.rstrip("\n").endswith("\nUnread — no NOTE.")
+
+
+@pytest.mark.parametrize("entry", ["LIT-168", "CODEBASE-verl"])
+def test_an_entry_without_its_printed_fields_is_named_by_its_identifier(anthology, entry):
+    # (hunt19 #12: this refusal named the entry's whole IRI, the others its identifier)
+    result = run_cli("render", entry)
+    assert (result.exit_code, result.stdout) == (2, ""), result.output
+    assert result.stderr == (
+        f"anthology-kg: {entry} cannot be printed: it has no ak:authors, dcterms:issued, "
+        "ak:standing, ak:readingStatus\n"
+    )
