@@ -66,7 +66,7 @@ def write_atomic(path: Path, content: str | bytes | Iterable[bytes]) -> None:
             path = Path(os.path.realpath(path))
         folder = path.parent if str(path.parent) else Path(".")
         if not folder.is_dir():
-            raise AnthologyError("cannot write: no such folder", folder)
+            raise not_a_folder(folder)
         if path.is_dir():
             raise AnthologyError("cannot write: a folder is in the way", path)
         replaced = _stat_or_none(path)
@@ -93,6 +93,21 @@ def write_atomic(path: Path, content: str | bytes | Iterable[bytes]) -> None:
         if tmp is not None:
             Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def not_a_folder(folder: Path, missing: str = "cannot write: no such folder") -> AnthologyError:
+    """The error for writing into ``folder``, which is no folder: "cannot write: a file,
+    not a folder" naming it or the ancestor of it that is a file (``-o afile/x.ttl``,
+    ``-o afile/sub/x.ttl``), else ``missing`` naming ``folder``."""
+    for step in (folder, *folder.parents):
+        try:
+            mode = step.stat().st_mode
+        except OSError:  # not there, or under a file (ENOTDIR): look further up
+            continue
+        if not stat.S_ISDIR(mode):
+            return AnthologyError("cannot write: a file, not a folder", step)
+        break
+    return AnthologyError(missing, folder)
 
 
 #: The random characters ``new_file_beside`` puts between its prefix and suffix.

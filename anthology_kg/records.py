@@ -24,7 +24,7 @@ from rdflib.term import Node
 
 from . import formatting
 from .errors import AnthologyError, clipped, display_path, printable
-from .files import write_all, write_atomic
+from .files import not_a_folder, write_all, write_atomic
 from .loader import TurtleFiles, parse_turtle
 from .namespaces import AK, DEFAULT_BASE, bind_prefixes
 from .resources import data_folder, find_root, ontology_file
@@ -481,7 +481,7 @@ def write_records(
     is an AnthologyError too. On any failure (that one, a full disk, Ctrl-C) the files this
     call wrote are removed and those it replaced put back before the error is raised."""
     if not folder.is_dir():
-        raise AnthologyError("not a folder to write into", folder)
+        raise not_a_folder(folder, "not a folder to write into")
     targets = [folder / f"{record.identifier}.ttl" for record in records]
     texts = [canonical_turtle(record.graph, base=base) for record in records]
     write_all(targets, texts, folder, replace)
@@ -500,7 +500,7 @@ def write_record(
         write_atomic(target, text)
         return
     if not target.parent.is_dir():
-        raise AnthologyError("cannot write: no such folder", target.parent)
+        raise not_a_folder(target.parent)
     write_all([target], [text], target)
 
 

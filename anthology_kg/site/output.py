@@ -15,7 +15,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from ..errors import AnthologyError
-from ..files import new_folder_beside, stop_signals_held
+from ..files import new_folder_beside, not_a_folder, stop_signals_held
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -135,7 +135,10 @@ class SiteWriter:
             )
         parent = output.parent
         try:
-            parent.mkdir(parents=True, exist_ok=True)
+            try:
+                parent.mkdir(parents=True, exist_ok=True)
+            except (FileExistsError, NotADirectoryError):  # a file where a folder goes
+                raise not_a_folder(parent) from None
             fresh = new_folder_beside(parent, f".{output.name}.new-")
         except OSError as exc:
             raise AnthologyError(
