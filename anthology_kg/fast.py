@@ -14,6 +14,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, TypeVar, cast, overload
@@ -68,6 +69,7 @@ _MERGED = "urn:anthology-kg:graph:merged:"
 HASH_JOINED_TARGETS_UP_TO = 50_000
 _IDENTIFIER = ox.NamedNode("http://purl.org/dc/terms/identifier")
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+_XSD_DATE_TIME = "http://www.w3.org/2001/XMLSchema#dateTime"
 
 
 def _text(term: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple) -> str:
@@ -930,12 +932,20 @@ _NUMERIC = frozenset(
 
 def _ordered_alike(term: OxTerm | None) -> object:
     """What the store's ORDER BY ties ``term`` with: a number by its value (``1`` and
-    ``1.0`` are equal, and the next key orders them), any other term by itself."""
-    if isinstance(term, ox.Literal) and term.datatype.value in _NUMERIC:
-        try:
+    ``1.0`` are equal, and the next key orders them), a date-time with a time zone by
+    its instant (``…T00:00:00Z`` and ``…T01:00:00+01:00``), any other term by itself."""
+    if not isinstance(term, ox.Literal):
+        return term
+    datatype = term.datatype.value
+    try:
+        if datatype in _NUMERIC:
             return float(term.value)
-        except ValueError:  # (an ill-typed one: itself)
-            return term
+        if datatype == _XSD_DATE_TIME:
+            instant = datetime.fromisoformat(term.value)
+            if instant.tzinfo is not None:
+                return instant.astimezone(timezone.utc)
+    except ValueError:  # (an ill-typed one, or past what Python reads: itself)
+        pass
     return term
 
 

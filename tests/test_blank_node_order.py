@@ -90,9 +90,10 @@ def test_order_conditions_read_the_outermost_order_by():
 
 RANKED = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
 @prefix ex: <https://example.org/> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 
-ex:ranked ak:arm [ ex:rank 1 ; ak:algorithm ex:a ] , [ ex:rank 1.0 ; ak:algorithm ex:b ] ,
-    [ ex:rank 1 ; ak:algorithm ex:c ] , [ ex:rank 1.0 ; ak:algorithm ex:d ] .
+ex:ranked ak:arm [ ex:rank {one} ; ak:algorithm ex:a ] , [ ex:rank {other} ; ak:algorithm ex:b ] ,
+    [ ex:rank {one} ; ak:algorithm ex:c ] , [ ex:rank {other} ; ak:algorithm ex:d ] .
 """
 ORDERED_BY_RANK = """PREFIX ex: <https://example.org/>
 PREFIX ak: <https://w3id.org/anthology-kg/ns#>
@@ -101,11 +102,22 @@ ORDER BY ?rank ?arm
 """
 
 
-def test_blank_nodes_after_a_tie_of_equal_numbers_come_in_one_order(blank_arms, tmp_path):
-    """1 and 1.0 tie in ORDER BY (SPARQL 15.1 compares numbers by value), so the arms
-    after them are ordered across both (review46 #1); the store writes 1.0 as 1, so
-    the algorithms' order is what the engines share."""
-    (blank_arms / "data" / "RANKED.ttl").write_text(RANKED, encoding="utf-8")
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("1", "1.0"),
+        ('"2020-01-01T00:00:00Z"^^xsd:dateTime', '"2020-01-01T01:00:00+01:00"^^xsd:dateTime'),
+    ],
+    ids=["numbers", "instants"],
+)
+def test_blank_nodes_after_a_tie_of_equal_values_come_in_one_order(
+    blank_arms, tmp_path, one, other
+):
+    """1 and 1.0, or one instant in two time zones, tie in ORDER BY (SPARQL 15.1
+    compares by value), so the arms after them are ordered across both (review46 #1);
+    the store writes 1.0 as 1, so the algorithms' order is what the engines share."""
+    ranked = RANKED.replace("{one}", one).replace("{other}", other)
+    (blank_arms / "data" / "RANKED.ttl").write_text(ranked, encoding="utf-8")
     (tmp_path / "q.rq").write_text(ORDERED_BY_RANK, encoding="utf-8")
     command = ("--root", str(blank_arms), "sparql", str(tmp_path / "q.rq"), "--format", "csv")
     fast = {printed(*command) for _ in range(LOADS)}
