@@ -417,11 +417,13 @@ def algebra_as_sparql_says(algebra: CompValue) -> None:
     where rdflib would evaluate it otherwise than SPARQL 1.1 and the fast engine: its
     property paths (``paths_as_sparql_says``), its filters' conjuncts before the OPTIONALs
     that cannot change them (``filters_before_optionals``: the same rows), its filters'
-    scope (``filters_in_their_groups_scope``), its expressions
-    (``expressions_as_sparql_says``) and its empty VALUES blocks (``empty_values_as_no_rows``)."""
+    scope (``filters_in_their_groups_scope``), its joins with a BIND on the right
+    (``joins_with_binds_marked``), its expressions (``expressions_as_sparql_says``) and
+    its empty VALUES blocks (``empty_values_as_no_rows``)."""
     paths_as_sparql_says(algebra)
     filters_before_optionals(algebra)
     filters_in_their_groups_scope(algebra)
+    joins_with_binds_marked(algebra)
     expressions_as_sparql_says(algebra)
     empty_values_as_no_rows(algebra)
 
@@ -730,6 +732,43 @@ def left_join(ctx: QueryContext, join: CompValue) -> Generator[FrozenBindings, N
                 for right in evalPart(ctx.thaw(left.remember(own | (rows or set()))), join.p2)
             ):
                 yield left
+
+
+def joins_with_binds_marked(algebra: object) -> None:
+    """Each lazy join of a translated query (``algebra``) whose right side binds a
+    variable by an expression (a BIND, a sub-SELECT's ``(... AS ?v)``) holds those
+    variables as ``rebinds``, which ``lazy_join`` reads."""
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    for node in algebra_nodes(algebra):
+        if isinstance(node, CompValue) and node.name == "Join" and _child(node, "lazy"):
+            rebinds = {
+                _child(inner, "var")
+                for inner in algebra_nodes(_child(node, "p2"))
+                if isinstance(inner, CompValue) and inner.name == "Extend"
+            }
+            if rebinds:
+                vars(node)["rebinds"] = frozenset(rebinds)
+
+
+def lazy_join(ctx: QueryContext, join: CompValue) -> Generator[FrozenBindings, None, None]:
+    """For rdflib's ``evaluate.evalLazyJoin`` (a join whose right side is evaluated with
+    each left row bound), rdflib's, but a right row whose BIND gave a variable of the
+    left row another value joins no row, as SPARQL 1.1 joins only compatible solutions
+    (18.2.2, 18.5): rdflib's BIND kept the left value over its own, so ``?s ?p ?o {
+    BIND(rdf:type AS ?p) }`` gave every triple, and ``{ BIND(1 AS ?x) } { BIND(2 AS ?x)
+    }`` a row. Only a join ``joins_with_binds_marked`` marked checks its rows."""
+    from rdflib.plugins.sparql.evaluate import evalPart
+
+    rebinds = vars(join).get("rebinds")
+    for left in evalPart(ctx, join.p1):
+        for right in evalPart(ctx.thaw(left), join.p2):
+            if rebinds and any(
+                variable in left and left[variable] != right.get(variable, left[variable])
+                for variable in rebinds
+            ):
+                continue
+            yield right.merge(left)  # (rdflib's: a binding the right side forgot comes back)
 
 
 _EXISTS = ("Builtin_EXISTS", "Builtin_NOTEXISTS")
@@ -1313,7 +1352,8 @@ def _errors_as_sparql_says() -> Iterator[None]:
     or left the value out. These are rdflib's globals, swapped for the
     call (``swaps.swapped``): other users of rdflib get its own. A filter's condition
     holds by SPARQL's effective boolean value (``sparql_logic.holds``), an OPTIONAL's
-    within an EXISTS pattern seeing the EXISTS's row (``left_join``), and ``ORDER BY``,
+    within an EXISTS pattern seeing the EXISTS's row (``left_join``), a join of a BIND's
+    row only where compatible (``lazy_join``), and ``ORDER BY``,
     ``MIN`` and ``MAX`` order the values by ``order_key``. A literal the query makes
     that is not of its datatype (``STRDT("abc", xsd:integer)``) logs no traceback."""
     from rdflib.plugins.sparql import aggregates as rdflib_aggregates
@@ -1330,6 +1370,7 @@ def _errors_as_sparql_says() -> Iterator[None]:
         swapped(rdflib_evaluate, "evalGraph", graph_pattern),
         swapped(rdflib_evaluate, "_ebv", holds),
         swapped(rdflib_evaluate, "evalLeftJoin", left_join),
+        swapped(rdflib_evaluate, "evalLazyJoin", lazy_join),
         swapped(rdflib_evaluate, "_val", order_key),
         swapped(rdflib_aggregates, "_val", order_key),
         quiet_ill_typed(),

@@ -50,7 +50,13 @@ from .owlrl_linear import (
     RDFSRulesBySchemaPredicate,
     vocabularies_read_once,
 )
-from .rdflib_sparql import algebra_as_sparql_says, left_join, order_key, parsing_as_sparql_says
+from .rdflib_sparql import (
+    algebra_as_sparql_says,
+    lazy_join,
+    left_join,
+    order_key,
+    parsing_as_sparql_says,
+)
 from .shacl import ResultRow
 from .sparql_logic import compared, holds
 from .swaps import swapped
@@ -140,7 +146,8 @@ def _parsed_queries_cached() -> Iterator[None]:
     """Parse each SPARQL text once while pySHACL runs, its ``&&`` evaluated in order
     (``_prepare``), its filters' conditions by SPARQL's effective boolean value
     (``sparql_logic.holds``, each expression evaluated at once; an OPTIONAL's within an
-    EXISTS pattern seeing the EXISTS's row, ``rdflib_sparql.left_join``) and its ``ORDER BY``,
+    EXISTS pattern seeing the EXISTS's row, ``rdflib_sparql.left_join``; a join of a
+    BIND's row only where compatible, ``rdflib_sparql.lazy_join``) and its ``ORDER BY``,
     ``MIN`` and ``MAX`` by ``rdflib_sparql.order_key`` (``swaps.swapped``: rdflib is as
     it was once the last such block ends).
 
@@ -152,6 +159,7 @@ def _parsed_queries_cached() -> Iterator[None]:
         swapped(sparql_processor.SPARQLProcessor, "query", _query_parsed_once),
         swapped(sparql_evaluate, "_ebv", holds),
         swapped(sparql_evaluate, "evalLeftJoin", left_join),
+        swapped(sparql_evaluate, "evalLazyJoin", lazy_join),
         swapped(sparql_evaluate, "_val", order_key),
         swapped(sparql_aggregates, "_val", order_key),
         swapped(Graph, "query", _query_namespaces_read_once),
