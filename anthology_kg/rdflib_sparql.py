@@ -118,10 +118,38 @@ def parsing_as_sparql_says() -> Iterator[None]:
     ill-typed literal is no error (``quiet_ill_typed``), and an inverse member of a
     negated property set keeps its IRI (``_negated_inverses_kept``), a ``SELECT *``
     projects the variables in scope (``_select_star_in_scope``), and a constant
-    ``FILTER`` is kept (``_constant_filters_kept``)."""
+    ``FILTER`` is kept (``_constant_filters_kept``), and a text's prefixes are only
+    those its PREFIX lines (and a shape's ``sh:prefixes``) declare
+    (``_declared_prefixes_only``)."""
     with quiet_ill_typed(), _negated_inverses_kept(), _select_star_in_scope():
-        with _constant_filters_kept():
+        with _constant_filters_kept(), _declared_prefixes_only():
             yield
+
+
+def _declared_prefixes_only() -> contextlib.AbstractContextManager[None]:
+    """Within, rdflib's translation of a text knows no prefix but those it is given
+    (a shape's, pySHACL's initNs) and those its PREFIX lines declare, as SPARQL 1.1
+    (4.1.1.1, 19.5) and the fast engine: its ``Prologue`` bound rdflib's ~30 own
+    (``xsd:``, ``rdf:``, ``owl:``, ``schema:`` ...), so ``ASK { ?s xsd:x ?o }`` was
+    answered where the fast engine refuses it. rdflib's ``algebra.Prologue`` is
+    swapped for the block (``swaps.swapped``)."""
+    from rdflib.plugins.sparql import algebra as rdflib_algebra
+
+    return swapped(rdflib_algebra, "Prologue", _prologue_of_no_prefix())
+
+
+@functools.cache
+def _prologue_of_no_prefix() -> type:
+    """rdflib's ``Prologue``, its namespace manager binding no prefix to begin with."""
+    from rdflib.namespace import NamespaceManager
+    from rdflib.plugins.sparql.sparql import Prologue
+
+    class PrologueOfNoPrefix(Prologue):
+        def __init__(self) -> None:
+            super().__init__()
+            self.namespace_manager = NamespaceManager(Graph(), bind_namespaces="none")
+
+    return PrologueOfNoPrefix
 
 
 def _constant_filters_kept() -> contextlib.AbstractContextManager[None]:
