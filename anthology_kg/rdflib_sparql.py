@@ -22,7 +22,7 @@ from . import linear_regex
 from .errors import AnthologyError
 from .namespaces import prefixed_like
 from .query_result import QueryResult, in_select_star_order
-from .sparql_text import code_characters, undeclared_prefix_error
+from .sparql_text import code_characters, undeclared_prefix_error, undeclared_prefixes
 from .swaps import held, swapped
 from .terms import from_ox, is_iri, nt_term, quiet_ill_typed
 
@@ -931,21 +931,39 @@ def _bound(part: object) -> set[object]:
 
 
 def prepare(text: str, source: str | Path | None = None) -> Query:
-    """``text`` as rdflib's prepared query; a syntax error is an AnthologyError."""
+    """``text`` as rdflib's prepared query; a syntax error is an AnthologyError, its
+    first one as the fast engine says it: a prefix no PREFIX declares written before
+    rdflib's error is said in its place (``sparql_text.undeclared_prefix_error``)."""
     from pyparsing import ParseException
+    from rdflib.plugins.sparql.parser import expandUnicodeEscapes
 
     try:
         return _prepared(text, bool(rdflib.NORMALIZE_LITERALS))
     except ParseException as exc:  # where, as the fast engine says it (sparql_text.sparql_error)
-        message = f"SPARQL syntax error at column {exc.col}: {exc.msg}"
-        raise AnthologyError(message, source, exc.lineno) from None
+        first = next(iter(undeclared_prefixes(text).values()), None)
+        undeclared = None
+        # (rdflib parses the text with its \u escapes read: its offsets are of that text)
+        if first is not None and len(expandUnicodeEscapes(text[:first])) < exc.loc:
+            undeclared = undeclared_prefix_error(text)
+        if undeclared is None:
+            message = f"SPARQL syntax error at column {exc.col}: {exc.msg}"
+            raise AnthologyError(message, source, exc.lineno) from None
+        raise _syntax_error(*undeclared, source) from None
     except Exception as exc:
         undeclared = undeclared_prefix_error(text)  # (rdflib: "Unknown namespace prefix : ex")
         if undeclared is None:
             raise AnthologyError(f"SPARQL syntax error: {_first_line(exc)}", source) from None
-        said, line, column = undeclared
-        message = f"SPARQL syntax error at column {column}: {said}"
-        raise AnthologyError(message, source, line) from None
+        raise _syntax_error(*undeclared, source) from None
+
+
+def _syntax_error(
+    said: str, line: int | None, column: int | None, source: str | Path | None
+) -> AnthologyError:
+    """A syntax error ``said`` at ``line`` and ``column`` of ``source`` (none: the text's
+    as a whole), as the fast engine says one (``sparql_text.sparql_error``)."""
+    if line is None:
+        return AnthologyError(f"SPARQL syntax error: {said}", source)
+    return AnthologyError(f"SPARQL syntax error at column {column}: {said}", source, line)
 
 
 def query_kind(text: str, source: str | Path | None = None) -> str:
