@@ -124,6 +124,11 @@ PROJECTIONS = [
         "?x is bound by a SELECT expression where it is in scope already",
         "",  # (pyoxigraph's parser says what it expected there)
     ),
+    (  # (review46 N2: a variable of the pattern, projected, then an expression's)
+        "SELECT ?x (2 AS ?x) WHERE { ?x ?p ?o }",
+        "?x is bound by a SELECT expression where it is in scope already",
+        "the SELECT overrides an existing variable using an expression",
+    ),
     (
         "SELECT ?x ?x WHERE { BIND(1 AS ?x) }",
         "?x is projected twice",
