@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Iterator, Mapping, MutableMapping
 from pathlib import Path
@@ -118,38 +119,52 @@ def parsing_as_sparql_says() -> Iterator[None]:
     ill-typed literal is no error (``quiet_ill_typed``), and an inverse member of a
     negated property set keeps its IRI (``_negated_inverses_kept``), a ``SELECT *``
     projects the variables in scope (``_select_star_in_scope``), and a constant
-    ``FILTER`` is kept (``_constant_filters_kept``), and a text's prefixes are only
-    those its PREFIX lines (and a shape's ``sh:prefixes``) declare
-    (``_declared_prefixes_only``)."""
+    ``FILTER`` is kept (``_constant_filters_kept``); a text's prefixes are only
+    those its PREFIX lines (and a shape's ``sh:prefixes``) declare, a local name read
+    with its escapes (``_prologue_as_sparql_says``)."""
     with quiet_ill_typed(), _negated_inverses_kept(), _select_star_in_scope():
-        with _constant_filters_kept(), _declared_prefixes_only():
+        with _constant_filters_kept(), _prologue_as_sparql_says():
             yield
 
 
-def _declared_prefixes_only() -> contextlib.AbstractContextManager[None]:
+def _prologue_as_sparql_says() -> contextlib.AbstractContextManager[None]:
     """Within, rdflib's translation of a text knows no prefix but those it is given
     (a shape's, pySHACL's initNs) and those its PREFIX lines declare, as SPARQL 1.1
     (4.1.1.1, 19.5) and the fast engine: its ``Prologue`` bound rdflib's ~30 own
     (``xsd:``, ``rdf:``, ``owl:``, ``schema:`` ...), so ``ASK { ?s xsd:x ?o }`` was
-    answered where the fast engine refuses it. rdflib's ``algebra.Prologue`` is
-    swapped for the block (``swaps.swapped``)."""
+    answered where the fast engine refuses it. And a prefixed name's local part is read
+    with its escapes (PN_LOCAL_ESC, SPARQL 1.1 19.8: ``ex:a\\.b`` is ``<...a.b>``),
+    where rdflib kept the backslash (an IRI that matched nothing, then refused as no
+    absolute IRI). rdflib's ``algebra.Prologue`` is swapped for the block
+    (``swaps.swapped``)."""
     from rdflib.plugins.sparql import algebra as rdflib_algebra
 
-    return swapped(rdflib_algebra, "Prologue", _prologue_of_no_prefix())
+    return swapped(rdflib_algebra, "Prologue", _sparql_prologue())
+
+
+#: PN_LOCAL_ESC's backslash (SPARQL 1.1, grammar rule 173; rdflib's parser takes no other
+#: backslash in a local name).
+_LOCAL_ESCAPE = re.compile(r"\\(.)")
 
 
 @functools.cache
-def _prologue_of_no_prefix() -> type:
-    """rdflib's ``Prologue``, its namespace manager binding no prefix to begin with."""
+def _sparql_prologue() -> type:
+    """rdflib's ``Prologue``, its namespace manager binding no prefix to begin with and
+    a prefixed name's local part read with its escapes."""
     from rdflib.namespace import NamespaceManager
     from rdflib.plugins.sparql.sparql import Prologue
 
-    class PrologueOfNoPrefix(Prologue):
+    class PrologueAsSparqlSays(Prologue):
         def __init__(self) -> None:
             super().__init__()
             self.namespace_manager = NamespaceManager(Graph(), bind_namespaces="none")
 
-    return PrologueOfNoPrefix
+        def resolvePName(self, prefix: str | None, localname: str | None) -> URIRef:  # noqa: N802
+            if localname and "\\" in localname:
+                localname = _LOCAL_ESCAPE.sub(r"\1", localname)
+            return super().resolvePName(prefix, localname)
+
+    return PrologueAsSparqlSays
 
 
 def _constant_filters_kept() -> contextlib.AbstractContextManager[None]:
