@@ -8,7 +8,7 @@ import contextlib
 import functools
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Generator, Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, MutableMapping
 from pathlib import Path
 from types import MethodType
 from typing import TYPE_CHECKING, cast
@@ -753,15 +753,19 @@ def left_join(ctx: QueryContext, join: CompValue) -> Generator[FrozenBindings, N
     within the EXISTS's pattern (``exists_rows``, ``filters_in_their_groups_scope``), as
     SPARQL's substitution of that row makes it (18.6): rdflib forgot every binding made
     before the OPTIONAL but the query's initial ones, so ``FILTER EXISTS { ... OPTIONAL
-    { ... FILTER(?x = 1) } ... }`` never saw ``?x``."""
+    { ... FILTER(?x = 1) } ... }`` never saw ``?x``. And a right row whose BIND gave a
+    variable of the left row another value joins none (``joins_with_binds_marked``)."""
     from rdflib.plugins.sparql.evaluate import evalPart
 
     from .sparql_logic import holds
 
     rows = vars(join).get("exists_rows")
+    rebinds = vars(join).get("rebinds")
     for left in evalPart(ctx, join.p1):
         matched = False
         for right in evalPart(ctx.thaw(left), join.p2):
+            if rebinds and _rebound(left, right, rebinds):
+                continue
             if holds(join.expr, right.forget(ctx, _except=rows)):
                 matched = True
                 yield right.merge(left)
@@ -771,27 +775,71 @@ def left_join(ctx: QueryContext, join: CompValue) -> Generator[FrozenBindings, N
             # row's own variables either, and the EXISTS's row)
             own = join.p1._vars
             if own is None or not any(
-                holds(join.expr, right)
+                holds(join.expr, right) and not (rebinds and _rebound(left, right, rebinds))
                 for right in evalPart(ctx.thaw(left.remember(own | (rows or set()))), join.p2)
             ):
                 yield left
 
 
 def joins_with_binds_marked(algebra: object) -> None:
-    """Each lazy join of a translated query (``algebra``) whose right side binds a
-    variable by an expression (a BIND, a sub-SELECT's ``(... AS ?v)``) holds those
-    variables as ``rebinds``, which ``lazy_join`` reads."""
+    """Each lazy join and OPTIONAL of a translated query (``algebra``) whose right side
+    binds a variable by a BIND holds those variables as ``rebinds``, which ``lazy_join``
+    and ``left_join`` read; each sub-SELECT (rdflib's ``ToMultiSet`` of a query) holds
+    the variables it projects as ``projected``, which ``sub_select`` reads."""
     from rdflib.plugins.sparql.parserutils import CompValue
 
     for node in algebra_nodes(algebra):
-        if isinstance(node, CompValue) and node.name == "Join" and _child(node, "lazy"):
-            rebinds = {
-                _child(inner, "var")
-                for inner in algebra_nodes(_child(node, "p2"))
-                if isinstance(inner, CompValue) and inner.name == "Extend"
-            }
-            if rebinds:
-                vars(node)["rebinds"] = frozenset(rebinds)
+        if not isinstance(node, CompValue):
+            continue
+        if node.name == "ToMultiSet":
+            below = _child(node, "p")
+            while isinstance(below, CompValue) and below.name in _MODIFIERS - {"Project"}:
+                below = _child(below, "p")
+            if isinstance(below, CompValue) and below.name == "Project":
+                vars(node)["projected"] = tuple(cast("list[Variable]", _child(below, "PV") or ()))
+            continue
+        if node.name not in ("Join", "LeftJoin"):
+            continue
+        if node.name == "Join" and not _child(node, "lazy"):
+            continue
+        rebinds = {
+            _child(inner, "var")
+            for inner in algebra_nodes(_child(node, "p2"))
+            if isinstance(inner, CompValue) and inner.name == "Extend"
+        }
+        if rebinds:
+            vars(node)["rebinds"] = frozenset(rebinds)
+
+
+def sub_select(ctx: QueryContext, part: CompValue) -> Iterable[FrozenBindings]:
+    """For rdflib's ``evaluate.evalMultiset`` (a VALUES block or a sub-SELECT), rdflib's,
+    but a sub-SELECT is evaluated with the values of the outer row (rdflib's lazy join
+    and OPTIONAL bind it) of the variables it projects only, and the query's initial
+    ones (a shape's ``$this``): those it does not project are its own (SPARQL 1.1,
+    18.2.1), where rdflib read the outer row's, so ``VALUES ?x {1 2} { SELECT (COUNT(*)
+    AS ?n) { VALUES ?x {1 2 3} } }`` counted 1 where SPARQL and the fast engine count 3.
+    (A projected variable's value still restricts it: the same rows, once joined.)"""
+    from rdflib.plugins.sparql.evaluate import evalPart, evalValues
+    from rdflib.plugins.sparql.sparql import Bindings
+
+    if part.p.name == "values":
+        return cast("Iterable[FrozenBindings]", evalValues(ctx, part))
+    projected = vars(part).get("projected")
+    if projected is not None:
+        inner = ctx.clone()
+        inner.bindings = Bindings(d={v: ctx[v] for v in projected if ctx[v] is not None})
+        inner.bindings.update(ctx.initBindings or {})
+        ctx = inner
+    return cast("Iterable[FrozenBindings]", evalPart(ctx, part.p))
+
+
+def _rebound(left: FrozenBindings, right: FrozenBindings, rebinds: frozenset[Variable]) -> bool:
+    """Whether the row ``right``, evaluated with ``left`` bound, gives one of ``rebinds``
+    (the variables its BINDs bind) a value other than ``left``'s: no join of the two."""
+    return any(
+        variable in left and left[variable] != right.get(variable, left[variable])
+        for variable in rebinds
+    )
 
 
 def lazy_join(ctx: QueryContext, join: CompValue) -> Generator[FrozenBindings, None, None]:
@@ -806,12 +854,8 @@ def lazy_join(ctx: QueryContext, join: CompValue) -> Generator[FrozenBindings, N
     rebinds = vars(join).get("rebinds")
     for left in evalPart(ctx, join.p1):
         for right in evalPart(ctx.thaw(left), join.p2):
-            if rebinds and any(
-                variable in left and left[variable] != right.get(variable, left[variable])
-                for variable in rebinds
-            ):
-                continue
-            yield right.merge(left)  # (rdflib's: a binding the right side forgot comes back)
+            if not (rebinds and _rebound(left, right, rebinds)):
+                yield right.merge(left)  # (rdflib's: a binding the right side forgot comes back)
 
 
 _EXISTS = ("Builtin_EXISTS", "Builtin_NOTEXISTS")
@@ -1414,7 +1458,8 @@ def _errors_as_sparql_says() -> Iterator[None]:
     call (``swaps.swapped``): other users of rdflib get its own. A filter's condition
     holds by SPARQL's effective boolean value (``sparql_logic.holds``), an OPTIONAL's
     within an EXISTS pattern seeing the EXISTS's row (``left_join``), a join of a BIND's
-    row only where compatible (``lazy_join``), and ``ORDER BY``,
+    row only where compatible (``lazy_join``), a sub-SELECT's own variables its own
+    (``sub_select``), and ``ORDER BY``,
     ``MIN`` and ``MAX`` order the values by ``order_key``. A literal the query makes
     that is not of its datatype (``STRDT("abc", xsd:integer)``) logs no traceback."""
     from rdflib.plugins.sparql import aggregates as rdflib_aggregates
@@ -1432,6 +1477,7 @@ def _errors_as_sparql_says() -> Iterator[None]:
         swapped(rdflib_evaluate, "_ebv", holds),
         swapped(rdflib_evaluate, "evalLeftJoin", left_join),
         swapped(rdflib_evaluate, "evalLazyJoin", lazy_join),
+        swapped(rdflib_evaluate, "evalMultiset", sub_select),
         swapped(rdflib_evaluate, "_val", order_key),
         swapped(rdflib_aggregates, "_val", order_key),
         quiet_ill_typed(),

@@ -56,6 +56,7 @@ from .rdflib_sparql import (
     left_join,
     order_key,
     parsing_as_sparql_says,
+    sub_select,
 )
 from .shacl import ResultRow
 from .sparql_logic import compared, holds
@@ -147,7 +148,8 @@ def _parsed_queries_cached() -> Iterator[None]:
     (``_prepare``), its filters' conditions by SPARQL's effective boolean value
     (``sparql_logic.holds``, each expression evaluated at once; an OPTIONAL's within an
     EXISTS pattern seeing the EXISTS's row, ``rdflib_sparql.left_join``; a join of a
-    BIND's row only where compatible, ``rdflib_sparql.lazy_join``) and its ``ORDER BY``,
+    BIND's row only where compatible, ``rdflib_sparql.lazy_join``, a sub-SELECT's own
+    variables its own, ``rdflib_sparql.sub_select``) and its ``ORDER BY``,
     ``MIN`` and ``MAX`` by ``rdflib_sparql.order_key`` (``swaps.swapped``: rdflib is as
     it was once the last such block ends).
 
@@ -160,6 +162,7 @@ def _parsed_queries_cached() -> Iterator[None]:
         swapped(sparql_evaluate, "_ebv", holds),
         swapped(sparql_evaluate, "evalLeftJoin", left_join),
         swapped(sparql_evaluate, "evalLazyJoin", lazy_join),
+        swapped(sparql_evaluate, "evalMultiset", sub_select),
         swapped(sparql_evaluate, "_val", order_key),
         swapped(sparql_aggregates, "_val", order_key),
         swapped(Graph, "query", _query_namespaces_read_once),

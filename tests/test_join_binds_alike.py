@@ -1,7 +1,8 @@
 """A BIND in a nested group joins with the outer group's row as SPARQL 1.1 joins
 solutions (18.2.2, 18.5: incompatible ones give none), on both engines: the reference
 engine (rdflib's lazy join) kept the outer value over the BIND's, so the BIND filtered
-nothing and two BINDs of different values gave a row."""
+nothing and two BINDs of different values gave a row. So does a sub-SELECT, its own
+variables its own (18.2.1): rdflib evaluated it with the outer row bound."""
 
 from __future__ import annotations
 
@@ -18,6 +19,26 @@ QUERIES = {
     "an unbound left": (
         "SELECT ?x WHERE { OPTIONAL { BIND(1 AS ?y) } { BIND(2 AS ?x) } }",
         "2\n",
+    ),
+    "an OPTIONAL's BIND": (
+        "SELECT ?x ?n WHERE { VALUES ?x {1 2} OPTIONAL { BIND(2 AS ?x) BIND(4 AS ?n) } }"
+        " ORDER BY ?x",
+        "1\t\n2\t4\n",
+    ),
+    "a sub-SELECT's own variable": (
+        "SELECT ?x ?n WHERE { VALUES ?x {1 2} { SELECT (COUNT(*) AS ?n)"
+        " WHERE { VALUES ?x {1 2 3} } } } ORDER BY ?x",
+        "1\t3\n2\t3\n",
+    ),
+    "a sub-SELECT's in an OPTIONAL": (
+        "SELECT ?x ?n WHERE { VALUES ?x {1 2} OPTIONAL { SELECT (COUNT(*) AS ?n)"
+        " WHERE { VALUES ?x {1 2 3} } } } ORDER BY ?x",
+        "1\t3\n2\t3\n",
+    ),
+    "a sub-SELECT's projected variable": (
+        "SELECT ?x ?n WHERE { VALUES ?x {1 2} { SELECT ?x (COUNT(*) AS ?n)"
+        " WHERE { VALUES ?x {2 2 3} } GROUP BY ?x } } ORDER BY ?x",
+        "2\t2\n",
     ),
 }
 
