@@ -55,4 +55,5 @@ def test_allowed_the_query_reaches_the_endpoint(engines, listener, kind):
     seen.clear()
     assert engines[kind].query(calls(url), allow_service=True).rows == []
     assert run_local(engines[kind], calls(url), allow_service=True).rows == []
-    assert [request.split()[1] for request in seen] == ["/q", "/q"]
+    # (the path, its query string aside: the reference engine sends a short query by GET)
+    assert [request.split()[1].split("?")[0] for request in seen] == ["/q", "/q"]
