@@ -24,7 +24,7 @@ from rdflib.plugins.sparql.sparql import SPARQLError, SPARQLTypeError
 from rdflib.term import Node
 
 from . import linear_regex
-from .terms import from_ox, nt_term
+from .terms import from_ox, nt_term, quiet_ill_typed
 
 #: The values of ``and_in_order`` and ``or_in_order``: literals are immutable, so one
 #: of each serves every call (rdflib makes a new one, ~5 µs, for each row a filter tests).
@@ -98,6 +98,10 @@ def effective_boolean_value(term: object) -> bool:
         return False
     if datatype in _PLAIN_FORMS and _PLAIN_FORMS[datatype].fullmatch(term):
         return bool(term.value)  # (the common case, without pyoxigraph's reading)
+    if term.ill_typed is None:  # a literal rdflib's SPARQL parser made: not yet tested
+        with quiet_ill_typed():
+            if Literal(str(term), datatype=datatype).ill_typed:
+                return False
     value = linear_regex.evaluated("IF", (nt_term(term), *_BOOLEANS))
     return value is not None and value.value == "true"
 
