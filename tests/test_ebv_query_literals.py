@@ -24,7 +24,9 @@ def test_a_query_s_literal_out_of_range_is_false_as_the_data_s(tmp_path):
     (tmp_path / "data" / "X-1.ttl").write_text(
         f'<http://ex.org/a> <http://ex.org/p> "300"^^<{XSD}byte> .\n', encoding="utf-8"
     )
-    (tmp_path / "d.rq").write_text("SELECT (!?v AS ?n) WHERE { <http://ex.org/a> <http://ex.org/p> ?v }\n", encoding="utf-8")
+    (tmp_path / "d.rq").write_text(
+        "SELECT (!?v AS ?n) WHERE { <http://ex.org/a> <http://ex.org/p> ?v }\n", encoding="utf-8"
+    )
     from_data = answered(
         "reference", "--root", str(tmp_path), "sparql", str(tmp_path / "d.rq"), "--format", "csv"
     )
