@@ -6,8 +6,6 @@ where it stopped reading, the end)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from conftest import ENGINES, own_shapes, run_cli
 
@@ -33,13 +31,6 @@ QUERIES = {
         "<a> is no absolute IRI, and no BASE resolves it",
     ),
 }
-
-
-@pytest.fixture(scope="module")
-def nothing(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("nothing")
-    (root / "data").mkdir()
-    return root
 
 
 @pytest.mark.parametrize("engine", ENGINES)

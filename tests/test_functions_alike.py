@@ -12,14 +12,6 @@ from conftest import ENGINES, answered_alike, run_cli
 PREFIX = "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n"
 
 
-@pytest.fixture(scope="module")
-def nothing(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An anthology of no entries: the queries read no data."""
-    root = tmp_path_factory.mktemp("nothing")
-    (root / "data").mkdir()
-    return root
-
-
 def csv_alike(root: Path, text: str) -> list[str]:
     """The CSV lines ``sparql`` prints for ``text`` on the anthology at ``root``, the same
     on both engines."""

@@ -6,15 +6,11 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
-from pathlib import Path
 
 import pytest
 import test_diff
 from conftest import run_cli
 from test_diff import commit_all
-
-from anthology_kg.resources import bundled_dir
 
 repo = test_diff.repo  # a git repository of the bundled anthology, the working directory
 
@@ -23,15 +19,6 @@ def assert_said(result, stderr: str) -> None:
     """Exit 2, nothing on stdout, and exactly ``stderr``."""
     assert (result.exit_code, result.stdout) == (2, ""), (result.exit_code, result.output)
     assert result.stderr == stderr
-
-
-@pytest.fixture
-def anthology(tmp_path: Path, monkeypatch) -> Path:
-    """A copy of the bundled anthology's data/, the working directory."""
-    root = tmp_path / "anthology"
-    shutil.copytree(bundled_dir() / "data", root / "data")
-    monkeypatch.chdir(root)
-    return root
 
 
 # ---- anthology-kg.toml -------------------------------------------------------------------

@@ -24,15 +24,6 @@ def sparql_alike(text: str, *options: str, root: Path | None = None) -> str:
     return answered_alike(*at, "sparql", "-", *options, input=PREFIX + text)
 
 
-@pytest.fixture(scope="module")
-def nothing(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An anthology of no entries, for the queries that read no data: the reference
-    engine reads the bundled anthology's triples for each command (~9 ms)."""
-    root = tmp_path_factory.mktemp("nothing")
-    (root / "data").mkdir()
-    return root
-
-
 NO_IRI = {
     "relative": 'SELECT ?x WHERE { BIND(IRI("foo") AS ?x) }',
     "space": 'SELECT ?x WHERE { BIND(IRI(CONCAT("http://ex.org/", "a b")) AS ?x) }',

@@ -16,14 +16,6 @@ from conftest import ENGINES, answered, own_shapes, run_cli, validated_alike
 PREFIX = "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\nPREFIX ex: <http://ex.org/>\n"
 
 
-@pytest.fixture(scope="module")
-def nothing(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An anthology of no entries: the queries read no data."""
-    root = tmp_path_factory.mktemp("nothing")
-    (root / "data").mkdir()
-    return root
-
-
 def csv_rows(engine: str, root: Path, text: str) -> list[list[str]]:
     """The CSV rows (header first) ``sparql`` prints for ``text`` on ``engine``, exit 0
     and nothing on stderr; no Python warning is given either (rdflib's UserWarning of an

@@ -5,8 +5,6 @@ rdflib 'Unknown namespace prefix : ex' at no line (a query on the reference engi
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from conftest import ENGINES, own_shapes, run_cli
 
@@ -57,13 +55,6 @@ def test_a_shapes_undeclared_prefix_is_named_at_its_place(tmp_path, engine, case
         f"{tmp_path / 's.ttl'}:{line}: a shape in {where}: the prefix ex: is declared by no "
         "sh:prefixes nor PREFIX (a syntax rule of SHACL)\n"
     )
-
-
-@pytest.fixture(scope="module")
-def nothing(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("nothing")
-    (root / "data").mkdir()
-    return root
 
 
 #: (a query, its first undeclared prefix, the line and column of its name)

@@ -6,24 +6,11 @@ text, on both engines."""
 from __future__ import annotations
 
 import json
-import shutil
-from pathlib import Path
 
 import pytest
 from conftest import run_cli
 
-from anthology_kg.resources import bundled_dir
-
 ENTRY = "ARXIV-2409.19256"  # the bundled anthology's one unread entry
-
-
-@pytest.fixture
-def anthology(tmp_path: Path, monkeypatch) -> Path:
-    """A copy of the bundled anthology's data/, the working directory."""
-    root = tmp_path / "anthology"
-    shutil.copytree(bundled_dir() / "data", root / "data")
-    monkeypatch.chdir(root)
-    return root
 
 
 @pytest.mark.parametrize("engine", ["fast", "reference"])
