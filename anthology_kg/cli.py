@@ -1686,8 +1686,14 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
 @click.option(
     "--replace",
     is_flag=True,
-    help="Replace each graph (PUT, one operation: readers see the old or the new graph); "
-    "without it the triples are added (POST).",
+    help="Replace each graph (PUT, one operation: readers see the old or the new graph).",
+)
+@click.option(
+    "--add",
+    is_flag=True,
+    help="Add to what each graph holds (POST; each blank node anew: the same anthology "
+    "added twice holds two copies of each). With neither option, a graph the store has "
+    "already is refused, nothing sent (with --update, one of them is needed).",
 )
 @click.option(
     "--timeout",
@@ -1700,8 +1706,12 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
     help="Give up on a request the store has not answered in full within SECONDS.",
 )
 @click.pass_obj
-def publish(settings, endpoint, update_endpoint, graph, replace, http_timeout) -> None:
+def publish(settings, endpoint, update_endpoint, graph, replace, add, http_timeout) -> None:
     """Upload the data, ontology and shapes to a SPARQL 1.1 store, as three named graphs.
+
+    A graph the store has already is refused, exit 2, nothing sent, unless --replace or
+    --add says what to do with it: added again, the anthology's blank nodes (its
+    takeaways, claims, arms) would be in the store twice.
 
     Credentials come from ANTHOLOGY_KG_USER and ANTHOLOGY_KG_PASSWORD (or
     ANTHOLOGY_KG_TOKEN) or ~/.netrc, answering Basic or Digest. Server errors
@@ -1710,12 +1720,15 @@ def publish(settings, endpoint, update_endpoint, graph, replace, http_timeout) -
     """
     if (endpoint is None) == (update_endpoint is None):
         raise AnthologyError("publish needs one of --endpoint URL or --update URL")
+    if replace and add:
+        raise AnthologyError("publish takes one of --replace or --add, not both")
     from .triplestore import publish as run_publish
     from .triplestore import publish_update
 
     connection = _connection(settings, timeout=http_timeout)
     send = run_publish if endpoint else publish_update
-    for sent in send(settings.engine(), endpoint or update_endpoint, graph, replace, connection):
+    target = endpoint or update_endpoint
+    for sent in send(settings.engine(), target, graph, replace, connection, add):
         _out(f"{'replaced' if replace else 'added to'} <{sent.graph}>: {sent.triples} triples")
 
 

@@ -18,7 +18,17 @@ from rdflib import Graph, URIRef
 
 from .bnodes import relabel
 from .choices import DATA_GRAPH, graph_names
-from .endpoint import Connection, check_graph, check_url, http, left_unanswered, run_remote, shown
+from .endpoint import (
+    Connection,
+    RequestFailed,
+    check_graph,
+    check_url,
+    http,
+    left_unanswered,
+    request,
+    run_remote,
+    shown,
+)
 from .errors import AnthologyError, TimedOut
 from .terms import nt_term
 
@@ -43,27 +53,48 @@ def _part_triples(anthology: Engine, part: str) -> list[ox.Triple]:
     return list(dict.fromkeys(quad.triple for quad in anthology.quads((part,))))
 
 
+#: What adding to a graph that holds the anthology already does (an RDF merge).
+_ADDED_AGAIN = (
+    "--replace replaces them, --add adds to them (each blank node anew: the same "
+    "anthology added twice holds two copies of each)"
+)
+
+
 def publish(
     anthology: Engine,
     store: str,
     data_graph: str = DATA_GRAPH,
     replace: bool = False,
     connection: Connection | None = None,
+    add: bool = False,
 ) -> list[Published]:
     """Upload data, ontology and shapes to a Graph Store HTTP Protocol endpoint.
 
     With ``replace`` each graph is sent with PUT, which the store applies as one
-    operation, so a reader sees the old graph or the new one, never part of it;
-    without, with POST, which adds to what the graph holds. The Graph Store protocol
-    has no request for three graphs at once (``publish_update`` sends one): when one
-    fails, the error says which graphs were sent, which were not, and which one the
-    store may or may not have taken (a request left without an answer), so that
-    nobody mistakes the store's mix of old and new for either. A ``store`` that is no
+    operation, so a reader sees the old graph or the new one, never part of it; with
+    ``add``, with POST, which adds to what the graph holds: an RDF merge, where each
+    blank node sent is a new one, so the same anthology added twice holds two copies of
+    each. With neither, the store is first asked for the three graphs (``_has_graph``)
+    and one it has already is an AnthologyError, nothing sent; else they are sent with
+    POST (a graph another client makes in between is added to, not replaced). The Graph
+    Store protocol has no request for three graphs at once (``publish_update`` sends
+    one): when one fails, the error says which graphs were sent, which were not, and
+    which one the store may or may not have taken (a request left without an answer), so
+    that nobody mistakes the store's mix of old and new for either. A ``store`` that is no
     http or https URL, or a ``data_graph`` that is no absolute IRI, is an AnthologyError
     before anything is sent (``check_url``, ``check_graph``).
     """
     check_url(store)
     names = graph_names(check_graph(data_graph))
+    if replace and add:
+        raise ValueError("publish: replace and add exclude each other")
+    if not (replace or add):
+        held = [g for g in names.values() if _has_graph(store, g, connection)]
+        if held:
+            which = f"graph {_listed(held)}" if len(held) == 1 else f"graphs {_listed(held)}"
+            raise AnthologyError(
+                f"{shown(store)} has the {which} already: nothing was sent; {_ADDED_AGAIN}"
+            )
     sent: list[Published] = []
     for part, graph_iri in names.items():
         triples = _part_triples(anthology, part)
@@ -101,22 +132,62 @@ def _listed(graphs: Iterable[str]) -> str:
     return ", ".join(f"<{g}>" for g in graphs)
 
 
+def _has_graph(store: str, graph_iri: str, connection: Connection | None) -> bool:
+    """Whether the Graph Store at ``store`` has the graph ``graph_iri``: HEAD, which
+    SPARQL 1.1 Graph Store Protocol 5.4 makes a GET without its body, answered 404 for a
+    graph the store does not have (an empty graph it keeps counts as had). A store that
+    does not take HEAD (Virtuoso 7.2 answers 501) is sent a GET, whose body is read and
+    dropped. No answer in time is a TimedOut of publishing that graph."""
+    url = _with_params(store, [("graph", graph_iri)])
+    for method in ("HEAD", "GET"):
+        try:
+            # Oxigraph 0.5.13 answers a HEAD's 404 with a body, which the next answer
+            # on the connection would start with: the connection is not kept.
+            request(
+                url,
+                method=method,
+                headers={"Accept": "application/n-triples", "Connection": "close"},
+                connection=connection,
+            )
+        except TimedOut as exc:
+            raise exc.about(f"publishing <{graph_iri}>") from None
+        except RequestFailed as exc:
+            if exc.status == 404:
+                return False
+            if method == "HEAD" and exc.status in (405, 501):
+                continue
+            raise
+        return True
+    raise AssertionError("unreachable: GET answers or raises")
+
+
 def publish_update(
     anthology: Engine,
     endpoint: str,
     data_graph: str = DATA_GRAPH,
     replace: bool = False,
     connection: Connection | None = None,
+    add: bool = False,
 ) -> list[Published]:
     """Upload data, ontology and shapes to a SPARQL 1.1 Update endpoint in one request:
     one ``INSERT DATA`` of the three graphs, after a ``DROP SILENT GRAPH`` of each with
-    ``replace``. A store that applies an update request as one transaction (Oxigraph
-    does) is never left half updated; Virtuoso 7.2 commits each operation and refuses
-    blank nodes and large bodies in INSERT DATA, so it takes ``publish`` (Graph Store).
-    ``endpoint`` and ``data_graph`` are checked as ``publish`` checks them.
+    ``replace``, or added to what they hold with ``add`` (as ``publish`` adds). One of
+    them is needed: an update endpoint answers no query, so it cannot be asked whether
+    the graphs are there (AnthologyError, nothing sent). A store that applies an update
+    request as one transaction (Oxigraph does) is never left half updated; Virtuoso 7.2
+    commits each operation and refuses blank nodes and large bodies in INSERT DATA, so
+    it takes ``publish`` (Graph Store). ``endpoint`` and ``data_graph`` are checked as
+    ``publish`` checks them.
     """
     check_url(endpoint)
     names = graph_names(check_graph(data_graph))
+    if replace and add:
+        raise ValueError("publish_update: replace and add exclude each other")
+    if not (replace or add):
+        raise AnthologyError(
+            "publish --update cannot see whether the store has the graphs already (an "
+            f"update endpoint answers no query): {_ADDED_AGAIN}"
+        )
     parts = {part: _part_triples(anthology, part) for part in names}
     # N-Triples is the SPARQL triple syntax for these terms: one serializer (pyoxigraph)
     # writes every literal, IRI and blank node as the update's grammar reads it.

@@ -36,7 +36,7 @@ def test_a_graph_that_is_no_absolute_iri_is_a_usage_error_before_any_request(com
 
 def test_a_graph_that_is_an_iri_is_sent():
     with recording_store(status=204) as (url, seen):
-        result = run_cli("publish", "--endpoint", f"{url}/store", "--graph", "urn:x:data")
+        result = run_cli("publish", "--add", "--endpoint", f"{url}/store", "--graph", "urn:x:data")
     assert result.exit_code == 0, result.output
     assert seen[0] == "POST /store?graph=urn%3Ax%3Adata", seen
 

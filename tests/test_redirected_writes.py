@@ -14,9 +14,9 @@ SAID = "which would get it as a GET without its body; nothing was sent there"
 
 
 CASES = [
-    (301, ("publish", "--endpoint"), "/store", "POST"),
+    (301, ("publish", "--add", "--endpoint"), "/store", "POST"),
     (302, ("publish", "--replace", "--endpoint"), "/store", "PUT"),
-    (303, ("publish", "--update"), "/update", "POST"),
+    (303, ("publish", "--add", "--update"), "/update", "POST"),
     (301, ("query", "unread", "--endpoint"), "/query", "POST"),
 ]
 
@@ -37,7 +37,7 @@ def test_a_write_redirected_into_a_get_fails_and_nothing_is_sent(status, command
 
 @pytest.mark.parametrize(
     ("status", "replace", "method"),
-    [(307, (), "POST"), (308, ("--replace",), "PUT"), (301, ("--replace",), "PUT")],
+    [(307, ("--add",), "POST"), (308, ("--replace",), "PUT"), (301, ("--replace",), "PUT")],
 )
 def test_a_redirect_that_keeps_the_method_and_body_is_followed(status, replace, method):
     with (
@@ -52,7 +52,7 @@ def test_a_redirect_that_keeps_the_method_and_body_is_followed(status, replace, 
 def test_a_failure_after_a_redirect_names_where_it_was_redirected():
     closed = f"http://127.0.0.1:{free_port()}"
     with recording_store(307, location=closed) as (store, _):
-        result = run_cli("publish", "--endpoint", f"{store}/store")
+        result = run_cli("publish", "--add", "--endpoint", f"{store}/store")
     assert result.exit_code == 2, result.output
     said = f"POST {store}/store (redirected to {closed}/store): cannot connect"
     assert said in result.stderr, result.stderr

@@ -18,7 +18,7 @@ import pytest
 from bundled import QUERY_NAMES
 from conftest import run_cli
 from rdflib.compare import isomorphic
-from stores import Proxy, free_port, put_graph, serve_process
+from stores import Proxy, free_port, put_graph, recording_store, serve_process
 
 from anthology_kg.choices import ONTOLOGY_GRAPH, SHAPES_GRAPH
 from anthology_kg.endpoint import run_remote, store_result
@@ -392,7 +392,9 @@ def test_credentials_from_netrc(virtuoso, monkeypatch, tmp_path):
     netrc_file.write_text(f"machine 127.0.0.1 login {virtuoso.user} password {virtuoso.password}\n")
     netrc_file.chmod(0o600)
     monkeypatch.setenv("NETRC", str(netrc_file))
-    result = run_cli("publish", "--endpoint", virtuoso.graph_store, "--graph", "urn:test:netrc")
+    result = run_cli(
+        "publish", "--endpoint", virtuoso.graph_store, "--graph", "urn:test:netrc", "--replace"
+    )
     assert result.exit_code == 0, result.stderr
     assert virtuoso.password not in result.stdout + result.stderr
 
@@ -710,6 +712,109 @@ def test_publish_needs_one_endpoint():
         result = run_cli("publish", *args)
         assert result.exit_code == 2
         assert "publish needs one of --endpoint URL or --update URL" in result.stderr
+
+
+# --- publish twice: a graph the store has already is replaced or added to on request ---
+
+DEFAULT_GRAPHS = default_graphs()
+
+
+def _counts(query_endpoint: str, graphs: tuple[str, ...] | list[str] = DEFAULT_GRAPHS) -> dict:
+    """For each graph: its triples and those with a blank node subject (asked as forms)."""
+    from anthology_kg.endpoint import Connection
+
+    form = Connection(method="form")
+    text = (
+        "SELECT (COUNT(*) AS ?n) (SUM(IF(isBlank(?s), 1, 0)) AS ?b) "
+        "WHERE {{ GRAPH <{}> {{ ?s ?p ?o }} }}"
+    )
+    return {
+        g: tuple(
+            int(v or 0)
+            for v in run_remote(
+                query_endpoint, text.format(g), kind="select", connection=form
+            ).rows[0]
+        )
+        for g in graphs
+    }
+
+
+def test_publish_twice_is_refused_not_the_blank_nodes_twice(own_oxigraph):
+    """The Graph Store's POST merges: the same anthology posted twice held every blank
+    node twice (each takeaway, claim, arm), exit 0. A graph the store has already is
+    refused, nothing sent, unless --replace or --add says what to do with it."""
+    store, query = f"{own_oxigraph}/store", f"{own_oxigraph}/query"
+    first = run_cli("publish", "--endpoint", store)
+    assert first.exit_code == 0, first.stderr
+    assert first.stdout.count("added to <") == 3
+    once = _counts(query)
+    assert all(n > 0 for n, _ in once.values()) and once[DEFAULT_GRAPHS[0]][1] > 0
+    with Proxy(own_oxigraph) as proxy:
+        again = run_cli("publish", "--endpoint", f"{proxy.url}/store")
+    assert again.exit_code == 2 and again.stdout == ""
+    assert again.stderr == (
+        f"anthology-kg: {proxy.url}/store has the graphs "
+        + ", ".join(f"<{g}>" for g in DEFAULT_GRAPHS)
+        + " already: nothing was sent; --replace replaces them, --add adds to them (each "
+        "blank node anew: the same anthology added twice holds two copies of each)\n"
+    )
+    assert {sent.method for sent in proxy.requests} == {"HEAD"}
+    assert _counts(query) == once
+    replaced = run_cli("publish", "--endpoint", store, "--replace")
+    assert replaced.exit_code == 0 and replaced.stdout.count("replaced <") == 3
+    assert _counts(query) == once
+    added = run_cli("publish", "--endpoint", store, "--add")
+    assert added.exit_code == 0 and added.stdout == first.stdout
+    twice = _counts(query)
+    assert all(twice[g][1] == 2 * once[g][1] for g in DEFAULT_GRAPHS), (once, twice)
+
+
+def test_publish_names_only_the_graphs_the_store_has(own_oxigraph):
+    put_graph(f"{own_oxigraph}/store", SHAPES_GRAPH, OLD)
+    result = run_cli("publish", "--endpoint", f"{own_oxigraph}/store", "--graph", "urn:test:new")
+    assert result.exit_code == 2
+    assert f"/store has the graph <{SHAPES_GRAPH}> already: nothing was sent;" in result.stderr
+    assert _counts(f"{own_oxigraph}/query", ["urn:test:new", ONTOLOGY_GRAPH, SHAPES_GRAPH]) == {
+        "urn:test:new": (0, 0),
+        ONTOLOGY_GRAPH: (0, 0),
+        SHAPES_GRAPH: (1, 0),
+    }
+
+
+def test_publish_replace_and_add_exclude_each_other():
+    with recording_store() as (url, seen):
+        result = run_cli("publish", "--endpoint", f"{url}/store", "--replace", "--add")
+    assert result.exit_code == 2 and seen == []
+    assert "publish takes one of --replace or --add, not both" in result.stderr
+
+
+def test_publish_update_needs_replace_or_add():
+    """An update endpoint answers no query: it cannot say whether the graphs are there."""
+    with recording_store(status=204) as (url, seen):
+        result = run_cli("publish", "--update", f"{url}/update")
+        assert result.exit_code == 2 and seen == []
+        assert result.stderr == (
+            "anthology-kg: publish --update cannot see whether the store has the graphs "
+            "already (an update endpoint answers no query): --replace replaces them, --add "
+            "adds to them (each blank node anew: the same anthology added twice holds two "
+            "copies of each)\n"
+        )
+        added = run_cli("publish", "--update", f"{url}/update", "--add")
+    assert added.exit_code == 0 and added.stdout.count("added to <") == 3
+    assert seen == ["POST /update"]
+
+
+def test_virtuoso_publish_twice_is_refused(virtuoso_published, dba):
+    """Virtuoso 7.2 answers HEAD with 501: the graphs are asked for with GET."""
+    path = urllib.parse.urlsplit(dba.graph_store).path
+    before = _counts(dba.sparql)
+    with Proxy(dba.base) as proxy:
+        result = run_cli("publish", "--endpoint", f"{proxy.url}{path}")
+    assert result.exit_code == 2, result.stderr
+    assert "already: nothing was sent; --replace replaces them" in result.stderr
+    # (each twice: Digest's challenge, then with the credentials)
+    assert [sent.method for sent in proxy.requests] == ["HEAD", "HEAD", "GET", "GET"] * 3
+    assert _counts(dba.sparql) == before
 
 
 def test_virtuoso_three_puts_cut_at_the_second_say_what_the_store_holds(dba):

@@ -14,7 +14,7 @@ NO_ROWS = b'{"head": {"vars": ["entry"]}, "results": {"bindings": []}}'
 @pytest.mark.parametrize("seconds", ["inf", "1e300"])
 def test_publish_with_no_time_limit(seconds):
     with recording_store(status=204) as (url, seen):
-        result = run_cli("publish", "--endpoint", f"{url}/store", "--timeout", seconds)
+        result = run_cli("publish", "--add", "--endpoint", f"{url}/store", "--timeout", seconds)
     assert result.exit_code == 0, result.output
     assert len(seen) == 3 and result.stdout.count("added to <") == 3, result.stdout
 
