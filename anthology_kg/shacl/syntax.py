@@ -277,30 +277,32 @@ def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
                     # declarations are not fit for a query is refused by their rows.
                     continue
                 text = rename(query.value, {"PATH": "<urn:x-path>"})
-                # Not parsed when it nests too deep: the parser's recursion would overflow
-                # its stack, a crash.
+                # Not parsed when it nests too deep (the parser's recursion would overflow
+                # its stack, a crash) or holds a clause SHACL forbids: parsing evaluates,
+                # and a refused query's VALUES blocks would be joined and sorted first.
                 deep = too_deep(text)
                 problem = (
                     f"not a query the engines follow: it {deep}"
                     if deep is not None
-                    else _parse_problem(empty, declared, text, form, answer)
+                    else _prebinding_problem(query.value)
                 )
+                if problem is None:
+                    problem = _parse_problem(empty, declared, text, form, answer)
                 owners = shapes.subjects(SH.sparql, holder)
                 if problem is None and owners and "PATH" in variables(query.value):
                     if not any(shapes.value(owner, SH.path) for owner in owners):
                         problem = "$PATH in a constraint of a node shape, which has no path"
-                if problem is None:
-                    problem = _prebinding_problem(query.value)
                 if problem is not None:
                     rows.append(_query_problem("QueryShape", holder, predicate, query, problem))
     return rows + _constraint_results(shapes)
 
 
 def _prebinding_problem(query: str) -> str | None:
-    """SHACL 5.2.1: a SHACL-SPARQL query has no MINUS or VALUES clause, where its
-    pre-bound variables would not be bound; the keyword as SPARQL reads it
-    (``sparql_text.has_keyword``), not a name or string that spells it (``?values``,
-    ``ex:MINUS``)."""
+    """SHACL 1.0, Appendix A (Pre-binding of Variables in SPARQL Queries): a SHACL-SPARQL
+    query has no MINUS or VALUES clause, where its pre-bound variables would not be
+    bound; found in the text, before the query is parsed (which evaluates it), the
+    keyword as SPARQL reads it (``sparql_text.has_keyword``), not a name or string that
+    spells it (``?values``, ``ex:MINUS``)."""
     from ..sparql_text import has_keyword
 
     for keyword in ("MINUS", "VALUES"):
