@@ -32,3 +32,27 @@ HOOKS = {
 )
 def test_a_hook_runs_on_the_files_it_reads(hook, path, runs):
     assert bool(re.search(HOOKS[hook]["files"], path)) is runs
+
+
+@pytest.mark.parametrize(
+    ("hook", "path", "runs"),
+    [
+        ("anthology-kg-check", "anthology/data/LIT-168.ttl", True),
+        ("anthology-kg-check", "anthology/data/2024/LIT-168.ttl", True),
+        ("anthology-kg-check", "anthology/ontology/shapes/own.ttl", True),
+        ("anthology-kg-check", "anthology/waivers.ttl", True),
+        ("anthology-kg-check", "a/b/data/LIT-168.ttl", True),
+        ("anthology-kg-check", "anthology/data/notes.md", False),
+        ("anthology-kg-check", "anthology/mydata/LIT-168.ttl", False),
+        ("anthology-kg-check", "anthology/my-waivers.ttl", False),
+        ("anthology-kg-fmt", "anthology/data/LIT-168.ttl", True),
+        ("anthology-kg-fmt", "anthology/ontology/shapes/own.ttl", False),
+    ],
+)
+def test_a_hook_runs_on_the_files_of_an_anthology_under_another_root(hook, path, runs):
+    """``root = "anthology"`` in anthology-kg.toml (or pyproject.toml), which pre-commit
+    reads from the top of the repository as check does: the anthology's files are staged
+    as anthology/data/…, which a pattern anchored at data/ never matched (the hooks said
+    "(no files to check) Skipped" while check failed). The pattern cannot read root, so
+    it takes the anthology's folders at any depth."""
+    assert bool(re.search(HOOKS[hook]["files"], path)) is runs
