@@ -637,7 +637,7 @@ def render_record(graph: Graph, entry: URIRef, layout: Layout | None = None) -> 
             )
         lines.append(_UNREAD)
     printed = "\n".join(lines)
-    _refuse_a_print_that_reads_back_otherwise(graph, entry, name, printed)
+    _refuse_a_print_that_reads_back_otherwise(graph, entry, name, printed, notes)
     return layout.apply(printed) if layout is not None else printed
 
 
@@ -685,12 +685,13 @@ def _unprintable_text(value: Node | None, one_line: bool) -> str | None:
 
 
 def _refuse_a_print_that_reads_back_otherwise(
-    graph: Graph, entry: URIRef, identifier: str, printed: str
+    graph: Graph, entry: URIRef, identifier: str, printed: str, notes: set[Node]
 ) -> None:
     """Read ``printed`` back as ``import`` would, and refuse it (an AnthologyError) if it
     does not parse, or gives a triple of the entry that ``graph`` does not state: the
     printed form may say less than the graph (a title, a claim), never other. A note a
-    "Read — NOTE-nnn." names may be linked either way (``ak:hasNote``, ``ak:noteOn``)."""
+    "Read — NOTE-nnn." names may be linked either way: ``notes`` are the entry's, by
+    ``ak:hasNote`` or ``ak:noteOn``."""
     if not str(entry).endswith(identifier):
         raise AnthologyError(
             f"{identifier} cannot be printed: an import builds its IRI from the identifier, "
@@ -714,7 +715,6 @@ def _refuse_a_print_that_reads_back_otherwise(
             f"{identifier} cannot be printed: its printed form would not read back "
             f"(line {error.line}: {error.message})"
         ) from None
-    notes = set(graph.objects(entry, AK.hasNote)) | set(graph.subjects(AK.noteOn, entry))
     names = record.graph.namespace_manager
     for predicate, value in record.graph.predicate_objects(entry):
         if predicate in (AK.hasNote, DCTERMS.references) and value in notes:
