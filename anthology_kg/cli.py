@@ -10,6 +10,7 @@ import copy
 import gc
 import io
 import os
+import shlex
 import stat
 import sys
 import traceback
@@ -665,6 +666,20 @@ def _timeout(
 _limit_options = _options(_timeout(), _allow_service_option)
 
 
+def _refuse_the_sample(settings: Settings) -> None:
+    """AnthologyError when no --root is given and no folder here or above holds data/:
+    the commands that judge the anthology do not fall back to the bundled sample, as
+    the others do, since a CI job or hook run where no anthology is found would pass on
+    the sample's data (hunt21 #3; a note on stderr, as before, fails no build)."""
+    from .resources import bundled_dir, nearest_root
+
+    if settings.root is None and nearest_root() is None:
+        raise AnthologyError(
+            "no anthology here (no data/ folder here or above); use --root DIR (the "
+            f"bundled sample: --root {shlex.quote(str(bundled_dir()))})"
+        )
+
+
 def _validated(
     settings: Settings,
     engine: str,
@@ -704,6 +719,8 @@ def _validated(
             opened(anthology)
         return run_validation(anthology, inference, allow_service=settings.allow_service)
 
+    if endpoint is None:
+        _refuse_the_sample(settings)
     seconds = settings.timeout
     if endpoint and seconds:
         # Each request to the store has the same limit and names the store when it runs

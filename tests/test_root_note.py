@@ -5,16 +5,46 @@ anthology and the engine, as its help says ("what is read, engine")."""
 
 from __future__ import annotations
 
+import pytest
 from conftest import run_cli
+
+from anthology_kg.resources import bundled_dir
 
 BUNDLED = "no data/ folder here or above: the bundled sample anthology is read"
 
 
 def test_outside_an_anthology_a_note_says_the_bundled_sample_is_read(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = run_cli("check")
+    result = run_cli("query", "unread")
     assert result.exit_code == 0 and result.stderr.count(BUNDLED) == 1, result.stderr
-    assert run_cli("-q", "check").stderr == ""  # --quiet: results only
+    assert run_cli("-q", "query", "unread").stderr == ""  # --quiet: results only
+
+
+@pytest.mark.parametrize(
+    "args", [("check",), ("validate",), ("validate", "--format", "sarif"), ("-q", "check")]
+)
+def test_outside_an_anthology_check_and_validate_refuse_the_sample(tmp_path, monkeypatch, args):
+    """A CI job or hook run where no anthology is found passed on the bundled sample's
+    data, a note on stderr failing no build (hunt21 #3): check and validate refuse, as
+    fmt and new do, and say how to name the anthology, or the sample."""
+    monkeypatch.chdir(tmp_path)
+    result = run_cli(*args)
+    refusal = (
+        "anthology-kg: no anthology here (no data/ folder here or above); use --root DIR "
+        f"(the bundled sample: --root {bundled_dir()})\n"
+    )
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", refusal)
+    named = run_cli("--root", str(bundled_dir()), *args)
+    assert named.exit_code == 0 and BUNDLED not in named.stderr, named.stderr
+
+
+def test_outside_an_anthology_validate_of_a_store_reads_the_bundled_rules(tmp_path, monkeypatch):
+    """With --endpoint the data is the store's: the bundled rules are read, as before (the
+    store here answers nothing, and that is what is said)."""
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("validate", "--endpoint", "http://127.0.0.1:9/sparql", "--timeout", "5")
+    assert result.exit_code == 2 and "no anthology here" not in result.stderr, result.stderr
+    assert "127.0.0.1:9" in result.stderr, result.stderr
 
 
 def test_no_note_where_the_anthology_is_named_or_found(tmp_path, monkeypatch, bundled_copy):

@@ -125,7 +125,14 @@ def test_wheel_with_its_dependencies_runs_every_command_outside_the_repo(wheel, 
         return result
 
     assert run("--version").stdout.strip().endswith(__version__)
-    assert "conform" in run("check").stdout.lower()
+    # check judges an anthology of the user's: outside one it names the installed sample.
+    refused = subprocess.run(
+        [tool, "check"], cwd=elsewhere, env=_clean_env(), capture_output=True, text=True
+    )
+    assert refused.returncode == 2, refused.stderr
+    sample = refused.stderr.rstrip(")\n").rsplit("--root ", 1)[1]
+    assert Path(sample, "data", "ADR-032.ttl").is_file(), refused.stderr
+    assert "conform" in run("--root", sample, "check").stdout.lower()
     assert run("query", "confounders").stdout.strip()
     run("export", "-o", "anthology.ttl")
     assert "id:ARXIV-2409.19256 a ak:Reference ;" in (elsewhere / "anthology.ttl").read_text(
