@@ -1,0 +1,188 @@
+"""Apache Jena, the most common consumer of an export, reads what the tool writes
+(tests/jena.py: Debian's Jena, one JVM for the whole module's jobs).
+
+RIOT reads every ``export --format`` of the bundled anthology and of an anthology of
+hostile literals and IRIs with no warning or error, and reads the graph pyoxigraph reads
+from the N-Quads export (blank nodes compared after RDFC-1.0)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pyoxigraph as ox
+import pytest
+from conftest import run_cli
+from jena import Jena, jena, quiet  # noqa: F401  (jena: a session fixture, tests/jena.py)
+
+from anthology_kg.resources import bundled_dir
+
+#: Each format of ``export --format`` and the constant of Jena's ``Lang`` that reads it.
+#: JSON-LD is read by Jena's JSON-LD 1.0 reader (jsonld-java): its 1.1 reader (Titanium)
+#: needs a Jakarta JSON Processing implementation, which Debian 12 does not package
+#: (libjsonp2-java is the API alone), and fails with LOADING_DOCUMENT_FAILED whatever the
+#: document; the export is expanded JSON-LD with no context, the same graph in either.
+FORMATS = {
+    "turtle": "TURTLE",
+    "ntriples": "NTRIPLES",
+    "nquads": "NQUADS",
+    "jsonld": "JSONLD10",
+    "rdfxml": "RDFXML",
+}
+EVERY_PART = "data,ontology,shapes"
+
+#: An entry whose literals and IRIs a writer gets wrong most easily: escapes, control
+#: characters, line breaks, non-BMP characters, every literal kind, IRIs of every script
+#: and of the characters Turtle and RDF/XML escape or cannot abbreviate, RDF's own
+#: predicates (test_export_checks), blank nodes alike but for their place, a list of
+#: equal members. RDF/XML cannot carry the C0 controls but tab, LF and CR: they are in
+#: ``NOT_XML``, exported in every format but RDF/XML (which refuses them, a test of its own).
+HOSTILE = r'''@prefix ex: <http://example.org/ns#> .
+@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+
+<https://w3id.org/anthology-kg/id/LIT-903>
+    rdfs:label "quote \" backslash \\ tab \t newline \n CR \r end",
+        """three "quotes" ""\" and a final quote\"""",
+        "", " ", "\u00a0nbsp", "\u2028LS\u2029PS\u0085NEL\ufeffBOM",
+        "😀 \U0001F600 𝔸 \u0301e combining", "עברית mixed العربية",
+        "<script>alert(1)</script> & <![CDATA[x]]> ]]>",
+        "en"@en, "GB"@en-GB, "tw"@zh-Hant-TW, "cased"@EN-us, "x"@x-private-tag ;
+    ex:number 1, "01"^^xsd:integer, -0.0, 1.5e3, "INF"^^xsd:double, "NaN"^^xsd:float,
+        "-0"^^xsd:decimal, "1.0"^^xsd:decimal, true, "1"^^xsd:boolean,
+        "2020-01-01T00:00:00+01:00"^^xsd:dateTime, "2020-01-01Z"^^xsd:date,
+        "P1Y"^^xsd:duration, "AQID"^^xsd:base64Binary, "0fA1"^^xsd:hexBinary,
+        "<a>x</a>"^^rdf:XMLLiteral, "lexical"^^<http://example.org/dt#é%20(type)> ;
+    <http://example.org/é> "v" ;
+    <http://example.org/ns#aé> "v" ;
+    <http://example.org/日本語·名> "v" ;
+    <http://example.org/a_b-c.d> "underscores, hyphens, a dot" ;
+    rdf:value "value" ;
+    rdf:_1 "one" ;
+    rdfs:seeAlso <https://example.org/?a=1&b=%22&c='x'>, <http://example.org/a(b)!*$+,;=:@~>,
+        <urn:isbn:0451450523>, <tag:example.org,2026:x>, <file:///tmp/a%20b>,
+        <http://example.org/ends.with.dot.>, <http://example.org/#>, <http://example.org/😀>,
+        <http://example.org/%E2%82%AC>, <mailto:a@example.org>, <http://[::1]:8080/x> ;
+    ex:node [ ex:p "one" ], [ ex:p "one" ], [ ex:q [ ex:p "one" ] ] ;
+    ex:list ( "a" "a" "a" ), ( [ ex:p 1 ] [ ex:p 1 ] ), () .
+'''
+NOT_XML = r"""@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+<https://w3id.org/anthology-kg/id/LIT-904>
+    rdfs:label "\u0001 \u001b[31m \u0000 \u007f \uFFFE \u000b\u000c" .
+"""
+
+
+#: Jena 4.5's Turtle, N-Triples and N-Quads readers check an IRI's characters one UTF-16
+#: unit at a time, and warn of each half of a character beyond U+FFFF (<http://example.org/😀>:
+#: 'Illegal character in IRI (Not a ucschar: 0xD83D)', then 0xDE00), which RFC 3987's
+#: ucschar admits (%x10000-1FFFD ...): Jena's bug, apache/jena#2766, fixed in 5.2.0
+#: (apache/jena#2769). UTF-8 has no surrogates, so no file of ours can hold one.
+JENA_2766 = re.compile(r": Illegal character in IRI \(Not a ucschar: 0xD[89A-F][0-9A-F]{2}\): ")
+
+
+def said_of_ours(said: dict[str, Any]) -> list[str]:
+    """What Jena said of a file, but for its own bug JENA_2766."""
+    return [line for line in quiet(said) if not JENA_2766.search(line)]
+
+
+def anthology(folder: Path, files: dict[str, str]) -> Path:
+    """An anthology of these data files (name: Turtle) and no ontology of its own."""
+    (folder / "data").mkdir(parents=True)
+    for name, text in files.items():
+        (folder / "data" / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def export(root: Path, fmt: str, out: Path, include: str = EVERY_PART, *more: str) -> Path:
+    """``export --format FMT --include INCLUDE MORE -o OUT`` of ``root``; OUT."""
+    result = run_cli(
+        "--root", str(root), "export", "--format", fmt, "--include", include, *more, "-o", str(out)
+    )
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def canonical(path: Path, fmt: ox.RdfFormat, triples: bool = False) -> list[str]:
+    """The dataset pyoxigraph reads from ``path`` with RDFC-1.0 blank node labels, as
+    sorted N-Quads lines (the triples of every graph in the default graph with
+    ``triples``, each once)."""
+    quads = ox.parse(path=path, format=fmt)
+    if triples:
+        quads = (ox.Quad(q.subject, q.predicate, q.object) for q in quads)
+    dataset = ox.Dataset(quads)
+    dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
+    return sorted(str(quad) for quad in dataset)
+
+
+def differences(ours: list[str], theirs: list[str]) -> str:
+    """The first lines only one side has, for an assertion's message."""
+    only_ours, only_theirs = sorted(set(ours) - set(theirs)), sorted(set(theirs) - set(ours))
+    return (
+        f"{len(ours)} vs {len(theirs)} quads; only ours: {only_ours[:5]}; "
+        f"only Jena's: {only_theirs[:5]}"
+    )
+
+
+#: What the module's tests compare: (source, format) -> (our N-Quads export, the
+#: export in this format, the dataset Jena read from it). The bundled anthology with
+#: every part, with its RDFS closure too (a named graph in N-Quads and JSON-LD, merged
+#: in the others), and the hostile anthology with and without what RDF/XML cannot carry.
+SOURCES = {
+    "bundled": ((), "data,ontology,shapes"),
+    "bundled-inferred": (("--inferred", "rdfs"), "data,ontology"),
+    "hostile": ((), "data"),
+}
+CASES = [(source, fmt) for source in SOURCES for fmt in FORMATS]
+
+
+@pytest.fixture(scope="module")
+def read_by_jena(jena: Jena, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:  # noqa: F811
+    """Every export of ``SOURCES`` in every format, and what Jena said and read of each,
+    in one run of Jena."""
+    folder = tmp_path_factory.mktemp("jena-exports")
+    roots = {
+        "bundled": bundled_dir(),
+        "bundled-inferred": bundled_dir(),
+        "hostile": anthology(folder / "hostile", {"LIT-903.ttl": HOSTILE, "LIT-904.ttl": NOT_XML}),
+        "hostile-xml": anthology(folder / "hostile-xml", {"LIT-903.ttl": HOSTILE}),
+    }
+    jobs, cases = [], {}
+    for source, fmt in CASES:
+        more, include = SOURCES[source]
+        root = roots["hostile-xml" if (source, fmt) == ("hostile", "rdfxml") else source]
+        name = f"{source}.{fmt}"
+        written = export(root, fmt, folder / name, include, *more)
+        reference = export(root, "nquads", folder / f"{name}.reference.nq", include, *more)
+        out = folder / f"{name}.jena.nq"
+        jobs.append(
+            {"id": name, "kind": "parse", "in": str(written), "lang": FORMATS[fmt], "out": str(out)}
+        )
+        cases[name] = (reference, written, out)
+    said = jena.run(jobs)
+    return {name: (*paths, said[name]) for name, paths in cases.items()}
+
+
+@pytest.mark.parametrize(("source", "fmt"), CASES)
+def test_jena_reads_every_export_as_written(read_by_jena, source, fmt):
+    reference, written, read, said = read_by_jena[f"{source}.{fmt}"]
+    assert not said_of_ours(said), said
+    triples = fmt not in ("nquads", "jsonld")  # formats of one graph merge the named ones
+    ours = canonical(reference, ox.RdfFormat.N_QUADS, triples)
+    theirs = canonical(read, ox.RdfFormat.N_QUADS)
+    assert ours == theirs, differences(ours, theirs)
+    assert len(ours) > 30
+
+
+def test_the_hostile_anthology_is_exported_whole(read_by_jena):
+    """The hostile anthology's N-Quads hold every one of its triples (pyoxigraph's reading
+    of its data file), so the comparisons above compare all of it."""
+    reference = read_by_jena["hostile.nquads"][0]
+    expected = ox.Dataset(
+        ox.Quad(q.subject, q.predicate, q.object)
+        for text in (HOSTILE, NOT_XML)
+        for q in ox.parse(text, format=ox.RdfFormat.TURTLE)
+    )
+    expected.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
+    assert canonical(reference, ox.RdfFormat.N_QUADS) == sorted(str(q) for q in expected)
