@@ -342,11 +342,14 @@ def format_from_output(command: str, output: Path | None, choices: Iterable[str]
     return implied if implied in set(choices) else None
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """``; did you mean 'x'?`` for the closest of ``choices`` to ``word``, else ``""``."""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+def did_you_mean(word: str, choices: Iterable[str], prefix: str = "") -> str:
+    """``; did you mean 'x'?`` for the closest of ``choices`` to ``word``, else ``""``;
+    ``prefix`` is written before it (compared without: ``sh:`` would make any two
+    names of SHACL alike)."""
+    choices = list(choices)
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     if not close:
         lowered = {choice.lower(): choice for choice in choices}
         close = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
         close = [lowered[c] for c in close]
-    return f"; did you mean {close[0]!r}?" if close else ""
+    return f"; did you mean {prefix + close[0]!r}?" if close else ""

@@ -163,22 +163,137 @@ def parse_turtle(
     return to_graph(quads, into), text
 
 
-def check_shape_syntax(shape_files: Sequence[Path], shapes: Sequence[Triple], base: str) -> None:
+def check_shape_syntax(
+    shape_files: Sequence[Path],
+    shapes: Sequence[Triple],
+    base: str,
+    ontology: Sequence[Triple] = (),
+) -> None:
     """Raise AnthologyError, at the file and line where the first ill-formed shape is
     written, when ``shapes`` (read from ``shape_files``) break a syntax rule of SHACL
-    (``shacl.syntax``) or hold an ``ak:ruleNumber`` that is not one rule's number
-    (``rules.RULE_NUMBER_RULES``); each further problem on a line of its own."""
+    (``shacl.syntax``), name a term of SHACL's namespace SHACL does not define
+    (``shacl.syntax.undefined_terms``) or a class or property of the ontology's namespace
+    that ``ontology`` does not declare (``undeclared_terms``), or hold an
+    ``ak:ruleNumber`` that is not one rule's number (``rules.RULE_NUMBER_RULES``); each
+    further problem on a line of its own."""
     from .rules import RULE_NUMBER_RULES
-    from .shacl.syntax import explain, syntax_results
+    from .shacl.syntax import explain, syntax_results, undefined_terms
 
     explained = [
         (row, f"{explain(row)} (a syntax rule of SHACL)") for row in syntax_results(shapes)
     ]
+    said = {(row.focus, row.path, row.value) for row, _ in explained}  # (said once)
+    explained += [
+        (row, str(getattr(row.messages[0], "value", "")))
+        for row in undefined_terms(shapes)
+        if (row.focus, row.path, row.value) not in said
+    ]
+    explained += undeclared_terms(shapes, ontology, base)
     explained += [
         (row, explain(row, RULE_NUMBER_RULES))
         for row in syntax_results(shapes, own=RULE_NUMBER_RULES)
     ]
     _refuse_at_lines(shape_files, shapes, base, explained)
+
+
+#: The properties by which a shape names a class, and those by which it names a property
+#: (besides sh:path, whose every step is one), by their local names in SHACL's namespace.
+_NAMING_A_CLASS = ("targetClass", "class")
+_NAMING_A_PROPERTY = (
+    "targetSubjectsOf",
+    "targetObjectsOf",
+    "equals",
+    "disjoint",
+    "lessThan",
+    "lessThanOrEquals",
+)
+#: What a path node holds its parts by (in SHACL's namespace but the list's two).
+_PATH_PARTS = (
+    "inversePath",
+    "alternativePath",
+    "zeroOrMorePath",
+    "oneOrMorePath",
+    "zeroOrOnePath",
+)
+
+
+def undeclared_terms(
+    shapes: Sequence[Triple], ontology: Sequence[Triple], base: str
+) -> list[tuple[Any, str]]:
+    """Where ``shapes`` name, as a class (sh:targetClass, sh:class) or as a property
+    (each step of a sh:path; sh:targetSubjectsOf, sh:targetObjectsOf, sh:equals,
+    sh:disjoint, sh:lessThan, sh:lessThanOrEquals), an IRI of the ontology's namespace
+    (``ak:``) that ``ontology`` does not declare as one (a misspelt
+    ``ak:LiteratureRecrod`` targets nothing, and the shape checks nothing): each as a
+    syntax result row (the triple that names it) and what it says, with the closest
+    term of the kind asked for, where one is close."""
+    import pyoxigraph as ox
+
+    from .config import did_you_mean
+    from .rules import AK
+    from .shacl.graph import ShapesGraph
+    from .shacl.syntax import problem_row
+    from .shacl.vocabulary import OWL, RDF, RDFS, SH
+
+    kinds = {
+        "class": (OWL.Class, RDFS.Class),
+        "property": (
+            OWL.ObjectProperty,
+            OWL.DatatypeProperty,
+            OWL.AnnotationProperty,
+            RDF.Property,
+        ),
+    }
+    declared: dict[str, set[Any]] = {kind: set() for kind in kinds}
+    for subject, predicate, value in ontology:
+        if predicate == RDF.type:
+            for kind, types in kinds.items():
+                if value in types:
+                    declared[kind].add(subject)
+
+    naming = {SH[local]: "class" for local in _NAMING_A_CLASS}
+    naming.update({SH[local]: "property" for local in _NAMING_A_PROPERTY})
+    parts = (RDF.first, RDF.rest, *(SH[local] for local in _PATH_PARTS))
+    graph = ShapesGraph(shapes)
+    named: list[tuple[Any, Any, Any, Any, str]] = []
+    for subject, predicate, value in shapes:
+        if predicate in naming:
+            named.append((subject, predicate, value, predicate, naming[predicate]))
+        elif predicate == SH.path:
+            seen: set[Any] = set()
+            todo: list[tuple[Any, Any, Any]] = [(subject, predicate, value)]
+            while todo:
+                holder, step, node = todo.pop()
+                if isinstance(node, ox.NamedNode):
+                    named.append((holder, step, node, SH.path, "property"))
+                elif node not in seen:
+                    seen.add(node)
+                    todo += [(node, part, o) for part in parts for o in graph.objects(node, part)]
+
+    found = []
+    for holder, step, term, by, kind in named:
+        if not isinstance(term, ox.NamedNode) or not term.value.startswith(AK.iri):
+            continue
+        if term in declared[kind]:
+            continue
+        other = "property" if kind == "class" else "class"
+        said = f"sh:{by.value.removeprefix(SH.iri)} {_name(term, base)}: " + (
+            f"a {other} of the ontology, not a {kind}"
+            if term in declared[other]
+            else f"not a {kind} the ontology declares"
+            + did_you_mean(
+                term.value.removeprefix(AK.iri),
+                sorted(
+                    t.value.removeprefix(AK.iri)
+                    for t in declared[kind]
+                    if t.value.startswith(AK.iri)
+                ),
+                prefix="ak:",
+            )
+        )
+        row = problem_row("OntologyShape", holder, step, term, said)
+        found.append((row, said))
+    return found
 
 
 def check_reference_shapes(rules: Rules) -> None:
@@ -429,7 +544,7 @@ def _parsed_rule_triples(
     bundled = resources.bundled_shapes_dir().resolve()
     # The bundled shapes alone are well-formed (tests/test_shape_syntax.py): no cost.
     if any(path.parent.resolve() != bundled for path in shape_files):
-        check_shape_syntax(shape_files, shapes, base)
+        check_shape_syntax(shape_files, shapes, base, ontology)
     return ontology, shapes
 
 

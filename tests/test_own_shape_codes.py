@@ -118,7 +118,7 @@ def test_a_blank_shapes_name_is_known_to_select_and_ignore_without_results(root,
         + """
 [] a sh:NodeShape ;
     rdfs:label "No record is a reference" ;
-    sh:targetClass ak:Nothing ;
+    sh:targetClass <urn:x:Nothing> ;
     sh:not [ sh:class ak:Reference ] .
 """,
         "utf-8",

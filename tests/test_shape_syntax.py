@@ -345,7 +345,7 @@ def test_a_shape_query_calling_service_is_not_sent_when_the_shapes_are_read(tmp_
 #: A shape the fast engine cannot compile (recursive), so that it falls back to pySHACL.
 RECURSIVE = (
     "ak:Chain a sh:NodeShape ; sh:targetClass ak:Entry ;\n"
-    "  sh:property [ sh:path [ sh:zeroOrMorePath ak:next ] ; sh:node ak:Chain ] .\n"
+    "  sh:property [ sh:path [ sh:zeroOrMorePath ak:about ] ; sh:node ak:Chain ] .\n"
 )
 
 
@@ -576,3 +576,153 @@ def test_a_shape_declared_against_its_path_is_exit_2_on_both(tmp_path, shape, sa
     assert result.stderr.replace(str(root) + "/", "") == (
         f"ontology/shapes/mine.ttl:4: ak:S: sh:path: {said} (a syntax rule of SHACL)\n"
     )
+
+
+#: (what replaces what in mine.ttl, the line of the error, what it says after the shape's
+#: name): a term of SHACL's namespace that SHACL does not define, and an ak: class or
+#: property the ontology does not declare, where a shape names a class or a property.
+MISNAMED = [
+    (
+        ("sh:targetClass ak:Entry", "sh:targetClas ak:Entry"),
+        4,
+        "ak:MyShape: sh:targetClas: not a term of SHACL; did you mean 'sh:targetClass'?",
+    ),
+    (
+        ("a sh:NodeShape", "a sh:NodeShap"),
+        4,
+        "ak:MyShape: rdf:type sh:NodeShap: not a term of SHACL; did you mean 'sh:NodeShape'?",
+    ),
+    (
+        ("dcterms:title ;\n", "dcterms:title ;\n sh:minCont 1 ;\n"),
+        6,
+        "a shape in ak:MyShape: sh:minCont: not a term of SHACL; did you mean 'sh:minCount'?",
+    ),
+    (
+        ("dcterms:title ;\n", "dcterms:title ;\n sh:severity sh:Warnng ;\n"),
+        6,
+        "a shape in ak:MyShape: sh:severity sh:Warnng: not a term of SHACL;"
+        " did you mean 'sh:Warning'?",
+    ),
+    (
+        ("sh:targetClass ak:Entry", "sh:targetClass ak:Entyr"),
+        4,
+        "ak:MyShape: sh:targetClass ak:Entyr: not a class the ontology declares;"
+        " did you mean 'ak:Entry'?",
+    ),
+    (
+        ("sh:targetClass ak:Entry", "sh:targetClass ak:authors"),
+        4,
+        "ak:MyShape: sh:targetClass ak:authors: a property of the ontology, not a class",
+    ),
+    (
+        ("dcterms:title ;\n", "dcterms:title ;\n sh:class ak:Referece ;\n"),
+        6,
+        "a shape in ak:MyShape: sh:class ak:Referece: not a class the ontology declares;"
+        " did you mean 'ak:Reference'?",
+    ),
+    (
+        ("sh:targetClass ak:Entry", "sh:targetSubjectsOf ak:categry"),
+        4,
+        "ak:MyShape: sh:targetSubjectsOf ak:categry: not a property the ontology declares;"
+        " did you mean 'ak:category'?",
+    ),
+    (
+        ("sh:targetClass ak:Entry", "sh:targetObjectsOf ak:Note"),
+        4,
+        "ak:MyShape: sh:targetObjectsOf ak:Note: a class of the ontology, not a property",
+    ),
+    (
+        ("sh:path dcterms:title", "sh:path ak:athors"),
+        5,
+        "a shape in ak:MyShape: sh:path ak:athors: not a property the ontology declares;"
+        " did you mean 'ak:authors'?",
+    ),
+    (
+        ("sh:path dcterms:title", "sh:path ( ak:about\n ak:athors )"),
+        6,
+        "a shape in ak:MyShape: sh:path ak:athors: not a property the ontology declares;"
+        " did you mean 'ak:authors'?",
+    ),
+    (
+        (
+            "sh:path dcterms:title",
+            "sh:path [ sh:alternativePath ( dcterms:title\n [ sh:inversePath ak:abot ] ) ]",
+        ),
+        6,
+        "a shape in ak:MyShape: sh:path ak:abot: not a property the ontology declares;"
+        " did you mean 'ak:about'?",
+    ),
+    (
+        ("dcterms:title ;\n", "dcterms:title ;\n sh:equals ak:filingReasn ;\n"),
+        6,
+        "a shape in ak:MyShape: sh:equals ak:filingReasn: not a property the ontology"
+        " declares; did you mean 'ak:filingReason'?",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", MISNAMED, ids=[case[0][1] for case in MISNAMED])
+def test_a_misnamed_shacl_or_ontology_term_is_an_input_error_at_its_line(tmp_path, case):
+    """hunt21 #4: before, ``sh:targetClas`` or ``sh:targetClass ak:LiteratureRecrod``
+    made a shape that targets nothing, and it checked nothing, silently (exit 0)."""
+    (old, new), line, said = case
+    assert old in HEADER
+    root = anthology_with_shapes(tmp_path, f"{HEADER.replace(old, new)}     sh:minCount 1 ] .\n")
+    with pytest.raises(AnthologyError) as raised:
+        load_rules(root).shape_triples  # noqa: B018 (read: the shapes are checked)
+    error = raised.value
+    assert (error.path, error.line, error.message) == (
+        root / "ontology" / "shapes" / "mine.ttl",
+        line,
+        said,
+    )
+
+
+OWN_RULE = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix my: <https://example.org/my-shapes#> .
+
+my:LitHasAuthors a sh:NodeShape ;
+    sh:targetClass ak:LiteratureRecrod ;
+    sh:property [ sh:path ak:authors ; sh:minCount 1 ] .
+
+my:ArmHasFramework a sh:NodeShape ;
+    sh:targetClas ak:Arm ;
+    sh:property [ sh:path ak:trainedWith ; sh:minCount 1 ] .
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_both_engines_refuse_an_own_rule_whose_target_is_misspelt(tmp_path, engine):
+    """hunt21 #4's own rules, each problem on its line (before: exit 0, nothing said)."""
+    root = anthology_with_shapes(tmp_path, OWN_RULE)
+    result = run_cli("--root", str(root), "check", "--engine", engine)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert result.stderr.replace(str(root) + "/", "") == (
+        "ontology/shapes/mine.ttl:6: <https://example.org/my-shapes#LitHasAuthors>:"
+        " sh:targetClass ak:LiteratureRecrod: not a class the ontology declares;"
+        " did you mean 'ak:LiteratureRecord'?\n"
+        "ontology/shapes/mine.ttl:10: <https://example.org/my-shapes#ArmHasFramework>:"
+        " sh:targetClas: not a term of SHACL; did you mean 'sh:targetClass'?\n"
+    )
+
+
+def test_the_shacl_terms_are_those_of_the_w3c_vocabulary():
+    """``SHACL_TERMS`` is the W3C's SHACL vocabulary (http://www.w3.org/ns/shacl.ttl, with
+    the terms of SHACL-AF and SHACL-JS), as pySHACL ships it."""
+    import pyshacl
+    import rdflib
+
+    from anthology_kg.shacl.vocabulary import SH, SHACL_TERMS
+
+    published = rdflib.Graph().parse(Path(pyshacl.__file__).parent / "assets" / "shacl.ttl")
+    named = {str(n) for n in published.all_nodes() if isinstance(n, rdflib.URIRef)}
+    assert SHACL_TERMS == {n[len(SH.iri) :] for n in named if n.startswith(SH.iri)}
+
+
+def test_the_bundled_shapes_name_only_declared_terms():
+    """Why the bundled shapes are not checked for it either."""
+    from anthology_kg.ruleset import check_shape_syntax
+
+    rules = load_rules(resources.bundled_dir())
+    check_shape_syntax(rules.shape_files, rules.shape_triples, rules.base, rules.ontology_triples)

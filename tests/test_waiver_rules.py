@@ -92,7 +92,7 @@ def test_a_waiver_naming_a_rule_waives_it(root, rule):
 OWN_SHAPE = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
 @prefix sh: <http://www.w3.org/ns/shacl#> .
 <urn:x:Mine> a sh:PropertyShape ; sh:targetClass ak:LiteratureRecord ;
-    sh:path ak:nothing ; sh:minCount 1 ; sh:message "mine" .
+    sh:path <urn:x:nothing> ; sh:minCount 1 ; sh:message "mine" .
 """
 
 

@@ -28,7 +28,7 @@ from .compiler import CompiledConstraint, Compiler
 from .graph import ShapesGraph
 from .targets import FOCUS_NODE
 from .validator import ResultRow, run_compiled, store_select
-from .vocabulary import RDF, SH, XSD, Term, text
+from .vocabulary import RDF, SH, SHACL_TERMS, XSD, Term, text
 
 SHSH = "http://www.w3.org/ns/shacl-shacl#"
 #: The rules added to Appendix C's, in their own namespace.
@@ -201,6 +201,40 @@ def syntax_results(
     ]
 
 
+def undefined_terms(
+    triples: Iterable[tuple[ox.NamedNode | ox.BlankNode, ox.NamedNode, Term]],
+) -> list[ResultRow]:
+    """Each triple of ``triples`` that names an IRI of SHACL's namespace SHACL does not
+    define (``vocabulary.SHACL_TERMS``): a misspelt ``sh:targetClas`` or ``sh:NodeShap``,
+    which a processor reads as no term of SHACL, so that the shape written with it
+    checks nothing, or not what was meant; SHACL-SHACL allows it. One row a triple (the
+    first such term of it), its ``focus``, ``path`` and ``value`` the triple's, its
+    message the term at fault and the closest term SHACL has, where one is close."""
+    from ..config import did_you_mean
+
+    rows = []
+    for subject, predicate, value in triples:
+        for term in (predicate, value, subject):
+            if not isinstance(term, ox.NamedNode) or not term.value.startswith(SH.iri):
+                continue
+            local = term.value[len(SH.iri) :]
+            if local in SHACL_TERMS:
+                continue
+            said = _shown(term) if term != value else f"{_shown(predicate)} {_shown(term)}"
+            close = did_you_mean(local, sorted(SHACL_TERMS), prefix="sh:")
+            rows.append(
+                problem_row(
+                    "VocabularyShape",
+                    subject,
+                    predicate,
+                    value,
+                    f"{said}: not a term of SHACL{close}",
+                )
+            )
+            break
+    return rows
+
+
 def _refusal(text: str) -> str | None:
     """``rdflib_sparql.refusal`` of ``text``, rdflib read only when asked (a refused
     text whose error names no reason)."""
@@ -293,7 +327,7 @@ def _query_results(shapes: ShapesGraph) -> list[ResultRow]:
                     if not any(shapes.value(owner, SH.path) for owner in owners):
                         problem = "$PATH in a constraint of a node shape, which has no path"
                 if problem is not None:
-                    rows.append(_query_problem("QueryShape", holder, predicate, query, problem))
+                    rows.append(problem_row("QueryShape", holder, predicate, query, problem))
     return rows + _constraint_results(shapes)
 
 
@@ -325,7 +359,7 @@ def _constraint_results(shapes: ShapesGraph) -> list[ResultRow]:
                 continue
             asks = "; sh:ask is a validator's (6.2)" if shapes.value(constraint, SH.ask) else ""
             rows.append(
-                _query_problem(
+                problem_row(
                     "ConstraintShape",
                     shape if not selects else constraint,
                     SH.sparql if not selects else SH.select,
@@ -352,7 +386,7 @@ def reference_results(
             for query in shapes.objects(holder, predicate):
                 if isinstance(query, ox.Literal) and "shapesGraph" in variables(query.value):
                     rows.append(
-                        _query_problem(
+                        problem_row(
                             "ReferenceShape",
                             holder,
                             predicate,
@@ -392,16 +426,14 @@ def _declaration_results(shapes: ShapesGraph) -> list[ResultRow]:
         if problem is not None:
             path, said = problem
             value = prefixes[-1] if path == SH.prefix else namespaces[-1]
-            rows.append(_query_problem("DeclarationShape", declaration, path, value, said))
+            rows.append(problem_row("DeclarationShape", declaration, path, value, said))
     return rows
 
 
-def _query_problem(
-    shape: str, focus: Term, path: ox.NamedNode, value: Term, said: str
-) -> ResultRow:
-    """A violation of SHACL's rules for a SPARQL constraint or its prefixes found here,
-    not by the rules' shapes: ``said`` of ``value`` at ``focus``'s ``path``, its source
-    shape MORE_RULES' ``shape``."""
+def problem_row(shape: str, focus: Term, path: ox.NamedNode, value: Term, said: str) -> ResultRow:
+    """A violation of SHACL's rules (for a SPARQL constraint, its prefixes, the terms of
+    SHACL's namespace) found here, not by the rules' shapes: ``said`` of ``value`` at
+    ``focus``'s ``path``, its source shape MORE_RULES' ``shape``."""
     return ResultRow(
         focus=focus,
         path=path,

@@ -55,3 +55,86 @@ def short_name(node: Term) -> str:
     if isinstance(node, ox.NamedNode) and node.value.startswith(SH.iri):
         return "sh:" + node.value[len(SH.iri) :]
     return str(node)
+
+
+#: Every term of SHACL's namespace, by local name: the W3C's SHACL vocabulary
+#: (http://www.w3.org/ns/shacl.ttl, its version of 2017-07-20), which defines the terms
+#: of SHACL 1.0 (W3C Recommendation, 20 July 2017) and of the two Working Group Notes of
+#: 8 June 2017 that share its namespace, SHACL Advanced Features (targets, functions,
+#: node expressions, rules) and SHACL JavaScript Extensions. An IRI of the namespace that
+#: is not one of them is a misspelt term (tests/test_shape_syntax.py compares the list
+#: with pySHACL's copy of the file).
+SHACL_TERMS = (
+    frozenset(
+        f"{component}ConstraintComponent{'-' + parameter if parameter else ''}"
+        for component, parameters in (
+            ("And", "and"),
+            ("Class", "class"),
+            ("Closed", "closed ignoredProperties"),
+            ("Datatype", "datatype"),
+            ("Disjoint", "disjoint"),
+            ("Equals", "equals"),
+            ("Expression", "expression"),
+            ("HasValue", "hasValue"),
+            ("In", "in"),
+            ("JS", ""),
+            ("LanguageIn", "languageIn"),
+            ("LessThan", "lessThan"),
+            ("LessThanOrEquals", "lessThanOrEquals"),
+            ("MaxCount", "maxCount"),
+            ("MaxExclusive", "maxExclusive"),
+            ("MaxInclusive", "maxInclusive"),
+            ("MaxLength", "maxLength"),
+            ("MinCount", "minCount"),
+            ("MinExclusive", "minExclusive"),
+            ("MinInclusive", "minInclusive"),
+            ("MinLength", "minLength"),
+            ("Node", "node"),
+            ("NodeKind", "nodeKind"),
+            ("Not", "not"),
+            ("Or", "or"),
+            ("Pattern", "flags pattern"),
+            ("Property", "property"),
+            (
+                "QualifiedMaxCount",
+                "qualifiedMaxCount qualifiedValueShape qualifiedValueShapesDisjoint",
+            ),
+            (
+                "QualifiedMinCount",
+                "qualifiedMinCount qualifiedValueShape qualifiedValueShapesDisjoint",
+            ),
+            ("SPARQL", "sparql"),
+            ("UniqueLang", "uniqueLang"),
+            ("Xone", "xone"),
+        )
+        for parameter in ("", *parameters.split())
+    )
+    | frozenset(
+        """
+    AbstractResult BlankNode BlankNodeOrIRI BlankNodeOrLiteral ConstraintComponent
+    Function IRI IRIOrLiteral Info JSConstraint JSConstraint-js JSExecutable JSFunction
+    JSLibrary JSRule JSTarget JSTargetType JSValidator Literal NodeKind NodeShape
+    Parameter Parameterizable PrefixDeclaration PropertyGroup PropertyShape
+    ResultAnnotation Rule SPARQLAskExecutable SPARQLAskValidator SPARQLConstraint
+    SPARQLConstructExecutable SPARQLExecutable SPARQLFunction SPARQLRule
+    SPARQLSelectExecutable SPARQLSelectValidator SPARQLTarget SPARQLTargetType
+    SPARQLUpdateExecutable Severity Shape Target TargetType TripleRule ValidationReport
+    ValidationResult Validator Violation Warning
+    alternativePath and annotationProperty annotationValue annotationVarName ask class
+    closed condition conforms construct datatype deactivated declare defaultValue
+    description detail disjoint entailment equals expression filterShape flags focusNode
+    group hasValue ignoredProperties in intersection inversePath js jsFunctionName
+    jsLibrary jsLibraryURL labelTemplate languageIn lessThan lessThanOrEquals maxCount
+    maxExclusive maxInclusive maxLength message minCount minExclusive minInclusive
+    minLength name namespace node nodeKind nodeValidator nodes not object oneOrMorePath
+    optional or order parameter path pattern predicate prefix prefixes property
+    propertyValidator qualifiedMaxCount qualifiedMinCount qualifiedValueShape
+    qualifiedValueShapesDisjoint result resultAnnotation resultMessage resultPath
+    resultSeverity returnType rule select severity shapesGraph shapesGraphWellFormed
+    sourceConstraint sourceConstraintComponent sourceShape sparql subject
+    suggestedShapesGraph target targetClass targetNode targetObjectsOf targetSubjectsOf
+    this union uniqueLang update validator value xone zeroOrMorePath zeroOrOnePath
+    """.split()
+    )
+    | {""}
+)  # (and ``sh:`` itself, the vocabulary's IRI)
