@@ -15,10 +15,14 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import AnthologyError, display_path
 from .revisions import State, materialized
 from .validation import Report, RuleResult
+
+if TYPE_CHECKING:
+    from .layout import LayoutWarning
 
 
 def result_key(
@@ -82,6 +86,45 @@ def validate_state(state: State, validate_folder: Callable[[Path], Report]) -> R
         if state.revision is None:
             return report
         return replace(report, results=[_relocated(r, folder, state.root) for r in report.results])
+
+
+def validate_staged(
+    root: Path, validate_folder: Callable[[Path], tuple[Report, list[LayoutWarning]]]
+) -> tuple[Report, list[LayoutWarning]]:
+    """``validate_folder`` (a report and layout warnings) of the anthology at ``root`` as
+    git's index holds it, what the next commit records (``Repository.read_index``: not
+    the work tree's untracked files or unstaged changes), in a temporary folder removed
+    however this ends. The results and warnings name the files as the work tree does;
+    an error in a file names it as ``staged:data/X.ttl`` (``materialized``)."""
+    from .revisions import Repository
+
+    repository = Repository.find(root)
+    if repository is None:
+        raise AnthologyError(
+            f"--staged reads git's index, and {root.resolve()} is in no git repository: "
+            "check without --staged"
+        )
+    state = repository.read_index(root)
+    with materialized(state) as folder:
+        report, warnings = validate_folder(folder)
+        results = [_relocated(r, folder, state.root) for r in report.results]
+        moved = [_relocated_warning(w, folder, state) for w in warnings]
+    return replace(report, results=results), moved
+
+
+def _relocated_warning(warning: LayoutWarning, folder: Path, state: State) -> LayoutWarning:
+    """``warning`` about a file of ``folder`` (``state`` written out) naming the file, in
+    its place and in its message, as the anthology's folder holds it."""
+    message = warning.message
+    for relative in state.files:
+        message = message.replace(
+            display_path(folder / relative), display_path(state.root / relative)
+        )
+    try:
+        moved = warning.path.resolve().relative_to(folder.resolve())
+    except ValueError:
+        return replace(warning, message=message)
+    return replace(warning, path=state.root / moved, message=message)
 
 
 def compare_to_state(

@@ -1074,8 +1074,15 @@ def validate(
 @_engine_option
 @_inference_option
 @_baseline_option
+@click.option(
+    "--staged",
+    is_flag=True,
+    help="Check what the next commit holds: the anthology's files as git's index has "
+    "them (git add), not the working tree's untracked files or unstaged changes (the "
+    "pre-commit hook's way).",
+)
 @click.pass_obj
-def check(settings, fail_on, select, ignore, engine, inference, baseline) -> None:
+def check(settings, fail_on, select, ignore, engine, inference, baseline, staged) -> None:
     """Load and validate the anthology; print each result and a one-line summary.
 
     The job for CI and pre-commit: exit 0 when it conforms, 1 when a rule is broken,
@@ -1084,8 +1091,11 @@ def check(settings, fail_on, select, ignore, engine, inference, baseline) -> Non
     files, is warned of on stderr (the exit code is the rules'), and so are a data or
     shapes file named *.TTL (not read) and a data/ holding no *.ttl file.
     """
-    from .layout import shapes_folder_warnings
+    from .baseline import validate_staged
+    from .layout import folder_warnings, shapes_folder_warnings
     from .reports import select_results
+    from .revisions import anthology_root
+    from .sources import TurtleFiles
 
     def validated(settings: Settings):
         return select_results(
@@ -1095,7 +1105,22 @@ def check(settings, fail_on, select, ignore, engine, inference, baseline) -> Non
     # The layout rule is checked from the text the loader reads anyway (each data file
     # is read once).
     checked: list[Engine] = []
-    current = _validated(settings, engine, inference, opened=checked.append)
+
+    def validated_staged(folder: Path):
+        report = _validated(
+            _settings_at(settings, folder), engine, inference, opened=checked.append
+        )
+        return report, checked[0].layout_warnings()
+
+    if staged:
+        root = settings.root or anthology_root()
+        current, warnings = validate_staged(root, validated_staged)
+        # (what the work tree's folders list that is not read: the index holds no such file)
+        warnings += folder_warnings(TurtleFiles.of(root / "data"), empty=False)
+        warnings += shapes_folder_warnings(root)
+    else:
+        current = _validated(settings, engine, inference, opened=checked.append)
+        warnings = checked[0].layout_warnings() + shapes_folder_warnings(checked[0].root)
     _check_selection(current, select, ignore)
     report = _against_baseline(
         settings,
@@ -1103,7 +1128,7 @@ def check(settings, fail_on, select, ignore, engine, inference, baseline) -> Non
         baseline,
         lambda folder: validated(_settings_at(settings, folder)),
     )
-    for warning in checked[0].layout_warnings() + shapes_folder_warnings(checked[0].root):
+    for warning in warnings:
         _say(str(warning))
     _echo_report(settings, report)
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)

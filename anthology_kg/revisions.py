@@ -32,6 +32,8 @@ from .sources import listed_name, read_source
 STATE_DIRS = {DATA_DIR: ".ttl", "ontology/shapes": ".ttl", "queries": ".rq"}
 STATE_FILES = ("waivers.ttl",)
 WORKING_TREE = "working tree"
+#: How a message names the files of git's index: ``staged:data/X.ttl``.
+STAGED = "staged"
 
 
 @dataclass(frozen=True)
@@ -272,9 +274,12 @@ class Repository:
             return False
         return answer.strip() == b"true"
 
-    def read(self, revision: str, root: Path, name: str | None = None) -> State:
-        """The state of the anthology at ``revision``, read from git's object store."""
-        commit = self.commit(revision)
+    def read(
+        self, revision: str, root: Path, name: str | None = None, *, tree: str | None = None
+    ) -> State:
+        """The state of the anthology at ``revision``, read from git's object store;
+        ``tree``, the id of a tree, is read in its place (``revision`` then names it)."""
+        commit = tree or self.commit(revision)
         listing = self._git("ls-tree", "-r", "-z", "--full-tree", commit, "--", *self._pathspecs())
         # relative path -> what cat-file is asked: a blob id, or COMMIT:PATH for a link
         wanted: dict[str, str] = {}
@@ -307,6 +312,45 @@ class Repository:
                 raise AnthologyError(f"cannot read: {content}", f"{name or revision}:{relative}")
             files[relative] = content
         return State(name=name or revision, root=root, files=files, revision=commit)
+
+    def read_index(self, root: Path) -> State:
+        """The state of the anthology as git's index holds it: what ``git commit`` would
+        record, without the work tree's untracked files and unstaged changes. The index
+        is the one ``GIT_INDEX_FILE`` names where it is set, as git sets it for its hooks
+        (``git commit -a`` and ``git commit PATH`` commit a temporary one). A copy of it
+        is written as a tree by ``git write-tree`` (as pre-commit does before it sets
+        unstaged changes aside; the copy, since write-tree would lock the index, which
+        ``git commit -a`` holds while its hook runs), read like a revision: a symbolic
+        link is followed within the tree. An AnthologyError for unmerged paths."""
+        index = os.environ.get("GIT_INDEX_FILE")
+        if index:  # (relative to the hook's working directory, the top of the work tree)
+            index_file = Path(os.path.abspath(index))
+        else:
+            index_file = self.top / os.fsdecode(
+                self._git("rev-parse", "--git-path", "index").strip()
+            )
+        with tempfile.TemporaryDirectory(prefix="anthology-kg-index-") as scratch:
+            copy = Path(scratch) / "index"
+            if index_file.is_file():  # (none before the first git add: nothing is staged)
+                shutil.copyfile(index_file, copy)
+            done = _run_git(
+                self.top, ["write-tree"], {**self.environment, "GIT_INDEX_FILE": str(copy)}
+            )
+        if done.returncode != 0:
+            said = done.stderr.decode("utf-8", "replace").splitlines()
+            unmerged = sorted(
+                {line.partition(": unmerged (")[0] for line in said if ": unmerged (" in line}
+            )
+            raise AnthologyError(
+                "cannot read what is staged: "
+                + (
+                    f"unmerged paths ({', '.join(unmerged)}): resolve them and git add them"
+                    if unmerged
+                    else _said(done.stderr)
+                )
+            )
+        tree = done.stdout.decode("ascii").strip()
+        return self.read(STAGED, root, name=STAGED, tree=tree)
 
     def _git(self, *args: str | bytes, input: bytes | None = None) -> bytes:
         return _git(self.top, *args, input=input, environment=self.environment)
