@@ -465,6 +465,30 @@ EXPECTED = {
             "LIT-001",
         ),
     },
+    # A class of ak: the ontology does not define, misspelt (hunt21 #2): the entry and
+    # a claim of it, placed at the type each names.
+    "rule9-class-bad": {
+        (
+            "Violation",
+            "LIT-001",
+            "Rule9NoDanglingReference",
+            None,
+            "LIT-001.ttl",
+            9,
+            "rdf:type",
+            "ak:LiteratureRecrod",
+        ),
+        (
+            "Violation",
+            "LIT-001",
+            "Rule9NoDanglingReference",
+            None,
+            "LIT-001.ttl",
+            15,
+            "rdf:type",
+            "ak:ReproducibiltyClaim",
+        ),
+    },
     "rule10-bad": {
         # A SPARQL constraint now ("another" compares with the focus): no value.
         ("Violation", "ADR-002", "Rule10SupersededIsReplaced", None, "ADR-002.ttl", 6, None, None),
