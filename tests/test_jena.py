@@ -7,7 +7,9 @@ from the N-Quads export (blank nodes compared after RDFC-1.0)."""
 
 from __future__ import annotations
 
+import json
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +17,12 @@ import pyoxigraph as ox
 import pytest
 from conftest import run_cli
 from jena import Jena, jena, quiet  # noqa: F401  (jena: a session fixture, tests/jena.py)
+from test_queries import ANTHOLOGIES
 
+from anthology_kg.loader import load_anthology
+from anthology_kg.queries import bind_params, find_query
 from anthology_kg.resources import bundled_dir
+from anthology_kg.sparql_text import with_values
 
 #: Each format of ``export --format`` and the constant of Jena's ``Lang`` that reads it.
 #: JSON-LD is read by Jena's JSON-LD 1.0 reader (jsonld-java): its 1.1 reader (Titanium)
@@ -125,23 +131,25 @@ def differences(ours: list[str], theirs: list[str]) -> str:
     )
 
 
-#: What the module's tests compare: (source, format) -> (our N-Quads export, the
-#: export in this format, the dataset Jena read from it). The bundled anthology with
-#: every part, with its RDFS closure too (a named graph in N-Quads and JSON-LD, merged
-#: in the others), and the hostile anthology with and without what RDF/XML cannot carry.
+#: The exports Jena reads: the bundled anthology with every part, with its RDFS closure
+#: too (a named graph in N-Quads and JSON-LD, merged in the others), and the hostile
+#: anthology (without what RDF/XML cannot carry, in RDF/XML).
 SOURCES = {
     "bundled": ((), "data,ontology,shapes"),
     "bundled-inferred": (("--inferred", "rdfs"), "data,ontology"),
     "hostile": ((), "data"),
 }
 CASES = [(source, fmt) for source in SOURCES for fmt in FORMATS]
+#: The anthologies the stored queries run on (with an entry for depends-on), as the
+#: goldens of test_queries have them, and the stored queries.
+QUERY_ANTHOLOGIES = ANTHOLOGIES
+QUERIES = sorted(path.stem for path in (bundled_dir() / "queries").glob("*.rq"))
+QUERY_CASES = [(source, name) for source in QUERY_ANTHOLOGIES for name in QUERIES]
 
 
-@pytest.fixture(scope="module")
-def read_by_jena(jena: Jena, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:  # noqa: F811
-    """Every export of ``SOURCES`` in every format, and what Jena said and read of each,
-    in one run of Jena."""
-    folder = tmp_path_factory.mktemp("jena-exports")
+def riot_jobs(folder: Path) -> tuple[list[dict[str, str]], dict[str, tuple[Path, ...]]]:
+    """Jena's jobs of reading every export of ``SOURCES`` in every format, and each
+    case's files: our N-Quads export, the export in this format, what Jena read of it."""
     roots = {
         "bundled": bundled_dir(),
         "bundled-inferred": bundled_dir(),
@@ -160,13 +168,58 @@ def read_by_jena(jena: Jena, tmp_path_factory: pytest.TempPathFactory) -> dict[s
             {"id": name, "kind": "parse", "in": str(written), "lang": FORMATS[fmt], "out": str(out)}
         )
         cases[name] = (reference, written, out)
+    return jobs, cases
+
+
+def query_jobs(folder: Path) -> tuple[list[dict[str, str]], dict[str, tuple[Any, ...]]]:
+    """Jena's jobs of running each stored query on the N-Quads export of every part of
+    each of ``QUERY_ANTHOLOGIES``, the query's text as our engine runs it (its parameter
+    bound in VALUES blocks, ``with_values``), and each case's: what ``query NAME --format
+    json`` printed, the query's text, Jena's answer."""
+    jobs, cases = [], {}
+    for source, (root, entry) in QUERY_ANTHOLOGIES.items():
+        data = export(root, "nquads", folder / f"{source}.nq")
+        loaded = load_anthology(root)
+        for name in QUERIES:
+            stored = find_query(loaded, name)
+            given = {"entry": entry} if stored.params else {}
+            text = with_values(stored.text, bind_params(loaded, stored, given))
+            params = [f"--param=entry={entry}"] if given else []
+            ours = run_cli("--root", str(root), "query", name, *params, "--format", "json")
+            assert ours.exit_code == 0, ours.output
+            case = f"query.{source}.{name}"
+            (folder / f"{case}.rq").write_text(text, encoding="utf-8")
+            out = folder / f"{case}.srj"
+            jobs.append(
+                {
+                    "id": case,
+                    "kind": "query",
+                    "in": str(data),
+                    "query": str(folder / f"{case}.rq"),
+                    "out": str(out),
+                }
+            )
+            cases[case] = (ours.stdout, text, out)
+    return jobs, cases
+
+
+@pytest.fixture(scope="module")
+def said_by_jena(jena: Jena, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:  # noqa: F811
+    """Every case of the module, by its job's id: its files and what Jena said, all
+    Jena's jobs in one run (a JVM's start costs more than they do)."""
+    folder = tmp_path_factory.mktemp("jena")
+    jobs, cases = [], {}
+    for make in (riot_jobs, query_jobs):
+        more_jobs, more_cases = make(folder)
+        jobs += more_jobs
+        cases.update(more_cases)
     said = jena.run(jobs)
-    return {name: (*paths, said[name]) for name, paths in cases.items()}
+    return {name: (*files, said[name]) for name, files in cases.items()}
 
 
 @pytest.mark.parametrize(("source", "fmt"), CASES)
-def test_jena_reads_every_export_as_written(read_by_jena, source, fmt):
-    reference, written, read, said = read_by_jena[f"{source}.{fmt}"]
+def test_jena_reads_every_export_as_written(said_by_jena, source, fmt):
+    reference, written, read, said = said_by_jena[f"{source}.{fmt}"]
     assert not said_of_ours(said), said
     triples = fmt not in ("nquads", "jsonld")  # formats of one graph merge the named ones
     ours = canonical(reference, ox.RdfFormat.N_QUADS, triples)
@@ -175,10 +228,10 @@ def test_jena_reads_every_export_as_written(read_by_jena, source, fmt):
     assert len(ours) > 30
 
 
-def test_the_hostile_anthology_is_exported_whole(read_by_jena):
+def test_the_hostile_anthology_is_exported_whole(said_by_jena):
     """The hostile anthology's N-Quads hold every one of its triples (pyoxigraph's reading
     of its data file), so the comparisons above compare all of it."""
-    reference = read_by_jena["hostile.nquads"][0]
+    reference = said_by_jena["hostile.nquads"][0]
     expected = ox.Dataset(
         ox.Quad(q.subject, q.predicate, q.object)
         for text in (HOSTILE, NOT_XML)
@@ -186,3 +239,55 @@ def test_the_hostile_anthology_is_exported_whole(read_by_jena):
     )
     expected.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
     assert canonical(reference, ox.RdfFormat.N_QUADS) == sorted(str(q) for q in expected)
+
+
+XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+
+
+def term_text(binding: dict[str, str] | None) -> str | None:
+    """A term of SPARQL 1.1 Query Results JSON in N-Triples, None when unbound. A blank
+    node is "_:" whatever its label: a label is the writer's own, scoped to the results
+    object (SPARQL 1.1 Query Results JSON Format 3.2.2, Encoding RDF terms), nothing of
+    the data's; the stored queries answer none on these anthologies (the test says so)."""
+    if binding is None:
+        return None
+    kind, value = binding["type"], binding["value"]
+    if kind == "uri":
+        return f"<{value}>"
+    if kind == "bnode":
+        return "_:"
+    lexical = json.dumps(value, ensure_ascii=False)
+    if "xml:lang" in binding:
+        return f"{lexical}@{binding['xml:lang']}"
+    return f"{lexical}^^<{binding.get('datatype', XSD_STRING)}>"
+
+
+def solutions(text: str) -> tuple[list[str], list[tuple[str | None, ...]]]:
+    """The variables and the rows, in order, of SPARQL 1.1 Query Results JSON."""
+    results = json.loads(text)
+    names = results["head"]["vars"]
+    rows = [tuple(term_text(row.get(n)) for n in names) for row in results["results"]["bindings"]]
+    return names, rows
+
+
+def order_keys(text: str) -> list[str]:
+    """The variables of a query's ORDER BY clause, in order (each stored query has one, of
+    variables only: ``DESC(?relation) ?dependent …``)."""
+    (clause,) = re.findall(r"^ORDER BY (.*)$", text, flags=re.MULTILINE)
+    return re.findall(r"\?(\w+)", clause)
+
+
+@pytest.mark.parametrize(("source", "name"), QUERY_CASES)
+def test_jena_answers_every_stored_query_alike(said_by_jena, source, name):
+    """ARQ, on the N-Quads export of the data, ontology and shapes (one default graph, as
+    the query's is), gives the rows ``query NAME --format json`` gives: the same bag of
+    solutions, in the order of the ORDER BY's keys."""
+    ours_text, text, out, said = said_by_jena[f"query.{source}.{name}"]
+    assert not said_of_ours(said), said
+    names, ours = solutions(ours_text)
+    their_names, theirs = solutions(out.read_text(encoding="utf-8"))
+    assert their_names == names
+    assert Counter(theirs) == Counter(ours), (ours, theirs)
+    keys = [names.index(key) for key in order_keys(text)]
+    assert [[row[k] for k in keys] for row in theirs] == [[row[k] for k in keys] for row in ours]
+    assert "_:" not in {term for row in ours for term in row}
