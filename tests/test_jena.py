@@ -10,18 +10,23 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pyoxigraph as ox
 import pytest
-from conftest import run_cli
+from conftest import FIXTURES, run_cli
 from jena import Jena, jena, quiet  # noqa: F401  (jena: a session fixture, tests/jena.py)
 from test_queries import ANTHOLOGIES
 
+from anthology_kg.bnodes import ox_stable_labels
+from anthology_kg.engine import open_engine
 from anthology_kg.loader import load_anthology
 from anthology_kg.queries import bind_params, find_query
 from anthology_kg.resources import bundled_dir
+from anthology_kg.shacl.graph import ShapesGraph
+from anthology_kg.shacl.paths import path_text
 from anthology_kg.sparql_text import with_values
 
 #: Each format of ``export --format`` and the constant of Jena's ``Lang`` that reads it.
@@ -203,13 +208,53 @@ def query_jobs(folder: Path) -> tuple[list[dict[str, str]], dict[str, tuple[Any,
     return jobs, cases
 
 
+#: The anthologies Jena's SHACL validates: the bundled one and every rules fixture (each
+#: rule's good and bad anthologies and their variants).
+SHACL_CASES = ["bundled", *sorted(path.name for path in (FIXTURES / "rules").iterdir())]
+RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
+SUBCLASS_OF = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#subClassOf")
+
+
+def shacl_jobs(folder: Path) -> tuple[list[dict[str, str]], dict[str, tuple[Any, ...]]]:
+    """Jena's jobs of validating each of ``SHACL_CASES`` with its shapes, and each case's:
+    our results (``results_of`` the rows ``check`` reports, before waivers), Jena's file.
+    The data graph is what ``check`` validates: the data and the ontology's rdf:type and
+    rdfs:subClassOf triples (``ruleset.vocabulary``), from the N-Triples exports of the
+    data and of the ontology (each its own blank nodes); the shapes graph is the export of
+    the shapes."""
+    jobs, cases = [], {}
+    for name in SHACL_CASES:
+        root = bundled_dir() if name == "bundled" else FIXTURES / "rules" / name
+        case = f"shacl.{name}"
+        written = {
+            part: ox.parse(path=export(root, "ntriples", folder / f"{case}.{part}.nt", part))
+            for part in ("data", "ontology")
+        }
+        vocabulary = (q for q in written["ontology"] if q.predicate in (RDF_TYPE, SUBCLASS_OF))
+        data = folder / f"{case}.nt"
+        data.write_bytes(
+            ox.serialize(
+                [q.triple for q in (*written["data"], *vocabulary)], format=ox.RdfFormat.N_TRIPLES
+            )
+        )
+        shapes = export(root, "ntriples", folder / f"{case}.shapes.nt", "shapes")
+        engine = open_engine(root=root, validates=True, warn=pytest.fail)
+        ours = results_of(engine.shacl_rows(), engine.rules.shapes_view)
+        out = folder / f"{case}.jena.nq"
+        jobs.append(
+            {"id": case, "kind": "shacl", "data": str(data), "shapes": str(shapes), "out": str(out)}
+        )
+        cases[case] = (ours, out)
+    return jobs, cases
+
+
 @pytest.fixture(scope="module")
 def said_by_jena(jena: Jena, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:  # noqa: F811
     """Every case of the module, by its job's id: its files and what Jena said, all
     Jena's jobs in one run (a JVM's start costs more than they do)."""
     folder = tmp_path_factory.mktemp("jena")
     jobs, cases = [], {}
-    for make in (riot_jobs, query_jobs):
+    for make in (riot_jobs, query_jobs, shacl_jobs):
         more_jobs, more_cases = make(folder)
         jobs += more_jobs
         cases.update(more_cases)
@@ -291,3 +336,79 @@ def test_jena_answers_every_stored_query_alike(said_by_jena, source, name):
     keys = [names.index(key) for key in order_keys(text)]
     assert [[row[k] for k in keys] for row in theirs] == [[row[k] for k in keys] for row in ours]
     assert "_:" not in {term for row in ours for term in row}
+
+
+SH = "http://www.w3.org/ns/shacl#"
+#: A SHACL validation result as compared: severity, constraint component, source shape,
+#: focus node, result path (SPARQL property path), value node.
+Result = tuple[str, str, str, str, str | None, str | None]
+
+
+def node_text(term: Any, shape_labels: dict[ox.BlankNode, ox.BlankNode]) -> str:
+    """An IRI or literal in N-Triples; a blank node of the shapes graph by its label from
+    its content and context (``bnodes.ox_stable_labels``, the same for the same graph
+    whoever read it); a blank node of the data as "_:", whichever it is (the rows of our
+    fast engine name the store's blank nodes, which no file shares)."""
+    if isinstance(term, ox.BlankNode):
+        label = shape_labels.get(term)
+        return f"_:shapes-{label.value}" if label is not None else "_:"
+    return str(term)
+
+
+def results_of(rows: Iterable[Any], shapes: ShapesGraph) -> Counter[Result]:
+    """The bag of results of ``rows`` (``ResultRow``), blank nodes of ``shapes`` (the
+    shapes graph they name) labelled from their content."""
+    labels = ox_stable_labels(shapes)
+    return Counter(
+        (
+            row.severity.value,
+            row.source_constraint_component.value,
+            node_text(row.source_shape, labels),
+            node_text(row.focus, labels),
+            None if row.path is None else path_text(shapes, row.path, bound=True),
+            None if row.value is None else node_text(row.value, labels),
+        )
+        for row in rows
+    )
+
+
+def jena_results(out: Path) -> Counter[Result]:
+    """The bag of results of the report Jena wrote beside the data and shapes graphs (the
+    blank nodes of its shapes graph labelled as ``results_of`` labels ours)."""
+    graphs: dict[str, list[tuple[Any, Any, Any]]] = {"shapes": [], "report": [], "data": []}
+    for quad in ox.parse(path=out, format=ox.RdfFormat.N_QUADS):
+        name = getattr(quad.graph_name, "value", "urn:x-jena:data").removeprefix("urn:x-jena:")
+        graphs[name].append((quad.subject, quad.predicate, quad.object))
+    shapes = ShapesGraph(graphs["shapes"])
+    report = ShapesGraph([*graphs["report"], *graphs["shapes"]])  # a path may be either's
+    labels = ox_stable_labels(graphs["shapes"])
+    found: Counter[Result] = Counter()
+    for result in report.subjects(RDF_TYPE, ox.NamedNode(SH + "ValidationResult")):
+        said = {
+            p.value.removeprefix(SH): report.value(result, p) for p in report.predicates(result)
+        }
+        path, value = said.get("resultPath"), said.get("value")
+        found[
+            (
+                said["resultSeverity"].value,
+                said["sourceConstraintComponent"].value,
+                node_text(said["sourceShape"], labels),
+                node_text(said["focusNode"], labels),
+                None if path is None else path_text(report, path, bound=True),
+                None if value is None else node_text(value, labels),
+            )
+        ] += 1
+    assert shapes
+    return found
+
+
+@pytest.mark.parametrize("name", SHACL_CASES)
+def test_jena_shacl_gives_the_results_check_gives(said_by_jena, name):
+    """Jena's SHACL, validating the exported data graph with the exported shapes, reports
+    the results ``check`` reports (every one, before waivers): the same bag of severity,
+    constraint component, source shape, focus node, path and value."""
+    ours, out, said = said_by_jena[f"shacl.{name}"]
+    assert not said_of_ours(said), said
+    theirs = jena_results(out)
+    assert theirs == ours, (sorted(ours - theirs), sorted(theirs - ours))
+    assert bool(ours) == name.endswith(("-bad", "-unstated", "-nary")) or name == "bundled"
