@@ -4,14 +4,15 @@
 ``unchanged`` (the baseline has a result of the same rule shape, focus entry and node,
 path and value) and adds the baseline's results that ``current`` lacks as ``absent``: what
 the change fixed. Results are matched as a multiset: where the baseline has n results of
-one key, n of ``current``'s are unchanged and the others new. Only new results are
-counted (``Report.counted``), so a repository that carries legacy violations can fail CI
-on new ones alone; SARIF writes the state as ``baselineState``.
+one key, n of ``current``'s are unchanged and the others new. A result the baseline had
+waived and ``current`` has live is new: the waiver was what accepted it, so the change
+that deletes the waiver (or lets it expire) is the one that breaks the build. Only new
+results are counted (``Report.counted``), so a repository that carries legacy violations
+can fail CI on new ones alone; SARIF writes the state as ``baselineState``.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -38,7 +39,11 @@ def compare_to_baseline(current: Report, baseline: Report) -> Report:
     """``current`` with every result marked new or unchanged, and the baseline's results
     it no longer has added as absent, sorted like any report. Of several results of one
     key (blank nodes of one entry failing one rule), as many as the other side has are
-    matched, the first in sort order: a second such result is new, not existing.
+    matched, the first in sort order: a second such result is new, not existing. A live
+    result of ``current`` is matched with a live one of the baseline first; matched only
+    with one the baseline had waived, it is new (it counts now, it did not there), and
+    that one is not absent. A waived result is unchanged where the baseline has its key,
+    waived or not (it counts on neither side).
 
     >>> from dataclasses import replace
     >>> from anthology_kg import open_engine, validate
@@ -49,32 +54,47 @@ def compare_to_baseline(current: Report, baseline: Report) -> Report:
     [('AK006', 'new'), ('AK006', 'unchanged'), ('AK001', 'unchanged')]
     >>> [(r.code, r.baseline) for r in compare_to_baseline(older, report).results]
     [('AK006', 'absent'), ('AK006', 'unchanged'), ('AK001', 'unchanged')]
+    >>> waived = replace(report, results=[replace(r, waived=True) for r in older.results])
+    >>> [(r.code, r.baseline) for r in compare_to_baseline(report, waived).results]
+    [('AK006', 'new'), ('AK006', 'new'), ('AK001', 'new')]
+    >>> [(r.code, r.baseline) for r in compare_to_baseline(waived, report).results]
+    [('AK006', 'absent'), ('AK006', 'unchanged'), ('AK001', 'unchanged')]
     """
-    results = [
-        replace(r, baseline="unchanged" if found else "new")
-        for r, found in _matched(current.results, baseline.results)
-    ]
-    results += [
-        replace(r, baseline="absent")
-        for r, found in _matched(baseline.results, current.results)
-        if not found
-    ]
+    live = _Pool(r for r in baseline.results if not r.waived)
+    waived = _Pool(r for r in baseline.results if r.waived)
+    results = []
+    for result in sorted(current.results, key=lambda r: (r.waived, r.sort_key())):
+        if result.waived:
+            found = waived.take(result) or live.take(result)
+        else:
+            found = live.take(result)
+            if not found:
+                waived.take(result)  # un-waived: new, and not fixed either
+        results.append(replace(result, baseline="unchanged" if found else "new"))
+    results += [replace(r, baseline="absent") for r in live.left() + waived.left()]
     return replace(current, results=sorted(results, key=RuleResult.sort_key))
 
 
-def _matched(
-    results: Iterable[RuleResult], others: Iterable[RuleResult]
-) -> list[tuple[RuleResult, bool]]:
-    """Each of ``results`` in sort order, and whether ``others`` has a result of its key
-    that no result before it took."""
-    left = Counter(result_key(r) for r in others)
-    matched = []
-    for result in sorted(results, key=RuleResult.sort_key):
-        key = result_key(result)
-        found = left[key] > 0
-        left[key] -= found
-        matched.append((result, found))
-    return matched
+class _Pool:
+    """Results to match by ``result_key``, each taken once, the first in sort order."""
+
+    def __init__(self, results: Iterable[RuleResult]) -> None:
+        self._by_key: dict[
+            tuple[str, str, str | None, str | None, str | None], list[RuleResult]
+        ] = {}
+        for result in sorted(results, key=RuleResult.sort_key, reverse=True):
+            self._by_key.setdefault(result_key(result), []).append(result)
+
+    def take(self, result: RuleResult) -> bool:
+        """Whether a result of ``result``'s key was left; it is taken."""
+        alike = self._by_key.get(result_key(result))
+        if not alike:
+            return False
+        alike.pop()
+        return True
+
+    def left(self) -> list[RuleResult]:
+        return [r for alike in self._by_key.values() for r in alike]
 
 
 def validate_state(state: State, validate_folder: Callable[[Path], Report]) -> Report:

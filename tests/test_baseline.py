@@ -398,3 +398,64 @@ def test_a_second_result_of_one_rule_entry_path_is_new(repo, tmp_path, above):
     text = (repo / "data" / "LIT-168.ttl").read_text(encoding="utf-8").splitlines()
     states = {text[r["line"] - 1].split()[0]: r["baselineState"] for r in doc["results"]}
     assert states == {"id:LIT-168-old": "unchanged", "id:LIT-168-new": "new"}
+
+
+WAIVER = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix aks: <https://w3id.org/anthology-kg/shapes#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+
+<waiver/SOTA-154-rule9> a ak:Waiver ;
+    ak:waives <SOTA-154> ;
+    ak:rule "AK009" ;
+    rdfs:comment "LIT-999 is being written" ;
+    ak:expires "{expires}"^^xsd:date .
+"""
+
+
+def states(*args: str) -> list[tuple[str, str, bool]]:
+    """Code, baseline state and waived of each result of validate --format json but the
+    bundled anthology's Info results."""
+    doc = json.loads(run_cli("validate", "--format", "json", *args).stdout)
+    return sorted(
+        (r["code"], r["baselineState"], r["waived"])
+        for r in doc["results"]
+        if r["severity"] != "Info"
+    )
+
+
+def test_a_result_waived_before_and_live_now_is_new(repo, no_temporaries):
+    """hunt21 #1: a change that deleted a waiver (or let it expire) passed ``check
+    --baseline`` (the result was existing, exit 0), and main then failed: the waiver is the
+    part of the base that accepted the result, so a result waived there and live now is
+    new. Waived there and here, or newly waived, it stays not counted."""
+    dangling_reference(repo)
+    (repo / "waivers.ttl").write_text(WAIVER.format(expires="2999-12-31"), encoding="utf-8")
+    commit_all(repo, "a waived violation")
+    assert run_cli("check", "--baseline", "HEAD").exit_code == 0
+    assert states("--baseline", "HEAD") == [("AK009", "unchanged", True)]
+
+    (repo / "waivers.ttl").unlink()  # the waiver deleted
+    result = run_cli("check", "--baseline", "HEAD")
+    assert result.exit_code == 1, result.output
+    (line,) = [line for line in result.stdout.splitlines() if " AK009 " in line]
+    assert "AK009 Violation [integrity]" in line
+    assert re.search(r" 0 waived, \d+ existing, 0 fixed", result.stdout.splitlines()[-1])
+    assert states("--baseline", "HEAD") == [("AK009", "new", False)]
+    sarif = run_cli("validate", "--baseline", "HEAD", "--format", "sarif")
+    assert sarif.exit_code == 1
+    assert sarif_states(sarif) == [("AK009", "SOTA-154", "new")]
+
+    # The waiver expired: its own AK000 is new, and so is the result it no longer waives.
+    (repo / "waivers.ttl").write_text(WAIVER.format(expires="2001-01-01"), encoding="utf-8")
+    assert run_cli("check", "--baseline", "HEAD").exit_code == 1
+    assert states("--baseline", "HEAD") == [("AK000", "new", False), ("AK009", "new", False)]
+
+    # The reverse: live on the base, waived now: not counted (existing and waived).
+    commit_all(repo, "the waiver expired")
+    (repo / "waivers.ttl").write_text(WAIVER.format(expires="2999-12-31"), encoding="utf-8")
+    assert run_cli("check", "--baseline", "HEAD").exit_code == 0
+    assert states("--baseline", "HEAD") == [
+        ("AK000", "absent", False),
+        ("AK009", "unchanged", True),
+    ]

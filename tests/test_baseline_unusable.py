@@ -67,3 +67,20 @@ def test_results_alike_are_counted_not_only_matched():
     assert compared.count("Violation") == 1
     compared = compare_to_baseline(Report(results=[one]), Report(results=[one, two, three]))
     assert sorted(r.baseline or "" for r in compared.results) == ["absent", "absent", "unchanged"]
+
+
+def test_a_result_waived_in_the_base_is_new_when_live():
+    """hunt21 #1: of two results of one key, the base had one live and one waived; both
+    live now: one is existing, the other new (its waiver is gone), and none is fixed."""
+    from dataclasses import replace
+
+    from anthology_kg.baseline import compare_to_baseline
+
+    one, two = (_result("a", line) for line in (1, 5))
+    base = Report(results=[one, replace(two, waived=True)])
+    compared = compare_to_baseline(Report(results=[one, two]), base)
+    assert [(r.line, r.baseline) for r in compared.results] == [(1, "unchanged"), (5, "new")]
+    assert compared.count("Violation") == 1
+    compared = compare_to_baseline(Report(results=[one, replace(two, waived=True)]), base)
+    assert [(r.line, r.baseline) for r in compared.results] == [(1, "unchanged"), (5, "unchanged")]
+    assert compared.count("Violation") == 0
