@@ -465,6 +465,7 @@ def _against_baseline(settings: Settings, report, baseline: str | None, validate
     from .revisions import read_state
 
     old = read_state(settings.root or find_root(), baseline)  # a bad revision: exit 2
+    _note_empty(settings, old, "every result is new")
     return compare_to_state(
         report,
         old,
@@ -473,6 +474,15 @@ def _against_baseline(settings: Settings, report, baseline: str | None, validate
             settings, f"the baseline {baseline} cannot be validated ({exc}): every result is new"
         ),
     )
+
+
+def _note_empty(settings: Settings, state, consequence: str) -> None:
+    """Say that ``state`` (a revision) holds no entry, and what that makes of the run."""
+    if state.empty and state.revision is not None:
+        _note(
+            settings,
+            f"{state.name} has no data/*.ttl: an anthology of no entries ({consequence})",
+        )
 
 
 _method_option = click.option(
@@ -1679,6 +1689,8 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
 
     fmt = _output_format("diff", fmt, output, DIFF_FORMATS) or "text"
     old_state, new_state = resolve_states(settings.root or anthology_root(), old, new)
+    _note_empty(settings, old_state, "everything is added")
+    _note_empty(settings, new_state, "everything is removed")
     if query_name is not None:
         if fmt not in QUERY_DIFF_WRITERS:
             named = _format_named("diff", fmt, output, DIFF_FORMATS)

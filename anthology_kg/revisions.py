@@ -46,6 +46,11 @@ class State:
     files: dict[str, bytes] = field(repr=False)
     revision: str | None = None
 
+    @property
+    def empty(self) -> bool:
+        """Whether the state holds no data file: an anthology of no entries."""
+        return not self.data_files()
+
     def data_files(self) -> list[str]:
         """The relative paths of ``data/*.ttl``, sorted."""
         return sorted(p for p in self.files if p.startswith(DATA_DIR + "/"))
@@ -278,7 +283,10 @@ class Repository:
         self, revision: str, root: Path, name: str | None = None, *, tree: str | None = None
     ) -> State:
         """The state of the anthology at ``revision``, read from git's object store;
-        ``tree``, the id of a tree, is read in its place (``revision`` then names it)."""
+        ``tree``, the id of a tree, is read in its place (``revision`` then names it). A
+        revision with no ``data/*.ttl`` (before the anthology's first entry, a README and
+        a ``data/.gitkeep`` at most) is an anthology of no entries (``State.empty``): to
+        compare with, everything of the other state is new."""
         commit = tree or self.commit(revision)
         listing = self._git("ls-tree", "-r", "-z", "--full-tree", commit, "--", *self._pathspecs())
         # relative path -> what cat-file is asked: a blob id, or COMMIT:PATH for a link
@@ -300,10 +308,6 @@ class Repository:
                 )
             else:
                 wanted[relative] = f"{commit}:{path}"
-        if not any(p.startswith(DATA_DIR + "/") for p in wanted):
-            raise AnthologyError(
-                f"{revision}: no {self.prefix}{DATA_DIR}/*.ttl in this revision: not an anthology"
-            )
         contents = self._blobs(list(wanted.values()))
         files = {}
         for relative, request in sorted(wanted.items()):

@@ -459,3 +459,39 @@ def test_a_result_waived_before_and_live_now_is_new(repo, no_temporaries):
         ("AK000", "absent", False),
         ("AK009", "unchanged", True),
     ]
+
+
+def test_a_base_without_data_files_makes_every_result_new(repo, no_temporaries):
+    """hunt21 #7: the first pull request of a new anthology repository, whose main has a
+    README and data/.gitkeep, failed `check --baseline main` with 'not an anthology', exit
+    2, conforming or not. Such a base is an anthology of no entries: every result is new,
+    and a note says so. A revision that does not exist stays exit 2."""
+    git(repo, "checkout", "-q", "--orphan", "new-main")
+    git(repo, "rm", "-q", "-r", "--cached", "data")
+    shutil.move(repo / "data", repo.parent / "entries")
+    (repo / "data").mkdir()
+    (repo / "data" / ".gitkeep").write_text("", encoding="utf-8")
+    (repo / "README.md").write_text("An anthology\n", encoding="utf-8")
+    commit_all(repo, "a new anthology")
+    git(repo, "checkout", "-q", "-b", "first-entries")
+    shutil.rmtree(repo / "data")
+    shutil.move(repo.parent / "entries", repo / "data")
+    commit_all(repo, "the first entries")
+    note = "anthology-kg: new-main has no data/*.ttl: an anthology of no entries"
+    result = run_cli("check", "--baseline", "new-main")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == note + " (every result is new)\n"
+    alone = run_cli("check").stdout.replace(" 0 waived, ", " 0 waived, 0 existing, 0 fixed, ")
+    assert result.stdout == alone  # the infos, none of them existing
+    practice_on_infrastructure(repo)
+    result = run_cli("check", "--baseline", "new-main")
+    assert result.exit_code == 1 and RULE2 in result.stdout
+    assert {
+        r
+        for _, _, r in sarif_states(
+            run_cli("validate", "--baseline", "new-main", "--format", "sarif")
+        )
+    } == {"new"}
+    for command in ("check", "validate"):
+        missing = run_cli(command, "--baseline", "old-main")
+        assert missing.exit_code == 2 and "unknown revision 'old-main'" in missing.stderr

@@ -545,9 +545,29 @@ def test_unknown_revision(repo, no_temporaries):
 def test_not_an_anthology(repo, tmp_path, no_temporaries):
     (tmp_path / "empty").mkdir()
     _fails_cleanly(run_cli("diff", str(tmp_path / "empty"), "HEAD"), r"not an anthology")
+    _fails_cleanly(run_cli("diff", str(repo / "data" / "LIT-168.ttl")), r"unknown revision")
+
+
+def test_a_revision_without_data_files_is_an_anthology_of_no_entries(repo, no_temporaries):
+    """hunt21 #7: a revision with no data/*.ttl (a new repository's main, before the first
+    entry) was 'not an anthology', exit 2, so the first pull request's diff failed CI. It is
+    an anthology of no entries: every entry added (or removed), and a note says so."""
+    entries = len(list((repo / "data").glob("*.ttl")))
     git(repo, "rm", "-q", "-r", "data")
     commit_all(repo, "no data")
-    _fails_cleanly(run_cli("diff", "HEAD", "HEAD~1"), r"^anthology-kg: HEAD: no data/\*\.ttl")
+    result = run_cli("diff", "HEAD", "HEAD~1")
+    assert result.exit_code == 1, result.output
+    assert result.stderr == (
+        "anthology-kg: HEAD has no data/*.ttl: an anthology of no entries (everything is added)\n"
+    )
+    assert result.stdout.splitlines()[-1].startswith(
+        f"HEAD → HEAD~1: 0 changed, {entries} added, 0 removed, 0 renamed entries; "
+    )
+    result = run_cli("diff", "HEAD~1", "HEAD", "--format", "json")
+    assert result.exit_code == 1, result.output
+    assert "(everything is removed)" in result.stderr
+    doc = json.loads(result.stdout)
+    assert (doc["counts"]["removed"], doc["counts"]["added"]) == (entries, 0)
 
 
 def test_revision_with_bad_turtle_names_revision_file_and_line(repo, no_temporaries):
