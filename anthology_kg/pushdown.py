@@ -22,11 +22,10 @@ from rdflib.term import Node
 
 from .choices import ONTOLOGY_GRAPH, SHAPES_GRAPH
 from .endpoint import Connection, run_remote
-from .errors import AnthologyError
 from .shacl import Compiler, ResultRow, run_compiled
 from .shacl.targets import hierarchy
 from .terms import nt_term
-from .triplestore import query_url
+from .triplestore import query_url, require_graph
 
 # Links an entry to a blank node it holds in the small local graph of the report.
 HOLDS = URIRef("urn:anthology-kg:holds")
@@ -101,10 +100,7 @@ def remote_rows(
     ``endpoint``, computed by the store; and the small graph that names the entries
     holding their focus nodes and values (identifiers and referrer chains)."""
     url = query_url(endpoint, [graph, ONTOLOGY_GRAPH])
-    # A SELECT, not an ASK: Virtuoso answers an ASK as a row, not a boolean.
-    probe = f"SELECT ?s WHERE {{ GRAPH {nt_term(URIRef(graph))} {{ ?s ?p ?o }} }} LIMIT 1"
-    if not run_remote(endpoint, probe, kind="select", connection=connection).rows:
-        raise AnthologyError(f"{endpoint}: the graph <{graph}> is empty or missing")
+    require_graph(endpoint, graph, connection)
     local = Graph()
 
     def select(text: str) -> Iterator[dict[str, Node | None]]:

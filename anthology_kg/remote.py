@@ -29,7 +29,7 @@ from .query_result import QueryResult, in_select_star_order
 from .shacl import ResultRow
 from .sparql_text import with_values
 from .terms import PARTS
-from .triplestore import default_graphs, fetch_graph, query_url
+from .triplestore import default_graphs, fetch_graph, query_url, require_graph
 
 
 @dataclass(kw_only=True)
@@ -43,6 +43,8 @@ class RemoteEngine(EntryIndex):
     #: Validate in the store (the compiled shapes sent as queries) rather than locally.
     pushdown: bool = False
     _copy: Anthology | None = field(default=None, repr=False)
+    #: Whether the store's data graph is known to hold a triple (``query`` asks first).
+    _data_found: bool = field(default=False, repr=False)
     #: How requests reach the store: timeout, query method (credentials: environment);
     #: its requests share the connection's HTTP client (None: a client per request).
     connection: Connection | None = None
@@ -78,10 +80,18 @@ class RemoteEngine(EntryIndex):
         """Run ``text`` on the store, its default graph the graphs of ``parts`` (or the
         graphs the engine was opened with); a ``SELECT *``'s columns come in the order a
         local run gives (``in_select_star_order``). The store runs a SERVICE call, this
-        host sends nothing but the query, so ``allow_service`` changes nothing here."""
+        host sends nothing but the query, so ``allow_service`` changes nothing here. When
+        those graphs include the data graph, the engine's first query asks the store
+        whether it holds a triple: an empty or missing one (a store filled from
+        ``export``'s file) is an AnthologyError (``triplestore.require_graph``), not an
+        empty answer."""
         check_parts(parts)
         names = graph_names(self.data_graph)
         graphs = self.graphs if self.graphs and tuple(parts) == PARTS else [names[p] for p in parts]
+        if names["data"] in graphs and not self._data_found:
+            # An empty data graph answers every query with nothing: say why, once.
+            require_graph(self.endpoint, names["data"], self.connection)
+            self._data_found = True
         with literals_as_written():
             answer = store_result(
                 query_url(self.endpoint, graphs),

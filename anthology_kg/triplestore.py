@@ -235,10 +235,30 @@ def query_url(endpoint: str, graphs: list[str]) -> str:
 
 def fetch_graph(endpoint: str, graph_iri: str, connection: Connection | None = None) -> Graph:
     """The triples of one named graph, read back with a CONSTRUCT query (sent without
-    default-graph-uri, which would hide the named graphs)."""
+    default-graph-uri, which would hide the named graphs); an empty one is
+    ``empty_graph``'s AnthologyError."""
     name = nt_term(URIRef(graph_iri))
     text = f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH {name} {{ ?s ?p ?o }} }}"
     result = run_remote(endpoint, text, connection=connection)
     if result.graph is None or len(result.graph) == 0:
-        raise AnthologyError(f"{shown(endpoint)}: the graph <{graph_iri}> is empty or missing")
+        raise empty_graph(endpoint, graph_iri)
     return relabel(result.graph)
+
+
+def require_graph(endpoint: str, graph_iri: str, connection: Connection | None = None) -> None:
+    """``empty_graph``'s AnthologyError unless the named graph ``graph_iri`` of the store
+    at the query endpoint ``endpoint`` holds a triple: one small request (a SELECT, not
+    an ASK: Virtuoso answers an ASK as a row, not a boolean)."""
+    probe = f"SELECT ?s WHERE {{ GRAPH {nt_term(URIRef(graph_iri))} {{ ?s ?p ?o }} }} LIMIT 1"
+    if not run_remote(endpoint, probe, kind="select", connection=connection).rows:
+        raise empty_graph(endpoint, graph_iri)
+
+
+def empty_graph(endpoint: str, graph_iri: str) -> AnthologyError:
+    """What a command reading the anthology's data graph says when the store has none
+    (a store loaded from ``export``'s file holds it all in the default graph), with
+    how to put it there or name another."""
+    return AnthologyError(
+        f"{shown(endpoint)}: the graph <{graph_iri}> is empty or missing (`anthology-kg "
+        "publish` puts the data there; --graph names the graph that holds it)"
+    )

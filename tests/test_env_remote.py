@@ -20,6 +20,8 @@ from anthology_kg import endpoint
 
 PROXY_VARIABLES = ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "NO_PROXY")
 ANSWER = json.dumps({"head": {"vars": ["x"]}, "results": {"bindings": []}}).encode()
+#: The query's own graph: its answer alone is asked for, no probe of the data graph first.
+ALONE = ("--graph", "urn:test:g")
 
 
 @pytest.fixture(autouse=True)
@@ -57,11 +59,11 @@ def test_a_store_is_reached_through_the_proxy_the_environment_names(monkeypatch,
     with served(_Answering) as proxy:
         monkeypatch.setenv("HTTP_PROXY", proxy)
         # store.invalid resolves nowhere (RFC 6761): only the proxy can answer for it.
-        result = run_cli("sparql", "--endpoint", "http://store.invalid/query", query)
+        result = run_cli("sparql", "--endpoint", "http://store.invalid/query", *ALONE, query)
         assert result.exit_code == 0, result.stderr
         assert _Answering.seen == ["POST http://store.invalid/query"]
         monkeypatch.setenv("NO_PROXY", "store.invalid")
-        refused = run_cli("sparql", "--endpoint", "http://store.invalid/query", query)
+        refused = run_cli("sparql", "--endpoint", "http://store.invalid/query", *ALONE, query)
         assert refused.exit_code == 2
         assert "cannot connect" in refused.stderr
         assert len(_Answering.seen) == 1
@@ -71,7 +73,7 @@ def test_a_store_on_this_machine_is_reached_directly(monkeypatch, query):
     _Answering.seen = []
     monkeypatch.setenv("HTTP_PROXY", "http://proxy.invalid:3128")
     with served(_Answering) as store:
-        result = run_cli("sparql", "--endpoint", f"{store}/query", query)
+        result = run_cli("sparql", "--endpoint", f"{store}/query", *ALONE, query)
     assert result.exit_code == 0, result.stderr
     assert _Answering.seen == ["POST /query"]
 

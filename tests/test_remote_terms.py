@@ -96,7 +96,9 @@ def test_a_triple_term_in_an_answer_is_refused_as_locally(answer):
     text = "SELECT ?t WHERE { ?s ?p ?t }" if b"sparql-results" in answer else "DESCRIBE <urn:x>"
     server = serving(answer)
     try:
-        result = run_cli("sparql", "-", "--endpoint", f"{server.url}/sparql", input=text)
+        # --graph: the query alone is sent, no probe of the data graph first
+        url = f"{server.url}/sparql"
+        result = run_cli("sparql", "-", "--endpoint", url, "--graph", "urn:test:g", input=text)
     finally:
         server.close()
     assert result.exit_code == 2, result.output

@@ -333,7 +333,7 @@ def test_query_cli_on_virtuoso_falls_back_from_a_direct_post(virtuoso_published,
 def test_a_direct_post_virtuoso_never_answers_is_a_timeout_not_a_connect_error(
     virtuoso_published, monkeypatch
 ):
-    from anthology_kg import remote
+    from anthology_kg import endpoint, remote
 
     url = virtuoso_published.sparql
     # One direct POST, the command line's, its store_result watched for what the library
@@ -349,6 +349,7 @@ def test_a_direct_post_virtuoso_never_answers_is_a_timeout_not_a_connect_error(
             raise
 
     monkeypatch.setattr(remote, "store_result", watched)
+    monkeypatch.setattr(endpoint, "store_result", watched)  # the data graph's probe's
     result = run_cli("query", "unread", "--endpoint", url, "--method", "post", "--timeout", "0.5")
     assert [exc.message for exc in raised] == [f"{url}: no answer within 0.5 s (--timeout)"]
     said = f"query unread: no answer from {url} within 0.5 s (--timeout)"
@@ -503,8 +504,9 @@ def test_turtle_that_is_not_utf8_is_one_line_exit_2():
     answer = http_answer(b'<urn:a> <urn:b> "caf\xe9" .\n', content_type="text/turtle")
     server = RawServer(lambda request: answer)
     try:
+        # --graph: no probe of the data graph first, which this server would answer in Turtle
         result = run_cli(
-            "sparql", "-", "--endpoint", f"{server.url}/sparql",
+            "sparql", "-", "--endpoint", f"{server.url}/sparql", "--graph", "urn:test:g",
             input="CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }",
         )  # fmt: skip
     finally:
