@@ -1004,7 +1004,9 @@ def _run(
     try:
         return store.query(text, default_graph=graphs, named_graphs=[])
     except SyntaxError as exc:
-        raise sparql_error(exc, source, text, partial(_rdflib_refusal, text)) from None
+        raise sparql_error(
+            exc, source, text, partial(_rdflib_refusal, text), partial(_rdflib_place, text)
+        ) from None
     except (OSError, RuntimeError) as exc:  # RuntimeError: an unknown custom function
         raise AnthologyError(f"query failed: {_one_line(exc)}", source) from None
 
@@ -1015,6 +1017,14 @@ def _rdflib_refusal(text: str) -> str | None:
     from .rdflib_sparql import refusal
 
     return refusal(text)
+
+
+def _rdflib_place(text: str) -> tuple[int, int] | None:
+    """``rdflib_sparql.syntax_error_place`` of ``text``: rdflib read only when pyoxigraph
+    places a refused text's error at its end, where it stopped reading."""
+    from .rdflib_sparql import syntax_error_place
+
+    return syntax_error_place(text)
 
 
 def _one_line(error: Exception) -> str:

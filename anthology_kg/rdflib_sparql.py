@@ -28,7 +28,7 @@ from .swaps import held, swapped
 from .terms import from_ox, is_iri, nt_term, quiet_ill_typed
 
 if TYPE_CHECKING:
-    from pyparsing import ParseResults
+    from pyparsing import ParseException, ParseResults
     from rdflib.paths import Path as RDFPath
     from rdflib.plugins.sparql.parserutils import Comp, CompValue, Expr
     from rdflib.plugins.sparql.sparql import FrozenBindings, Query, QueryContext
@@ -1005,14 +1005,48 @@ def prepare(text: str, source: str | Path | None = None) -> Query:
         if first is not None and len(expandUnicodeEscapes(text[:first])) < exc.loc:
             undeclared = undeclared_prefix_error(text)
         if undeclared is None:
-            message = f"SPARQL syntax error at column {exc.col}: {exc.msg}"
-            raise AnthologyError(message, source, exc.lineno) from None
+            line, column = _written_place(text, exc)
+            message = f"SPARQL syntax error at column {column}: {exc.msg}"
+            raise AnthologyError(message, source, line) from None
         raise _syntax_error(*undeclared, source) from None
     except Exception as exc:
         undeclared = undeclared_prefix_error(text)  # (rdflib: "Unknown namespace prefix : ex")
         if undeclared is None:
             raise AnthologyError(f"SPARQL syntax error: {_first_line(exc)}", source) from None
         raise _syntax_error(*undeclared, source) from None
+
+
+def syntax_error_place(text: str) -> tuple[int, int] | None:
+    """Where rdflib's SPARQL grammar finds the query ``text`` at fault: the line and
+    column (``_written_place``) of the construct it could not read, the triple or clause
+    the error is in; None where it reads the text whole. For the fast engine, whose
+    parser places most errors where it stopped reading (``sparql_text.sparql_error``)."""
+    from pyparsing import ParseException
+    from rdflib.plugins.sparql.parser import parseQuery
+
+    try:
+        parseQuery(text)
+    except ParseException as exc:
+        return _written_place(text, exc)
+    except Exception:  # (a text rdflib's grammar takes and then refuses: no place)
+        return None
+    return None
+
+
+def _written_place(text: str, exc: ParseException) -> tuple[int, int]:
+    """The line and column of rdflib's parse error ``exc`` in ``text`` as written, as
+    pyoxigraph counts them: pyparsing gives the column of the line with its tabs expanded
+    (to every eighth column), here counted one character each. In a text with a ``\\u``
+    escape (rdflib reads it with its escapes replaced) the place is pyparsing's."""
+    lines = text.split("\n")
+    if exc.lineno > len(lines) or "\\u" in text or "\\U" in text:
+        return exc.lineno, exc.col
+    written, width = lines[exc.lineno - 1], 0
+    for column, character in enumerate(written, 1):
+        if width >= exc.col - 1:
+            return exc.lineno, column
+        width = (width // 8 + 1) * 8 if character == "\t" else width + 1
+    return exc.lineno, len(written) + 1
 
 
 def _syntax_error(

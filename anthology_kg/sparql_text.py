@@ -827,10 +827,17 @@ _PARSER_REASON = re.compile(
 #: Why a text is refused, found by another reading of it (``sparql_error_text``'s
 #: ``reason``); None where that reading finds nothing wrong.
 Reason = Callable[[], str | None]
+#: Where another reading of a text finds it at fault (``sparql_error_text``'s ``place``):
+#: line and column; None where that reading finds nothing wrong.
+Place = Callable[[], tuple[int, int] | None]
 
 
 def sparql_error_text(
-    exc: SyntaxError, lines_before: int = 0, text: str | None = None, reason: Reason | None = None
+    exc: SyntaxError,
+    lines_before: int = 0,
+    text: str | None = None,
+    reason: Reason | None = None,
+    place: Place | None = None,
 ) -> tuple[str, int | None, int | None] | None:
     """pyoxigraph's SPARQL syntax error as a short message, its line in the query's own
     text (after ``lines_before`` lines added in front of it) and its column; None when
@@ -845,7 +852,13 @@ def sparql_error_text(
     (``_NO_REASON``: a BIND of a variable in scope gives 'expected [_]' at the end;
     ``rdflib_sparql.refusal``), why the text is refused, found by another reading of it,
     said instead at no position; not where pyoxigraph names a reason of its own (``IRI
-    parsing failed``) or a token it expected, nor for an undeclared prefix."""
+    parsing failed``) or a token it expected, nor for an undeclared prefix. ``place``:
+    asked only where pyoxigraph's position is the end of the text (blanks after it at
+    most), where it stopped reading (a stored query's error was at line 6 of a file of
+    5, with ``FILTER(?a = )`` on line 4), the place another reading of the text finds
+    (``rdflib_sparql.syntax_error_place``: the triple or clause at fault), the tokens
+    pyoxigraph expected still said; where that reading finds none, the end of the text's
+    last character that is no blank (a line the text has)."""
     first = (exc.msg or str(exc)).split("\n")[0]
     found = _SPARQL_POSITION.match(first)
     if found is None:
@@ -872,7 +885,19 @@ def sparql_error_text(
             return said, None, None
     elif len(said) > 120:
         said = said[:117] + "..."
+    if place is not None and text is not None and _at_end(text, line, column):
+        there = place()
+        line, column = there if there is not None else _line_column(text, len(text.rstrip()))
     return said, line - lines_before, column
+
+
+def _at_end(text: str, line: int, column: int) -> bool:
+    """Whether ``line`` and ``column`` (from 1, as pyoxigraph counts) of ``text`` are at
+    its end, or followed by blanks only."""
+    lines = text.split("\n")
+    if line > len(lines):
+        return True
+    return not text[sum(len(n) + 1 for n in lines[: line - 1]) + column - 1 :].strip()
 
 
 def _line_column(text: str, offset: int) -> tuple[int, int]:
@@ -935,12 +960,13 @@ def sparql_error(
     source: Path | str | None,
     text: str | None = None,
     reason: Reason | None = None,
+    place: Place | None = None,
 ) -> AnthologyError:
     """A SPARQL syntax error of pyoxigraph in the ``text`` of ``source`` as an
     AnthologyError at its file and line, ``bad.rq:3: SPARQL syntax error at column 1:
     expected ...``, or at its file alone where it has no position (``sparql_error_text``,
-    which ``reason`` is given to)."""
-    found = sparql_error_text(exc, text=text, reason=reason)
+    which ``reason`` and ``place`` are given to)."""
+    found = sparql_error_text(exc, text=text, reason=reason, place=place)
     if found is None:
         return AnthologyError(f"SPARQL syntax error: {exc.msg or exc}", source)
     said, line, column = found
