@@ -1038,7 +1038,7 @@ def validate(
     shapes file named *.TTL (not read) and a data/ holding no *.ttl file are warned of
     on stderr.
     """
-    from .reports import WRITERS, junit_report, select_results
+    from .reports import ERROR_WRITERS, WRITERS, junit_report, select_results
     from .w3c_report import WRITERS as SHACL_WRITERS
 
     formats = REPORT_FORMATS + SHACL_REPORT_FORMATS
@@ -1051,21 +1051,28 @@ def validate(
     # A store's connection (and its HTTP client) only with --endpoint.
     _refuse_without_endpoint(endpoint, graph="--graph", method="--method")
     connection = _connection(settings, method) if endpoint else None
-    report = _validated(settings, engine, inference, extra_shapes, endpoint, graph, connection)
-    _check_selection(report, select, ignore)
-    for warning in report.engine.folder_warnings():
-        _say(str(warning))
-    report = select_results(report, _codes(select), _codes(ignore))
-    report = _against_baseline(
-        settings,
-        report,
-        baseline,
-        lambda folder: select_results(
-            _validated(_settings_at(settings, folder), engine, inference, extra_shapes),
-            _codes(select),
-            _codes(ignore),
-        ),
-    )
+    try:
+        report = _validated(settings, engine, inference, extra_shapes, endpoint, graph, connection)
+        _check_selection(report, select, ignore)
+        for warning in report.engine.folder_warnings():
+            _say(str(warning))
+        report = select_results(report, _codes(select), _codes(ignore))
+        report = _against_baseline(
+            settings,
+            report,
+            baseline,
+            lambda folder: select_results(
+                _validated(_settings_at(settings, folder), engine, inference, extra_shapes),
+                _codes(select),
+                _codes(ignore),
+            ),
+        )
+    except AnthologyError as exc:
+        # A workflow reading a CI format reads the error there too (an annotation at
+        # the file, a SARIF log to upload); stderr says it and the exit is 2 as ever.
+        if fmt in ERROR_WRITERS:
+            _emit(ERROR_WRITERS[fmt](exc), output)
+        raise
     if fmt in SHACL_WRITERS:
         _emit(SHACL_WRITERS[fmt](report, settings.base), output)
     elif fmt == "text" and output is None:

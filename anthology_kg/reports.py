@@ -33,7 +33,13 @@ import pyoxigraph as ox
 
 from . import __version__
 from .config import did_you_mean
-from .errors import AnthologyError, clipped, display_path, printable_characters
+from .errors import (
+    AnthologyError,
+    clipped,
+    display_path,
+    printable_characters,
+    printable_lines,
+)
 from .layout import printable
 from .rules import WAIVER_CODE, WAIVER_SHAPE, graded, matches_code
 from .validation import Report, RuleResult, failing_severities, own_shape_names
@@ -431,6 +437,12 @@ def sarif_report(report: Report) -> str:
         if r.baseline:
             result["baselineState"] = r.baseline
         results.append(result)
+    return _sarif_document(rules, results)
+
+
+def _sarif_document(rules: list[dict], results: list[dict], **more: object) -> str:
+    """A SARIF 2.1.0 log of one run of anthology-kg: its rules, its results and the
+    run's ``more`` properties (its invocations)."""
     document = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -445,6 +457,7 @@ def sarif_report(report: Report) -> str:
                     }
                 },
                 "results": results,
+                **more,
                 # Columns count code points, as the text report's do (SARIF's default
                 # is UTF-16 code units: a character past U+FFFF is two of them).
                 "columnKind": "unicodeCodePoints",
@@ -460,4 +473,70 @@ WRITERS: dict[str, Callable[[Report], str]] = {
     "github": github_report,
     "junit": junit_report,
     "sarif": sarif_report,
+}
+
+
+def _error_place(error: AnthologyError) -> tuple[str | None, int | None]:
+    """The file of an input error as GitHub reads a path (``_repository_paths``), and
+    its line; (None, None) for an error of no file (of a folder, an option, a revision)."""
+    if error.path is None or not os.path.isfile(error.path):
+        return None, None
+    return _repository_paths()(display_path(error.path)), error.line
+
+
+def github_error(error: AnthologyError) -> str:
+    """An input error as a GitHub workflow command: ``::error file=…,line=…,title=…::``
+    and the message, so that the run shows it at the file as it shows a result."""
+    file, line = _error_place(error)
+    props = []
+    if file is not None:
+        props.append(f"file={_escape_property(file)}")
+        if line is not None:
+            props.append(f"line={line}")
+    props.append(f"title={_escape_property('anthology-kg: input error')}")
+    return f"::error {','.join(props)}::{_escape_data(error.message)}\n"
+
+
+def sarif_error(error: AnthologyError) -> str:
+    """An input error as a SARIF 2.1.0 log: a run of no results whose invocation did not
+    succeed (``executionSuccessful`` false, exit code 2) and carries the error as a
+    tool execution notification of level ``error`` at its file and line (SARIF 3.20.14,
+    3.20.21, 3.58): a log to upload where a workflow expects one, which says the
+    results are not all there."""
+    notification: dict = {"level": "error", "message": {"text": printable_lines(error.message)}}
+    file, line = _error_place(error)
+    if file is not None:
+        location: dict = {"artifactLocation": {"uri": _uri(file)}}
+        if line is not None:
+            location["region"] = {"startLine": line}
+        notification["locations"] = [{"physicalLocation": location}]
+    invocation = {
+        "executionSuccessful": False,
+        "exitCode": 2,
+        "toolExecutionNotifications": [notification],
+    }
+    return _sarif_document([], [], invocations=[invocation])
+
+
+def junit_error(error: AnthologyError) -> str:
+    """An input error as JUnit XML: one testcase holding an ``error`` element (not a
+    ``failure``: the rules could not be run), its text the message stderr shows."""
+    suites = ET.Element("testsuites", name="anthology-kg", tests="1", failures="0", errors="1")
+    suite = ET.SubElement(
+        suites, "testsuite", name="anthology-kg rules", tests="1", failures="0", errors="1"
+    )
+    case = ET.SubElement(suite, "testcase", classname="anthology-kg", name="input")
+    element = ET.SubElement(
+        case, "error", message=printable(error.message.split("\n")[0]), type="input error"
+    )
+    element.text = str(error)
+    ET.indent(suites)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, "unicode") + "\n"
+
+
+#: An input error in a CI format: what a workflow reads where it expects a report.
+ERROR_WRITERS: dict[str, Callable[[AnthologyError], str]] = {
+    "github": github_error,
+    "junit": junit_error,
+    "sarif": sarif_error,
 }

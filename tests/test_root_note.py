@@ -5,6 +5,8 @@ anthology and the engine, as its help says ("what is read, engine")."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from conftest import run_cli
 
@@ -33,7 +35,14 @@ def test_outside_an_anthology_check_and_validate_refuse_the_sample(tmp_path, mon
         "anthology-kg: no anthology here (no data/ folder here or above); use --root DIR "
         f"(the bundled sample: --root {bundled_dir()})\n"
     )
-    assert (result.exit_code, result.stdout, result.stderr) == (2, "", refusal)
+    assert (result.exit_code, result.stderr) == (2, refusal)
+    if "sarif" in args:  # an input error is written in a CI format too (hunt21 #9)
+        run = json.loads(result.stdout)["runs"][0]
+        (notification,) = run["invocations"][0]["toolExecutionNotifications"]
+        assert notification["message"]["text"] == refusal.removeprefix("anthology-kg: ")[:-1]
+        assert run["results"] == [] and "locations" not in notification
+    else:
+        assert result.stdout == ""
     named = run_cli("--root", str(bundled_dir()), *args)
     assert named.exit_code == 0 and BUNDLED not in named.stderr, named.stderr
 
