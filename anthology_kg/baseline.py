@@ -129,7 +129,8 @@ def validate_staged(
         report, warnings = validate_folder(folder)
         results = [_relocated(r, folder, state.root) for r in report.results]
         moved = [_relocated_warning(w, folder, state) for w in warnings]
-    return replace(report, results=results), moved
+        said = [_relocated_warning(w, folder, state) for w in report.warnings]
+    return replace(report, results=results, warnings=said), moved
 
 
 def _relocated_warning(warning: LayoutWarning, folder: Path, state: State) -> LayoutWarning:

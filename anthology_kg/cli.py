@@ -1054,7 +1054,7 @@ def validate(
     try:
         report = _validated(settings, engine, inference, extra_shapes, endpoint, graph, connection)
         _check_selection(report, select, ignore)
-        for warning in report.engine.folder_warnings():
+        for warning in report.engine.folder_warnings() + report.warnings:
             _say(str(warning))
         report = select_results(report, _codes(select), _codes(ignore))
         report = _against_baseline(
@@ -1145,7 +1145,7 @@ def check(settings, fail_on, select, ignore, engine, inference, baseline, staged
         baseline,
         lambda folder: validated(_settings_at(settings, folder)),
     )
-    for warning in warnings:
+    for warning in warnings + current.warnings:
         _say(str(warning))
     _echo_report(settings, report)
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)

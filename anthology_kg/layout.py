@@ -51,7 +51,8 @@ class FileEntries:
 
 @dataclass(frozen=True)
 class LayoutWarning:
-    """A data file that breaks the layout rule; it changes no exit code."""
+    """A file's problem said on stderr that changes no exit code: a data file that breaks
+    the layout rule, a waiver that names nothing in the data (validation)."""
 
     path: Path
     line: int | None

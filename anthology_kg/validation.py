@@ -26,6 +26,7 @@ from .config import FAIL_ON, did_you_mean
 from .entries import iri_of
 from .errors import AnthologyError, clipped, display_path, first_of
 from .kinds import is_blank, is_iri, is_literal, text
+from .layout import LayoutWarning
 from .rules import (
     AK,
     SEVERITIES,
@@ -149,6 +150,9 @@ class Report:
     # waivers and selection; and the engine, whose shapes their paths are nodes of.
     rows: list[ResultRow] = field(default_factory=list, compare=False, repr=False)
     engine: Engine | None = field(default=None, compare=False, repr=False)
+    #: What is said on stderr and changes no exit code: a waiver that names nothing in
+    #: the data (``_apply_waivers``), at its file and line.
+    warnings: list[LayoutWarning] = field(default_factory=list)
 
     @property
     def shapes(self) -> Graph | None:
@@ -246,12 +250,13 @@ def validate(
         )
     ]
     today = today or dt.datetime.now(dt.timezone.utc).date()
-    results = _apply_waivers(anthology, results, rules, today)
+    results, warnings = _apply_waivers(anthology, results, rules, today)
     return Report(
         results=sorted(results, key=RuleResult.sort_key),
         rules=rules,
         rows=rows,
         engine=anthology,
+        warnings=warnings,
     )
 
 
@@ -679,14 +684,17 @@ def _enclosing_rule(
 
 def _apply_waivers(
     anthology: Engine, results: list[RuleResult], rules: list[Rule], today: dt.date
-) -> list[RuleResult]:
+) -> tuple[list[RuleResult], list[LayoutWarning]]:
     """Mark waived results; add a violation (AK000, at the waiver) for each waiver that is
     incomplete (a reason of blanks alone too), gives more than one focus entry, rule,
     reason or expiry date, or an expiry that is not a date, names no rule of ``rules``
-    nor a shape (it would waive nothing), or has expired."""
+    nor a shape (it would waive nothing), or has expired. A waiver whose focus names
+    nothing in the data (``_names_nothing``: a typo, or a relative IRI read against
+    another base) is a warning: it waives nothing, and the result it meant stays."""
     waivers = anthology.rules.waivers_view
     active: dict[tuple[str, str], str] = {}
     out: list[RuleResult] = []
+    warnings: list[LayoutWarning] = []
     known: dict[str, None] | None = None  # what ak:rule may name, read at the first waiver
     for waiver in sorted(waivers.subjects(RDF.type, AK.Waiver), key=text):
         focuses = waivers.objects(waiver, AK.waives)
@@ -745,6 +753,12 @@ def _apply_waivers(
             )
             continue
         assert reason is not None  # (else a problem, above)
+        nothing = _names_nothing(anthology, focus)
+        if nothing is not None:
+            place = _waiver_place(anthology, waiver)
+            path = place[0] if place else anthology.rules.waivers_file
+            if path is not None:
+                warnings.append(LayoutWarning(path, place[1] if place else None, nothing))
         for name in names:
             active[(short(anthology, focus) or "", name)] = reason.value
     for result in results:
@@ -752,7 +766,29 @@ def _apply_waivers(
         if why is None:
             why = active.get((result.focus, result.code))
         out.append(result if why is None else replace(result, waived=True, waiver_reason=why))
-    return out
+    return out, sorted(warnings, key=lambda w: (w.path, w.line or 0))
+
+
+def _names_nothing(anthology: Engine, focus: ShapeTerm) -> str | None:
+    """Why a waiver of the IRI ``focus`` waives nothing, where the data has no statement
+    of it or about it (a result's focus is an entry or another node of the data); None
+    where it has one, or ``focus`` is no IRI. The base a relative IRI of waivers.ttl
+    resolves against is named where ``focus`` is under it, and the entry identifier
+    closest to the IRI's last part is offered."""
+    iri = iri_of(focus)
+    if iri is None or anthology.identifier(focus) is not None:
+        return None
+    if anthology.objects(focus) or anthology.referrers(focus):
+        return None
+    base = anthology.base
+    under = iri.startswith(base) and len(iri) > len(base)
+    word = iri[len(base) :] if under else re.split("[/#]", iri)[-1]
+    identifiers = {identifier: None for _, identifier in anthology.identifier_pairs()}
+    resolved = f" (a relative IRI resolves against the base <{base}>)" if under else ""
+    return (
+        f"the waiver waives <{iri}>, which names nothing in the data, and so waives "
+        f"nothing{resolved}{did_you_mean(word, sorted(identifiers))}"
+    )
 
 
 def _waiver_place(anthology: Engine, waiver: ShapeTerm) -> tuple[Path, int, int | None] | None:
