@@ -104,9 +104,12 @@ def diff_labels(name: str) -> tuple[str, str]:
     """The ``---`` and ``+++`` labels of a diff of the file shown as ``name``, as git
     prints them: ``a/`` and ``b/`` before the path, the leading slash of an absolute
     path dropped (``git diff --no-index /tmp/x/F.ttl …`` prints ``a/tmp/x/F.ttl``), and
-    quoted as ``git_quoted`` quotes it."""
+    quoted as ``git_quoted`` quotes it, and followed by a tab when the path holds a
+    space (git's diff.c does so, for GNU patch, which ends a name at a space or a tab:
+    without it ``patch -p1`` finds no file ``data/a``)."""
     path = name.lstrip("/")
-    return git_quoted(f"a/{path}"), git_quoted(f"b/{path}")
+    tab = "\t" if " " in path else ""
+    return git_quoted(f"a/{path}") + tab, git_quoted(f"b/{path}") + tab
 
 
 #: How git's quote_c_style writes a control character it names.

@@ -4,6 +4,7 @@ exact behaviour is pinned (README, the store's canonical forms)."""
 from __future__ import annotations
 
 import shutil
+import subprocess
 
 import pytest
 from conftest import run_cli
@@ -96,6 +97,30 @@ def test_fmt_diff_labels_a_file_under_the_working_directory_by_its_relative_path
     result = run_cli("fmt", "--diff")
     assert result.exit_code == 1
     assert result.stdout.startswith("--- a/data/LIT-168.ttl\n+++ b/data/LIT-168.ttl\n")
+
+
+@pytest.mark.parametrize("name", ["a b.ttl", "a b ü.ttl"])
+def test_fmt_diff_labels_a_name_with_a_space_as_git_does_and_patch_applies_it(
+    tmp_path, monkeypatch, name
+):
+    """git ends a ``---``/``+++`` label holding a space with a tab, so that GNU patch,
+    which reads a name up to a space or a tab, reads it whole (hunt20 #13: ``patch -p1``
+    found no file ``data/a``)."""
+    (tmp_path / "data").mkdir()
+    path = tmp_path / "data" / name
+    written = '<https://w3id.org/anthology-kg/id/X>   <urn:p> "a" .\n'
+    path.write_text(written, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("fmt", "--diff")
+    assert result.exit_code == 1, result.stderr
+    assert result.stdout.startswith(f"--- a/data/{name}\t\n+++ b/data/{name}\t\n")
+    if shutil.which("patch") is None:
+        pytest.skip("GNU patch is not installed")
+    applied = subprocess.run(
+        ["patch", "-p1"], input=result.stdout, cwd=tmp_path, capture_output=True, text=True
+    )
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    assert run_cli("fmt", "--check").exit_code == 0  # what fmt would write, written
 
 
 BOM = b"\xef\xbb\xbf"
