@@ -23,7 +23,12 @@ from . import linear_regex
 from .errors import AnthologyError
 from .namespaces import prefixed_like
 from .query_result import QueryResult, in_select_star_order
-from .sparql_text import code_characters, undeclared_prefix_error, undeclared_prefixes
+from .sparql_text import (
+    code_characters,
+    undeclared_prefix_error,
+    undeclared_prefixes,
+    update_error,
+)
 from .swaps import held, swapped
 from .terms import from_ox, is_iri, nt_term, quiet_ill_typed
 
@@ -999,6 +1004,9 @@ def prepare(text: str, source: str | Path | None = None) -> Query:
     try:
         return _prepared(text, bool(rdflib.NORMALIZE_LITERALS))
     except ParseException as exc:  # where, as the fast engine says it (sparql_text.sparql_error)
+        update = update_error(text)
+        if update is not None:
+            raise _syntax_error(*update, source) from None
         first = next(iter(undeclared_prefixes(text).values()), None)
         undeclared = None
         # (rdflib parses the text with its \u escapes read: its offsets are of that text)

@@ -166,6 +166,30 @@ def query_form(text: str) -> tuple[str, int] | None:
     return None
 
 
+#: The keywords an operation of SPARQL 1.1 Update starts with (its grammar's Update1:
+#: Load, Clear, Drop, Add, Move, Copy, Create, InsertData, DeleteData, DeleteWhere and
+#: Modify, which opens with WITH, DELETE or INSERT).
+_UPDATES = ("INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "ADD", "MOVE", "COPY", "CREATE", "WITH")
+
+
+def update_error(text: str, lines_before: int = 0) -> tuple[str, int, int] | None:
+    """Where the ``text`` a query parser refused is an update, not a query (its first
+    keyword after the prologue opens an operation of SPARQL 1.1 Update): that said as
+    ``sparql_error_text`` says an error, at the keyword; None for any other text. The
+    parsers said only the token they expected there (hunt20 #14: 'expected CONSTRUCT')."""
+    tokens = list(_code_tokens(text))
+    _, _, first = _read_prologue(text, tokens)
+    if first >= len(tokens) or tokens[first][2] not in _UPDATES:
+        return None
+    word = tokens[first][2]
+    line, column = _line_column(text, tokens[first][0])
+    said = (
+        f"{word} opens a SPARQL Update, not a query: queries only are run "
+        "(SELECT, ASK, CONSTRUCT, DESCRIBE)"
+    )
+    return said, line - lines_before, column
+
+
 def _clause_brace(text: str, start: int) -> int | None:
     """The offset of the ``{`` opening the WHERE clause of the query (or sub-SELECT)
     whose form keyword ends at ``start``: the first brace outside the parentheses of its
@@ -864,6 +888,9 @@ def sparql_error_text(
     if found is None:
         return None
     if text is not None:
+        update = update_error(text, lines_before)
+        if update is not None:
+            return update
         undeclared = undeclared_prefix_error(text, lines_before)
         if undeclared is not None:
             return undeclared
