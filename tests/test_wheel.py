@@ -218,6 +218,17 @@ def test_readme_pre_commit_revision_exists_and_holds_the_hooks():
         text=True,
     )
     assert hooks.returncode == 0, f"{rev}: {hooks.stderr}"
+    # The hooks the snippet installs are the ones the README describes beside it (hunt21
+    # #10: it pinned a commit 533 commits old, whose hooks ran on fewer files).
+    pinned = subprocess.run(
+        [git, "-C", str(REPO), "show", f"{rev}:.pre-commit-hooks.yaml"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert pinned.stdout == (REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"), (
+        f"the README's snippet pins {rev}, whose .pre-commit-hooks.yaml is not this one's"
+    )
     init = subprocess.run(
         [git, "-C", str(REPO), "show", f"{rev}:anthology_kg/__init__.py"],
         capture_output=True,
