@@ -108,6 +108,7 @@ public class JenaJobs {
             jobs = JSON.parseAny(in).getAsArray();
         }
         Map<String, Dataset> loaded = new HashMap<>();
+        Map<String, Shapes> shapesRead = new HashMap<>();
         for (JsonValue value : jobs) {
             JsonObject job = value.getAsObject();
             JsonObject said = new JsonObject();
@@ -140,13 +141,19 @@ public class JenaJobs {
                     }
                 } else if (kind.equals("shacl")) {
                     Graph data = read(text(job, "data"), Lang.NTRIPLES, collected).getDefaultGraph();
-                    Collected shapesSaid = new Collected(text(job, "shapes"));
-                    Graph shapes = read(text(job, "shapes"), Lang.NTRIPLES, shapesSaid).getDefaultGraph();
-                    shapesSaid.warnings.forEach(collected.warnings::add);
-                    shapesSaid.errors.forEach(collected.errors::add);
-                    ShaclValidator validator = ShaclValidator.get();
-                    Shapes parsed = validator.parse(shapes);
-                    ValidationReport report = validator.validate(parsed, data);
+                    // Shapes files of the same text are read and compiled once.
+                    String shapesText = Files.readString(Path.of(text(job, "shapes")), StandardCharsets.UTF_8);
+                    Shapes parsed = shapesRead.get(shapesText);
+                    if (parsed == null) {
+                        Collected shapesSaid = new Collected(text(job, "shapes"));
+                        Graph shapes = read(text(job, "shapes"), Lang.NTRIPLES, shapesSaid).getDefaultGraph();
+                        shapesSaid.warnings.forEach(collected.warnings::add);
+                        shapesSaid.errors.forEach(collected.errors::add);
+                        parsed = ShaclValidator.get().parse(shapes);
+                        shapesRead.put(shapesText, parsed);
+                    }
+                    Graph shapes = parsed.getGraph();
+                    ValidationReport report = ShaclValidator.get().validate(parsed, data);
                     DatasetGraph together = DatasetGraphFactory.createGeneral();
                     together.setDefaultGraph(data);
                     together.addGraph(NodeFactory.createURI("urn:x-jena:shapes"), shapes);
