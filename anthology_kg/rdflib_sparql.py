@@ -236,6 +236,7 @@ def _in_scope_projected(translate: Translation) -> Translation:
             if refused is not None:  # (the fast engine's parser refuses it too)
                 raise ValueError(refused)
             _grouping_as_sparql_says(query)
+        _exists_translated_everywhere(query)
         star = query.name in ("SelectQuery", "SubSelect") and not _child(query, "projection")
         in_scope = _in_scope(query) if star else set()  # (before: translate rewrites it)
         algebra, projected = translate(query)
@@ -254,6 +255,21 @@ def _in_scope_projected(translate: Translation) -> Translation:
 
     translated.anthology_kg = True  # type: ignore[attr-defined]
     return translated
+
+
+def _exists_translated_everywhere(query: CompValue) -> None:
+    """The pattern of each EXISTS and NOT EXISTS in the expressions of ``query`` (a parse
+    tree) rdflib's ``translate`` leaves as written, translated as it translates those of
+    a FILTER or a BIND (``algebra.translateExists``): in the projection, GROUP BY, HAVING
+    and ORDER BY, where SPARQL 1.1 allows one as any expression (17.4.1.4) and rdflib's
+    evaluation met the parse tree ("What do I do with this CompValue?"). Their paths are
+    translated first, as ``translate`` does the WHERE clause's."""
+    from rdflib.plugins.sparql.algebra import translateExists, translatePath, traverse
+
+    for name in ("projection", "groupby", "having", "orderby"):
+        part = _child(query, name)
+        if part is not None:
+            query[name] = translateExists(traverse(part, visitPost=translatePath))
 
 
 def _projection_refused(select: CompValue) -> str | None:
@@ -1553,7 +1569,12 @@ def _groups_as_sparql_says(
     """rdflib's ``evalAggregateJoin`` (SPARQL 1.1, 18.5: the groups' aggregates, one row
     a group), but ``GROUP BY`` over no solutions gives no row: there is no group. rdflib
     gave one empty row whatever the grouping, which SPARQL gives only for the one
-    implicit group of a query with aggregates and no ``GROUP BY`` (its COUNT is 0)."""
+    implicit group of a query with aggregates and no ``GROUP BY`` (its COUNT is 0). And
+    a group's row binds its keys that are variables (``GROUP BY ?e``, ``GROUP BY (... AS
+    ?e)``), as the fast engine's does: the pattern of an EXISTS in the projection, HAVING
+    or ORDER BY is asked of that row (18.6), which rdflib's sampling of the variables
+    outside aggregates does not reach, so ``HAVING (EXISTS { ?e a ak:Reference })`` read
+    ``?e`` unbound."""
     from rdflib.plugins.sparql import evaluate as rdflib_evaluate
     from rdflib.plugins.sparql.aggregates import Aggregator
     from rdflib.plugins.sparql.sparql import FrozenBindings
@@ -1567,8 +1588,12 @@ def _groups_as_sparql_says(
         if key not in groups:
             groups[key] = Aggregator(aggregations=join.A)
         groups[key].update(row)
-    for group in groups.values():
-        yield FrozenBindings(ctx, group.get_bindings())
+    for key, group in groups.items():
+        bindings = dict(group.get_bindings())
+        for variable, value in zip(keys or (), key, strict=True):
+            if isinstance(variable, Variable) and isinstance(value, Identifier):
+                bindings.setdefault(variable, value)
+        yield FrozenBindings(ctx, bindings)
 
 
 @functools.cache

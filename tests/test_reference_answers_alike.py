@@ -505,3 +505,83 @@ def test_an_inner_filter_in_a_shapes_sparql_sees_its_own_groups_variables(tmp_pa
     data = "@prefix ex: <http://ex.org/> .\nex:a ex:p ex:b .\n"
     text = validated_alike(*own_shapes(tmp_path, INNER_FILTER_SHAPE, data))
     assert "] http://ex.org/b unseen inside (" in text
+
+
+#: EXISTS in any expression (SPARQL 1.1, 17.4.1.4; the grammar's BuiltInCall in a
+#: SelectClause, OrderCondition, HavingCondition and GroupCondition): rdflib translated
+#: the pattern of a FILTER's or a BIND's EXISTS only, and refused the others with its
+#: algebra's dump ("What do I do with this CompValue? GroupGraphPatternSub…", exit 2).
+#: On the bundled anthology: LIT-168-reproducible is its one ak:ReproducibilityClaim.
+EXISTS_ELSEWHERE = {
+    "in-the-projection": (
+        "SELECT ?c (EXISTS { ?c a ak:ReproducibilityClaim } AS ?repro)"
+        " WHERE { ?e ak:makesClaim ?c } ORDER BY ?c"
+    ),
+    "not-exists-within-if": (
+        "SELECT ?c (IF(NOT EXISTS { ?c a ak:ReproducibilityClaim }, 1, 0) AS ?r)"
+        " WHERE { ?e ak:makesClaim ?c } ORDER BY ?c"
+    ),
+    "in-order-by": (
+        "SELECT ?c WHERE { ?e ak:makesClaim ?c }"
+        " ORDER BY (EXISTS { ?c a ak:ReproducibilityClaim }) ?c"
+    ),
+    "in-having": (
+        "SELECT ?e (COUNT(?c) AS ?n) WHERE { ?e ak:makesClaim ?c } GROUP BY ?e"
+        " HAVING (EXISTS { ?e a ak:LiteratureRecord }) ORDER BY ?e"
+    ),
+    "in-having-not-projected": (
+        "SELECT (COUNT(?c) AS ?n) WHERE { ?e ak:makesClaim ?c } GROUP BY ?e"
+        " HAVING (NOT EXISTS { ?e a ak:LiteratureRecord })"
+    ),
+    "in-group-by": (
+        "SELECT ?r (COUNT(?c) AS ?n) WHERE { ?e ak:makesClaim ?c }"
+        " GROUP BY (EXISTS { ?c a ak:ReproducibilityClaim } AS ?r) ORDER BY ?r"
+    ),
+    "in-a-sub-select": (
+        "SELECT ?c ?repro WHERE { { SELECT ?c (EXISTS { ?c a ak:ReproducibilityClaim }"
+        " AS ?repro) WHERE { ?e ak:makesClaim ?c } } } ORDER BY ?c"
+    ),
+    "in-a-construct-order-by": (
+        "CONSTRUCT { ?c ex:p ?e } WHERE { ?e ak:makesClaim ?c }"
+        " ORDER BY (EXISTS { ?c a ak:ReproducibilityClaim })"
+    ),
+}
+AK = "PREFIX ak: <https://w3id.org/anthology-kg/ns#>\n"
+
+
+@pytest.mark.parametrize("case", EXISTS_ELSEWHERE)
+def test_exists_in_a_projection_order_by_having_or_group_by(case):
+    form = () if case.startswith("in-a-construct") else ("--format", "csv")
+    sparql_alike(AK + EXISTS_ELSEWHERE[case], *form)  # (exit 0, the same text on both)
+
+
+def test_exists_in_having_sees_the_groups_key():
+    """A group's row binds its key (``?e``), which the EXISTS is asked of, projected or
+    not: ARXIV-2409.19256, of two claims, is the entry that is no literature record."""
+    found = sparql_alike(AK + EXISTS_ELSEWHERE["in-having-not-projected"], "--format", "csv")
+    assert found.splitlines() == ["n", "2"]
+
+
+def test_exists_in_the_projection_answers_the_claims_kind():
+    found = sparql_alike(AK + EXISTS_ELSEWHERE["in-the-projection"], "--format", "csv")
+    assert [row.rsplit("/", 1)[1] for row in found.splitlines()[1:]] == [
+        "ARXIV-2409.19256-resharding,false",
+        "ARXIV-2409.19256-throughput,false",
+        "LIT-168-reproducible,true",
+    ], found
+
+
+EXISTS_HAVING_SHAPE = """@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix ex: <http://ex.org/> .
+ex:Counted a sh:NodeShape ; sh:targetNode ex:a ;
+  sh:sparql [ sh:message "{?n} values, one over 5" ; sh:select \"\"\"
+    SELECT $this (COUNT(?v) AS ?n) WHERE { $this <http://ex.org/p> ?v } GROUP BY $this
+    HAVING (EXISTS { $this <http://ex.org/p> ?w FILTER(?w > 5) })\"\"\" ] .
+"""
+
+
+def test_exists_in_a_shapes_having_is_evaluated(tmp_path):
+    data = "@prefix ex: <http://ex.org/> .\nex:a ex:p 1, 7 .\n"
+    assert "] 2 values, one over 5 (" in validated_alike(
+        *own_shapes(tmp_path, EXISTS_HAVING_SHAPE, data)
+    )
