@@ -7,8 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import AnthologyError
-from .sparql_text import check_variable_names
+from .sparql_text import check_bindings
 
 if TYPE_CHECKING:
     from rdflib.term import Node
@@ -30,12 +29,7 @@ def run_local(
     ``allow_service`` (``Engine.query``): a local query reaches the network only when
     the user asks. A name of ``bindings`` that is not a SPARQL variable name is an
     AnthologyError, on every engine (one written into the query's text could add to it),
-    and so is a value that is not an RDF term (an rdflib IRI, blank node or literal)."""
-    check_variable_names(bindings or {})
-    if bindings:
-        from rdflib.term import BNode, Literal, URIRef
-
-        for name, value in bindings.items():
-            if not isinstance(value, (URIRef, BNode, Literal)):
-                raise AnthologyError(f"cannot bind ?{name} to {value!r}: not an RDF term")
+    and so is a value that is not an rdflib IRI or literal: a blank node, which no query
+    can name (``sparql_text.check_bindings``), or no RDF term."""
+    check_bindings(bindings or {})
     return anthology.query(text, bindings, source, allow_service=allow_service)

@@ -24,6 +24,7 @@ from .errors import AnthologyError
 from .namespaces import prefixed_like
 from .query_result import QueryResult, in_select_star_order
 from .sparql_text import (
+    check_bindings,
     code_characters,
     undeclared_prefix_error,
     undeclared_prefixes,
@@ -1129,14 +1130,13 @@ def evaluate(
 
     ``bindings`` go in as rdflib's initBindings: rdflib mis-evaluates a VALUES block
     followed by an OPTIONAL that binds the same variable, initBindings it gets right.
+    They are the values the fast engine's VALUES block takes (``check_bindings``): no
+    blank node.
     """
+    check_bindings(bindings or {})
     prepared = prepare(text, source)
     kind = _kind(prepared)
-    terms: dict[str, Identifier] = {}
-    for name, node in (bindings or {}).items():
-        if not isinstance(node, Identifier):
-            raise TypeError(f"binding ?{name} is not an RDF term: {node!r}")
-        terms[name] = node
+    terms = cast("dict[str, Identifier]", dict(bindings or {}))
     refused = _refused_call(prepared)
     if refused is not None:  # (in the fast engine's words)
         raise AnthologyError(f"query failed: {refused}", source)

@@ -86,6 +86,7 @@ class RemoteEngine(EntryIndex):
         ``export``'s file) is an AnthologyError (``triplestore.require_graph``), not an
         empty answer."""
         check_parts(parts)
+        bound = with_values(text, bindings or {}, source)  # (a bad value: before any request)
         names = graph_names(self.data_graph)
         graphs = self.graphs if self.graphs and tuple(parts) == PARTS else [names[p] for p in parts]
         if names["data"] in graphs and not self._data_found:
@@ -95,7 +96,7 @@ class RemoteEngine(EntryIndex):
         with literals_as_written():
             answer = store_result(
                 query_url(self.endpoint, graphs),
-                with_values(text, bindings or {}, source),
+                bound,
                 connection=self.connection,
             )
         # Ordered by the text as written, as a local engine orders them: the VALUES

@@ -42,15 +42,15 @@ def with_values(text: str, bindings: Mapping[str, Node], source: str | Path | No
     own: a syntax error keeps the line it has in the text as written. A query with no
     WHERE clause to bind in is an AnthologyError at ``source``.
 
-    Each name must be a SPARQL variable name (``check_variable_names``), and each term
-    is written by the one N-Triples term writer (``terms.nt_term``; N-Triples terms are
-    SPARQL terms), which escapes every string: neither can end the block or add query
-    text. (rdflib's ``n3()`` wrote a value with a newline ending in
-    ``\"`` as a long string that the quote closed early.)
+    Each name must be a SPARQL variable name and each value an IRI or a literal
+    (``check_bindings``), and each term is written by the one N-Triples term writer
+    (``terms.nt_term``; N-Triples terms are SPARQL terms), which escapes every string:
+    neither can end the block or add query text. (rdflib's ``n3()`` wrote a value with
+    a newline ending in ``\"`` as a long string that the quote closed early.)
     """
     if not bindings:
         return text
-    check_variable_names(bindings)
+    check_bindings(bindings)
     names = sorted(bindings)
     block = (
         " VALUES ("
@@ -84,6 +84,24 @@ def check_variable_names(bindings: Mapping[str, object]) -> None:
     for name in bindings:
         if not isinstance(name, str) or not VARNAME.fullmatch(name):
             raise AnthologyError(f"cannot bind {name!r}: not a SPARQL variable name")
+
+
+def check_bindings(bindings: Mapping[str, object]) -> None:
+    """An AnthologyError unless each name of ``bindings`` is a SPARQL variable name
+    (``check_variable_names``) and each value an rdflib IRI or literal. A blank node is
+    refused by name: SPARQL's VALUES block takes none, and one written in a query is a
+    variable, not the node, so no engine can bind one as every engine binds a value (the
+    fast engine's VALUES block was a syntax error at a column of no text the caller
+    wrote; the reference engine bound it)."""
+    from rdflib.term import BNode, Literal, URIRef
+
+    check_variable_names(bindings)
+    for name, value in bindings.items():
+        if isinstance(value, BNode):
+            said = f"the blank node _:{value}: a query takes an IRI or a literal"
+            raise AnthologyError(f"cannot bind ?{name} to {said}")
+        if not isinstance(value, (URIRef, Literal)):
+            raise AnthologyError(f"cannot bind ?{name} to {value!r}: not an RDF term")
 
 
 #: The keywords that start a query (after its prologue of BASE and PREFIX).
