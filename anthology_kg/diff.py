@@ -23,7 +23,8 @@ Changes are grouped by the entry that owns each fact (the nearest node with a
 ``dcterms:identifier``, as validation reports name a focus entry). A fact about a blank
 node is shown inside the fact that points at it, so a changed takeaway reads as one
 takeaway removed and one added. An entry whose identifier disappears while another
-appears with the same content is reported as renamed.
+appears with the same content is reported as renamed, its facts removed under the old
+IRI and added under the new.
 
 Files whose bytes are the same in both states are parsed once: their triples are the same.
 """
@@ -667,7 +668,9 @@ def _signature(entry: EntryChange, facts: list[FactChange]) -> frozenset:
 
 
 def _renames(entries: list[EntryChange]) -> list[EntryChange]:
-    """Pair each removed entry with an added one of the same content: a rename."""
+    """Pair each removed entry with an added one of the same content: a rename, with the
+    facts the graph lost and gained, those of the old IRI removed and those of the new
+    added (its identifier's among them), as the N-Quads patch holds them."""
     gone = {_signature(e, e.removed): e for e in entries if e.status == "removed"}
     out: list[EntryChange] = []
     paired: set[int] = set()
@@ -687,6 +690,8 @@ def _renames(entries: list[EntryChange]) -> list[EntryChange]:
                     previous=old.identifier,
                     file=entry.file,
                     line=entry.line,
+                    added=entry.added,
+                    removed=old.removed,
                 )
             )
     return out + [e for e in entries if id(e) not in paired]

@@ -172,8 +172,8 @@ def markdown_diff(diff: AnthologyDiff) -> str:
         tally = f"+{len(entry.added)} −{len(entry.removed)}"
         summary = f"<b>{_md(entry.name)}</b> {_md(status_text(entry))} ({tally}){label}"
         out += ["", "<details>", f"<summary>{summary}</summary>", ""]
-        if not entry.added and not entry.removed:
-            out.append("Same content under a new identifier.")
+        if entry.status == "renamed":
+            out += ["Same content under a new identifier.", ""]
         for fact in entry.removed:
             out.append(f"- ➖ {_md(_fact_text(diff, entry, fact))}")
         for fact in entry.added:

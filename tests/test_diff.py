@@ -336,10 +336,30 @@ def test_renamed_entry(repo):
     by_id = {e["identifier"]: e for e in doc["entries"]}
     renamed = by_id.pop("SOTA-999")
     assert renamed["status"] == "renamed" and renamed["previousIdentifier"] == "SOTA-154"
-    assert renamed["added"] == [] and renamed["removed"] == []
+    # Its facts are removed under the old IRI and added under the new (hunt20 #10: the
+    # lists were empty and the counts 0 while the N-Quads patch held 3 and 3 triples).
+    label = '"published GRPO and PPO checkpoints"'
+    said = [("a", "ak:SotaRecord"), ("dcterms:identifier", None), ("rdfs:label", label)]
+    for key, identifier in (("removed", "SOTA-154"), ("added", "SOTA-999")):
+        facts = [(f["subject"], f["predicate"], f["object"]) for f in renamed[key]]
+        assert facts == [(identifier, p, o or f'"{identifier}"') for p, o in said], key
+    assert [(f["file"], f["line"]) for f in renamed["added"]] == [
+        ("data/SOTA-999.ttl", n) for n in (7, 8, 9)
+    ]
     assert doc["counts"]["renamed"] == 1 and doc["counts"]["removed"] == 0
+    assert (doc["counts"]["factsAdded"], doc["counts"]["factsRemoved"]) == (3, 3)
     # The arms and the seed entry still point at the old identifier, now dangling.
     assert "SOTA-154" not in by_id
+    # Every format counts what the patch holds.
+    patch = run_cli("diff", "--format", "nquads").stdout.splitlines()
+    assert sum(line.endswith(f"<{ADDED_GRAPH}> .") for line in patch) == 3
+    assert sum(line.endswith(f"<{REMOVED_GRAPH}> .") for line in patch) == 3
+    text = run_cli("diff").stdout
+    assert '  - SOTA-154 dcterms:identifier "SOTA-154"\n' in text, text
+    assert '  + dcterms:identifier "SOTA-999"  data/SOTA-999.ttl:8\n' in text, text
+    assert text.endswith("1 renamed entries; 3 fact(s) added, 3 removed\n"), text
+    markdown = run_cli("diff", "--format", "markdown").stdout
+    assert "| SOTA-999 | renamed (was SOTA-154) | 3 | 3 | data/SOTA-999.ttl:7 |" in markdown
 
 
 def test_revisions_and_ranges(repo):
