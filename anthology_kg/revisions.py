@@ -5,8 +5,9 @@
 into two ``State`` objects. A revision is read with ``git ls-tree`` and one
 ``git cat-file --batch`` process: no work tree is checked out. A file that is a symbolic
 link is what it points at, in a revision as on disk (where loading follows it): git
-follows it within the revision's tree; one pointing out of the repository is refused,
-since git does not record what is there. ``materialized(state)``
+follows it within the revision's tree, and so is a folder that is a link (``data`` ->
+``real``); one pointing out of the repository is refused, since git does not record
+what is there. ``materialized(state)``
 gives a folder holding the state's files, for the commands that load an anthology from
 disk (validation, stored queries); for a revision it is a temporary folder removed on
 every exit path.
@@ -291,23 +292,16 @@ class Repository:
         listing = self._git("ls-tree", "-r", "-z", "--full-tree", commit, "--", *self._pathspecs())
         # relative path -> what cat-file is asked: a blob id, or COMMIT:PATH for a link
         wanted: dict[str, str] = {}
-        for record in listing.split(b"\0"):
-            if not record:
-                continue
-            meta, _, path = record.decode("utf-8", "surrogateescape").partition("\t")
-            mode, kind, blob = meta.split()
+        linked: list[str] = []  # the folders of STATE_DIRS under a link (``data`` -> real)
+        for mode, kind, blob, path in _entries(listing):
             relative = path[len(self.prefix) :]
+            if mode == _LINK and any(_under(folder, relative) for folder in STATE_DIRS):
+                linked += [folder for folder in STATE_DIRS if _under(folder, relative)]
             if kind != "blob" or not _wanted(relative):
                 continue
-            if mode != _LINK:
-                wanted[relative] = blob
-            elif "\n" in path:  # (cat-file reads its requests a line each)
-                raise AnthologyError(
-                    "cannot read: a symbolic link whose name holds a line break",
-                    f"{name or revision}:{relative}",
-                )
-            else:
-                wanted[relative] = f"{commit}:{path}"
+            wanted[relative] = self._request(commit, mode, blob, path, name or revision)
+        for folder in linked:
+            self._read_linked(commit, folder, wanted, name or revision)
         contents = self._blobs(list(wanted.values()))
         files = {}
         for relative, request in sorted(wanted.items()):
@@ -356,13 +350,60 @@ class Repository:
         tree = done.stdout.decode("ascii").strip()
         return self.read(STAGED, root, name=STAGED, tree=tree)
 
+    def _request(self, commit: str, mode: str, blob: str, path: str, state: str) -> str:
+        """What cat-file is asked for the file at ``path`` of ``commit``: its blob id, or
+        ``COMMIT:PATH`` for a link (or a file under a linked folder), which git follows
+        within the tree."""
+        if mode != _LINK and blob:
+            return blob
+        if "\n" in path:  # (cat-file reads its requests a line each)
+            raise AnthologyError(
+                "cannot read: a symbolic link whose name holds a line break",
+                f"{state}:{path[len(self.prefix) :]}",
+            )
+        return f"{commit}:{path}"
+
+    def _read_linked(self, commit: str, folder: str, wanted: dict[str, str], state: str) -> None:
+        """The files of ``folder`` (one of STATE_DIRS, under a symbolic link in
+        ``commit``: ``data`` -> ``real``) added to ``wanted``, the link followed within
+        the tree as a file's is; a link git cannot follow there (out of the repository,
+        dangling, a loop) is an AnthologyError naming ``state:folder``."""
+        path = self.prefix + folder
+        answer = self._git(
+            "cat-file",
+            "--batch-check",
+            "--follow-symlinks",
+            input=f"{commit}:{path}\n".encode("utf-8", "surrogateescape"),
+        ).decode("utf-8", "surrogateescape")
+        header, _, rest = answer.partition("\n")
+        words = header.split()
+        if words[-1] == "missing":  # (a link to a folder git does not hold)
+            words = ["dangling"]
+        if len(words) == 3 and words[1] == "tree":
+            listing = self._git("ls-tree", "-r", "-z", words[0])
+            for mode, kind, blob, inner in _entries(listing):  # (a link: COMMIT:PATH)
+                relative = f"{folder}/{inner}"
+                if kind == "blob" and _wanted(relative):
+                    wanted[relative] = self._request(commit, mode, blob, f"{path}/{inner}", state)
+        elif len(words) != 3:  # symlink (out of the tree: rest is where it led), dangling, loop
+            target = rest.rstrip("\n") if words[0] == "symlink" else None
+            said = _Unread(_LINK_PROBLEMS.get(words[0], words[0]), target)
+            raise AnthologyError(f"cannot read: {said}", f"{state}:{folder}")
+
     def _git(self, *args: str | bytes, input: bytes | None = None) -> bytes:
         return _git(self.top, *args, input=input, environment=self.environment)
 
     def _pathspecs(self) -> list[bytes]:
         """The paths to list, as bytes: the prefix's as git gave them (a folder's name
-        that is not UTF-8, or that the locale's encoding cannot write, is passed as it is)."""
+        that is not UTF-8, or that the locale's encoding cannot write, is passed as it is).
+        Each folder of STATE_DIRS and the folders above it are named without a slash too,
+        so that one of them that is a symbolic link is listed (``data`` -> ``real``)."""
+        folders = {
+            str(p) for d in STATE_DIRS for p in [PurePosixPath(d), *PurePosixPath(d).parents]
+        }
+        folders.discard(".")
         names = [f"{self.prefix}{d}/" for d in STATE_DIRS] + [self.prefix + f for f in STATE_FILES]
+        names += [self.prefix + folder for folder in sorted(folders)]
         return [name.encode("utf-8", "surrogateescape") for name in names]
 
     def _blobs(self, requests: list[str]) -> dict[str, bytes | _Unread]:
@@ -399,6 +440,20 @@ class Repository:
             else:  # dangling, loop, notdir: the content is the request
                 contents[request] = _Unread(_LINK_PROBLEMS.get(header[0], header[0]))
         return contents
+
+
+def _entries(listing: bytes) -> Iterator[tuple[str, str, str, str]]:
+    """The mode, kind, object id and path of each record of ``git ls-tree -z``."""
+    for record in listing.split(b"\0"):
+        if record:
+            meta, _, path = record.decode("utf-8", "surrogateescape").partition("\t")
+            mode, kind, blob = meta.split()
+            yield mode, kind, blob, path
+
+
+def _under(folder: str, link: str) -> bool:
+    """Whether ``folder`` is the path ``link`` or a folder within it."""
+    return folder == link or folder.startswith(link + "/")
 
 
 #: The mode ``git ls-tree`` gives a symbolic link.

@@ -106,3 +106,72 @@ def test_a_link_named_in_bytes_that_are_not_utf8_is_followed(repo):
     result = run_cli("diff")
     assert result.exit_code == 0, result.output
     assert result.stdout == "no change to the graph from HEAD to working tree\n"
+
+
+def link_the_folder(root, folder="data", to="real"):
+    """Move ``folder`` to ``to`` and leave a relative link to it in its place."""
+    (root / to).parent.mkdir(parents=True, exist_ok=True)
+    (root / folder).rename(root / to)
+    os.symlink(os.path.relpath(root / to, (root / folder).parent), root / folder)
+
+
+def test_a_data_folder_that_is_a_link_is_followed_within_the_revision(repo):
+    """hunt20 #7: `ln -s real data`, committed (git records a link, 120000 blob → real):
+    diff and check --baseline said 'HEAD: no data/*.ttl in this revision: not an
+    anthology', exit 2, while check, fmt and site read it."""
+    link_the_folder(repo)
+    test_diff.commit_all(repo, "data/ kept in real/, linked")
+    result = run_cli("diff")
+    assert (result.exit_code, result.stderr) == (0, ""), result.output
+    assert result.stdout == "no change to the graph from HEAD to working tree\n"
+    old, new = resolve_states(repo)
+    assert old.files == new.files and old.data_files()
+    baseline = run_cli("check", "--baseline", "HEAD")
+    assert baseline.exit_code == 0, baseline.output
+    assert " 0 fixed," in baseline.stdout.splitlines()[-1]
+    test_diff.give_practice(repo, "real/LIT-168.ttl")
+    test_diff.commit_all(repo, "a practice")
+    code, doc = test_diff.diff_json("HEAD~1", "HEAD")
+    assert [(e["identifier"], e["status"]) for e in doc["entries"]] == [("LIT-168", "changed")]
+
+
+def test_a_data_file_linked_within_a_linked_folder_is_followed(repo):
+    link_to_shared(repo)
+    link_the_folder(repo)  # (the link within it, ../shared/LIT-168.ttl, read from real/)
+    test_diff.commit_all(repo, "both linked")
+    old, new = resolve_states(repo)
+    assert old.files == new.files and LIT in old.files
+
+
+def test_a_shapes_folder_under_a_linked_folder_is_followed(repo):
+    (repo / "ontology" / "shapes").mkdir(parents=True)
+    shape = "@prefix sh: <http://www.w3.org/ns/shacl#> .\n<urn:x:S> a sh:NodeShape .\n"
+    (repo / "ontology" / "shapes" / "own.ttl").write_text(shape, encoding="utf-8")
+    link_the_folder(repo, "ontology", "rules")
+    test_diff.commit_all(repo, "ontology linked")
+    old, new = resolve_states(repo)
+    assert old.files == new.files and "ontology/shapes/own.ttl" in old.files
+
+
+def test_a_data_folder_linked_out_of_the_repository_is_refused_by_name(repo, tmp_path):
+    outside = tmp_path / "outside"
+    (repo / "data").rename(outside)
+    os.symlink(outside, repo / "data")
+    test_diff.commit_all(repo, "a folder link out of the repository")
+    result = run_cli("diff")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "HEAD:data: cannot read: a symbolic link out of the repository, whose target git "
+        f"does not record (to {outside})\n"
+    )
+
+
+def test_a_dangling_data_folder_link_is_refused_by_name(repo, tmp_path):
+    (repo / "data").rename(tmp_path / "data")
+    os.symlink("nowhere", repo / "data")
+    test_diff.commit_all(repo, "dangling")
+    os.unlink(repo / "data")  # (the working tree an anthology again, to be found)
+    (tmp_path / "data").rename(repo / "data")
+    result = run_cli("diff", "HEAD~1", "HEAD")
+    assert result.exit_code == 2
+    assert result.stderr == "HEAD:data: cannot read: no such file (a dangling symlink?)\n"
