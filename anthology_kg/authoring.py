@@ -12,7 +12,7 @@ from .config import did_you_mean
 from .errors import AnthologyError, clipped
 from .files import write_new_file
 from .namespaces import AK, bind_prefixes
-from .records import anthology_categories, entry_class
+from .records import entry_class
 from .sources import utf8_text
 from .turtle import canonical_turtle
 
@@ -39,7 +39,7 @@ def new_entry_graph(
 ) -> Graph:
     """The triples of a new entry; an identifier of the wrong form for ``kind``, one the
     anthology already has, a category on a kind that takes none, or one the anthology
-    does not admit (``records.anthology_categories``; ``""`` included), and a title or
+    does not admit (``admitted_categories``: rule 1's; ``""`` included), and a title or
     authors that are empty, blank or hold a line break, are an AnthologyError."""
     for value, what in ((identifier, "the identifier"), (title, "--title"), (authors, "--authors")):
         if value is not None:
@@ -62,7 +62,15 @@ def new_entry_graph(
     if category is not None and cls not in (AK.Reference, AK.LiteratureRecord):
         raise AnthologyError(f"{_a(kind)} entry has no category")
     if category is not None:
-        admitted = sorted(anthology_categories(anthology.root, anthology.base))
+        admitted = admitted_categories(anthology)
+        if not admitted:
+            raise AnthologyError(
+                f"--category {clipped(category)} is not a category the anthology admits: no "
+                "decision record in force admits one (rule 1): write one first (anthology-kg "
+                f"new adr ADR-001), give it ak:admitsCategory ak:{_category_word(category)} "
+                "and ak:status ak:accepted (a proposed, superseded or deprecated record "
+                "admits nothing), or leave --category out"
+            )
         if category not in admitted:
             raise AnthologyError(
                 f"--category {clipped(category)} is not a category the anthology admits"
@@ -83,6 +91,40 @@ def new_entry_graph(
     if cls == AK.DecisionRecord:
         graph.add((entry, AK.status, AK.proposed))
     return graph
+
+
+#: The categories rule 1 admits, as the query of aks:Rule1AdmittedCategory reads them
+#: (ontology/shapes/adr-032.ttl; tests/test_new_category.py holds the two alike): the
+#: values of ak:admitsCategory, or of ak:admits/ak:admittedCategory, of a node typed
+#: ak:DecisionRecord (as stated) in force, with no ak:status proposed, superseded or
+#: deprecated.
+ADMITTED_CATEGORIES = f"""
+PREFIX ak: <{AK}>
+SELECT DISTINCT ?category WHERE {{
+    ?adr ak:admitsCategory|ak:admits/ak:admittedCategory ?category ;
+        a ak:DecisionRecord .
+    FILTER NOT EXISTS {{
+        ?adr ak:status ?status .
+        FILTER (?status IN (ak:proposed, ak:superseded, ak:deprecated))
+    }}
+}}
+"""
+
+
+def admitted_categories(anthology: Engine) -> list[str]:
+    """The category words (``method`` for ak:method) rule 1 admits in ``anthology``'s
+    data (``ADMITTED_CATEGORIES``), sorted: none in a new anthology."""
+    words = set()
+    for (category,) in anthology.select(ADMITTED_CATEGORIES, parts=("data",)):
+        value = getattr(category, "value", "")
+        if isinstance(value, str) and value.startswith(str(AK)):
+            words.add(value[len(str(AK)) :])
+    return sorted(words)
+
+
+def _category_word(category: str) -> str:
+    """``category`` as it would follow ``ak:`` in Turtle, else ``method`` (an example)."""
+    return category if category.isidentifier() else "method"
 
 
 def refuse_unusable_rules(anthology: Engine, allow_service: bool) -> None:

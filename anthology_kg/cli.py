@@ -1851,8 +1851,8 @@ def serve(settings, port, host, read_only) -> None:
 @click.option("--authors", help='As the record prints them: "Sheng et al."; one line, not empty.')
 @click.option(
     "--category",
-    help="For a reference or lit entry: method, evaluation, infrastructure, or another "
-    "category a decision record admits.",
+    help="For a reference or lit entry: a category a decision record in force admits "
+    "(ak:admitsCategory; none in a new anthology: write that record first).",
 )
 @_allow_service_option
 @click.pass_obj
@@ -1860,8 +1860,8 @@ def new(settings, kind, identifier, title, authors, category) -> None:
     """Write data/IDENTIFIER.ttl for a new entry of KIND, then check it.
 
     Refuses an identifier of the wrong form or one the anthology has, and a category
-    the anthology does not admit (exit 2, nothing written). Prints what the rules still
-    ask of the entry: only you can fill it in.
+    no decision record in force admits, as rule 1 reads them (exit 2, nothing written).
+    Prints what the rules still ask of the entry: only you can fill it in.
     """
     from .authoring import new_entry_graph, refuse_unusable_rules, write_new_entry
     from .resources import bundled_dir, find_root
@@ -1877,8 +1877,11 @@ def new(settings, kind, identifier, title, authors, category) -> None:
     report = run_validation(settings.engine(validates=True), allow_service=settings.allow_service)
     todo = [r for r in report.counted if r.focus == identifier]
     for r in todo:
-        todo_text = f"{r.path} ({r.message})" if r.path else r.message
-        _out(f"to fill in: {printable(todo_text)}")
+        # A result about a value the entry has asks to change it, not to fill it in.
+        value = r.shown_value or r.value
+        what = " ".join(part for part in (r.path, value) if part)
+        todo_text = f"{what} ({r.message})" if what else r.message
+        _out(f"{'to change' if value else 'to fill in'}: {printable(todo_text)}")
     if not todo:
         _out(f"{identifier} passes check")
 
