@@ -242,8 +242,33 @@ def folder_warnings(
 
 def shapes_folder_warnings(root: Path) -> list[LayoutWarning]:
     """``folder_warnings`` of the shapes folder of the anthology at ``root``
-    (``ontology/shapes``): a ``MINE.TTL`` there is no rule."""
-    return folder_warnings(TurtleFiles.of(root / "ontology" / "shapes"), "shapes")
+    (``ontology/shapes``): a ``MINE.TTL`` there is no rule; and each Turtle file of
+    ``ontology/`` itself, which is not read (the vocabulary is the bundled ontology's),
+    but the bundled ontology or a copy of it."""
+    from .resources import ontology_file
+
+    ontology = TurtleFiles.of(root / "ontology")
+    bundled = ontology_file()
+    found = [
+        LayoutWarning(
+            path,
+            None,
+            "not read: the vocabulary is the bundled ontology; an anthology's own "
+            "ontology/*.ttl is not read (its own rules are read from ontology/shapes/)",
+        )
+        for path in [*ontology, *(ontology.folder / name for name in ontology.miscased)]
+        if not _same_file(path, bundled)
+    ]
+    return found + folder_warnings(TurtleFiles.of(root / "ontology" / "shapes"), "shapes")
+
+
+def _same_file(path: Path, other: Path) -> bool:
+    """Whether ``path`` is ``other`` or holds the same bytes (False where either cannot
+    be read: the warning then names it)."""
+    try:
+        return path.resolve() == other.resolve() or path.read_bytes() == other.read_bytes()
+    except OSError:
+        return False
 
 
 def anthology_layout_warnings(root: Path, base: str) -> list[LayoutWarning]:

@@ -143,3 +143,38 @@ def test_a_data_file_named_ttl_in_upper_case_is_named_by_export(root):
     )
     # --include ontology reads no data file: nothing to say
     assert run_cli("export", "--include", "ontology").stderr == ""
+
+
+#: What check says of a Turtle file of the anthology's own ontology/ (hunt21 #13).
+ONTOLOGY_NOT_READ = (
+    "ontology/extra.ttl: warning: not read: the vocabulary is the bundled ontology;"
+    " an anthology's own ontology/*.ttl is not read (its own rules are read from"
+    " ontology/shapes/)\n"
+)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("command", ["check", "validate"])
+def test_an_own_ontology_file_is_named_as_not_read(root, engine, command):
+    """Before, ontology/extra.ttl was passed over in silence, Turtle or not, though the
+    pre-commit hook runs check when it is staged."""
+    expected = run_cli(command, "--engine", engine)
+    (root / "ontology").mkdir(exist_ok=True)
+    (root / "ontology" / "extra.ttl").write_text("this is not turtle", "utf-8")
+    result = run_cli(command, "--engine", engine)
+    assert result.exit_code == expected.exit_code == 0, result.output
+    assert result.stdout == expected.stdout
+    assert result.stderr == ONTOLOGY_NOT_READ
+
+
+def test_a_copy_of_the_bundled_ontology_is_not_named(root):
+    """The bundled ontology in its own place (a checkout of this repository, whose
+    anthology is the bundled one), or a copy of it, is what the tool reads."""
+    from anthology_kg.resources import ontology_file
+
+    (root / "ontology").mkdir(exist_ok=True)
+    (root / "ontology" / "anthology.ttl").write_bytes(ontology_file().read_bytes())
+    result = run_cli("check")
+    assert result.exit_code == 0 and result.stderr == "", result.output
+    result = run_cli("--root", str(ontology_file().parent.parent), "check")
+    assert "warning" not in result.stderr, result.stderr

@@ -112,3 +112,12 @@ def test_the_readme_counts_the_bundled_report_s_results_as_it_has_them():
     assert report.stdout.count("a sh:ValidationResult") == int(said)
     summary = run_cli("--root", str(REPO), "check").stdout.splitlines()[-1]
     assert f", {said} info(s)," in summary
+
+
+def test_the_readme_waiver_example_is_a_waivers_file_as_it_stands(bundled_copy):
+    """Pasted as waivers.ttl, it is read (hunt21 #13: it had no @prefix lines, and the
+    README gave the aks: namespace nowhere: 'The prefix ak: has not been declared')."""
+    (block,) = [b for b in re.findall(r"```turtle\n(.*?)```", README, re.S) if "ak:Waiver" in b]
+    (bundled_copy / "waivers.ttl").write_text(block, encoding="utf-8")
+    result = run_cli("--root", str(bundled_copy), "check")
+    assert result.exit_code in (0, 1) and "syntax error" not in result.stderr, result.output
