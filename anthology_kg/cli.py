@@ -1188,7 +1188,9 @@ def rules(settings, fmt) -> None:
         return
     for rule in rule_catalog(settings.engine()):  # shapes' text escaped: one line each
         number = f"rule {rule.number}" if rule.number is not None else "no rule number"
-        fields = (rule.name, number, rule.source, rule.severity, rule.code)
+        # An IRI bare, as --select takes every shape's (one of no number only so).
+        name = rule.name[1:-1] if rule.name[:1] == "<" and rule.name[-1:] == ">" else rule.name
+        fields = (name, number, rule.source, rule.severity, rule.code)
         _out("\t".join(printable(str(field)) for field in (*fields, rule.label)))
 
 

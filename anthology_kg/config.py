@@ -251,6 +251,17 @@ def _parsed(text: str) -> dict[str, Any]:
     return tomllib.loads(text)
 
 
+def _first_setting(table: dict[str, Any]) -> str:
+    """The first setting of a ``[tool.anthology-kg]`` table as a top-level key would be
+    written (``fail-on = "warning"``), for a message; ``base = "…"`` where it has none."""
+    settings = [(k, v) for k, v in table[_TOOL_TABLE[1]].items() if not isinstance(v, dict)]
+    if not settings:
+        return 'base = "…"'
+    key, value = settings[0]
+    written = f'"{value}"' if isinstance(value, str) else str(value)
+    return f"{key} = {written}"
+
+
 def _checked(values: Any, path: Path) -> dict[str, Any]:
     """``values`` if every key and value is one this module knows, else an
     AnthologyError naming the first that is not, at its line (``setting_line``)."""
@@ -262,9 +273,17 @@ def _checked(values: Any, path: Path) -> dict[str, Any]:
         raise refused("[tool.anthology-kg] is not a table")
     for key, value in values.items():
         if key not in _KEYS:
+            table = (
+                f": [tool.anthology-kg] is a table of pyproject.toml; {path.name} holds the "
+                f"settings as top-level keys ({_first_setting(value)})"
+                if key == _TOOL_TABLE[0]
+                and path.name != "pyproject.toml"
+                and isinstance(value, dict)
+                and isinstance(value.get(_TOOL_TABLE[1]), dict)
+                else did_you_mean(key, _KEYS)
+            )
             raise refused(
-                f"unknown setting {clipped(key)}{did_you_mean(key, _KEYS)}; known: "
-                + ", ".join(sorted(_KEYS)),
+                f"unknown setting {clipped(key)}{table}; known: " + ", ".join(sorted(_KEYS)),
                 key,
             )
         if key in ("root", "base") and not isinstance(value, str):
@@ -343,13 +362,38 @@ def format_from_output(command: str, output: Path | None, choices: Iterable[str]
 
 
 def did_you_mean(word: str, choices: Iterable[str], prefix: str = "") -> str:
-    """``; did you mean 'x'?`` for the closest of ``choices`` to ``word``, else ``""``;
-    ``prefix`` is written before it (compared without: ``sh:`` would make any two
-    names of SHACL alike)."""
-    choices = list(choices)
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    if not close:
-        lowered = {choice.lower(): choice for choice in choices}
-        close = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
-        close = [lowered[c] for c in close]
-    return f"; did you mean {prefix + close[0]!r}?" if close else ""
+    """``; did you mean 'x'?`` for the closest of ``choices`` to ``word`` (``closest``:
+    each as close, up to three), else ``""``; ``prefix`` is written before each
+    (compared without: ``sh:`` would make any two names of SHACL alike)."""
+    return suggested([prefix + choice for choice in closest(word, choices)])
+
+
+def closest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> list[str]:
+    """The ``choices`` closest to ``word`` by difflib's ratio (``cutoff`` at least): each
+    as close as the closest, in the order of ``choices`` (difflib's get_close_matches
+    gives one of several equally close, the last in alphabetical order: AK010 for AK01,
+    where AK001 is as close); compared without case where none is close with it."""
+    unique = list(dict.fromkeys(choices))
+    matcher = difflib.SequenceMatcher()
+    for fold in (False, True):
+        matcher.set_seq2(word.lower() if fold else word)
+        scored = []
+        for choice in unique:
+            matcher.set_seq1(choice.lower() if fold else choice)
+            if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff:
+                ratio = matcher.ratio()
+                if ratio >= cutoff:
+                    scored.append((ratio, choice))
+        if scored:
+            best = max(ratio for ratio, _ in scored)
+            return [choice for ratio, choice in scored if ratio == best]
+    return []
+
+
+def suggested(names: Sequence[str]) -> str:
+    """``; did you mean 'a', 'b' or 'c'?`` for the first three of ``names``; ``""`` for none."""
+    shown = [repr(name) for name in names[:3]]
+    if not shown:
+        return ""
+    listed = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+    return f"; did you mean {listed}?"

@@ -23,7 +23,7 @@ import json
 import os
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from urllib.parse import quote
@@ -32,7 +32,7 @@ from xml.etree import ElementTree as ET
 import pyoxigraph as ox
 
 from . import __version__
-from .config import did_you_mean
+from .config import closest, did_you_mean, suggested
 from .errors import (
     AnthologyError,
     clipped,
@@ -162,12 +162,28 @@ def check_codes(
         choices = [WAIVER_CODE] + [rule.code for rule in report.rules]
         choices += [rule.name for rule in report.rules]
         choices += [rule.name.split(":")[-1] for rule in report.rules]
+        hint = did_you_mean(pattern, dict.fromkeys(choices))
+        if not hint:  # a prefixed name, as a shapes file writes it: my:LitHasAuthors
+            hint = suggested(_iris_by_local_name(pattern.strip(), shapes))
         raise AnthologyError(
-            f"{option}: {clipped(pattern)} names no rule"
-            f"{did_you_mean(pattern, dict.fromkeys(choices))}"
+            f"{option}: {clipped(pattern)} names no rule{hint}"
             " (`anthology-kg rules` lists their codes and shapes)",
             path,
         )
+
+
+def _iris_by_local_name(name: str, shapes: Iterable[tuple[object, object, object]]) -> list[str]:
+    """The IRIs of the shapes graph's named subjects (what --select takes by IRI) whose
+    local name (after the last ``#`` or ``/``) is closest to that of the prefixed name
+    ``name``; none for a name that is no prefixed name."""
+    prefix, colon, local = name.partition(":")
+    if not colon or not local or local.startswith("//") or not prefix.isidentifier():
+        return []
+    by_local: dict[str, list[str]] = {}
+    for subject in dict.fromkeys(s for s, _, _ in shapes if isinstance(s, ox.NamedNode)):
+        iri = subject.value
+        by_local.setdefault(re.split(r"[#/]", iri)[-1], []).append(iri)
+    return [iri for close in closest(local, by_local) for iri in sorted(by_local[close])]
 
 
 def summary_line(report: Report) -> str:

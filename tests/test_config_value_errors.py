@@ -137,8 +137,9 @@ def test_a_bad_format_for_another_command_is_refused_by_every_command(
         ('root = "."\n\na = [1,\n', "anthology-kg.toml:3: not TOML: Invalid value (at the end)\n"),
         (
             'root = "."\n[tool.anthology-kg]\nroot = "."\n',
-            "anthology-kg.toml:2: unknown setting 'tool'; known: base, fail-on, format, ignore, "
-            "root, select\n",
+            "anthology-kg.toml:2: unknown setting 'tool': [tool.anthology-kg] is a table of"
+            " pyproject.toml; anthology-kg.toml holds the settings as top-level keys"
+            ' (root = "."); known: base, fail-on, format, ignore, root, select\n',
         ),
         ('root = "."\ntool.x = 1\n', "anthology-kg.toml:2: unknown setting 'tool'"),
     ],
