@@ -116,36 +116,15 @@ def validate_staged(
     the work tree's untracked files or unstaged changes), in a temporary folder removed
     however this ends. The results and warnings name the files as the work tree does;
     an error in a file names it as ``staged:data/X.ttl`` (``materialized``)."""
-    from .revisions import Repository
+    from .layout import relocated_warning
+    from .revisions import staged_folder
 
-    repository = Repository.find(root)
-    if repository is None:
-        raise AnthologyError(
-            f"--staged reads git's index, and {root.resolve()} is in no git repository: "
-            "check without --staged"
-        )
-    state = repository.read_index(root)
-    with materialized(state) as folder:
+    with staged_folder(root, "check") as (folder, state):
         report, warnings = validate_folder(folder)
         results = [_relocated(r, folder, state.root) for r in report.results]
-        moved = [_relocated_warning(w, folder, state) for w in warnings]
-        said = [_relocated_warning(w, folder, state) for w in report.warnings]
+        moved = [relocated_warning(w, folder, state.root, state.files) for w in warnings]
+        said = [relocated_warning(w, folder, state.root, state.files) for w in report.warnings]
     return replace(report, results=results, warnings=said), moved
-
-
-def _relocated_warning(warning: LayoutWarning, folder: Path, state: State) -> LayoutWarning:
-    """``warning`` about a file of ``folder`` (``state`` written out) naming the file, in
-    its place and in its message, as the anthology's folder holds it."""
-    message = warning.message
-    for relative in state.files:
-        message = message.replace(
-            display_path(folder / relative), display_path(state.root / relative)
-        )
-    try:
-        moved = warning.path.resolve().relative_to(folder.resolve())
-    except ValueError:
-        return replace(warning, message=message)
-    return replace(warning, path=state.root / moved, message=message)
 
 
 def compare_to_state(

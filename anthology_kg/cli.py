@@ -1593,23 +1593,47 @@ def export(settings, fmt, inferred, include, output, canonical_limit) -> None:
     is_flag=True,
     help="Change nothing; print a unified diff of what would change (exit 1 if anything).",
 )
+@click.option(
+    "--staged",
+    is_flag=True,
+    help="With --check or --diff: the data files as git's index has them (git add), not "
+    "the working tree's untracked files or unstaged changes (the pre-commit hook's way).",
+)
 @click.pass_obj
-def fmt_command(settings, check, show_diff) -> None:
+def fmt_command(settings, check, show_diff, staged) -> None:
     """Rewrite data/*.ttl in the canonical Turtle style (what contributors commit).
 
     Comments written before a statement are kept; the graph never changes, nor any
     literal's lexical form. A file edited while fmt runs is left alone and reported
     ("changed while formatting: FILE", exit 1).
     """
-    from .formatting import diff_labels, format_anthology, printable_diff, unified_diff
-    from .resources import data_folder, nearest_root
+    from dataclasses import replace
 
-    root = settings.root or nearest_root()
+    from .formatting import diff_labels, format_anthology, printable_diff, unified_diff
+    from .layout import folder_warnings, relocated_warning
+    from .resources import data_folder, nearest_root
+    from .revisions import anthology_root, staged_folder
+    from .sources import TurtleFiles
+
+    check = check or show_diff
+    if staged and not check:
+        raise AnthologyError("--staged rewrites nothing: give it with --check or --diff")
+    root = settings.root or (anthology_root() if staged else nearest_root())
     if root is None:  # not the bundled sample: fmt would rewrite the installed package
         raise AnthologyError("no anthology here (no data/ folder); use --root DIR")
-    data_folder(root)
-    check = check or show_diff
-    run = format_anthology(root, settings.base, write=not check)
+    if staged:
+        with staged_folder(root, "fmt --check") as (folder, state):
+            run = format_anthology(folder, settings.base, write=False)
+            files = [replace(f, path=root / f.path.relative_to(folder)) for f in run.files]
+            found = run.layout_warnings(settings.base)
+            warnings = [relocated_warning(w, folder, root, state.files) for w in found]
+        # (what the work tree's data/ lists that is not read: the index holds no such file)
+        warnings += folder_warnings(TurtleFiles.of(root / "data"), empty=False)
+        run = replace(run, files=files)
+    else:
+        data_folder(root)
+        run = format_anthology(root, settings.base, write=not check)
+        warnings = run.layout_warnings(settings.base)
     changed = [
         item for item in run.files if item.changed and item.path not in run.changed_meanwhile
     ]
@@ -1623,7 +1647,7 @@ def fmt_command(settings, check, show_diff) -> None:
             _out(printable_diff(diff), nl=False)
     for path in run.changed_meanwhile:
         _say(f"changed while formatting: {printable(display_path(path))}")
-    for warning in run.layout_warnings(settings.base):
+    for warning in warnings:
         _say(str(warning))
     _summary(
         settings,

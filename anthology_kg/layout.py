@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -238,6 +238,22 @@ def folder_warnings(
             )
         )
     return found
+
+
+def relocated_warning(
+    warning: LayoutWarning, folder: Path, root: Path, relatives: Iterable[str]
+) -> LayoutWarning:
+    """``warning`` about a file of ``folder``, a copy of the anthology at ``root`` holding
+    ``relatives`` (``revisions.materialized``), naming the file, in its place and in its
+    message, as ``root`` holds it."""
+    message = warning.message
+    for relative in relatives:
+        message = message.replace(display_path(folder / relative), display_path(root / relative))
+    try:
+        moved = warning.path.resolve().relative_to(folder.resolve())
+    except ValueError:
+        return replace(warning, message=message)
+    return replace(warning, path=root / moved, message=message)
 
 
 def shapes_folder_warnings(root: Path) -> list[LayoutWarning]:

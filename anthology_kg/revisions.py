@@ -566,6 +566,23 @@ def _is_folder(spec: str) -> bool | None:
 
 
 @contextlib.contextmanager
+def staged_folder(root: Path, command: str) -> Iterator[tuple[Path, State]]:
+    """The anthology at ``root`` as git's index holds it (``Repository.read_index``),
+    written to a temporary folder (``materialized``): that folder and the state. An
+    AnthologyError where ``root`` is in no git repository, naming ``command`` to run
+    without --staged."""
+    repository = Repository.find(root)
+    if repository is None:
+        raise AnthologyError(
+            f"--staged reads git's index, and {root.resolve()} is in no git repository: "
+            f"{command} without --staged"
+        )
+    state = repository.read_index(root)
+    with materialized(state) as folder:
+        yield folder, state
+
+
+@contextlib.contextmanager
 def materialized(state: State) -> Iterator[Path]:
     """A folder holding ``state``'s files: its own folder when it has one, else a
     temporary folder that is removed however the block ends. An AnthologyError raised

@@ -222,3 +222,44 @@ def test_a_commit_whose_hook_checks_the_index_refuses_what_breaks_the_rules(repo
     git(repo, "add", "README.md")
     made = _commit(repo)
     assert made.returncode == 0, made.stdout + made.stderr
+
+
+def unformat(root: Path, relative: str = "data/LIT-168.ttl") -> None:
+    """Two blank lines at the end: not the canonical style (fmt removes them)."""
+    with (root / relative).open("a", encoding="utf-8") as file:
+        file.write("\n\n")
+
+
+def test_fmt_checks_the_staged_style_not_the_working_trees(repo):
+    """The fmt hook: an untracked draft in another style failed every commit; now the
+    staged files are checked, named as the work tree names them."""
+    add_reference(repo)
+    unformat(repo, "data/ARXIV-2501.00001.ttl")  # untracked
+    unformat(repo)  # tracked, the change not staged
+    assert run_cli("fmt", "--check").exit_code == 1
+    result = run_cli("fmt", "--check", "--staged")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "0 of 8 file(s) would change\n" and result.stderr == "", result.output
+    git(repo, "add", "data/LIT-168.ttl")
+    (repo / "data" / "LIT-168.ttl").write_text(
+        git(repo, "show", "HEAD:data/LIT-168.ttl"), encoding="utf-8"
+    )  # mended in the work tree, not in the index
+    assert run_cli("fmt", "--check").exit_code == 1  # (the untracked draft)
+    result = run_cli("fmt", "--check", "--staged")
+    assert result.exit_code == 1, result.output
+    assert result.stdout.startswith(
+        "would reformat data/LIT-168.ttl\n--- a/data/LIT-168.ttl\n+++ b/data/LIT-168.ttl\n"
+    ), result.stdout
+    assert result.stdout.endswith("\n1 of 8 file(s) would change\n"), result.stdout
+
+
+def test_fmt_staged_rewrites_nothing(repo):
+    result = run_cli("fmt", "--staged")
+    assert result.exit_code == 2
+    assert (
+        result.stderr == "anthology-kg: --staged rewrites nothing: give it with --check or --diff\n"
+    )
+
+
+def test_the_fmt_hook_checks_what_is_staged():
+    assert HOOKS["anthology-kg-fmt"]["entry"] == "anthology-kg fmt --check --staged"
