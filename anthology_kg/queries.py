@@ -100,6 +100,12 @@ class Param:
     def bound_to(self) -> str:
         return self.variable or self.name
 
+    @property
+    def bound(self) -> tuple[Spelling, ...]:
+        """Every variable a value is bound to, with the term it becomes there (an entry
+        parameter's each its entry's IRI): ``bind_params``'s, and a site page's."""
+        return self.spellings or (Spelling(self.bound_to, self.type),)
+
 
 @dataclass(frozen=True)
 class StoredQuery:
@@ -477,7 +483,7 @@ def bind_params(anthology: Engine, query: StoredQuery, values: dict[str, str]) -
             raise AnthologyError(
                 f"parameter {param.name!r}: {clipped(raw)} is not one of {', '.join(param.choices)}"
             )
-        spellings = param.spellings or (Spelling(param.bound_to, param.type),)
+        spellings = param.bound
         if param.type == "entry":
             try:
                 entry = anthology.resolve_entry(raw)

@@ -12,7 +12,7 @@ import os
 import shutil
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import cache, cached_property, partial
 from operator import itemgetter
 from pathlib import Path
@@ -953,7 +953,15 @@ class Pages:
                     "name": p.name,
                     "type": p.type,
                     "meaning": p.meaning,
-                    "variable": getattr(p, "bound_to", p.name),
+                    # What query.js binds a value to: every spelling, as bind_params.
+                    "spellings": json.dumps(
+                        [
+                            {k: v for k, v in asdict(spelling).items() if v is not None}
+                            for spelling in p.bound
+                        ],
+                        ensure_ascii=False,
+                    ),
+                    "choices": json.dumps(list(p.choices), ensure_ascii=False) if p.choices else "",
                     "required": getattr(p, "required", True),
                     "example": getattr(p, "default", None)
                     or (example_entry if p.type == "entry" else ""),

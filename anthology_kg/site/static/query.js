@@ -76,61 +76,142 @@
       .replace(/\r/g, "\\r").replace(/\t/g, "\\t") + '"';
   }
 
-  function term(param) {
-    var value = param.value.trim();
-    var type = param.getAttribute("data-type");
-    var name = param.getAttribute("data-name");
-    if (type === "entry") {
-      var iri = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : null;
-      var found = engine().query("SELECT ?e WHERE { ?e <" + IDENTIFIER + "> " + sparqlString(value) + " }");
-      if (found.length) iri = found[0].get("e").value;
-      if (!iri || /[\s<>"{}|^`\\]/.test(iri)) throw new Error("parameter " + name + ": no entry " + JSON.stringify(value) + " in the anthology");
-      return "<" + iri + ">";
-    }
-    if (type === "iri") {
+  var XSD = "http://www.w3.org/2001/XMLSchema#";
+  // A SPARQL number, as the command line reads a grlc _number value (queries._NUMBER).
+  var NUMBER = /^[+-]?(?:([0-9]+)|([0-9]*\.[0-9]+)|(?:[0-9]+\.?[0-9]*|\.[0-9]+)[eE][+-]?[0-9]+)$/;
+
+  // The IRI of the entry a value names (the command line's resolve_entry).
+  function entryIri(name, value) {
+    var iri = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : null;
+    var found = engine().query("SELECT ?e WHERE { ?e <" + IDENTIFIER + "> " + sparqlString(value) + " }");
+    if (found.length) iri = found[0].get("e").value;
+    if (!iri || /[\s<>"{}|^`\\]/.test(iri)) throw new Error("parameter " + name + ": no entry " + JSON.stringify(value) + " in the anthology");
+    return "<" + iri + ">";
+  }
+
+  // The value as the term one spelling of the parameter takes (queries._term): an IRI,
+  // a number, a literal in a language or of a datatype, or a plain string.
+  function term(name, spelling, raw) {
+    var value = raw.trim();
+    if (spelling.kind === "iri") {
       if (!/^([a-z][a-z0-9+.-]*:\/\/|urn:)/i.test(value) || /[\s<>"{}|^`\\]/.test(value)) throw new Error("parameter " + name + ": not an absolute IRI");
       return "<" + value + ">";
     }
-    return sparqlString(param.value);
-  }
-
-  // The offset of the brace that opens the WHERE clause, outside comments, strings and IRIs.
-  function whereBrace(text) {
-    var i = 0, n = text.length;
-    while (i < n) {
-      var c = text[i];
-      if (c === "#") { var end = text.indexOf("\n", i); i = end < 0 ? n : end; continue; }
-      if (c === '"' || c === "'") {
-        var long = text.substr(i, 3) === c + c + c, quote = long ? c + c + c : c, j = i + quote.length;
-        while (j < n && text.substr(j, quote.length) !== quote) j += text[j] === "\\" ? 2 : 1;
-        i = j + quote.length; continue;
-      }
-      if (c === "<") { var m = /^<[^\s<>"{}|^`\\]*>/.exec(text.slice(i)); if (m) { i += m[0].length; continue; } }
-      if (c === "{" && (/\bWHERE\s*$/i.test(text.slice(0, i)) || !/\bCONSTRUCT\b/i.test(text.slice(0, i)))) return i;
-      i++;
+    if (spelling.kind === "number") {
+      var number = NUMBER.exec(raw);
+      if (!number) throw new Error("parameter " + name + ": " + JSON.stringify(raw) + " is not a number");
+      return sparqlString(raw) + "^^<" + XSD + (number[1] ? "integer" : number[2] ? "decimal" : "double") + ">";
     }
-    throw new Error("the query has no WHERE clause to bind parameters in");
+    if (spelling.lang) return sparqlString(raw) + "@" + spelling.lang;
+    if (spelling.datatype) return sparqlString(raw) + "^^<" + spelling.datatype + ">";
+    return sparqlString(raw);
   }
 
-  // The query's text outside comments, strings and IRIs (where keywords live).
-  function code(text) {
-    return text.replace(/#[^\n]*|"""[\s\S]*?"""|'\'\'[\s\S]*?'\'\'|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|<[^\s<>"{}|^`\\]*>/g, " ");
+  // The terminals of the query's own syntax, as the command line reads them
+  // (sparql_text._TOKEN): a string, IRI, variable or name whole (a keyword in one is
+  // none), whitespace and comments left out; each [start, end, keyword in capitals or null].
+  var TOKEN = /(\s+|#[^\n\r]*)|"""(?:[^"\\]|\\.|"(?!""))*"""|'''(?:[^'\\]|\\.|'(?!''))*'''|"(?:[^"\\\n\r]|\\.)*"|'(?:[^'\\\n\r]|\\.)*'|<(?:[^<>"{}|^`\\\x00-\x20]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*>|[?$][\p{L}\p{N}_\-\u00b7\u0300-\u036f\u203f-\u2040]+|_:[\p{L}\p{N}_\-\u00b7\u0300-\u036f\u203f-\u2040.]*|(?:\p{L}[\p{L}\p{N}_\-\u00b7\u0300-\u036f\u203f-\u2040.]*)?:(?:[\p{L}\p{N}_\-\u00b7\u0300-\u036f\u203f-\u2040.:]|%[0-9A-Fa-f]{2}|\\[_~.\-!$&'()*+,;=\/?#@%])*|[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(\p{L}+)/uy;
+
+  function terminals(text) {
+    var found = [], i = 0;
+    while (i < text.length) {
+      TOKEN.lastIndex = i;
+      var m = TOKEN.exec(text);
+      if (!m || !m[0].length) { found.push([i, i + 1, null]); i++; continue; }
+      if (!m[1]) found.push([i, i + m[0].length, m[2] ? m[2].toUpperCase() : null]);
+      i += m[0].length;
+    }
+    return found;
   }
 
+  var FORMS = { SELECT: 1, CONSTRUCT: 1, DESCRIBE: 1, ASK: 1 };
+  var AFTER_WHERE = { GROUP: 1, HAVING: 1, ORDER: 1, LIMIT: 1, OFFSET: 1, VALUES: 1 };
+
+  // The query's form (SELECT, CONSTRUCT, DESCRIBE, ASK) and the index of the terminal
+  // after it; null when a brace comes first (sparql_text.query_form).
+  function form(text, tokens) {
+    for (var k = 0; k < tokens.length; k++) {
+      if (FORMS[tokens[k][2]]) return { word: tokens[k][2], next: k + 1 };
+      if (text[tokens[k][0]] === "{") return null;
+    }
+    return null;
+  }
+
+  // The index of the terminal "{" opening the WHERE clause of the query or sub-SELECT
+  // whose form keyword ends before terminal k: the first brace outside the parentheses of
+  // its projection ((EXISTS { … } AS ?x)); -1 when a solution modifier comes first.
+  function clauseBrace(text, tokens, k) {
+    for (var depth = 0; k < tokens.length; k++) {
+      var c = text[tokens[k][0]];
+      if (c === "(") depth++;
+      else if (c === ")") depth--;
+      else if (depth === 0 && c === "{") return k;
+      else if (depth === 0 && AFTER_WHERE[tokens[k][2]]) return -1;
+    }
+    return -1;
+  }
+
+  // The offsets of the braces the command line binds parameters after
+  // (sparql_text.with_values): the WHERE clause's, past a CONSTRUCT's template, and each
+  // sub-SELECT's (which sees only what it projects).
+  function braces(text, tokens, shape) {
+    var k = shape ? shape.next : 0;
+    if (shape && shape.word === "CONSTRUCT" && k < tokens.length && text[tokens[k][0]] === "{") {
+      for (var depth = 0; k < tokens.length; k++) {
+        var c = text[tokens[k][0]];
+        if (c === "{") depth++;
+        else if (c === "}" && --depth === 0) { k++; break; }
+      }
+    }
+    var where = clauseBrace(text, tokens, k);
+    if (where < 0) throw new Error("the query has no WHERE clause to bind parameters in");
+    var found = [tokens[where][0]];
+    for (var j = where + 1; j < tokens.length; j++) {
+      if (tokens[j][2] !== "SELECT") continue;
+      var inner = clauseBrace(text, tokens, j + 1);
+      if (inner >= 0) found.push(tokens[inner][0]);
+    }
+    return found;
+  }
+
+  // Whether the query calls a remote service: the keyword SERVICE among its terminals.
+  function callsService(tokens) {
+    return tokens.some(function (t) { return t[2] === "SERVICE"; });
+  }
+
+  // The query to run: the parameters' values bound as the command line binds
+  // them (queries.bind_params): each variable a value is bound to (every spelling of its
+  // parameter's name) with the term it takes there, in a VALUES block.
   function bound(text) {
-    if (/\bSERVICE\b/i.test(code(text))) {
+    var tokens = terminals(text), shape = form(text, tokens);
+    if (callsService(tokens)) {
       throw new Error("this query calls a remote service (SERVICE); the page runs queries on the anthology alone");
     }
     var params = Array.prototype.slice.call(live.querySelectorAll("input.param")).filter(function (p) {
       if (p.value.trim() || p.getAttribute("data-required") === "no" && !p.value) return !!p.value.trim();
       throw new Error("parameter " + p.getAttribute("data-name") + " needs a value");
     });
-    if (!params.length) return text;
-    params.sort(function (a, b) { return a.getAttribute("data-variable") < b.getAttribute("data-variable") ? -1 : 1; });
-    var names = params.map(function (p) { return "?" + p.getAttribute("data-variable"); }).join(" ");
-    var values = params.map(term).join(" ");
-    var brace = whereBrace(text);
-    return text.slice(0, brace + 1) + "\n    VALUES (" + names + ") { (" + values + ") }" + text.slice(brace + 1);
+    // (a CONSTRUCT or DESCRIBE runs unbound: the page shows SELECT and ASK answers only)
+    if (!params.length || shape && (shape.word === "CONSTRUCT" || shape.word === "DESCRIBE")) return text;
+    var values = {};
+    params.forEach(function (p) {
+      var name = p.getAttribute("data-name"), raw = p.value;
+      var choices = JSON.parse(p.getAttribute("data-choices") || "[]");
+      if (choices.length && choices.indexOf(raw) < 0) {
+        throw new Error("parameter " + name + ": " + JSON.stringify(raw) + " is not one of " + choices.join(", "));
+      }
+      var entry = p.getAttribute("data-type") === "entry" ? entryIri(name, raw.trim()) : null;
+      JSON.parse(p.getAttribute("data-spellings")).forEach(function (spelling) {
+        values[spelling.variable] = entry || term(name, spelling, raw);
+      });
+    });
+    var names = Object.keys(values).sort();
+    var block = " VALUES (" + names.map(function (n) { return "?" + n; }).join(" ") + ") { (" +
+      names.map(function (n) { return values[n]; }).join(" ") + ") }";
+    braces(text, tokens, shape).sort(function (a, b) { return b - a; }).forEach(function (at) {
+      text = text.slice(0, at + 1) + block + text.slice(at + 1);
+    });
+    return text;
   }
 
   function short(iri) {
