@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from .endpoint import Connection
     from .entries import Location
+    from .fast import OxigraphEngine
     from .kinds import Term
     from .layout import LayoutWarning
     from .parts import OxTerm
@@ -266,35 +267,15 @@ def open_engine(
                 )
         return remote
     if kind == "fast":
-        from .fast import compile_shapes, load_fast
+        from .fast import load_fast
         from .ruleset import load_rules
 
-        supported = True
         rules = load_rules(folder, base, extra_shapes) if validates else None
-        if rules is not None:
-            from .shacl import Unsupported  # the compiler: loaded only to validate
-
-            try:
-                # Compiled here only to learn whether the compiler takes these shapes:
-                # validation compiles them again for the loaded store's class hierarchy.
-                compile_shapes(rules.shapes_view)
-            except Unsupported as exc:
-                from .ruleset import where_shape_written
-
-                supported = False
-                where = where_shape_written(rules, exc.shape)
-                warn(
-                    f"{where + ': ' if where else ''}the fast engine cannot run these shapes "
-                    f"({exc}); using the reference engine"
-                )
-            if supported:
-                from .literal_terms import shapes_constant
-
-                constant = shapes_constant(rules.shape_triples, rules.shape_files, base)
-                if constant is not None:
-                    supported = False
-                    warn(f"{constant.notice()}; using the reference engine")
-        if supported:
+        # (the shapes first: a refused shape needs no store loaded)
+        why = _shapes_departure(rules, base) if rules is not None else None
+        if why is not None:
+            warn(f"{why}; using the reference engine")
+        else:
             try:
                 fast = load_fast(
                     folder,
@@ -310,16 +291,69 @@ def open_engine(
             else:
                 if rules is None:
                     return fast
-                from .literal_terms import own_queries, rewritten_literal, watched
-
-                # SHACL compares terms as written, the store holds some as values.
-                queries = own_queries(rules.shape_files, resources.bundled_shapes_dir(), base)
-                rewritten = rewritten_literal(fast, watched(rules.shapes_view, queries))
-                if rewritten is None:
+                why = _data_departure(fast)
+                if why is None:
+                    fast.validates_as_written = True
                     return fast
-                warn(f"{rewritten.notice()}; using the reference engine")
+                warn(f"{why}; using the reference engine")
     from .loader import load_anthology  # rdflib's graphs: the reference engine only
 
     anthology = load_anthology(folder, base=base, extra_shapes=extra_shapes, layout=layout)
     anthology.inference = inference
     return anthology
+
+
+def _shapes_departure(rules: Rules, base: str) -> str | None:
+    """Why the fast engine cannot validate with ``rules``, whatever the data: a shape its
+    compiler refuses, or a constant of the shapes its store holds in another form than
+    written that a shape reads as written (``literal_terms``); None when none is so."""
+    from .fast import compile_shapes
+    from .literal_terms import shapes_constant
+    from .shacl import Unsupported  # the compiler: loaded only to validate
+
+    try:
+        # Compiled here only to learn whether the compiler takes these shapes:
+        # validation compiles them again for the loaded store's class hierarchy.
+        compile_shapes(rules.shapes_view)
+    except Unsupported as exc:
+        from .ruleset import where_shape_written
+
+        where = where_shape_written(rules, exc.shape)
+        return f"{where + ': ' if where else ''}the fast engine cannot run these shapes ({exc})"
+    constant = shapes_constant(rules.shape_triples, rules.shape_files, base)
+    return None if constant is None else constant.notice()
+
+
+def _data_departure(fast: OxigraphEngine) -> str | None:
+    """Why the fast engine cannot validate the data it holds: a literal its store holds
+    in another form than written that a shape reads as written; None when none is so."""
+    from .literal_terms import own_queries, rewritten_literal, watched
+
+    # SHACL compares terms as written, the store holds some as values.
+    rules = fast.rules
+    queries = own_queries(rules.shape_files, resources.bundled_shapes_dir(), fast.base)
+    rewritten = rewritten_literal(fast, watched(rules.shapes_view, queries))
+    return None if rewritten is None else rewritten.notice()
+
+
+def validating_engine(anthology: Engine, warn: Callable[[str], None] = _warn) -> Engine:
+    """The engine that validates ``anthology`` as SHACL reads its shapes and data: itself,
+    or, for a fast engine not opened to validate (``open_engine(validates=True)`` checks
+    this once), the reference engine of the same anthology where the fast one cannot
+    (the reasons ``open_engine`` gives), ``warn`` saying why."""
+    if anthology.name != "fast":
+        return anthology
+    from .fast import OxigraphEngine
+
+    if not isinstance(anthology, OxigraphEngine) or anthology.validates_as_written:
+        return anthology
+    why = _shapes_departure(anthology.rules, anthology.base) or _data_departure(anthology)
+    if why is None:
+        anthology.validates_as_written = True
+        return anthology
+    warn(f"{why}; using the reference engine")
+    from .loader import load_anthology
+
+    reference = load_anthology(anthology.root, base=anthology.base, rules=anthology.rules)
+    reference.inference = anthology.inference
+    return reference

@@ -189,6 +189,10 @@ class OxigraphEngine(EntryIndex):
         default_factory=dict, repr=False
     )
     _waivers_located: bool = field(default=False, repr=False)
+    #: Whether the compiled shapes are known to give SHACL's verdict on this store: each
+    #: compiles, and no literal a shape reads as written is held in another form
+    #: (``engine.validating_engine``, asked once).
+    validates_as_written: bool = field(default=False, repr=False)
     #: Each blank node of the data graph with the label the reference engine gives it,
     #: once a query's ORDER BY has met one (``_blank_label``).
     _blank_labels: dict[ox.BlankNode, str] | None = field(default=None, repr=False)

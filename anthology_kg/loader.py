@@ -295,9 +295,12 @@ def load_anthology(
     base: str = DEFAULT_BASE,
     extra_shapes: Sequence[Path] = (),
     layout: bool = False,
+    rules: Rules | None = None,
 ) -> Anthology:
-    """Load the anthology at ``root`` (default: ``resources.find_root()``); with
-    ``layout``, scan the files' text for ``layout_warnings`` as they are read.
+    """Load the anthology at ``root`` (default: ``resources.find_root()``) with ``rules``
+    (``load_rules``' of ``root``, ``base`` and ``extra_shapes`` unless the caller has
+    them already); with ``layout``, scan the files' text for ``layout_warnings`` as they
+    are read.
 
     Every file is parsed before anything is merged, so a broken file raises
     AnthologyError and leaves nothing half-loaded.
@@ -340,7 +343,7 @@ def load_anthology(
         bind_prefixes(Graph(), base),
     )
 
-    rules = load_rules(root, base, extra_shapes)
+    rules = rules or load_rules(root, base, extra_shapes)
     return Anthology(
         root=root,
         data=data,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
+import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -216,6 +217,11 @@ def failing_severities(fail_on: str = "violation") -> tuple[str, ...]:
     return SEVERITIES[: len(SEVERITIES) - FAIL_ON.index(fail_on) + 1]
 
 
+def _warn_caller(why: str) -> None:
+    """A UserWarning at the line of validate's caller (through validating_engine)."""
+    warnings.warn(why, stacklevel=4)
+
+
 def validate(
     anthology: Engine,
     inference: str = "none",
@@ -229,9 +235,14 @@ def validate(
     reaches the network only when the user asks (no engine pushes such a shape down to
     a store: the compiler refuses SERVICE, so it would run here). A waiver has expired
     when its ak:expires date is before ``today``, by default the UTC date (not the
-    machine's, so that CI and a laptop agree)."""
+    machine's, so that CI and a laptop agree). A fast engine not opened to validate
+    (``open_engine(validates=True)``) is checked here as it would have been: where it
+    cannot give SHACL's verdict, the reference engine validates, with a UserWarning
+    saying why (``engine.validating_engine``), and is the report's engine."""
+    from .engine import validating_engine
     from .guards import refuse_service_in_shapes, service_timeout
 
+    anthology = validating_engine(anthology, _warn_caller)
     calls_service = refuse_service_in_shapes(anthology.rules.shapes_view, allow_service)
     with service_timeout(calls_service):
         rows = anthology.shacl_rows(inference)

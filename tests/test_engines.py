@@ -277,7 +277,13 @@ def test_validation_results_name_values_as_written_on_both_engines(tmp_path):
     shapes.write_text(VALUES_SHAPE, encoding="utf-8")
     found = {}
     for name, load in (("fast", load_fast), ("reference", load_anthology)):
-        report = validate(load(tmp_path, extra_shapes=[shapes]))
+        engine = load(tmp_path, extra_shapes=[shapes])
+        # The fast engine's own results, though validate would hand "+5"^^xsd:int (held
+        # as "5"^^xsd:integer, read as written by sh:datatype) to the reference engine:
+        # its mapping of the store's values to the text as written is what is tested.
+        engine.validates_as_written = True
+        report = validate(engine)
+        assert report.engine.name == name
         found[name] = sorted(
             (r.value, r.line, r.column) for r in report.results if "Datatype" in (r.component or "")
         )
