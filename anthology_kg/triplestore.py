@@ -82,12 +82,16 @@ def publish(
     which one the store may or may not have taken (a request left without an answer), so
     that nobody mistakes the store's mix of old and new for either. A ``store`` that is no
     http or https URL, or a ``data_graph`` that is no absolute IRI, is an AnthologyError
-    before anything is sent (``check_url``, ``check_graph``).
+    before anything is sent (``check_url``, ``check_graph``), and so is an input error
+    of the anthology's files: every graph is read before any is sent.
     """
     check_url(store)
     names = graph_names(check_graph(data_graph))
     if replace and add:
         raise ValueError("publish: replace and add exclude each other")
+    # Every graph read first: an input error (an own shape that does not parse) sends
+    # nothing, and leaves no store with the new data beside the old shapes.
+    parts = {part: _part_triples(anthology, part) for part in names}
     if not (replace or add):
         held = [g for g in names.values() if _has_graph(store, g, connection)]
         if held:
@@ -97,7 +101,7 @@ def publish(
             )
     sent: list[Published] = []
     for part, graph_iri in names.items():
-        triples = _part_triples(anthology, part)
+        triples = parts[part]
         try:
             http(
                 _with_params(store, [("graph", graph_iri)]),
