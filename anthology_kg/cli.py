@@ -41,7 +41,14 @@ from .choices import (
 )
 from .completion import complete_entries, complete_params, complete_queries
 from .config import FAIL_ON, find_config, format_from_output
-from .errors import AnthologyError, display_path, nesting_followed, printable, printable_lines
+from .errors import (
+    AnthologyError,
+    Interrupted,
+    display_path,
+    nesting_followed,
+    printable,
+    printable_lines,
+)
 
 # Each command imports the library modules it uses when it runs, not here: `--version`,
 # `--help` and `check` then load no more than they need (no pySHACL, owlrl, Jinja2 or
@@ -246,11 +253,11 @@ class AnthologyGroup(click.Group):
         return None
 
     @staticmethod
-    def _terminated(ctx: click.Context) -> None:
+    def _terminated(ctx: click.Context, note: str | None = None) -> None:
         # A SIGTERM came but its KeyboardInterrupt was dropped: Python drops what a signal
         # handler raises while a weakref callback runs (an import's module locks), and the
         # command ran on to its end. It still ends as terminated, for CI to see.
-        _say("anthology-kg: terminated")
+        _say(f"anthology-kg: terminated{'; ' + note if note else ''}")
         ctx.exit(EXIT_TERMINATED)
 
     def _invoke_reporting_errors(self, ctx: click.Context):
@@ -293,10 +300,12 @@ class AnthologyGroup(click.Group):
             # /dev/null so that the last flush says nothing (Python's documented way).
             _stdout_to_devnull()
             ctx.exit(EXIT_BROKEN_PIPE)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
+            # (what the stopped work leaves, where the user must know it: Interrupted)
+            note = printable(exc.note) if isinstance(exc, Interrupted) else None
             if _TERMINATED:
-                self._terminated(ctx)
-            _say("anthology-kg: interrupted")
+                self._terminated(ctx, note)
+            _say(f"anthology-kg: interrupted{'; ' + note if note else ''}")
             ctx.exit(EXIT_INTERRUPTED)
 
 
@@ -1803,7 +1812,8 @@ def publish(settings, endpoint, update_endpoint, graph, replace, add, http_timeo
     Credentials come from ANTHOLOGY_KG_USER and ANTHOLOGY_KG_PASSWORD (or
     ANTHOLOGY_KG_TOKEN) or ~/.netrc, answering Basic or Digest. Server errors
     (unreachable, no answer in time, 4xx, 5xx) are reported with the HTTP status and
-    the body's text, exit 2; a failure after some graphs were sent names them.
+    the body's text, exit 2; a failure or a stop signal (Ctrl-C, SIGTERM) after some
+    graphs were sent names them.
     """
     if (endpoint is None) == (update_endpoint is None):
         raise AnthologyError("publish needs one of --endpoint URL or --update URL")

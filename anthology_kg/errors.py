@@ -193,6 +193,16 @@ class TimedOut(AnthologyError):
         return self if self.what else TimedOut(self.seconds, self.url, what, self.option)
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM, which the command line turns into it) that stopped work whose
+    outcome the user must know: ``note`` says it (``publish``: which graphs the store
+    has taken), and the command line says it after "interrupted" or "terminated"."""
+
+    def __init__(self, note: str) -> None:
+        super().__init__(note)
+        self.note = note
+
+
 class CanonicalizationTooCostly(AnthologyError):
     """Labelling blank nodes by RDF Dataset Canonicalization (RDFC-1.0) is estimated to
     cost more than ``limit`` steps (``bnodes.canonical_work``): the costliest of

@@ -29,7 +29,7 @@ from .endpoint import (
     run_remote,
     shown,
 )
-from .errors import AnthologyError, TimedOut
+from .errors import AnthologyError, Interrupted, TimedOut
 from .terms import nt_term
 
 if TYPE_CHECKING:
@@ -116,20 +116,28 @@ def publish(
             unknown_outcome = left_unanswered(exc)
             if not sent and not unknown_outcome:
                 raise exc from None
-            verb = "replaced" if replace else "added to"
-            graphs = list(names.values())
-            unknown = graphs[len(sent) : len(sent) + 1] if unknown_outcome else []
-            left = graphs[len(sent) + len(unknown) :]
-            said = [
-                f"{verb}: {_listed(p.graph for p in sent)}" if sent else f"nothing {verb}",
-                *([f"perhaps {verb} (no answer): {_listed(unknown)}"] if unknown else []),
-                *([f"not {verb}: {_listed(left)}"] if left else []),
-            ]
-            raise AnthologyError(
-                f"{exc.message}; {'; '.join(said)} (the store may now hold a mix: publish again)"
-            ) from None
+            said = _what_was_sent(list(names.values()), len(sent), unknown_outcome, replace)
+            raise AnthologyError(f"{exc.message}; {said}") from None
+        except KeyboardInterrupt:
+            # Stopped while a graph was on its way: the store may or may not take it.
+            said = _what_was_sent(list(names.values()), len(sent), True, replace)
+            raise Interrupted(said) from None
         sent.append(Published(graph=graph_iri, triples=len(triples)))
     return sent
+
+
+def _what_was_sent(graphs: list[str], sent: int, unknown_outcome: bool, replace: bool) -> str:
+    """What the store holds of ``graphs`` once the first ``sent`` were sent and the next
+    failed, or was left without an answer (``unknown_outcome``)."""
+    verb = "replaced" if replace else "added to"
+    unknown = graphs[sent : sent + 1] if unknown_outcome else []
+    left = graphs[sent + len(unknown) :]
+    said = [
+        f"{verb}: {_listed(graphs[:sent])}" if sent else f"nothing {verb}",
+        *([f"perhaps {verb} (no answer): {_listed(unknown)}"] if unknown else []),
+        *([f"not {verb}: {_listed(left)}"] if left else []),
+    ]
+    return f"{'; '.join(said)} (the store may now hold a mix: publish again)"
 
 
 def _listed(graphs: Iterable[str]) -> str:

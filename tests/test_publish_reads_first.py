@@ -1,14 +1,18 @@
 """publish reads every graph it sends before it sends any: an input error of the
-anthology's own files (a shape that does not parse) sends nothing (hunt20 #5 a)."""
+anthology's own files (a shape that does not parse) sends nothing (hunt20 #5 a); and a
+publish stopped by a signal between graphs says what was sent, as a failure does (b)."""
 
 from __future__ import annotations
 
 import http.server
+import signal
+import subprocess
 import threading
+import time
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import cli_process, run_cli
 
 from anthology_kg.resources import bundled_dir
 
@@ -85,3 +89,29 @@ def test_a_shape_that_does_not_parse_sends_nothing(broken_shape, how):
     assert result.exit_code == 2, result.stdout
     assert "own.ttl:6: " in result.stderr and "sh:select" in result.stderr
     assert store.requests == []
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_publish_stopped_between_graphs_says_what_was_sent(stop):
+    store = Store(hold=True)
+    process = cli_process(
+        "--root", str(bundled_dir()), "publish", "--endpoint", store.url, "--replace",
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while len(store.requests) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert store.requests == [("PUT", "data"), ("PUT", "ontology")]
+        process.send_signal(stop)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        process.kill()
+        store.close()
+    word, code = ("terminated", 143) if stop == signal.SIGTERM else ("interrupted", 130)
+    assert process.returncode == code
+    assert stderr == (
+        f"anthology-kg: {word}; replaced: <{GRAPH}data>; perhaps replaced (no answer): "
+        f"<{GRAPH}ontology>; not replaced: <{GRAPH}shapes> (the store may now hold a mix: "
+        "publish again)\n"
+    )
