@@ -1819,13 +1819,17 @@ def publish(settings, endpoint, update_endpoint, graph, replace, add, http_timeo
         raise AnthologyError("publish needs one of --endpoint URL or --update URL")
     if replace and add:
         raise AnthologyError("publish takes one of --replace or --add, not both")
+    from .literal_terms import store_form_warnings
     from .triplestore import publish as run_publish
     from .triplestore import publish_update
 
     connection = _connection(settings, timeout=http_timeout)
     send = run_publish if endpoint else publish_update
     target = endpoint or update_endpoint
-    for sent in send(settings.engine(), target, graph, replace, connection, add):
+    anthology = settings.engine()
+    for line in store_form_warnings(anthology, _HELD_BY_A_STORE):
+        _say(printable_lines(line))
+    for sent in send(anthology, target, graph, replace, connection, add):
         _out(f"{'replaced' if replace else 'added to'} <{sent.graph}>: {sent.triples} triples")
 
 
@@ -1877,7 +1881,23 @@ def serve(settings, port, host, read_only) -> None:
             "--data-urlencode 'query=SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'"
         )
 
-    sys.exit(run_serve(settings.engine(), host, port, read_only, started, timeout=settings.timeout))
+    from .literal_terms import store_form_warnings
+
+    anthology = settings.engine()
+    for line in store_form_warnings(anthology, _HELD_BY_THE_SERVER):
+        _say(printable_lines(line))
+    sys.exit(run_serve(anthology, host, port, read_only, started, timeout=settings.timeout))
+
+
+#: Where publish and serve put a literal other than written (store_form_warnings).
+_HELD_BY_A_STORE = (
+    "in a store that keeps literals as values, as Oxigraph does: its answers and "
+    "validate --endpoint read that form, not the one written"
+)
+_HELD_BY_THE_SERVER = (
+    "in the served store (Oxigraph keeps literals as values): its answers read that form, "
+    "not the one written"
+)
 
 
 @main.command()

@@ -20,15 +20,17 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import pyoxigraph as ox
 
+from . import resources
 from .shacl.graph import ShapesGraph
 from .shacl.vocabulary import RDF, SH, Term, short_name
 from .sources import decode_utf8, parse_quads, read_source
 
 if TYPE_CHECKING:
+    from .engine import Engine
     from .fast import OxigraphEngine
 
 _XSD = "http://www.w3.org/2001/XMLSchema#"
@@ -281,12 +283,69 @@ def rewritten_literal(engine: OxigraphEngine, watch: Watch) -> Rewritten | None:
     (``may_be_rewritten``), and those files parsed. Under inference a triple of the
     closure may carry a literal under another predicate than written, so every
     rewritten literal of those files counts."""
+    return next(_rewritten_literals(engine, watch), None)
+
+
+def store_form_warnings(anthology: Engine, held_by: str) -> list[str]:
+    """``FILE:LINE: warning: …`` for each literal of the anthology's files (up to
+    ``LISTED_AT``, then how many more) that the store ``held_by`` names holds in another
+    form than written (``rewritten_literals``); none for an engine other than the fast
+    one, whose store is the one a server loads."""
+    from .errors import LISTED_AT, display_path
+
+    if anthology.name != "fast":
+        return []
+    found = list(
+        dict.fromkeys(
+            (r.path, r.line, r.written, r.stored)
+            for r in rewritten_literals(cast("OxigraphEngine", anthology))
+        )
+    )
+    lines = [
+        f"{display_path(path)}:{line}: warning: {_turtle(written)} is held as "
+        f"{_turtle(stored)} {held_by}"
+        for path, line, written, stored in found[:LISTED_AT]
+    ]
+    if len(found) > LISTED_AT:
+        lines.append(f"anthology-kg: warning: and {len(found) - LISTED_AT} more such literals")
+    return lines
+
+
+def rewritten_literals(engine: OxigraphEngine) -> Iterator[Rewritten]:
+    """Each literal of ``engine``'s data files and of the anthology's own shapes files
+    that a store keeping literals as values (pyoxigraph's, an Oxigraph server's) holds
+    in another form than written, at its file and line, in the files' order: what
+    ``publish`` and ``serve`` put in a store other than ``export`` writes it."""
+    yield from _rewritten_literals(engine, Watch(everything="a store"))
+    bundled = resources.bundled_shapes_dir().resolve()
+    for path in engine.rules.shape_files:
+        if path.resolve().parent == bundled:
+            continue  # (written as the store keeps them: test_literal_terms)
+        data = read_source(path)
+        if may_be_rewritten(data):
+            yield from _in_file(path, data, engine.base)
+
+
+def _in_file(path: Path, data: bytes, base: str) -> Iterator[Rewritten]:
+    """Each literal of the Turtle ``data`` (of ``path``) a store holds in another form."""
+    text: str | None = None
+    for quad in parse_quads(data, path, base):
+        literal = quad.object
+        if isinstance(literal, ox.Literal) and rewritable(literal):
+            stored = stored_form(literal)
+            if stored != literal:
+                text = text if text is not None else decode_utf8(data, path)
+                yield Rewritten(path, _line_of(text, literal), literal, stored, "a store")
+
+
+def _rewritten_literals(engine: OxigraphEngine, watch: Watch) -> Iterator[Rewritten]:
     predicates = sorted(set(watch.terms) | set(watch.datatypes))
     if not predicates and watch.everything is None:
-        return None
+        return
     any_reader = watch.everything or next(iter({**watch.datatypes, **watch.terms}.values()))
     inferred = engine.inference != "none"
     for path, data in _files_to_read(engine, predicates, watch.everything is not None):
+        text: str | None = None
         for quad in parse_quads(data, path, engine.base):
             literal = quad.object
             if not isinstance(literal, ox.Literal) or not rewritable(literal):
@@ -298,9 +357,8 @@ def rewritten_literal(engine: OxigraphEngine, watch: Watch) -> Rewritten | None:
             if reader is None and inferred:
                 reader = any_reader
             if reader is not None:
-                text = decode_utf8(data, path)
-                return Rewritten(path, _line_of(text, literal), literal, stored, reader)
-    return None
+                text = text if text is not None else decode_utf8(data, path)
+                yield Rewritten(path, _line_of(text, literal), literal, stored, reader)
 
 
 def _files_to_read(
