@@ -125,6 +125,7 @@ def read_query(path: Path) -> StoredQuery:
     text = read_text(path)  # a non-file, unreadable or non-UTF-8 .rq: file:line, exit 2
     meta: dict[str, str] = {}
     params: list[tuple[str, str]] = []
+    param_lines: dict[str, int] = {}
     types: dict[str, str] = {}
     type_lines: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), start=1):
@@ -139,6 +140,7 @@ def read_query(path: Path) -> StoredQuery:
             if not param:
                 raise AnthologyError(f"bad param line: {clipped(value)}", path, number)
             params.append((param.group(1), param.group(2)))
+            param_lines.setdefault(param.group(1), number)
         elif key == "param-type":
             name, _, kind = value.partition(" ")
             if kind.strip() not in PARAM_TYPES:
@@ -168,6 +170,7 @@ def read_query(path: Path) -> StoredQuery:
                 for spelling in spellings.values()
             ),
         )
+    _refuse_unused_params(text, path, param_lines, declared)
     for name, meaning in params:
         declared.setdefault(name, Param(name, meaning, types.get(name, "literal")))
     defaults = _named_values(decorators.get("defaults"))
@@ -302,6 +305,31 @@ def _refuse_aliases(events: Iterable[Any], lines: list[tuple[int, str]], path: P
                 path,
                 lines[at][0] if at < len(lines) else lines[-1][0],
             )
+
+
+def _refuse_unused_params(
+    text: str, path: Path, param_lines: dict[str, int], grlc: dict[str, Param]
+) -> None:
+    """An AnthologyError at its line for a ``#+ param`` name that is neither a grlc
+    parameter of the query nor one of its variables (a typo): its value would be bound
+    to a variable the query does not use, and restrict nothing."""
+    from .sparql_text import variable_tokens
+
+    unknown = [name for name in param_lines if name not in grlc]
+    if not unknown:
+        return
+    variables = sorted({variable for _, variable in variable_tokens(text)})
+    for name in unknown:
+        if name in variables:
+            continue
+        shown = ", ".join(f"?{v}" for v in variables) or "none"
+        raise AnthologyError(
+            f"#+ param names {clipped(name)}, which is no variable of the query "
+            f"(?{name}, or grlc's ?_{name}…){did_you_mean(name, [*grlc, *variables])} "
+            f"(variables: {shown})",
+            path,
+            param_lines[name],
+        )
 
 
 def _refuse_unknown_names(
