@@ -1015,6 +1015,15 @@ def _run(
         raise AnthologyError(f"query failed: {_one_line(exc)}", source) from None
 
 
+def refuse_unparsed(text: str, source: str | Path | None) -> None:
+    """An AnthologyError at ``source``, as running ``text`` would give, where it is no
+    query pyoxigraph parses: for a query not run now (a site's stored query that takes
+    parameters, its variables unbound). pyoxigraph parses a query as it runs it: run on
+    an empty store, its answer not read. A query calling SERVICE is the caller's to
+    refuse or skip (``guards.uses_service``): it would be refused here."""
+    _run(ox.Store(), text, (), source)
+
+
 def _rdflib_refusal(text: str) -> str | None:
     """``rdflib_sparql.refusal`` of ``text``: rdflib (~0.3 s to import, its grammar
     ~0.8 s to run) read only when a refused text's error names no reason."""

@@ -166,7 +166,9 @@ def answer(
 ) -> dict[str, Answer | None]:
     """The answer of each parameterless stored query that calls no remote service (None
     for the others); one that gives none within ``timeout`` seconds (None or 0: no
-    limit) is an Answer of kind ``timeout``, its work left to end on its own thread."""
+    limit) is an Answer of kind ``timeout``, its work left to end on its own thread. One
+    that takes parameters is parsed, not run: a query that does not parse is an
+    AnthologyError at its line either way."""
     store_answer = getattr(anthology, "store_answer", None)  # the Oxigraph engine's
 
     def run(stored: StoredQuery) -> Answer:
@@ -180,6 +182,11 @@ def answer(
     answers: dict[str, Answer | None] = {}
     for name, stored in queries.items():
         if uses_service(stored.text) or stored.params:
+            if stored.params and not uses_service(stored.text):
+                from ..fast import refuse_unparsed
+
+                # Not run, but published to run in the browser: refused as a run would be.
+                refuse_unparsed(stored.text, stored.path)
             answers[name] = None
             continue
         try:
