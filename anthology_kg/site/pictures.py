@@ -138,14 +138,17 @@ def dot_source(picture: Picture) -> str:
             printable_characters(line).replace("\\", "\\\\").replace('"', '\\"')
             for line in wrapped(box.label)
         )
-        attrs = [f'label="{label}"', f"tooltip={_dot_string(box.label)}"]
+        # The tooltip is the node's name, written over by the label in _named: Graphviz
+        # reads a tooltip as an escString (\\N, \\G, \\L, \\l ...), an escaped backslash
+        # too (dot 2.43), and no escaping of the label's text is honoured everywhere.
+        attrs = [f'label="{label}"', f'tooltip="{ids[box.key]}"']
         if box.href:
             attrs.append(f"URL={_dot_string(box.href)}")
         lines.append(f"{ids[box.key]} [{', '.join(attrs)}];")
-    for a, rel, b in picture.edges:
+    for number, (a, rel, b) in enumerate(picture.edges):
         lines.append(
             f"{ids[a]} -> {ids[b]} [label={_dot_string(rel)}, color={_dot_string(colours[rel])}, "
-            f"fontcolor={_dot_string(colours[rel])}, tooltip={_dot_string(rel)}];"
+            f'fontcolor={_dot_string(colours[rel])}, tooltip="e{number}"];'
         )
     lines.append("}")
     return "\n".join(lines)
@@ -170,26 +173,35 @@ def dot_svgs(dot: str, pictures: list[Picture]) -> list[str] | None:
 
 
 _NODE_TITLE = re.compile(r"<title>n([0-9]+)</title>")
-# An edge's title, and the tooltip dot_source gives it (its relation, escaped by dot).
+# An edge's title, and the tooltip dot_source gives it (the edge's number).
 _EDGE_TITLE = re.compile(
     r"<title>n([0-9]+)&#45;&gt;n([0-9]+)</title>"
-    r'(\s*<g id="a_edge[0-9]+"><a xlink:title="([^"]*)">)?'
+    r'(?:(\s*<g id="a_edge[0-9]+"><a xlink:title=")e([0-9]+)("))?'
 )
+# An edge's tooltip elsewhere (its label's link, where dot draws one).
+_EDGE_TOOLTIP = re.compile(r'( xlink:title=")e([0-9]+)(")')
+# A box's tooltip as dot_source gives it (the node's name), where dot writes it.
+_NODE_TOOLTIP = re.compile(r'( xlink:title=")n([0-9]+)(")')
 
 
 def _named(svg: str, picture: Picture) -> str:
-    """Graphviz's drawing with each box's ``<title>`` (a browser's name for it) its label
-    and each edge's its two labels and relation (``LIT-168 rests on verl``), where dot
-    writes the generated node names (``n0``, ``n1->n0``)."""
+    """Graphviz's drawing with each box's ``<title>`` (a browser's name for it) and
+    tooltip its label, and each edge's title its two labels and relation (``LIT-168
+    rests on verl``) and its tooltip the relation, where dot writes the names
+    ``dot_source`` gave (``n0``, ``n1->n0``, ``e0``)."""
     labels = [escape(box.label) for box in picture.boxes]
+    relations = [escape(rel) for _, rel, _ in picture.edges]
 
     def edge(match: re.Match) -> str:
         a, b = labels[int(match[1])], labels[int(match[2])]
-        link = match[3] or ""
-        named = f"{a} {match[4]} {b}" if match[4] else f"{a} → {b}"
-        return f"<title>{named}</title>{link}"
+        if match[4] is None:
+            return f"<title>{a} → {b}</title>"
+        relation = relations[int(match[4])]
+        return f"<title>{a} {relation} {b}</title>{match[3]}{relation}{match[5]}"
 
     svg = _EDGE_TITLE.sub(edge, svg)
+    svg = _EDGE_TOOLTIP.sub(lambda m: f"{m[1]}{relations[int(m[2])]}{m[3]}", svg)
+    svg = _NODE_TOOLTIP.sub(lambda m: f"{m[1]}{labels[int(m[2])]}{m[3]}", svg)
     return _NODE_TITLE.sub(lambda m: f"<title>{labels[int(m[1])]}</title>", svg)
 
 
