@@ -249,6 +249,7 @@ def open_engine(
             data_graph=data_graph,
             graphs=graphs,
             connection=connection,
+            warn=warn,
         )
         if validates and kind == "fast" and inference == "none":
             from .fast import compile_shapes

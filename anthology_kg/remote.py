@@ -8,7 +8,8 @@ lookups and validation work on a copy of the data graph read back once with a CO
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -29,7 +30,13 @@ from .query_result import QueryResult, in_select_star_order
 from .shacl import ResultRow
 from .sparql_text import with_values
 from .terms import PARTS
-from .triplestore import default_graphs, fetch_graph, query_url, require_graph
+from .triplestore import (
+    default_graphs,
+    empty_answer_note,
+    fetch_graph,
+    holds_graph,
+    query_url,
+)
 
 
 @dataclass(kw_only=True)
@@ -43,8 +50,10 @@ class RemoteEngine(EntryIndex):
     #: Validate in the store (the compiled shapes sent as queries) rather than locally.
     pushdown: bool = False
     _copy: Anthology | None = field(default=None, repr=False)
-    #: Whether the store's data graph is known to hold a triple (``query`` asks first).
-    _data_found: bool = field(default=False, repr=False)
+    #: Whether the store was asked if its data graph holds a triple (``query`` asks first).
+    _data_asked: bool = field(default=False, repr=False)
+    #: Where a note on the answer goes (None: ``warnings.warn``).
+    warn: Callable[[str], None] | None = field(default=None, repr=False)
     #: How requests reach the store: timeout, query method (credentials: environment);
     #: its requests share the connection's HTTP client (None: a client per request).
     connection: Connection | None = None
@@ -83,16 +92,17 @@ class RemoteEngine(EntryIndex):
         host sends nothing but the query, so ``allow_service`` changes nothing here. When
         those graphs include the data graph, the engine's first query asks the store
         whether it holds a triple: an empty or missing one (a store filled from
-        ``export``'s file) is an AnthologyError (``triplestore.require_graph``), not an
-        empty answer."""
+        ``export``'s file, or an anthology of no entries yet) is said through ``warn``
+        (``triplestore.empty_answer_note``), and the query runs."""
         check_parts(parts)
         bound = with_values(text, bindings or {}, source)  # (a bad value: before any request)
         names = graph_names(self.data_graph)
         graphs = self.graphs if self.graphs and tuple(parts) == PARTS else [names[p] for p in parts]
-        if names["data"] in graphs and not self._data_found:
+        if names["data"] in graphs and not self._data_asked:
             # An empty data graph answers every query with nothing: say why, once.
-            require_graph(self.endpoint, names["data"], self.connection)
-            self._data_found = True
+            if not holds_graph(self.endpoint, names["data"], self.connection):
+                (self.warn or _warn)(empty_answer_note(self.endpoint, names["data"]))
+            self._data_asked = True
         with literals_as_written():
             answer = store_result(
                 query_url(self.endpoint, graphs),
@@ -149,6 +159,10 @@ class RemoteEngine(EntryIndex):
         return self.local_copy().shacl_rows(inference)
 
 
+def _warn(message: str) -> None:
+    warnings.warn(message, stacklevel=4)
+
+
 def open_remote(
     endpoint: str,
     root: Path,
@@ -159,6 +173,7 @@ def open_remote(
     graphs: Sequence[str] = (),
     pushdown: bool = False,
     connection: Connection | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> RemoteEngine:
     """The anthology published at ``endpoint``, with the rules of the anthology at
     ``root``; queries see ``graphs`` (default: data, ontology and shapes) as their
@@ -177,6 +192,7 @@ def open_remote(
         graphs=list(graphs) or default_graphs(data_graph),
         pushdown=pushdown,
         connection=connection or Connection(),
+        warn=warn,
         rules=rules,
         data_files=[],
         base=base,

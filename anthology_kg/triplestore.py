@@ -257,12 +257,18 @@ def fetch_graph(endpoint: str, graph_iri: str, connection: Connection | None = N
     return relabel(result.graph)
 
 
-def require_graph(endpoint: str, graph_iri: str, connection: Connection | None = None) -> None:
-    """``empty_graph``'s AnthologyError unless the named graph ``graph_iri`` of the store
-    at the query endpoint ``endpoint`` holds a triple: one small request (a SELECT, not
-    an ASK: Virtuoso answers an ASK as a row, not a boolean)."""
+def holds_graph(endpoint: str, graph_iri: str, connection: Connection | None = None) -> bool:
+    """Whether the named graph ``graph_iri`` of the store at the query endpoint
+    ``endpoint`` holds a triple: one small request (a SELECT, not an ASK: Virtuoso
+    answers an ASK as a row, not a boolean). A store keeps no empty graph (Oxigraph: a
+    HEAD of it is 404), so an empty graph and a missing one are alike."""
     probe = f"SELECT ?s WHERE {{ GRAPH {nt_term(URIRef(graph_iri))} {{ ?s ?p ?o }} }} LIMIT 1"
-    if not run_remote(endpoint, probe, kind="select", connection=connection).rows:
+    return bool(run_remote(endpoint, probe, kind="select", connection=connection).rows)
+
+
+def require_graph(endpoint: str, graph_iri: str, connection: Connection | None = None) -> None:
+    """``empty_graph``'s AnthologyError unless ``holds_graph``."""
+    if not holds_graph(endpoint, graph_iri, connection):
         raise empty_graph(endpoint, graph_iri)
 
 
@@ -273,4 +279,14 @@ def empty_graph(endpoint: str, graph_iri: str) -> AnthologyError:
     return AnthologyError(
         f"{shown(endpoint)}: the graph <{graph_iri}> is empty or missing (`anthology-kg "
         "publish` puts the data there; --graph names the graph that holds it)"
+    )
+
+
+def empty_answer_note(endpoint: str, graph_iri: str) -> str:
+    """What a query of the data graph says beside its answer when the store holds no
+    triple in that graph: an anthology of no entries yet, or a store filled otherwise."""
+    return (
+        f"{shown(endpoint)}: the graph <{graph_iri}> is empty or missing, so the answer "
+        "reads no data (`anthology-kg publish` puts the data there; --graph names the "
+        "graph that holds it)"
     )

@@ -43,14 +43,50 @@ def _said_empty(result, url: str) -> None:
     assert "anthology-kg publish" in line and "--graph" in line
 
 
+def _noted_empty(result, url: str, stdout: str) -> None:
+    """The answer, read from no data, and a note on stderr saying why (exit 0)."""
+    assert (result.exit_code, result.stdout) == (0, stdout), result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"anthology-kg: {url}: {EMPTY}, so the answer reads no data ("), line
+    assert "anthology-kg publish" in line and "--graph" in line
+
+
 def test_a_query_on_a_store_without_the_data_graph_says_so(exported):
+    """A query answers, from no data, and says why beside it: an anthology of no entries
+    yet, served or published, is such a store too (a store keeps no empty graph), and
+    its empty answer is right (review47 #1: exit 2 refused it). validate refuses."""
     with Proxy(exported) as proxy:
         url = f"{proxy.url}/query"
-        _said_empty(run_cli("query", "unread", "--endpoint", url), url)
-        assert len(proxy.requests) == 1  # the probe: the query itself is not sent
-        _said_empty(run_cli("sparql", "-", "--endpoint", url, input="ASK { ?s ?p ?o }"), url)
+        _noted_empty(
+            run_cli("query", "unread", "--endpoint", url, "--format", "csv"),
+            url,
+            "entry,class,category,title\n",
+        )
+        assert len(proxy.requests) == 2  # the probe, then the query
+        said = run_cli(
+            "sparql", "-", "--endpoint", url, "--format", "json", input="ASK { ?s ?p ?o }"
+        )
+        _noted_empty(said, url, '{"head":{},"boolean":false}\n')
         _said_empty(run_cli("validate", "--endpoint", url), url)  # the same words
         _said_empty(run_cli("validate", "--endpoint", url, "--engine", "reference"), url)
+
+
+def test_a_query_of_an_anthology_of_no_entries_served_answers_nothing(tmp_path):
+    """``serve`` of an anthology whose data/ holds no entry yet: its store has no data
+    graph, and a query's answer is empty, as the local one is (review47 #1)."""
+    (tmp_path / "data").mkdir()
+    local = run_cli("--root", str(tmp_path), "query", "unread", "--format", "csv")
+    assert local.exit_code == 0 and local.stdout == "entry,class,category,title\n", local.output
+    with running_oxigraph() as base:
+        published = run_cli(
+            "--root", str(tmp_path), "publish", "--endpoint", f"{base}/store", "--replace"
+        )
+        assert published.exit_code == 0, published.output
+        url = f"{base}/query"
+        result = run_cli(
+            "--root", str(tmp_path), "query", "unread", "--format", "csv", "--endpoint", url
+        )
+        _noted_empty(result, url, local.stdout)
 
 
 def test_graphs_named_by_the_user_are_queried_as_named(exported):
