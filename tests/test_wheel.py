@@ -218,6 +218,13 @@ def test_readme_pre_commit_revision_exists_and_holds_the_hooks():
         text=True,
     )
     assert hooks.returncode == 0, f"{rev}: {hooks.stderr}"
+    # In the history, not a commit a rebase left behind (review47 #7: an orphan passed).
+    ancestor = subprocess.run(
+        [git, "-C", str(REPO), "merge-base", "--is-ancestor", rev, "HEAD"],
+        capture_output=True,
+        text=True,
+    )
+    assert ancestor.returncode == 0, f"{rev} is not an ancestor of HEAD: {ancestor.stderr}"
     # The hooks the snippet installs are the ones the README describes beside it (hunt21
     # #10: it pinned a commit 533 commits old, whose hooks ran on fewer files).
     pinned = subprocess.run(
