@@ -47,7 +47,9 @@ def collector(thawed):
 def test_the_build_s_objects_are_left_in_the_oldest_generation(
     tmp_path, collector, monkeypatch, workers
 ):
-    # The bundled anthology's build leaves ~20,000: promoted as a larger one's would be.
+    # The bundled anthology's build leaves ~20,000 in a fresh process, and 1,900-5,000
+    # where builds before it in the process filled its caches (the order of the modules
+    # a worker runs): promoted from 1,000 as a larger one's would be.
     monkeypatch.setattr(site, "PROMOTED_FROM", 1000)
     anthology = open_engine("fast", root=bundled_dir(), validates=True)
     gc.collect()
@@ -60,7 +62,10 @@ def test_the_build_s_objects_are_left_in_the_oldest_generation(
     grown = len(gc.get_objects(2)) - oldest
     freed = gc.collect()  # the garbage among them is found by a full pass
     assert young < 1000
-    assert grown > 2000 and freed > 1000
+    # Promoted, not merely few: without the promotion these stay young (~4,400 warm)
+    # and the oldest generation does not grow. Among them the build's garbage (1,100-
+    # 1,700 objects, fewer warm), which a full pass finds.
+    assert grown > site.PROMOTED_FROM and freed > 0
 
 
 def test_what_the_caller_froze_stays_frozen_and_a_collector_turned_off_stays_off(
