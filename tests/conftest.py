@@ -50,6 +50,15 @@ def anthology(bundled_copy: Path, monkeypatch) -> Path:
     return bundled_copy
 
 
+def edit(root: Path, relative: str, old: str, new: str) -> None:
+    """Replace the first ``old`` in the file ``relative`` to ``root`` with ``new``; the
+    test fails where ``old`` is not there (an edit that changes nothing proves nothing)."""
+    path = root / relative
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {relative}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
 def rules_fixture_copy(tmp_path: Path, name: str, own_shapes: str | None = None) -> Path:
     """A writable copy of the rules fixture ``name`` at ``tmp_path / "w"``, with
     ``own_shapes`` (Turtle) as its ontology/shapes/own.ttl when given."""

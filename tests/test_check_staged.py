@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, run_cli
+from conftest import REPO, edit, run_cli
 from gitrepo import GIT_ENV, git
 
 from anthology_kg.resources import bundled_dir
@@ -42,13 +42,6 @@ def repo(tmp_path: Path, monkeypatch) -> Path:
     git(root, "commit", "-q", "-m", "the bundled anthology")
     monkeypatch.chdir(root)
     return root
-
-
-def edit(root: Path, relative: str, old: str, new: str) -> None:
-    path = root / relative
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {relative}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def add_reference(root: Path) -> None:

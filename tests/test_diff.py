@@ -12,7 +12,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 from bundled import CONFOUNDERS_COLUMNS, ES_GAP
-from conftest import run_cli
+from conftest import edit, run_cli
 from gitrepo import git
 
 from anthology_kg.diff import diff_states, load_state, parse_data
@@ -51,13 +51,6 @@ def repo(tmp_path: Path, tmp_path_factory, monkeypatch) -> Path:
     shutil.copytree(_committed_bundled(tmp_path_factory.getbasetemp()), root, symlinks=True)
     monkeypatch.chdir(root)
     return root
-
-
-def edit(root: Path, relative: str, old: str, new: str) -> None:
-    path = root / relative
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {relative}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def change_takeaway(root: Path) -> None:
