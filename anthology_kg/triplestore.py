@@ -272,13 +272,16 @@ def require_graph(endpoint: str, graph_iri: str, connection: Connection | None =
         raise empty_graph(endpoint, graph_iri)
 
 
+#: How the data graph gets filled, or another named: said where it holds nothing.
+_FILLED = "(`anthology-kg publish` puts the data there; --graph names the graph that holds it)"
+
+
 def empty_graph(endpoint: str, graph_iri: str) -> AnthologyError:
     """What a command reading the anthology's data graph says when the store has none
     (a store loaded from ``export``'s file holds it all in the default graph), with
     how to put it there or name another."""
     return AnthologyError(
-        f"{shown(endpoint)}: the graph <{graph_iri}> is empty or missing (`anthology-kg "
-        "publish` puts the data there; --graph names the graph that holds it)"
+        f"{shown(endpoint)}: the graph <{graph_iri}> is empty or missing {_FILLED}"
     )
 
 
@@ -287,6 +290,5 @@ def empty_answer_note(endpoint: str, graph_iri: str) -> str:
     triple in that graph: an anthology of no entries yet, or a store filled otherwise."""
     return (
         f"{shown(endpoint)}: the graph <{graph_iri}> is empty or missing, so the answer "
-        "reads no data (`anthology-kg publish` puts the data there; --graph names the "
-        "graph that holds it)"
+        f"reads no data {_FILLED}"
     )
