@@ -34,7 +34,7 @@ from .triplestore import (
     default_graphs,
     empty_answer_note,
     fetch_graph,
-    holds_graph,
+    held_graphs,
     query_url,
 )
 
@@ -50,8 +50,8 @@ class RemoteEngine(EntryIndex):
     #: Validate in the store (the compiled shapes sent as queries) rather than locally.
     pushdown: bool = False
     _copy: Anthology | None = field(default=None, repr=False)
-    #: Whether the store was asked if its data graph holds a triple (``query`` asks first).
-    _data_asked: bool = field(default=False, repr=False)
+    #: The graphs the store was asked whether they hold a triple (``query`` asks first).
+    _asked: set[str] = field(default_factory=set, repr=False)
     #: Where a note on the answer goes (None: ``warnings.warn``).
     warn: Callable[[str], None] | None = field(default=None, repr=False)
     #: How requests reach the store: timeout, query method (credentials: environment);
@@ -89,20 +89,31 @@ class RemoteEngine(EntryIndex):
         """Run ``text`` on the store, its default graph the graphs of ``parts`` (or the
         graphs the engine was opened with); a ``SELECT *``'s columns come in the order a
         local run gives (``in_select_star_order``). The store runs a SERVICE call, this
-        host sends nothing but the query, so ``allow_service`` changes nothing here. When
-        those graphs include the data graph, the engine's first query asks the store
-        whether it holds a triple: an empty or missing one (a store filled from
-        ``export``'s file, or an anthology of no entries yet) is said through ``warn``
+        host sends nothing but the query, so ``allow_service`` changes nothing here. The
+        first query to read a graph asks the store whether it holds a triple: the data
+        graph, where the query reads the published graphs, or each graph the engine was
+        opened with (--graph) otherwise, all in one request (``held_graphs``). An empty
+        or missing one (a store filled from ``export``'s file, an anthology of no entries
+        yet, a typo of a graph's IRI) is said through ``warn``
         (``triplestore.empty_answer_note``), and the query runs."""
         check_parts(parts)
         bound = with_values(text, bindings or {}, source)  # (a bad value: before any request)
         names = graph_names(self.data_graph)
-        graphs = self.graphs if self.graphs and tuple(parts) == PARTS else [names[p] for p in parts]
-        if names["data"] in graphs and not self._data_asked:
-            # An empty data graph answers every query with nothing: say why, once.
-            if not holds_graph(self.endpoint, names["data"], self.connection):
-                (self.warn or _warn)(empty_answer_note(self.endpoint, names["data"]))
-            self._data_asked = True
+        if self.graphs and tuple(parts) == PARTS:
+            graphs = self.graphs
+            named = graphs != default_graphs(self.data_graph)
+        else:
+            graphs, named = [names[p] for p in parts], False
+        # An empty graph answers every query with nothing of it: say so, once a graph.
+        wanted = graphs if named else [g for g in graphs if g == names["data"]]
+        asked = [g for g in dict.fromkeys(wanted) if g not in self._asked]
+        if asked:
+            held = held_graphs(self.endpoint, asked, self.connection)
+            for graph_iri in asked:
+                if graph_iri not in held:
+                    note = empty_answer_note(self.endpoint, graph_iri, graph_iri == names["data"])
+                    (self.warn or _warn)(note)
+            self._asked.update(asked)
         with literals_as_written():
             answer = store_result(
                 query_url(self.endpoint, graphs),

@@ -9,7 +9,7 @@ that a stored query gives the same rows remotely as locally.
 from __future__ import annotations
 
 import urllib.parse
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -266,6 +266,23 @@ def holds_graph(endpoint: str, graph_iri: str, connection: Connection | None = N
     return bool(run_remote(endpoint, probe, kind="select", connection=connection).rows)
 
 
+def held_graphs(
+    endpoint: str, graphs: Sequence[str], connection: Connection | None = None
+) -> set[str]:
+    """Those of ``graphs`` that hold a triple in the store at the query endpoint
+    ``endpoint`` (``holds_graph`` of each), asked in one request: one graph as
+    ``holds_graph`` asks, several with a VALUES block, each tested with FILTER EXISTS,
+    which stops at the graph's first triple (Oxigraph and Virtuoso 7.2 answer it)."""
+    if len(graphs) <= 1:
+        return {g for g in graphs if holds_graph(endpoint, g, connection)}
+    named = " ".join(nt_term(URIRef(g)) for g in graphs)
+    probe = (
+        f"SELECT ?g WHERE {{ VALUES ?g {{ {named} }} FILTER EXISTS {{ GRAPH ?g {{ ?s ?p ?o }} }} }}"
+    )
+    rows = run_remote(endpoint, probe, kind="select", connection=connection).rows
+    return {str(row[0]) for row in rows} & set(graphs)
+
+
 def require_graph(endpoint: str, graph_iri: str, connection: Connection | None = None) -> None:
     """``empty_graph``'s AnthologyError unless ``holds_graph``."""
     if not holds_graph(endpoint, graph_iri, connection):
@@ -285,10 +302,18 @@ def empty_graph(endpoint: str, graph_iri: str) -> AnthologyError:
     )
 
 
-def empty_answer_note(endpoint: str, graph_iri: str) -> str:
-    """What a query of the data graph says beside its answer when the store holds no
-    triple in that graph: an anthology of no entries yet, or a store filled otherwise."""
+def empty_answer_note(endpoint: str, graph_iri: str, data: bool = True) -> str:
+    """What a query says beside its answer when the store holds no triple in the graph
+    ``graph_iri`` it reads: the data graph (an anthology of no entries yet, or a store
+    filled otherwise), or, not ``data``, a graph the user named with --graph (a typo of
+    its IRI, or a graph not filled yet)."""
+    if data:
+        return (
+            f"{shown(endpoint)}: the graph <{graph_iri}> is empty or missing, so the answer "
+            f"reads no data {_FILLED}"
+        )
     return (
-        f"{shown(endpoint)}: the graph <{graph_iri}> is empty or missing, so the answer "
-        f"reads no data {_FILLED}"
+        f"{shown(endpoint)}: the graph <{graph_iri}> (--graph) is empty or missing, so the "
+        "answer reads nothing from it (a store keeps no empty graph: is the IRI the one "
+        "the data was put in?)"
     )

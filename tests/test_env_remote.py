@@ -20,8 +20,8 @@ from anthology_kg import endpoint
 
 PROXY_VARIABLES = ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "NO_PROXY")
 ANSWER = json.dumps({"head": {"vars": ["x"]}, "results": {"bindings": []}}).encode()
-#: The query's own graph: its answer alone is asked for, no probe of the data graph first.
-ALONE = ("--graph", "urn:test:g")
+#: What a query sends: the probe of the data graph (RemoteEngine.query), then the query.
+TWICE = 2
 
 
 @pytest.fixture(autouse=True)
@@ -40,7 +40,7 @@ class _Answering(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        self.seen.append(self.requestline.partition("?")[0])  # (the graphs queried follow)
+        self.seen.append(f"{self.command} {self.path.partition('?')[0]}")  # (then the graphs)
         send_answer(self, ANSWER)
 
     def log_message(self, *args: object) -> None:
@@ -59,23 +59,23 @@ def test_a_store_is_reached_through_the_proxy_the_environment_names(monkeypatch,
     with served(_Answering) as proxy:
         monkeypatch.setenv("HTTP_PROXY", proxy)
         # store.invalid resolves nowhere (RFC 6761): only the proxy can answer for it.
-        result = run_cli("sparql", "--endpoint", "http://store.invalid/query", *ALONE, query)
+        result = run_cli("sparql", "--endpoint", "http://store.invalid/query", query)
         assert result.exit_code == 0, result.stderr
-        assert _Answering.seen == ["POST http://store.invalid/query"]
+        assert _Answering.seen == ["POST http://store.invalid/query"] * TWICE
         monkeypatch.setenv("NO_PROXY", "store.invalid")
-        refused = run_cli("sparql", "--endpoint", "http://store.invalid/query", *ALONE, query)
+        refused = run_cli("sparql", "--endpoint", "http://store.invalid/query", query)
         assert refused.exit_code == 2
         assert "cannot connect" in refused.stderr
-        assert len(_Answering.seen) == 1
+        assert len(_Answering.seen) == TWICE
 
 
 def test_a_store_on_this_machine_is_reached_directly(monkeypatch, query):
     _Answering.seen = []
     monkeypatch.setenv("HTTP_PROXY", "http://proxy.invalid:3128")
     with served(_Answering) as store:
-        result = run_cli("sparql", "--endpoint", f"{store}/query", *ALONE, query)
+        result = run_cli("sparql", "--endpoint", f"{store}/query", query)
     assert result.exit_code == 0, result.stderr
-    assert _Answering.seen == ["POST /query"]
+    assert _Answering.seen == ["POST /query"] * TWICE
 
 
 def test_a_proxy_that_cannot_be_used_is_one_line_without_its_password(monkeypatch, query):

@@ -90,12 +90,15 @@ def test_a_query_of_an_anthology_of_no_entries_served_answers_nothing(tmp_path):
 
 
 def test_graphs_named_by_the_user_are_queried_as_named(exported):
-    """--graph names the graphs a query sees: the published data graph is not asked for."""
+    """--graph names the graphs a query sees: the published data graph is not asked for,
+    the graph named is (test_query_endpoint_named_graph says what of it)."""
     with Proxy(exported) as proxy:
         url = f"{proxy.url}/query"
         result = run_cli("query", "unread", "--endpoint", url, "--graph", "urn:test:mine")
         assert result.exit_code == 0, result.output
-        assert len(proxy.requests) == 1
+        assert len(proxy.requests) == 2
+        assert DATA_GRAPH not in proxy.requests[0].text
+        assert "<urn:test:mine>" in proxy.requests[0].text
 
 
 def test_a_published_store_costs_one_request_more(exported):

@@ -7,7 +7,7 @@ import pytest
 from conftest import run_cli
 from rdflib import Graph, Literal, URIRef
 from rdflib.compare import isomorphic
-from test_server import JSON, RawServer, http_answer
+from test_server import GRAPH, JSON, RawServer, http_answer, probed_then
 
 from anthology_kg.endpoint import run_remote
 from anthology_kg.engine import ENGINES
@@ -94,11 +94,11 @@ TRIPLE = {
 )
 def test_a_triple_term_in_an_answer_is_refused_as_locally(answer):
     text = "SELECT ?t WHERE { ?s ?p ?t }" if b"sparql-results" in answer else "DESCRIBE <urn:x>"
-    server = serving(answer)
+    server = RawServer(probed_then(answer))
     try:
-        # --graph: the query alone is sent, no probe of the data graph first
+        # --graph: the probe asks for that graph, which this server holds
         url = f"{server.url}/sparql"
-        result = run_cli("sparql", "-", "--endpoint", url, "--graph", "urn:test:g", input=text)
+        result = run_cli("sparql", "-", "--endpoint", url, "--graph", GRAPH, input=text)
     finally:
         server.close()
     assert result.exit_code == 2, result.output

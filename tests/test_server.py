@@ -468,6 +468,21 @@ def http_answer(body: bytes, status: str = "200 OK", content_type: str = "", len
 
 
 JSON = "application/sparql-results+json"
+#: The graph a fake store's test names with --graph, and the store's answer to the probe
+#: of it (RemoteEngine.query asks first whether a graph named holds a triple): one row.
+GRAPH = "urn:test:g"
+HELD = http_answer(
+    b'{"head": {"vars": ["s"]}, "results": {"bindings": '
+    b'[{"s": {"type": "uri", "value": "urn:x"}}]}}',
+    content_type=JSON,
+)
+
+
+def probed_then(answer: bytes) -> Callable[[bytes], bytes]:
+    """A RawServer's reply: one row to the probe of GRAPH, ``answer`` to the query."""
+    return lambda request: HELD if f"GRAPH <{GRAPH}>".encode() in request else answer
+
+
 BAD_ANSWERS = {
     "truncated body": (
         http_answer(b'{"head": {"vars"', content_type=JSON, length=400),
@@ -502,11 +517,11 @@ def test_a_bad_answer_is_one_line_exit_2(case):
 
 def test_turtle_that_is_not_utf8_is_one_line_exit_2():
     answer = http_answer(b'<urn:a> <urn:b> "caf\xe9" .\n', content_type="text/turtle")
-    server = RawServer(lambda request: answer)
+    server = RawServer(probed_then(answer))
     try:
-        # --graph: no probe of the data graph first, which this server would answer in Turtle
+        # --graph: the probe asks for that graph, which this server holds
         result = run_cli(
-            "sparql", "-", "--endpoint", f"{server.url}/sparql", "--graph", "urn:test:g",
+            "sparql", "-", "--endpoint", f"{server.url}/sparql", "--graph", GRAPH,
             input="CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }",
         )  # fmt: skip
     finally:

@@ -24,7 +24,7 @@ def test_a_query_by_form_with_no_time_limit(seconds):
     with recording_store(body=NO_ROWS) as (url, seen):
         result = run_cli(
             "query", "unread", "--endpoint", f"{url}/q", "--method", "form", "--timeout", seconds,
-            "--graph", "urn:test:g",  # the query alone, no probe of the data graph first
+            "--graph", "urn:test:g",  # the probe of that graph, then the query
         )  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert seen == ["POST /q"] and "(0 rows)" in result.stdout, result.stdout
+    assert seen == ["POST /q", "POST /q"] and "(0 rows)" in result.stdout, result.stdout
