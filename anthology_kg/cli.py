@@ -149,11 +149,27 @@ def _printing_through_out(option: click.Option | None) -> click.Option | None:
     return option
 
 
+#: Where the context keeps the command line the group was given (``Context.meta``).
+_COMMAND_LINE = "anthology-kg.command-line"
+#: Set in ``Context.meta`` once a command's own code runs (it says its input errors).
+_RUNNING = "anthology-kg.running"
+
+
 class AnthologyCommand(click.Command):
-    """A command whose ``--help`` prints through ``_out``."""
+    """A command whose ``--help`` prints through ``_out``. One that ``writes_input_errors``
+    writes an input error in the CI format it is asked for (validate: reports.ERROR_WRITERS)
+    itself; the group writes those raised before it runs (``_written_in_ci_format``)."""
+
+    def __init__(self, *args, writes_input_errors: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.writes_input_errors = writes_input_errors
 
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
         return _printing_through_out(super().get_help_option(ctx))
+
+    def invoke(self, ctx: click.Context):
+        ctx.meta[_RUNNING] = True
+        return super().invoke(ctx)
 
 
 class AnthologyGroup(click.Group):
@@ -197,7 +213,8 @@ class AnthologyGroup(click.Group):
             extra.setdefault("default_map", config.default_map())
         except AnthologyError as exc:
             if not _reads_no_anthology(args, extra):
-                _say(str(exc))
+                self._written_in_ci_format(exc, info_name, args, None)
+                _say(_error_line(exc))
                 sys.exit(EXIT_INPUT)
             config = Config()  # --help, --version and completion answer all the same
         try:
@@ -208,10 +225,46 @@ class AnthologyGroup(click.Group):
             _stdout_to_devnull()
             sys.exit(EXIT_BROKEN_PIPE)
         except AnthologyError as exc:  # a bad --root from the configuration file, _OutputLost
+            if not isinstance(exc, _OutputLost):
+                self._written_in_ci_format(exc, info_name, args, extra.get("default_map"))
             _say(_error_line(exc))
             sys.exit(EXIT_INPUT)
         ctx.meta[_CONFIGURATION] = config.path  # for invoke: the file is read once
+        ctx.meta[_COMMAND_LINE] = (info_name, list(args))
         return ctx
+
+    def _written_in_ci_format(
+        self, error: AnthologyError, info_name: str | None, args: list[str], default_map
+    ) -> None:
+        """Write ``error``, raised before the command ran (the configuration file's, read
+        before the command line is parsed; a bad option value), where the command line
+        ``args`` asks a command that ``writes_input_errors`` for a CI format (--format
+        github, sarif, junit, or -o's extension; else the configuration's ``default_map``
+        format), as the command writes its own: a workflow reads it where it expects the
+        report. The command line is parsed again for it, its errors passed over (click's
+        resilient parsing); one that cannot be written is said on stderr."""
+        from .reports import ERROR_WRITERS
+
+        probe = click.Context(
+            self, info_name=info_name, resilient_parsing=True, default_map=default_map
+        )
+        with probe:
+            rest = click.Command.parse_args(self, probe, list(args))  # [command, its args]
+            if not rest:
+                return
+            name, command, rest = self.resolve_command(probe, rest)
+            if name is None or not getattr(command, "writes_input_errors", False):
+                return
+            assert command is not None
+            with command.make_context(name, rest, parent=probe, resilient_parsing=True) as sub:
+                output = sub.params.get("output")
+                choices = _format_choices(self)[name]
+                fmt = _output_format(name, sub.params.get("fmt"), output, choices)
+                if fmt in ERROR_WRITERS:
+                    try:
+                        _emit(ERROR_WRITERS[fmt](error), output)
+                    except AnthologyError as unwritten:
+                        _say(_error_line(unwritten))
 
     def invoke(self, ctx: click.Context):
         try:
@@ -270,6 +323,10 @@ class AnthologyGroup(click.Group):
                 raise
             raise hinted from None
         except AnthologyError as exc:
+            if not ctx.meta.get(_RUNNING) and not isinstance(exc, _OutputLost):
+                # (a bad value of an option or of the environment, said before the command)
+                info_name, args = ctx.meta[_COMMAND_LINE]
+                self._written_in_ci_format(exc, info_name, args, ctx.default_map)
             _say(_error_line(exc))
             ctx.exit(EXIT_INPUT)
         except MemoryError as exc:
@@ -974,7 +1031,7 @@ def _emit_chunks(chunks: Iterable[bytes], output: Path | None = None) -> None:
         write_atomic(output, chunks)
 
 
-@main.command()
+@main.command(writes_input_errors=True)
 @click.option(
     "--format",
     "fmt",
