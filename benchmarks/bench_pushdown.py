@@ -224,7 +224,7 @@ def main() -> None:
     finally:
         for kind, store in stores:
             if kind == "virtuoso":
-                stop_virtuoso(store)  # type: ignore[arg-type]
+                stop_virtuoso(store)
             else:
                 store.terminate()  # type: ignore[attr-defined]
                 store.wait(timeout=30)  # type: ignore[attr-defined]

@@ -237,7 +237,9 @@ def bare_worker(task: str, ctx: dict, clock: str) -> dict:
         load([Path(ctx["ontology"])], store, graphs["ontology"])
         load([Path(p) for p in ctx["shapes"]], store, graphs["shapes"])
         text = ctx["sparql_text"] if task == "sparql" else ctx["bound"][task.split()[1]]
-        list(store.query(text, default_graph=list(graphs.values())))
+        answer = store.query(text, default_graph=list(graphs.values()))
+        assert isinstance(answer, ox.QuerySolutions)  # every bare query is a SELECT
+        list(answer)
     return {"seconds": _now(clock) - start, "rss": _peak_mib(), "exit": 0}
 
 
@@ -572,13 +574,13 @@ def main() -> None:
     if args.worker:
         kind, target, ctx_file, clock, result = args.worker
         ctx = json.loads(Path(ctx_file).read_text())
-        figures = (
+        measured = (
             bare_worker(target, ctx, clock)
             if kind == "bare"
             else library_worker(json.loads(target), clock)
         )
         if result != os.devnull:
-            Path(result).write_text(json.dumps(figures))
+            Path(result).write_text(json.dumps(measured))
         return
     modes = [m for m in args.modes.split(",") if m]
     byte_compile_package()

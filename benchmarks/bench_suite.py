@@ -139,7 +139,7 @@ class _CpuCgroup:
             lines = Path("/proc/self/cgroup").read_text(encoding="utf-8").splitlines()
         except OSError:
             return []
-        found = []
+        found: list[tuple[Path, str]] = []
         for line in lines:
             _, controllers, path = line.split(":", 2)
             relative = path.lstrip("/")
@@ -315,16 +315,17 @@ def main(argv: list[str] | None = None) -> int:
         # A renamed test leaves the yardstick: say so rather than measure less quietly.
         for nodeid in missing:
             print(f"listed but not run: {nodeid}")
-    modules: Counter[str] = Counter()
-    reaped: Counter[str] = Counter()
+    modules: dict[str, float] = {}  # CPU seconds, by module
+    reaped: dict[str, float] = {}
     counts: Counter[str] = Counter()
     for nodeid, own, children in rows:
-        modules[nodeid.split("::")[0]] += own + children
-        reaped[nodeid.split("::")[0]] += children
-        counts[nodeid.split("::")[0]] += 1
+        module = nodeid.split("::")[0]
+        modules[module] = modules.get(module, 0.0) + own + children
+        reaped[module] = reaped.get(module, 0.0) + children
+        counts[module] += 1
     others = "children" if measured.cgroup is None else "  others"
     print(f"\nCPU s  {others}  tests  module")
-    for module, seconds in modules.most_common(args.top):
+    for module, seconds in sorted(modules.items(), key=lambda item: -item[1])[: args.top]:
         print(f"{seconds:6.2f} {reaped[module]:9.2f} {counts[module]:6d}  {module}")
     print(f"\nCPU s  {others}  test")
     for nodeid, own, children in sorted(rows, key=lambda r: -(r[1] + r[2]))[: args.top]:
