@@ -116,13 +116,13 @@ def validate_staged(
     the work tree's untracked files or unstaged changes), in a temporary folder removed
     however this ends. The results and warnings name the files as the work tree does;
     an error in a file names it as ``staged:data/X.ttl`` (``materialized``)."""
-    from .layout import relocated_warning
+    from .layout import relocated_warning, staged_warnings
     from .revisions import staged_folder
 
     with staged_folder(root, "check") as (folder, state):
         report, warnings = validate_folder(folder)
         results = [_relocated(r, folder, state.root) for r in report.results]
-        moved = [relocated_warning(w, folder, state.root, state.files) for w in warnings]
+        moved = staged_warnings(warnings, folder, state.root, state.files)
         said = [relocated_warning(w, folder, state.root, state.files) for w in report.warnings]
     return replace(report, results=results, warnings=said), moved
 

@@ -1676,7 +1676,7 @@ def fmt_command(settings, check, show_diff, staged) -> None:
     from dataclasses import replace
 
     from .formatting import diff_labels, format_anthology, printable_diff, unified_diff
-    from .layout import folder_warnings, relocated_warning
+    from .layout import folder_warnings, staged_warnings
     from .resources import data_folder, nearest_root
     from .revisions import anthology_root, staged_folder
     from .sources import TurtleFiles
@@ -1692,7 +1692,7 @@ def fmt_command(settings, check, show_diff, staged) -> None:
             run = format_anthology(folder, settings.base, write=False)
             files = [replace(f, path=root / f.path.relative_to(folder)) for f in run.files]
             found = run.layout_warnings(settings.base)
-            warnings = [relocated_warning(w, folder, root, state.files) for w in found]
+            warnings = staged_warnings(found, folder, root, state.files)
         # (what the work tree's data/ lists that is not read: the index holds no such file)
         warnings += folder_warnings(TurtleFiles.of(root / "data"), empty=False)
         run = replace(run, files=files)

@@ -230,14 +230,37 @@ def folder_warnings(
                 )
             )
     if what == "data" and empty and not files:
-        found.append(
-            LayoutWarning(
-                files.folder,
-                None,
-                "no entries: the folder holds no *.ttl file (an empty anthology: nothing to check)",
-            )
-        )
+        found.append(LayoutWarning(files.folder, None, NO_ENTRIES))
     return found
+
+
+#: What a data/ folder of no *.ttl file is warned of: every rule holds, nothing checked.
+NO_ENTRIES = "no entries: the folder holds no *.ttl file (an empty anthology: nothing to check)"
+
+
+def staged_warnings(
+    warnings: Iterable[LayoutWarning], folder: Path, root: Path, relatives: Iterable[str]
+) -> list[LayoutWarning]:
+    """``warnings`` about ``folder``, a copy of the anthology at ``root`` as git's index
+    holds it (``relatives``: its files; ``revisions.staged_folder``), each naming its file
+    as the work tree does (``relocated_warning``). Where the index holds no data file but
+    the work tree's data/ holds some (nothing added yet), the warning of an empty data/
+    says that of the index, not that the folder holds no *.ttl file."""
+    relatives = list(relatives)
+    moved = []
+    for warning in warnings:
+        unstaged = len(TurtleFiles.of(root / "data")) if warning.message == NO_ENTRIES else 0
+        if unstaged:
+            files = "*.ttl files are" if unstaged > 1 else "*.ttl file is"
+            warning = LayoutWarning(
+                root / "data",
+                None,
+                "no entries staged: git's index holds no data/*.ttl file, so --staged checks "
+                f"an empty anthology (the folder's {unstaged} {files} not in the index: "
+                "git add stages a file)",
+            )
+        moved.append(relocated_warning(warning, folder, root, relatives))
+    return moved
 
 
 def relocated_warning(
