@@ -336,6 +336,9 @@ class Positions:
 
     triples: list[Written] = field(default_factory=list)
     subjects: dict[object, tuple[int, int]] = field(default_factory=dict)
+    #: Each directive, in the order written: its line, the prefix it declares (None for
+    #: a base) and the IRI it sets, resolved against the base in force.
+    directives: list[tuple[int, str | None, str]] = field(default_factory=list)
 
     @functools.cached_property
     def by_subject(self) -> tuple[dict[object, list[object]], dict[object, Written]]:
@@ -628,6 +631,7 @@ class _Reader:
         self.nested = 0
         self.found: list[Written] = []
         self.subjects: dict[object, tuple[int, int]] = {}
+        self.directives: list[tuple[int, str | None, str]] = []
         #: The datatype and language of the literal ``term`` read last.
         self.literal_type: tuple[str | None, str | None] = (None, None)
         if ox_terms:
@@ -641,15 +645,17 @@ class _Reader:
 
     def run(self) -> Positions:
         while self.tokens.peek()[0] != "eof":
-            kind, value, _, _ = self.tokens.peek()
+            kind, value, line, _ = self.tokens.peek()
             lowered = value.lower()
             if kind in ("word", "lang") and lowered in ("@prefix", "prefix", "@base", "base"):
                 self.tokens.take()
                 if lowered.endswith("prefix"):
-                    name = self.tokens.take()[1]
-                    self.prefixes[name[:-1]] = _resolve(self.base, self.tokens.take()[1][1:-1])
+                    name = self.tokens.take()[1][:-1]
+                    self.prefixes[name] = _resolve(self.base, self.tokens.take()[1][1:-1])
+                    self.directives.append((line, name, self.prefixes[name]))
                 else:
                     self.base = _resolve(self.base, self.tokens.take()[1][1:-1])
+                    self.directives.append((line, None, self.base))
                 if value.startswith("@"):
                     self.tokens.take()  # the closing dot
                 continue
@@ -659,7 +665,7 @@ class _Reader:
             if self.tokens.peek()[1] != ".":
                 self.predicate_objects(subject)
             self.tokens.take()  # the closing dot
-        return Positions(self.found, self.subjects)
+        return Positions(self.found, self.subjects, self.directives)
 
     def iri(self, value: str) -> URIRef | None:
         URIRef = self.uri  # noqa: N806

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
+import urllib.parse
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, cast
 import pyoxigraph as ox
 
 from .choices import INFERENCE_CHOICES as INFERENCE_CHOICES
-from .config import FAIL_ON, did_you_mean
+from .config import FAIL_ON, closest, did_you_mean, suggested
 from .entries import iri_of
 from .errors import AnthologyError, clipped, display_path, first_of
 from .kinds import is_blank, is_iri, is_literal, text
@@ -764,12 +765,12 @@ def _apply_waivers(
             )
             continue
         assert reason is not None  # (else a problem, above)
-        nothing = _names_nothing(anthology, focus)
-        if nothing is not None:
+        if _names_nothing(anthology, focus):
             place = _waiver_place(anthology, waiver)
             path = place[0] if place else anthology.rules.waivers_file
             if path is not None:
-                warnings.append(LayoutWarning(path, place[1] if place else None, nothing))
+                said = _waives_nothing(anthology, focus, place[1] if place else None)
+                warnings.append(LayoutWarning(path, place[1] if place else None, said))
         for name in names:
             active[(short(anthology, focus) or "", name)] = reason.value
     for result in results:
@@ -780,26 +781,89 @@ def _apply_waivers(
     return out, sorted(warnings, key=lambda w: (w.path, w.line or 0))
 
 
-def _names_nothing(anthology: Engine, focus: ShapeTerm) -> str | None:
-    """Why a waiver of the IRI ``focus`` waives nothing, where the data has no statement
-    of it or about it (a result's focus is an entry or another node of the data); None
-    where it has one, or ``focus`` is no IRI. The base a relative IRI of waivers.ttl
-    resolves against is named where ``focus`` is under it, and the entry identifier
-    closest to the IRI's last part is offered."""
+def _names_nothing(anthology: Engine, focus: ShapeTerm) -> bool:
+    """Whether ``focus``, an IRI, has no statement of it or about it in the data (a
+    result's focus is an entry or another node of the data): a waiver of it waives
+    nothing."""
+    if iri_of(focus) is None or anthology.identifier(focus) is not None:
+        return False
+    return not (anthology.objects(focus) or anthology.referrers(focus))
+
+
+def _waives_nothing(anthology: Engine, focus: ShapeTerm, line: int | None) -> str:
+    """Why a waiver of the IRI ``focus`` (``_names_nothing``), written at ``line`` of
+    waivers.ttl (None: not known, the file's last directives hold), waives nothing. The
+    base a relative IRI resolves against there is named where ``focus`` is under it:
+    the file's ``@base`` in force (with its line), else the configured one. The entries
+    whose identifiers are closest to the IRI's last part are offered as waivers.ttl
+    would write them there: the identifier where the relative IRI of it reaches the
+    entry, else a prefixed name the file declares, else the entry's whole IRI."""
     iri = iri_of(focus)
-    if iri is None or anthology.identifier(focus) is not None:
-        return None
-    if anthology.objects(focus) or anthology.referrers(focus):
-        return None
-    base = anthology.base
+    assert iri is not None  # (_names_nothing)
+    base, base_line, prefixes = _waivers_terms(anthology, line)
     under = iri.startswith(base) and len(iri) > len(base)
     word = iri[len(base) :] if under else re.split("[/#]", iri)[-1]
-    identifiers = {identifier: None for _, identifier in anthology.identifier_pairs()}
-    resolved = f" (a relative IRI resolves against the base <{base}>)" if under else ""
+    entries: dict[str, str] = {}
+    for node, identifier in anthology.identifier_pairs():
+        entry = iri_of(node)
+        if entry is not None:
+            entries.setdefault(identifier, entry)
+    waivers = anthology.rules.waivers_file
+    set_by = (
+        f", set by {display_path(waivers)}:{base_line}"
+        if base_line is not None and waivers is not None
+        else ""
+    )
+    resolved = f" (a relative IRI resolves against the base <{base}>{set_by})" if under else ""
+    offered = [
+        _written_as(entries[identifier], identifier, base, prefixes)
+        for identifier in closest(word, sorted(entries))
+    ]
     return (
         f"the waiver waives <{iri}>, which names nothing in the data, and so waives "
-        f"nothing{resolved}{did_you_mean(word, sorted(identifiers))}"
+        f"nothing{resolved}{suggested(offered)}"
     )
+
+
+def _waivers_terms(anthology: Engine, line: int | None) -> tuple[str, int | None, dict[str, str]]:
+    """The base in force at ``line`` of waivers.ttl (the configured base, or the last
+    ``@base``/``BASE`` written before it, resolved), the line of that directive (None
+    for the configured base), and the prefixes declared before it."""
+    base, base_line = anthology.base, None
+    prefixes: dict[str, str] = {}
+    path = anthology.rules.waivers_file
+    if path is None:
+        return base, base_line, prefixes
+    for at, prefix, value in file_positions(path, anthology.base, ox_terms=True).directives:
+        if line is not None and at >= line:
+            break
+        if prefix is None:
+            base, base_line = value, at
+        else:
+            prefixes[prefix] = value
+    return base, base_line, prefixes
+
+
+#: A prefixed name's local part written without escapes (Turtle's PN_LOCAL, simplified).
+_PLAIN_LOCAL = re.compile(r"[\w](?:[\w.-]*[\w-])?")
+
+
+def _written_as(entry: str, identifier: str, base: str, prefixes: dict[str, str]) -> str:
+    """How waivers.ttl would name the IRI ``entry`` of the entry ``identifier`` where
+    ``base`` and ``prefixes`` are in force: the identifier, where ``<identifier>``
+    resolves to it (as 4a083df offered it); a prefixed name, the longest namespace
+    first; else the whole IRI."""
+    if urllib.parse.urljoin(base, identifier) == entry:
+        return identifier
+    named = [
+        (-len(namespace), prefix)
+        for prefix, namespace in prefixes.items()
+        if entry.startswith(namespace) and _PLAIN_LOCAL.fullmatch(entry[len(namespace) :])
+    ]
+    if named:
+        _, prefix = min(named)
+        return f"{prefix}:{entry[len(prefixes[prefix]) :]}"
+    return f"<{entry}>"
 
 
 def _waiver_place(anthology: Engine, waiver: ShapeTerm) -> tuple[Path, int, int | None] | None:

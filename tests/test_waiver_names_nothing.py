@@ -54,7 +54,8 @@ def test_a_changed_base_is_named(root):
     assert result.stderr == (
         "waivers.ttl:6: warning: the waiver waives <https://example.org/mine/id/LIT-001>, "
         "which names nothing in the data, and so waives nothing (a relative IRI resolves "
-        "against the base <https://example.org/mine/id/>); did you mean 'LIT-001'?\n"
+        "against the base <https://example.org/mine/id/>); did you mean "
+        f"'<{BASE}LIT-001>'?\n"  # where LIT-001 is (test_waiver_hint_where)
     )
 
 
