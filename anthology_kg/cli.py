@@ -157,8 +157,9 @@ _RUNNING = "anthology-kg.running"
 
 class AnthologyCommand(click.Command):
     """A command whose ``--help`` prints through ``_out``. One that ``writes_input_errors``
-    writes an input error in the CI format it is asked for (validate: reports.ERROR_WRITERS)
-    itself; the group writes those raised before it runs (``_written_in_ci_format``)."""
+    writes an input error in the format it is asked for where that format carries one
+    (validate's CI formats and JSON: reports.ERROR_WRITERS) itself; the group writes
+    those raised before it runs (``_written_in_ci_format``)."""
 
     def __init__(self, *args, writes_input_errors: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -238,11 +239,12 @@ class AnthologyGroup(click.Group):
     ) -> None:
         """Write ``error``, raised before the command ran (the configuration file's, read
         before the command line is parsed; a bad option value), where the command line
-        ``args`` asks a command that ``writes_input_errors`` for a CI format (--format
-        github, sarif, junit, or -o's extension; else the configuration's ``default_map``
-        format), as the command writes its own: a workflow reads it where it expects the
-        report. The command line is parsed again for it, its errors passed over (click's
-        resilient parsing); one that cannot be written is said on stderr."""
+        ``args`` asks a command that ``writes_input_errors`` for a format that carries
+        one (--format github, sarif, junit or json, or -o's extension; else the
+        configuration's ``default_map`` format), as the command writes its own: a
+        workflow reads it where it expects the report. The command line is parsed
+        again for it, its errors passed over (click's resilient parsing); one that
+        cannot be written is said on stderr."""
         from .reports import ERROR_WRITERS
 
         probe = click.Context(
@@ -1134,8 +1136,9 @@ def validate(
             ),
         )
     except AnthologyError as exc:
-        # A workflow reading a CI format reads the error there too (an annotation at
-        # the file, a SARIF log to upload); stderr says it and the exit is 2 as ever.
+        # A workflow reading a CI format or the JSON reads the error there too (an
+        # annotation at the file, a SARIF log to upload, no earlier run's JSON left
+        # in -o's file); stderr says it and the exit is 2 as ever.
         if fmt in ERROR_WRITERS:
             _emit(ERROR_WRITERS[fmt](exc), output)
         raise

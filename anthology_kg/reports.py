@@ -6,7 +6,11 @@ bytes. JSON is this object (``schema`` names its version)::
     {"schema": "anthology-kg/validation-report/1", "conforms": bool,
      "counts": {"violations", "warnings", "infos", "waived"[, "otherSeverities"]},
      "results": [{"code", "severity", "focus", "path", "value", "message", "shape", "rule",
-                  "adr", "file", "line", "column", "component", "waived", "waiverReason"}]}
+                  "adr", "file", "line", "column", "component", "waived", "waiverReason"}]
+     [, "error": {"message", "file", "line"}]}
+
+``error`` is there only where the run stopped on an input error (exit 2: a Turtle syntax
+error, a broken configuration file): ``conforms`` is then false, with no result counted.
 
 ``file``, ``line`` and ``column`` (1-based) point at the triple that breaks the rule
 (its predicate, or its object in an object list); where no single triple is at fault
@@ -210,6 +214,26 @@ def json_report(report: Report) -> str:
         "counts": report.counts
         | ({"otherSeverities": report.other_severities} if report.other_severities else {}),
         "results": [_json_result(r) for r in report.results],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def json_error(error: AnthologyError) -> str:
+    """An input error as the JSON report: nothing validated (``conforms`` false, no
+    result) and ``error``, the message stderr says and its file (named as results name
+    theirs) and line, null for an error of no file. A consumer reads why where it reads
+    the report, and a file written with -o is not left holding an earlier run's."""
+    file = error.path if error.path is not None and os.path.isfile(error.path) else None
+    document = {
+        "schema": JSON_SCHEMA_ID,
+        "conforms": False,
+        "counts": Report(results=[]).counts,
+        "results": [],
+        "error": {
+            "message": printable_characters(error.message),
+            "file": printable_characters(display_path(file)) if file is not None else None,
+            "line": error.line if file is not None else None,
+        },
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
@@ -550,9 +574,11 @@ def junit_error(error: AnthologyError) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, "unicode") + "\n"
 
 
-#: An input error in a CI format: what a workflow reads where it expects a report.
+#: An input error in a CI format or the JSON report: what a workflow or a program reads
+#: where it expects a report.
 ERROR_WRITERS: dict[str, Callable[[AnthologyError], str]] = {
     "github": github_error,
+    "json": json_error,
     "junit": junit_error,
     "sarif": sarif_error,
 }
