@@ -1640,6 +1640,7 @@ def export(settings, fmt, inferred, include, output, canonical_limit) -> None:
     from .sources import TurtleFiles
 
     fmt = _output_format("export", fmt, output, EXPORT_FORMATS) or "turtle"
+    settings.say_root()  # no engine is opened: the bundled sample's note is said here
     source, parts = FolderSource(settings.root, settings.base), parse_include(include)
     if "data" in parts:  # a data/X.TTL is not exported: say so, as check does
         for warning in folder_warnings(TurtleFiles.of(source.root / "data"), empty=False):

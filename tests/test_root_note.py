@@ -73,3 +73,15 @@ def test_queries_says_the_bundled_sample_is_read(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run_cli("queries")
     assert result.exit_code == 0 and result.stderr.count(BUNDLED) == 1, result.stderr
+
+
+def test_export_says_the_bundled_sample_is_read(tmp_path, monkeypatch):
+    """``export`` reads the folder without an engine, and said nothing, -v included, of
+    the bundled sample it exported where no anthology is found (hunt22)."""
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("export", "-o", "x.ttl")
+    assert result.exit_code == 0 and result.stderr.count(BUNDLED) == 1, result.stderr
+    verbose = run_cli("-v", "export", "-o", "y.ttl")
+    assert BUNDLED in verbose.stderr, verbose.stderr
+    assert f"anthology-kg: the anthology at {bundled_dir()}\n" in verbose.stderr, verbose.stderr
+    assert run_cli("-q", "export", "-o", "z.ttl").stderr == ""  # --quiet: results only
