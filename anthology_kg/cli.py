@@ -748,7 +748,9 @@ def _refuse_the_sample(settings: Settings) -> None:
     """AnthologyError when no --root is given and no folder here or above holds data/:
     the commands that judge the anthology do not fall back to the bundled sample, as
     the others do, since a CI job or hook run where no anthology is found would pass on
-    the sample's data (hunt21 #3; a note on stderr, as before, fails no build)."""
+    the sample's data (hunt21 #3; a note on stderr, as before, fails no build); nor
+    does publish, which would put the sample's graphs into a store in place of the
+    anthology's."""
     from .resources import bundled_dir, nearest_root
 
     if settings.root is None and nearest_root() is None:
@@ -1884,6 +1886,7 @@ def publish(settings, endpoint, update_endpoint, graph, replace, add, http_timeo
     from .triplestore import publish as run_publish
     from .triplestore import publish_update
 
+    _refuse_the_sample(settings)  # a store's graphs are not replaced by the sample's
     connection = _connection(settings, timeout=http_timeout)
     send = run_publish if endpoint else publish_update
     target = endpoint or update_endpoint

@@ -85,3 +85,32 @@ def test_export_says_the_bundled_sample_is_read(tmp_path, monkeypatch):
     assert BUNDLED in verbose.stderr, verbose.stderr
     assert f"anthology-kg: the anthology at {bundled_dir()}\n" in verbose.stderr, verbose.stderr
     assert run_cli("-q", "export", "-o", "z.ttl").stderr == ""  # --quiet: results only
+
+
+@pytest.mark.parametrize("target", ["--endpoint", "--update"])
+def test_outside_an_anthology_publish_refuses_the_sample(tmp_path, monkeypatch, target):
+    """``publish --replace`` run where no anthology is found replaced a store's graphs
+    with the bundled sample's, a note on stderr the only sign (hunt22): it refuses, as
+    check and validate do, before any request."""
+    from test_publish_reads_first import Store
+
+    monkeypatch.chdir(tmp_path)
+    store = Store()
+    try:
+        result = run_cli("publish", target, store.url, "--replace")
+        refused_requests = list(store.requests)
+        named = run_cli("--root", str(bundled_dir()), "publish", "--endpoint", store.url)
+    finally:
+        store.close()
+    refusal = (
+        "anthology-kg: no anthology here (no data/ folder here or above); use --root DIR "
+        f"(the bundled sample: --root {bundled_dir()})\n"
+    )
+    assert (result.exit_code, result.stderr, result.stdout) == (2, refusal, "")
+    assert named.exit_code == 0 and BUNDLED not in named.stderr, named.stderr
+    assert refused_requests == []  # nothing was sent, not even a HEAD
+    assert [graph for method, graph in store.requests if method == "POST"] == [
+        "data",
+        "ontology",
+        "shapes",
+    ], store.requests
