@@ -325,9 +325,10 @@ class AnthologyGroup(click.Group):
                 raise
             raise hinted from None
         except AnthologyError as exc:
-            if not ctx.meta.get(_RUNNING) and not isinstance(exc, _OutputLost):
+            given = ctx.meta.get(_COMMAND_LINE)
+            if given and not ctx.meta.get(_RUNNING) and not isinstance(exc, _OutputLost):
                 # (a bad value of an option or of the environment, said before the command)
-                info_name, args = ctx.meta[_COMMAND_LINE]
+                info_name, args = given
                 self._written_in_ci_format(exc, info_name, args, ctx.default_map)
             _say(_error_line(exc))
             ctx.exit(EXIT_INPUT)

@@ -8,18 +8,12 @@ though its relative IRIs resolve against the file's."""
 from __future__ import annotations
 
 import pytest
-from conftest import rules_fixture_copy, run_cli, waiver_text
+import test_waiver_names_nothing as names_nothing
+from conftest import run_cli, waiver_text
 
-ENTRIES = "https://w3id.org/anthology-kg/id/"
+ENTRIES, DANGLING = names_nothing.BASE, names_nothing.DANGLING
 MINE = "https://example.org/mine/id/"
-DANGLING = "data/LIT-001.ttl:9:36: AK009 Violation [integrity]"
-
-
-@pytest.fixture
-def root(tmp_path, monkeypatch):
-    root = rules_fixture_copy(tmp_path, "rule9-bad")
-    monkeypatch.chdir(root)  # files are shown relative to it
-    return root
+root = names_nothing.root  # the fixture: the rule9-bad anthology, the working directory
 
 
 def _waivers(root, focus: str, header: str = "") -> int:
