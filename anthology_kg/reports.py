@@ -414,6 +414,23 @@ def _fingerprint(result: RuleResult) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
+def _help(code: str, description: str, shapes: Sequence[str], source: str) -> dict:
+    """A rule's help, which GitHub's code scanning requires (``help.text``) and shows
+    beside the rule's results: what the rule checks, the shapes that check it and whom it
+    answers to (``source``: a decision record, ``integrity``, ``own shape``), and how to
+    report it alone or accept an exception."""
+    who = {
+        "integrity": "for the record's integrity",
+        "own shape": "a shape of the anthology's own",
+    }.get(source, f"enforcing {source}")
+    return {
+        "text": f"{description}\n\nChecked by {', '.join(shapes)}, {who}. "
+        f"`anthology-kg rules` lists the rules and their shapes; `anthology-kg validate "
+        f"--select {code}` reports this rule alone; a waiver in waivers.ttl accepts an "
+        "exception for one entry, with a reason and an expiry date."
+    }
+
+
 def sarif_report(report: Report) -> str:
     """SARIF 2.1.0 with one reporting descriptor per rule code (``AK002``); the shapes
     that encode a rule are listed in its descriptor, each result names its shape.
@@ -434,6 +451,7 @@ def sarif_report(report: Report) -> str:
     for code, shapes in by_code.items():
         first = shapes[0]
         labels = [rule.label or rule.name for rule in shapes]
+        description = "; ".join(labels) if len(shapes) > 1 else first.message or labels[0]
         rules.append(
             {
                 "id": code,
@@ -442,9 +460,8 @@ def sarif_report(report: Report) -> str:
                 if len(shapes) == 1
                 else f"Rule{first.number}",
                 "shortDescription": {"text": labels[0]},
-                "fullDescription": {
-                    "text": "; ".join(labels) if len(shapes) > 1 else first.message or labels[0]
-                },
+                "fullDescription": {"text": description},
+                "help": _help(code, description, [rule.name for rule in shapes], first.source),
                 "defaultConfiguration": {"level": level[graded(first.severity)]},
                 "properties": {
                     "rule": first.number,

@@ -242,6 +242,10 @@ def check_for_github(log: dict) -> None:
                 assert 0 < len(rule[key]["text"].strip()) <= 1024, (key, rule)
             level = rule.get("defaultConfiguration", {}).get("level", "warning")
             assert level in {"note", "warning", "error"}, rule
+            # help.text required: "Documentation for the rule using text format", shown
+            # next to its results (and rule GH2012 of the Microsoft SARIF validator the
+            # page points to: "does not provide a 'help' object").
+            assert rule["help"]["text"].strip(), rule
         fingerprints = []
         for result in run["results"]:
             # result object: level filters by severity (SARIF's four, none unused here);
@@ -320,6 +324,19 @@ def test_the_sarif_of_each_kind_of_run_says_what_it_is(tmp_path, monkeypatch):
         assert invocation["executionSuccessful"] is False
         [notification] = invocation["toolExecutionNotifications"]
         assert notification["level"] == "error" and notification["locations"]
+
+
+def test_a_rules_help_says_what_it_checks_and_how_to_act_on_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    log = json.loads(written(numbered_rules(tmp_path), "sarif"))
+    [rule] = [r for r in log["runs"][0]["tool"]["driver"]["rules"] if r["id"] == "AK002"]
+    assert rule["help"]["text"] == (
+        "Rule 2 of ADR-032: an infrastructure entry carries no practice\n\n"
+        "Checked by aks:Rule2NoPracticeOnInfrastructure, enforcing ADR-032. "
+        "`anthology-kg rules` lists the rules and their shapes; `anthology-kg validate "
+        "--select AK002` reports this rule alone; a waiver in waivers.ttl accepts an "
+        "exception for one entry, with a reason and an expiry date."
+    )
 
 
 def test_the_schema_fixture_rejects_what_it_should(sarif_schema):
