@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
@@ -45,7 +46,15 @@ from .errors import (
     printable_lines,
 )
 from .layout import printable
-from .rules import WAIVER_CODE, WAIVER_SHAPE, graded, matches_code
+from .rules import (
+    SEVERITIES,
+    WAIVER_CODE,
+    WAIVER_SHAPE,
+    graded,
+    matches_code,
+    preferred_message,
+)
+from .shacl.vocabulary import RDFS
 from .validation import Report, RuleResult, failing_severities, own_shape_names
 
 JSON_SCHEMA_ID = "anthology-kg/validation-report/1"
@@ -402,6 +411,9 @@ def _sarif_location(
     }
 
 
+#: The SARIF level of each SHACL severity (another IRI's is a Violation's: rules.graded).
+_LEVELS = {"Violation": "error", "Warning": "warning", "Info": "note"}
+
 #: The key of a SARIF result's own partial fingerprint (``partialFingerprints``).
 FINGERPRINT_KEY = "anthologyKgResult/v1"
 
@@ -414,21 +426,89 @@ def _fingerprint(result: RuleResult) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
-def _help(code: str, description: str, shapes: Sequence[str], source: str) -> dict:
+#: How a rule's help ends (``_help``): how to accept an exception to it; the waivers' own
+#: rule has none, its results are mended in waivers.ttl.
+_EXCEPTION = (
+    "a waiver in waivers.ttl accepts an exception for one entry, with a reason and an expiry date."
+)
+_WAIVER_MENDED = "mend the waiver in waivers.ttl, or remove it."
+
+#: The waivers' own rule (``WAIVER_CODE``), which no shape of the rules graph states:
+#: its short and full descriptions (validation._apply_waivers checks it).
+_WAIVER_RULE = (
+    "A waiver is complete and in force",
+    "A waiver of waivers.ttl names the focus entry, the rule, a reason and an expiry date, "
+    "one of each; the rule it names is there, and its expiry date has not passed",
+)
+
+
+def _help(
+    code: str, description: str, shapes: Sequence[str], source: str, act: str = _EXCEPTION
+) -> dict:
     """A rule's help, which GitHub's code scanning requires (``help.text``) and shows
     beside the rule's results: what the rule checks, the shapes that check it and whom it
-    answers to (``source``: a decision record, ``integrity``, ``own shape``), and how to
-    report it alone or accept an exception."""
+    answers to (``source``: a decision record, ``integrity``, ``own shape``), how to
+    report it alone (the code quoted as a shell reads it: a blank-node shape's name may
+    hold a blank), and ``act``."""
     who = {
         "integrity": "for the record's integrity",
         "own shape": "a shape of the anthology's own",
     }.get(source, f"enforcing {source}")
     return {
         "text": f"{description}\n\nChecked by {', '.join(shapes)}, {who}. "
-        f"`anthology-kg rules` lists the rules and their shapes; `anthology-kg validate "
-        f"--select {code}` reports this rule alone; a waiver in waivers.ttl accepts an "
-        "exception for one entry, with a reason and an expiry date."
+        f"`anthology-kg validate --select {shlex.quote(code)}` reports this rule alone; {act}"
     }
+
+
+def _unlisted_rules(report: Report, results: Iterable[RuleResult], listed: set[str]) -> list:
+    """A reporting descriptor for each code of ``results`` that no rule of the validation
+    has (``listed``: their codes): the waivers' ``WAIVER_CODE`` and each shape of one's
+    own that states neither a rule number nor ``ak:enforces`` (its code its name), in
+    code order, so that every result's ruleId names a rule of the log: GitHub's code
+    scanning shows a rule's descriptions and help beside its alerts. An own shape is
+    described by its ``rdfs:label`` where it has one (of several, as ``sh:message``:
+    ``preferred_message``)."""
+    by_code: dict[str, list[RuleResult]] = {}
+    for r in results:
+        if r.code not in listed:
+            by_code.setdefault(r.code, []).append(r)
+    descriptors = []
+    for code in sorted(by_code):
+        mine = by_code[code]
+        gravest = min(SEVERITIES.index(graded(r.severity)) for r in mine)
+        if code == WAIVER_CODE:
+            (short, full), source, act = _WAIVER_RULE, "integrity", _WAIVER_MENDED
+        else:
+            label = _shape_label(report, code)
+            short = label or f"The anthology's own shape {code}"
+            full = f"The anthology's own shape {code}" + (f": {label}" if label else "")
+            source, act = "own shape", _EXCEPTION
+        shapes = sorted({r.shape for r in mine})
+        descriptors.append(
+            {
+                "id": code,
+                "name": re.split("[:/#]", shapes[0])[-1] or code,
+                "shortDescription": {"text": short},
+                "fullDescription": {"text": full},
+                "help": _help(code, full, shapes, source, act),
+                "defaultConfiguration": {"level": _LEVELS[SEVERITIES[gravest]]},
+                "properties": {"rule": None, "enforces": source, "shapes": shapes},
+            }
+        )
+    return descriptors
+
+
+def _shape_label(report: Report, name: str) -> str | None:
+    """The ``rdfs:label`` of the named shape ``name`` (an IRI) in the report's shapes
+    graph; None for a shape with none, of a blank node, or of no engine."""
+    if report.engine is None:
+        return None
+    try:
+        node = ox.NamedNode(name)
+    except ValueError:  # a blank-node shape's name (its label or hash)
+        return None
+    label = preferred_message(report.engine.rules.shapes_view.objects(node, RDFS.label))
+    return printable_characters(label.value) if label is not None else None
 
 
 def sarif_report(report: Report) -> str:
@@ -443,7 +523,7 @@ def sarif_report(report: Report) -> str:
     hash): code scanning folds results whose fingerprints are the same, and the one it
     computes (``primaryLocationLineHash``, from the line's text) is the same for two
     results of one rule at one line."""
-    level = {"Violation": "error", "Warning": "warning", "Info": "note"}
+    level = _LEVELS
     by_code: dict[str, list] = {}
     for rule in report.rules:
         by_code.setdefault(rule.code, []).append(rule)
@@ -470,13 +550,13 @@ def sarif_report(report: Report) -> str:
                 },
             }
         )
+    shown = [r for r in report.results if r.baseline != "absent"]
+    rules += _unlisted_rules(report, shown, set(by_code))
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     in_repository = _repository_paths()
     results = []
     hashes: Counter[str] = Counter()
-    for r in report.results:
-        if r.baseline == "absent":
-            continue
+    for r in shown:
         identity = _fingerprint(r)
         hashes[identity] += 1
         result: dict = {
@@ -486,8 +566,7 @@ def sarif_report(report: Report) -> str:
             "partialFingerprints": {FINGERPRINT_KEY: f"{identity}:{hashes[identity]}"},
             "properties": {"shape": r.shape, "focus": r.focus, "path": r.path, "value": r.value},
         }
-        if r.code in index:
-            result["ruleIndex"] = index[r.code]
+        result["ruleIndex"] = index[r.code]
         result["locations"] = [_sarif_location(r, report, in_repository)]
         if r.waived:
             result["suppressions"] = [{"kind": "external", "justification": r.waiver_reason}]

@@ -253,6 +253,11 @@ def check_for_github(log: dict) -> None:
             # "At least one location is required for code scanning to display a result".
             assert result["level"] in {"note", "warning", "error"}, result
             assert result["message"]["text"].strip(), result
+            # ruleId: "The unique identifier of the rule (reportingDescriptor.id)"; the
+            # rules are "where you store details of the rules that are run", whose
+            # required properties above are what code scanning shows of a result's rule
+            # (Understanding rules and results).
+            assert result["ruleId"] in ids, result
             assert 1 <= len(result["locations"]) <= 10, result
             for location in result["locations"]:
                 github_location(location)
@@ -333,9 +338,45 @@ def test_a_rules_help_says_what_it_checks_and_how_to_act_on_it(tmp_path, monkeyp
     assert rule["help"]["text"] == (
         "Rule 2 of ADR-032: an infrastructure entry carries no practice\n\n"
         "Checked by aks:Rule2NoPracticeOnInfrastructure, enforcing ADR-032. "
-        "`anthology-kg rules` lists the rules and their shapes; `anthology-kg validate "
-        "--select AK002` reports this rule alone; a waiver in waivers.ttl accepts an "
-        "exception for one entry, with a reason and an expiry date."
+        "`anthology-kg validate --select AK002` reports this rule alone; a waiver in "
+        "waivers.ttl accepts an exception for one entry, with a reason and an expiry date."
+    )
+
+
+def test_every_code_a_result_carries_is_a_rule_of_the_log(tmp_path, monkeypatch):
+    """The waivers' AK000 and the shapes of one's own that state no rule number nor
+    ak:enforces are described too, an own shape by its rdfs:label where it has one."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "own").mkdir()
+    labelled = OWN_SHAPES.replace(
+        "ex:HasSeeAlso a sh:NodeShape ;",
+        'ex:HasSeeAlso a sh:NodeShape ; rdfs:label "See also"@en ;',
+    )
+    log = json.loads(written((own_shapes(tmp_path / "own", labelled, OWN_DATA), 1), "sarif"))
+    rules = {rule["id"]: rule for rule in log["runs"][0]["tool"]["driver"]["rules"]}
+    see_also = rules["http://ex.org/shapes/HasSeeAlso"]
+    assert (see_also["name"], see_also["shortDescription"]["text"]) == ("HasSeeAlso", "See also")
+    assert see_also["fullDescription"]["text"] == (
+        "The anthology's own shape http://ex.org/shapes/HasSeeAlso: See also"
+    )
+    assert see_also["defaultConfiguration"]["level"] == "warning"
+    blocks = rules["http://ex.org/shapes/Blocks"]  # another IRI's severity: an error
+    assert blocks["defaultConfiguration"]["level"] == "error"
+    assert blocks["shortDescription"]["text"] == (
+        "The anthology's own shape http://ex.org/shapes/Blocks"
+    )
+    # A blank-node shape is known by its label, quoted where the shell would split it.
+    assert (
+        "`anthology-kg validate --select 'has a comment'`"
+        in (rules["has a comment"]["help"]["text"])
+    )
+    monkeypatch.chdir(tmp_path)
+    log = json.loads(written(expired_waiver(tmp_path), "sarif"))
+    [waivers] = [r for r in log["runs"][0]["tool"]["driver"]["rules"] if r["id"] == "AK000"]
+    assert waivers["properties"]["shapes"] == ["aks:WaiverNotExpired"]
+    assert waivers["help"]["text"].endswith(
+        "`anthology-kg validate --select AK000` reports this rule alone; mend the waiver "
+        "in waivers.ttl, or remove it."
     )
 
 
