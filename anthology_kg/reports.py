@@ -484,18 +484,45 @@ def _unlisted_rules(report: Report, results: Iterable[RuleResult], listed: set[s
             full = f"The anthology's own shape {code}" + (f": {label}" if label else "")
             source, act = "own shape", _EXCEPTION
         shapes = sorted({r.shape for r in mine})
-        descriptors.append(
-            {
-                "id": code,
-                "name": re.split("[:/#]", shapes[0])[-1] or code,
-                "shortDescription": {"text": short},
-                "fullDescription": {"text": full},
-                "help": _help(code, full, shapes, source, act),
-                "defaultConfiguration": {"level": _LEVELS[SEVERITIES[gravest]]},
-                "properties": {"rule": None, "enforces": source, "shapes": shapes},
-            }
-        )
+        name = re.split("[:/#]", shapes[0])[-1] or code
+        level = _LEVELS[SEVERITIES[gravest]]
+        descriptors.append(_descriptor(code, name, short, full, level, None, source, shapes, act))
     return descriptors
+
+
+#: GitHub's code scanning limits a rule's name to 255 characters and each of its short
+#: and full descriptions to 1024 ("SARIF support for code scanning", reportingDescriptor).
+_NAME_LIMIT = 255
+_DESCRIPTION_LIMIT = 1024
+
+
+def _at_most(text: str, limit: int) -> str:
+    """``text``, or its first ``limit`` - 1 characters and an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _descriptor(
+    code: str,
+    name: str,
+    short: str,
+    full: str,
+    level: str,
+    number: int | None,
+    source: str,
+    shapes: list[str],
+    act: str = _EXCEPTION,
+) -> dict:
+    """A rule's reporting descriptor: its name and descriptions within GitHub's limits
+    (``_at_most``; the help, which has none, keeps the full description whole)."""
+    return {
+        "id": code,
+        "name": _at_most(name, _NAME_LIMIT),
+        "shortDescription": {"text": _at_most(short, _DESCRIPTION_LIMIT)},
+        "fullDescription": {"text": _at_most(full, _DESCRIPTION_LIMIT)},
+        "help": _help(code, full, shapes, source, act),
+        "defaultConfiguration": {"level": level},
+        "properties": {"rule": number, "enforces": source, "shapes": shapes},
+    }
 
 
 def _shape_label(report: Report, name: str) -> str | None:
@@ -532,23 +559,19 @@ def sarif_report(report: Report) -> str:
         first = shapes[0]
         labels = [rule.label or rule.name for rule in shapes]
         description = "; ".join(labels) if len(shapes) > 1 else first.message or labels[0]
+        # (the local name: of aks:Rule2… or of an own shape's whole IRI)
+        name = re.split("[:/#]", first.name)[-1] if len(shapes) == 1 else f"Rule{first.number}"
         rules.append(
-            {
-                "id": code,
-                # (the local name: of aks:Rule2… or of an own shape's whole IRI)
-                "name": re.split("[:/#]", first.name)[-1]
-                if len(shapes) == 1
-                else f"Rule{first.number}",
-                "shortDescription": {"text": labels[0]},
-                "fullDescription": {"text": description},
-                "help": _help(code, description, [rule.name for rule in shapes], first.source),
-                "defaultConfiguration": {"level": level[graded(first.severity)]},
-                "properties": {
-                    "rule": first.number,
-                    "enforces": first.source,
-                    "shapes": [rule.name for rule in shapes],
-                },
-            }
+            _descriptor(
+                code,
+                name,
+                labels[0],
+                description,
+                level[graded(first.severity)],
+                first.number,
+                first.source,
+                [rule.name for rule in shapes],
+            )
         )
     shown = [r for r in report.results if r.baseline != "absent"]
     rules += _unlisted_rules(report, shown, set(by_code))

@@ -79,6 +79,24 @@ def own_shape_results(tmp: Path) -> tuple[tuple[str, ...], int]:
     return own_shapes(tmp / "own", OWN_SHAPES, OWN_DATA), 1
 
 
+#: A shape of one's own that enforces a decision record (so a rule of the log as the
+#: numbered rules are), its IRI's local name, label and message past GitHub's limits.
+LONG_SHAPE = f"""@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+<http://ex.org/shapes/{"Long" * 80}> a sh:NodeShape ; sh:targetNode <http://ex.org/a> ;
+    ak:enforces <http://ex.org/ADR-900> ;
+    rdfs:label "{"A label of a shape, " * 60}" ;
+    sh:message "{"A message of a shape, " * 60}" ;
+    sh:property [ sh:path rdfs:seeAlso ; sh:minCount 1 ] .
+"""
+
+
+def long_texts(tmp: Path) -> tuple[tuple[str, ...], int]:
+    """A rule whose name and descriptions would pass GitHub's limits."""
+    return own_shapes(tmp / "own", LONG_SHAPE, OWN_DATA), 1
+
+
 def waived(tmp: Path) -> tuple[tuple[str, ...], int]:
     """Rule 9's one violation, waived by a waiver in force: exit 0."""
     root = _copy(FIXTURES / "rules" / "rule9-bad", tmp / "w")
@@ -139,6 +157,7 @@ SCENARIOS: dict[str, Callable[[Path], tuple[tuple[str, ...], int]]] = {
     "bundled": bundled,
     "numbered rules": numbered_rules,
     "own shapes": own_shape_results,
+    "long texts": long_texts,
     "waived": waived,
     "expired waiver": expired_waiver,
     "baseline": baseline,
@@ -378,6 +397,20 @@ def test_every_code_a_result_carries_is_a_rule_of_the_log(tmp_path, monkeypatch)
         "`anthology-kg validate --select AK000` reports this rule alone; mend the waiver "
         "in waivers.ttl, or remove it."
     )
+
+
+def test_a_rules_name_and_descriptions_are_clipped_to_githubs_limits(tmp_path, monkeypatch):
+    """GitHub Docs, SARIF support, reportingDescriptor: name "Limited to 255 characters",
+    shortDescription.text and fullDescription.text "Limited to 1024 characters"; the
+    help, which has no limit, keeps the whole description."""
+    monkeypatch.chdir(tmp_path)
+    log = json.loads(written(long_texts(tmp_path), "sarif"))
+    [rule] = [r for r in log["runs"][0]["tool"]["driver"]["rules"] if r["id"].endswith("Long")]
+    assert rule["name"] == "Long" * 63 + "Lo…"
+    assert rule["shortDescription"]["text"] == ("A label of a shape, " * 60)[:1023] + "…"
+    message = "A message of a shape, " * 60
+    assert rule["fullDescription"]["text"] == message[:1023] + "…"
+    assert rule["help"]["text"].startswith(message + "\n\nChecked by http://ex.org/shapes/Long")
 
 
 def test_the_schema_fixture_rejects_what_it_should(sarif_schema):
