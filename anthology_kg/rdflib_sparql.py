@@ -26,6 +26,7 @@ from .query_result import QueryResult, in_select_star_order
 from .sparql_text import (
     check_bindings,
     code_characters,
+    common_mistake,
     undeclared_prefix_error,
     undeclared_prefixes,
     update_error,
@@ -1014,7 +1015,9 @@ def _bound(part: object) -> set[object]:
 def prepare(text: str, source: str | Path | None = None) -> Query:
     """``text`` as rdflib's prepared query; a syntax error is an AnthologyError, its
     first one as the fast engine says it: a prefix no PREFIX declares written before
-    rdflib's error is said in its place (``sparql_text.undeclared_prefix_error``)."""
+    rdflib's error is said in its place (``sparql_text.undeclared_prefix_error``), and
+    a common mistake (a triple pattern lacking its object: rdflib says 'Expected
+    SelectQuery') in words at its place (``sparql_text.common_mistake``)."""
     from pyparsing import ParseException
     from rdflib.plugins.sparql.parser import expandUnicodeEscapes
 
@@ -1029,6 +1032,8 @@ def prepare(text: str, source: str | Path | None = None) -> Query:
         # (rdflib parses the text with its \u escapes read: its offsets are of that text)
         if first is not None and len(expandUnicodeEscapes(text[:first])) < exc.loc:
             undeclared = undeclared_prefix_error(text)
+        if undeclared is None:
+            undeclared = common_mistake(text)  # ("Expected SelectQuery": no reason)
         if undeclared is None:
             line, column = _written_place(text, exc)
             message = f"SPARQL syntax error at column {column}: {exc.msg}"

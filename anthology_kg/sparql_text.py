@@ -900,7 +900,10 @@ def sparql_error_text(
     5, with ``FILTER(?a = )`` on line 4), the place another reading of the text finds
     (``rdflib_sparql.syntax_error_place``: the triple or clause at fault), the tokens
     pyoxigraph expected still said; where that reading finds none, the end of the text's
-    last character that is no blank (a line the text has)."""
+    last character that is no blank (a line the text has). Where pyoxigraph names only
+    tokens it expected and the text holds a common mistake (``common_mistake``: a triple
+    pattern lacking its object, where pyoxigraph said 'expected OPTIONAL'), the mistake
+    is said in words at its place instead, as the reference engine says it."""
     first = (exc.msg or str(exc)).split("\n")[0]
     found = _SPARQL_POSITION.match(first)
     if found is None:
@@ -914,6 +917,10 @@ def sparql_error_text(
             return undeclared
     said, line, column = first[found.end() :], int(found[1]), int(found[2])
     own = _PARSER_REASON.search(said) if said.startswith("expected one of ") else None
+    if text is not None and own is None and said.startswith("expected "):
+        mistake = common_mistake(text, lines_before)
+        if mistake is not None:
+            return mistake
     if reason is not None and _NO_REASON.fullmatch(said):
         other = reason()
         if other is not None:
@@ -1018,3 +1025,466 @@ def sparql_error(
     if line is None:
         return AnthologyError(f"SPARQL syntax error: {said}", source)
     return AnthologyError(f"SPARQL syntax error at column {column}: {said}", source, line)
+
+
+#: The words of SPARQL 1.1's grammar (its keywords and built-in functions, section 19),
+#: with LATERAL, TRIPLE and the other SPARQL 1.2 draft words pyoxigraph reads: a word
+#: of a query that is none of these is a mistake (``common_mistake``). Digits end a
+#: word as ``_TOKEN`` reads it (MD5 is MD and 5).
+_SPARQL_WORDS = frozenset(
+    """BASE PREFIX SELECT CONSTRUCT DESCRIBE ASK DISTINCT REDUCED AS FROM NAMED WHERE
+    GROUP BY HAVING ORDER ASC DESC LIMIT OFFSET VALUES UNDEF OPTIONAL MINUS GRAPH SERVICE
+    SILENT FILTER BIND UNION LATERAL EXISTS NOT IN A TRUE FALSE COUNT SUM MIN MAX AVG
+    SAMPLE GROUP_CONCAT SEPARATOR STR LANG LANGMATCHES DATATYPE BOUND IRI URI BNODE RAND
+    ABS CEIL FLOOR ROUND CONCAT STRLEN UCASE LCASE ENCODE_FOR_URI CONTAINS STRSTARTS
+    STRENDS STRBEFORE STRAFTER YEAR MONTH DAY HOURS MINUTES SECONDS TIMEZONE TZ NOW UUID
+    STRUUID MD SHA COALESCE IF STRLANG STRDT SAMETERM ISIRI ISURI ISBLANK ISLITERAL
+    ISNUMERIC REGEX SUBSTR REPLACE TRIPLE SUBJECT PREDICATE OBJECT ISTRIPLE LANGDIR
+    STRLANGDIR HASLANG HASLANGDIR""".split()
+)
+#: The keywords that open a pattern of a group other than a triple pattern (the grammar's
+#: GraphPatternNotTriples and Filter, and LATERAL): a triple pattern ends before one.
+_GROUP_WORDS = ("OPTIONAL", "MINUS", "GRAPH", "SERVICE", "FILTER", "BIND", "VALUES", "LATERAL")
+#: The operators a mistake may leave without an operand, written with characters that
+#: ``_TOKEN`` reads one by one.
+_BINARY = ("=", "!=", "<", ">", "<=", ">=", "&&", "||", "!")
+_OPERATOR_CHARACTERS = "=<>!&|"
+_CLOSING = {"(": ")", "[": "]", "{": "}"}
+
+
+class _Mistake(Exception):
+    """A mistake of the text read (``common_mistake``): what is wrong, and its offset."""
+
+    def __init__(self, said: str, offset: int) -> None:
+        super().__init__(said)
+        self.said, self.offset = said, offset
+
+
+class _Unsure(Exception):
+    """The text holds what ``_MistakeReader`` does not read: it says nothing of it."""
+
+
+def common_mistake(text: str, lines_before: int = 0) -> tuple[str, int, int] | None:
+    """What is wrong with the query ``text`` a parser refused, in words, at its line and
+    column (from 1, as pyoxigraph counts), where it is one of the common mistakes the
+    parsers said only as tokens they expected ('expected OPTIONAL', 'Expected
+    SelectQuery'): a triple pattern lacking its object (or predicate and object), a ','
+    or ';' followed by no object or predicate, a term after an object with no '.'
+    between, a string not closed on its line, a bracket closed by another or by none or
+    left open (said at the end of the text's last line), a FILTER's condition or an
+    OPTIONAL's (MINUS', GRAPH's, …) pattern not in its brackets, an operator lacking its
+    right operand, a word of no SPARQL (a keyword misspelt: the keywords it is close to
+    are named), a projection separated by commas or an expression in it with no AS,
+    ORDER or GROUP without BY. The place is the start
+    of the construct at fault (the triple pattern, the ';' pair, the operator, the
+    word). None for any other text, and for a text holding what the reader does not read
+    (a quoted triple, an annotation): it says only what it is sure of. Lines are counted
+    after the first ``lines_before`` of ``text`` (declarations put in front of it)."""
+    try:
+        _MistakeReader(text, lines_before).read()
+    except _Mistake as found:
+        line, column = _line_column(text, found.offset)
+        return found.said, line - lines_before, column
+    except (_Unsure, IndexError):
+        return None
+    return None
+
+
+class _MistakeReader:
+    """A reader of SPARQL's query grammar, loose where no common mistake is looked for
+    (an expression is read as far as its brackets and operators), strict where one is:
+    it raises ``_Mistake`` at the first it meets, ``_Unsure`` at what it cannot read."""
+
+    def __init__(self, text: str, lines_before: int = 0) -> None:
+        self.text, self.lines_before = text, lines_before
+        self.tokens: list[_Token] = []
+        for start, end, word in _code_tokens(text):
+            # A name or a number does not end with '.' ('?s a ak:T.' ends its triple
+            # there), though _TOKEN reads the dot into it.
+            kept = end
+            if word is None and text[start] not in "\"'<?$" and text[end - 1] == ".":
+                kept = start + len(text[start:end].rstrip("."))
+            if kept > start:
+                self.tokens.append((start, kept, word))
+            self.tokens.extend((at, at + 1, None) for at in range(kept, end))
+
+    def at(self, i: int) -> str:
+        """The i-th terminal as written; "" past the last."""
+        if i >= len(self.tokens):
+            return ""
+        start, end, _ = self.tokens[i]
+        return self.text[start:end]
+
+    def word(self, i: int) -> str | None:
+        return self.tokens[i][2] if i < len(self.tokens) else None
+
+    def offset(self, i: int) -> int:
+        """Where the i-th terminal starts; past the last, the end of the last."""
+        return self.tokens[i][0] if i < len(self.tokens) else len(self.text.rstrip())
+
+    def written(self, first: int, last: int) -> str:
+        """The text from the first terminal to the end of the one before ``last``."""
+        return self.text[self.tokens[first][0] : self.tokens[last - 1][1]]
+
+    def place(self, offset: int) -> str:
+        line, column = _line_column(self.text, offset)
+        return f"line {line - self.lines_before}, column {column}"
+
+    def read(self) -> None:
+        self.balanced()
+        form, i, n = None, 0, len(self.tokens)
+        while i < n:
+            word = self.word(i)
+            if word in _FORMS and form is None:
+                form = word
+                i = self.projection(i + 1) if word == "SELECT" else i + 1
+            elif word == "VALUES":
+                i = self.values(i + 1)
+            elif self.at(i) == "{":
+                i = self.group(i)
+                if self.word(i) not in ("WHERE", "FROM") and self.at(i) != "{":
+                    i = self.modifiers(i)
+            elif form is not None and word is not None and word not in _SPARQL_WORDS:
+                raise self.unknown(i, ("WHERE", "FROM", "NAMED"))
+            else:
+                i += 1
+
+    def balanced(self) -> None:
+        """A string not closed on its line, a bracket closed by another or by none, and
+        one the text leaves open, as a mistake."""
+        opened: list[int] = []
+        for start, end, _ in self.tokens:
+            character = self.text[start]
+            if end - start != 1:
+                continue
+            if character in "\"'":
+                said = "a string opened here is not closed on its line"
+                raise _Mistake(
+                    f"{said} (one of several lines is written between {character * 3})", start
+                )
+            if character in _CLOSING:
+                opened.append(start)
+            elif character in _CLOSING.values():
+                if not opened:
+                    raise _Mistake(f"this '{character}' closes nothing opened", start)
+                opening = opened.pop()
+                wanted = _CLOSING[self.text[opening]]
+                if character != wanted:
+                    raise _Mistake(
+                        f"'{character}' where the '{self.text[opening]}' of "
+                        f"{self.place(opening)} is open: a '{wanted}' is missing before it",
+                        start,
+                    )
+        if opened:
+            opening = opened[-1]
+            raise _Mistake(
+                f"the text ends where the '{self.text[opening]}' of {self.place(opening)} "
+                f"is open: a '{_CLOSING[self.text[opening]]}' is missing",
+                len(self.text.rstrip()),
+            )
+
+    def unknown(self, i: int, expected: tuple[str, ...]) -> _Mistake:
+        """The word ``i`` that is no word of SPARQL, with the ``expected`` keywords it
+        is close to."""
+        from .config import did_you_mean
+
+        written = self.at(i)
+        hint = did_you_mean(written.upper(), expected)
+        if not hint:
+            hint = " (a prefixed name has a colon, ex:name; a string is quoted)"
+        return _Mistake(f"'{written}' is no keyword of SPARQL{hint}", self.offset(i))
+
+    def closing(self, i: int) -> int:
+        """The index after the bracket that closes the one at ``i``."""
+        depth = 0
+        for k in range(i, len(self.tokens)):
+            written = self.at(k)
+            if written in _CLOSING:
+                depth += 1
+            elif written in _CLOSING.values():
+                depth -= 1
+                if depth == 0:
+                    return k + 1
+        raise _Unsure
+
+    def projection(self, i: int) -> int:
+        """A SELECT's projection from ``i``; the index of what follows it."""
+        while i < len(self.tokens):
+            word, written = self.word(i), self.at(i)
+            if word in ("WHERE", "FROM") or written == "{":
+                return i
+            if written == ",":
+                said = "the variables a SELECT projects are separated by blanks, not commas"
+                raise _Mistake(said, self.offset(i))
+            if written == "(":
+                end = self.expression(i)
+                if not any(self.word(k) == "AS" for k in self.top_level(i + 1, end - 1)):
+                    said = "an expression a SELECT projects is written (expression AS ?name)"
+                    raise _Mistake(f"{said}: its AS ?name is missing", self.offset(i))
+                i = end
+            elif word is not None and self.at(i + 1) == "(":
+                said = "an expression a SELECT projects is written in parentheses"
+                raise _Mistake(f"{said}, (expression AS ?name)", self.offset(i))
+            elif word is not None and word not in _SPARQL_WORDS:
+                raise self.unknown(i, ("WHERE", "FROM", "DISTINCT", "REDUCED"))
+            else:
+                i += 1
+        return i
+
+    def top_level(self, start: int, end: int) -> Iterator[int]:
+        """The indexes from ``start`` to ``end`` outside any bracket opened there."""
+        k = start
+        while k < end:
+            yield k
+            k = self.closing(k) if self.at(k) in _CLOSING else k + 1
+
+    def expression(self, i: int) -> int:
+        """The bracketed expression opening at ``i`` (an EXISTS's group in it read as a
+        group); the index after its closing bracket."""
+        end = self.closing(i)
+        k = i + 1
+        while k < end - 1:
+            written = self.at(k)
+            if self.word(k) == "EXISTS" and self.at(k + 1) == "{":
+                k = self.group(k + 1)
+                continue
+            if written in _OPERATOR_CHARACTERS and written and self.at(k + 1) in (")", ","):
+                first = k
+                while (
+                    first > i + 1
+                    and self.at(first - 1) in _OPERATOR_CHARACTERS
+                    and self.tokens[first - 1][1] == self.tokens[first][0]
+                ):
+                    first -= 1
+                operator = self.written(first, k + 1)
+                if operator in _BINARY:
+                    raise _Mistake(f"'{operator}' lacks its right operand", self.offset(first))
+            k += 1
+        return end
+
+    def modifiers(self, i: int) -> int:
+        """The solution modifiers from ``i``, after a WHERE clause, up to the '}' of a
+        sub-SELECT or the end; the index of that '}'."""
+        n = len(self.tokens)
+        while i < n and self.at(i) != "}":
+            word = self.word(i)
+            if word in ("GROUP", "ORDER"):
+                if self.word(i + 1) != "BY":
+                    said = f"{self.at(i)} is followed by BY: {word} BY"
+                    raise _Mistake(
+                        f"{said} and what it {'groups' if word == 'GROUP' else 'orders'} by",
+                        self.offset(i),
+                    )
+                i += 2
+            elif word in ("LIMIT", "OFFSET"):
+                i += 2  # (a word for its number: pyoxigraph says it expected a digit)
+            elif word == "VALUES":
+                i = self.values(i + 1)
+            elif self.at(i) in _CLOSING:
+                i = self.closing(i)
+            elif word is not None and self.at(i + 1) != "(" and word not in _SPARQL_WORDS:
+                raise self.unknown(i, ("GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "VALUES"))
+            else:
+                i += 1
+        return i
+
+    def values(self, i: int) -> int:
+        """A VALUES block whose variables start at ``i``; the index after its data."""
+        if self.at(i) == "(":
+            i = self.closing(i)
+        elif self.at(i)[:1] in ("?", "$"):
+            i += 1
+        if self.at(i) != "{":
+            raise _Unsure
+        return self.closing(i)
+
+    def braced(self, i: int, keyword: int) -> int:
+        """The group at ``i`` that the keyword at ``keyword`` takes; the index after it."""
+        if self.at(i) != "{":
+            written = self.at(keyword)
+            said = f"{written} takes a group pattern in braces, {written.upper()} {{ … }}"
+            raise _Mistake(said, self.offset(keyword))
+        return self.group(i)
+
+    def group(self, i: int) -> int:
+        """The group (or CONSTRUCT template) opening at ``i``; the index after its '}'."""
+        i += 1
+        if self.word(i) == "SELECT":
+            i = self.projection(i + 1)
+            i += self.word(i) == "WHERE"
+            if self.at(i) != "{":
+                raise _Unsure
+            i = self.modifiers(self.group(i))
+            return i + 1
+        while True:
+            word, written = self.word(i), self.at(i)
+            if written == "}":
+                return i + 1
+            if written in (".", ""):
+                if not written:
+                    raise _Unsure
+                i += 1
+            elif written == "{":
+                i = self.group(i)
+                while self.word(i) == "UNION":
+                    i = self.braced(i + 1, i)
+            elif word in ("OPTIONAL", "MINUS", "LATERAL"):
+                i = self.braced(i + 1, i)
+            elif word in ("GRAPH", "SERVICE"):
+                k = i + 1 + (self.word(i + 1) == "SILENT")
+                if self.word(k) is not None or self.at(k) in ("{", ""):
+                    raise _Unsure
+                i = self.braced(k + 1, i)
+            elif word == "FILTER":
+                i = self.constraint(i)
+            elif word == "BIND":
+                if self.at(i + 1) != "(":
+                    raise _Mistake("BIND is written BIND(expression AS ?name)", self.offset(i))
+                end = self.expression(i + 1)
+                if not any(self.word(k) == "AS" for k in self.top_level(i + 2, end - 1)):
+                    said = "BIND is written BIND(expression AS ?name): its AS ?name is missing"
+                    raise _Mistake(said, self.offset(i))
+                i = end
+            elif word == "VALUES":
+                i = self.values(i + 1)
+            else:
+                i = self.triples(i)
+
+    def constraint(self, i: int) -> int:
+        """The FILTER at ``i`` and its condition; the index after it."""
+        k, word = i + 1, self.word(i + 1)
+        if word == "NOT" and self.word(k + 1) == "EXISTS":
+            return self.braced(k + 2, k + 1)
+        if word == "EXISTS":
+            return self.braced(k + 1, k)
+        if self.at(k) == "(":
+            return self.expression(k)
+        if self.at(k + 1) == "(" and (
+            word is not None or ":" in self.at(k) or self.at(k)[:1] == "<"
+        ):
+            return self.expression(k + 1)  # a function's call
+        said = f"{self.at(i)} takes its condition in parentheses, FILTER(…)"
+        raise _Mistake(said, self.offset(i))
+
+    def ends(self, i: int) -> bool:
+        """Whether a triple pattern's terms end at ``i``."""
+        return self.at(i) in (".", "}", "{", "") or self.word(i) in _GROUP_WORDS
+
+    def node(self, i: int) -> int | None:
+        """The index after the term (subject or object) at ``i``; None where none is."""
+        written, word = self.at(i), self.word(i)
+        if not written:
+            return None
+        first = written[0]
+        if first in "?$" and len(written) > 1 or first == "<" and len(written) > 1:
+            return i + 1
+        if first == "<" or written == "{" and self.at(i + 1) == "|":
+            raise _Unsure  # (a quoted triple, an annotation)
+        if first in "\"'":
+            k = i + 1
+            if self.at(k) == "@" and self.word(k + 1) is not None:
+                k += 2
+                while self.at(k) == "-" and self.tokens[k][1] == self.tokens[k + 1][0]:
+                    k += 2
+            elif self.at(k) == self.at(k + 1) == "^":
+                k += 2
+                if self.node(k) is None or self.at(k)[:1] in "\"'[(?$":
+                    raise _Unsure
+                k += 1
+            return k
+        if ":" in written or first.isdigit() or first in "+-." and len(written) > 1:
+            return i + 1
+        if word in ("TRUE", "FALSE"):
+            return i + 1
+        if first in "[(":
+            return self.closing(i)
+        return None
+
+    def verb(self, i: int) -> int | None:
+        """The index after the predicate (a property path) at ``i``; None where none is."""
+        k = i
+        while True:
+            while self.at(k) in ("^", "!"):
+                k += 1
+            written = self.at(k)
+            if written == "(":
+                k = self.closing(k)
+            elif self.word(k) == "A" or written[:1] in "?$" and len(written) > 1:
+                k += 1
+            elif (
+                written[:1] == "<"
+                and len(written) > 1
+                or ":" in written
+                and written[0] not in "\"'"
+            ):
+                k += 1
+            else:
+                return None if k == i else _unsure()
+            if self.at(k) in ("*", "+", "?") and self.tokens[k - 1][1] == self.tokens[k][0]:
+                k += 1
+            if self.at(k) not in ("/", "|"):
+                return k
+            k += 1
+
+    def triples(self, i: int) -> int:
+        """The triple patterns of one subject at ``i``; the index after them."""
+        start = i
+        k = self.node(i)
+        if k is None:
+            raise self.unknown(i, _GROUP_WORDS) if self.is_unknown(i) else _Unsure
+        alone_allowed = self.at(i) in ("[", "(") and k > i + 2
+        first = True
+        while True:
+            if self.ends(k):
+                if alone_allowed and first:
+                    return k
+                said = (
+                    f"the triple pattern '{self.written(start, k)}' has no predicate and no object"
+                )
+                raise _Mistake(said, self.offset(start))
+            verb_at = k
+            k = self.after(self.verb(k), k, _GROUP_WORDS)
+            if self.at(k) == "{" and self.tokens[k - 1][1] == self.tokens[k][0]:
+                raise _Unsure  # (a path's {2} of SPARQL 1.1's drafts)
+            if self.ends(k) or self.at(k) in (";", ","):
+                if first:
+                    said = f"the triple pattern '{self.written(start, k)}' lacks its object"
+                    raise _Mistake(said, self.offset(start))
+                said = f"the predicate '{self.written(verb_at, k)}' after ';' lacks its object"
+                raise _Mistake(said, self.offset(verb_at))
+            k = self.after(self.node(k), k, _GROUP_WORDS)
+            while self.at(k) == ",":
+                if self.ends(k + 1) or self.at(k + 1) in (";", ","):
+                    raise _Mistake("',' is followed by no object", self.offset(k))
+                k = self.after(self.node(k + 1), k + 1, _GROUP_WORDS)
+            first = False
+            if self.at(k) == ";":
+                while self.at(k) == ";":
+                    k += 1
+                if self.ends(k):
+                    return k
+                continue
+            if self.ends(k):
+                return k
+            if self.node(k) is not None or self.verb(k) is not None:
+                said = (
+                    f"'{self.at(k)}' follows the triple pattern '{self.written(start, k)}' "
+                    "with no '.' (or ';' or ',') between them"
+                )
+                raise _Mistake(said, self.offset(k))
+            raise self.unknown(k, _GROUP_WORDS) if self.is_unknown(k) else _Unsure
+
+    def is_unknown(self, i: int) -> bool:
+        word = self.word(i)
+        return word is not None and word not in _SPARQL_WORDS
+
+    def after(self, found: int | None, i: int, expected: tuple[str, ...]) -> int:
+        """``found``, the index after a term read at ``i``; where none was read, the
+        word there as a mistake, or ``_Unsure``."""
+        if found is not None:
+            return found
+        raise self.unknown(i, expected) if self.is_unknown(i) else _Unsure
+
+
+def _unsure() -> int:
+    raise _Unsure

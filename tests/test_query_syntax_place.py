@@ -27,7 +27,8 @@ def test_a_stored_query_error_is_at_a_line_of_the_file(anthology, engine):
     (anthology / "queries" / "broken.rq").write_text(BROKEN, encoding="utf-8")
     result = run_cli("query", "broken", "--engine", engine)
     assert result.exit_code == 2 and result.stdout == ""
-    assert _place(result.stderr) == ("queries/broken.rq", 4, 3)  # FILTER's line
+    assert _place(result.stderr) == ("queries/broken.rq", 4, 13)  # FILTER's '=', alone
+    assert result.stderr.endswith(": '=' lacks its right operand\n")
 
 
 @pytest.mark.parametrize(

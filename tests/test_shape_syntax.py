@@ -241,7 +241,8 @@ def sparql_shape(select: str, holder: str = "ak:MyShape a sh:NodeShape") -> str:
 ILL_FORMED_QUERIES = [
     (
         "SELECT $this WHERE {\n  $this ?p ?o . FILTER(",
-        "not a SPARQL SELECT query: at line 2, column 24: expected one of",
+        "not a SPARQL SELECT query: at line 2, column 24: the text ends where the '(' of "
+        "line 2, column 23 is open: a ')' is missing",
     ),
     ("ASK { ?s ?p ?o }", "not a SPARQL SELECT query ("),
     (
