@@ -1270,17 +1270,19 @@ def rules(settings, fmt) -> None:
 @_json_option
 @click.pass_obj
 def list_queries(settings, fmt) -> None:
-    """List the stored queries: name, summary and parameters (the data is not read)."""
+    """List the stored queries: name, summary and parameters (the data is not read); a
+    query that does not parse is refused at its line (exit 2), as query and site do."""
     from .queries import catalog, query_file_warnings, query_folders, query_listing
 
     settings.say_root()
     folders = query_folders(settings.root)
     for warning in query_file_warnings(folders):
         _say(printable(warning))
+    queries = catalog(folders, parsed=True)  # (one that does not parse: exit 2, as query's)
     if fmt == "json":
-        _echo_json([query_listing(query) for query in catalog(folders).values()])
+        _echo_json([query_listing(query) for query in queries.values()])
         return
-    for query in catalog(folders).values():  # the files' text escaped: one line each
+    for query in queries.values():  # the files' text escaped: one line each
         params = " ".join(f"{p.name}=<{p.type}>" for p in query.params)
         fields = (query.name, query.summary, *([params] if params else []))
         _out("\t".join(map(printable, fields)))

@@ -441,10 +441,22 @@ def query_folders(root: Path | None = None) -> Rules:
     return load_rules((root or find_root()).resolve())
 
 
-def catalog(anthology: QueryFolders) -> dict[str, StoredQuery]:
+def catalog(anthology: QueryFolders, parsed: bool = False) -> dict[str, StoredQuery]:
     """The stored queries by name; a query of the anthology's own replaces a bundled one.
-    A malformed one is an AnthologyError at its file."""
-    return {name: read_query(path) for name, path in _query_files(anthology).items()}
+    A malformed one is an AnthologyError at its file. With ``parsed``, each query's text
+    is parsed too (``fast.refuse_unparsed``: pyoxigraph parses a query as it runs it, on
+    an empty store here), and one that does not parse is an AnthologyError at its line,
+    as ``query`` and ``site`` refuse it (the ``queries`` listing lists none such); one
+    calling SERVICE is not parsed (running it would call the service)."""
+    found = {name: read_query(path) for name, path in _query_files(anthology).items()}
+    if parsed:
+        from .fast import refuse_unparsed
+        from .guards import uses_service
+
+        for stored in found.values():
+            if not uses_service(stored.text):
+                refuse_unparsed(stored.text, stored.path)
+    return found
 
 
 def find_query(anthology: QueryFolders, name: str) -> StoredQuery:
