@@ -27,6 +27,9 @@ from .sparql_text import (
     check_bindings,
     code_characters,
     common_mistake,
+    inner_group_probe,
+    offset_of,
+    text_end,
     undeclared_prefix_error,
     undeclared_prefixes,
     update_error,
@@ -1035,7 +1038,7 @@ def prepare(text: str, source: str | Path | None = None) -> Query:
         if undeclared is None:
             undeclared = common_mistake(text)  # ("Expected SelectQuery": no reason)
         if undeclared is None:
-            line, column = _written_place(text, exc)
+            line, column = _place_within(text, exc)
             message = f"SPARQL syntax error at column {column}: {exc.msg}"
             raise AnthologyError(message, source, line) from None
         raise _syntax_error(*undeclared, source) from None
@@ -1057,10 +1060,47 @@ def syntax_error_place(text: str) -> tuple[int, int] | None:
     try:
         parseQuery(text)
     except ParseException as exc:
-        return _written_place(text, exc)
+        return _place_within(text, exc)
     except Exception:  # (a text rdflib's grammar takes and then refuses: no place)
         return None
     return None
+
+
+def _place_within(text: str, exc: ParseException) -> tuple[int, int]:
+    """``_written_place`` of rdflib's parse error ``exc`` in ``text``, placed within the
+    group the error is in: pyparsing places an error inside an OPTIONAL, a sub-SELECT
+    or an EXISTS at the opening of the outer construct (the alternative it backtracked
+    to), so the group that construct opens is parsed alone, as written where it is
+    (``sparql_text.inner_group_probe``), and its error's place taken, as deep as it goes.
+    A place past the text's last character that is no blank (an unclosed group: the
+    line after the last) is at the end of that character, a line the text has."""
+    from pyparsing import ParseException
+    from rdflib.plugins.sparql.parser import parseQuery
+
+    line, column = _written_place(text, exc)
+    for _ in range(_DEEPEST):
+        probe = inner_group_probe(text, line, column)
+        if probe is None:
+            break
+        try:
+            parseQuery(probe)
+        except ParseException as inner:
+            there = _written_place(probe, inner)
+        except Exception:  # (rdflib's grammar takes it: the error is not within)
+            break
+        else:
+            break
+        if there <= (line, column):
+            break
+        line, column = there
+    offset = offset_of(text, line, column)
+    if offset is None or offset > len(text.rstrip()):
+        return text_end(text)
+    return line, column
+
+
+#: How many groups deep ``_place_within`` looks for an error's place.
+_DEEPEST = 16
 
 
 def _written_place(text: str, exc: ParseException) -> tuple[int, int]:

@@ -895,12 +895,14 @@ def sparql_error_text(
     ``rdflib_sparql.refusal``), why the text is refused, found by another reading of it,
     said instead at no position; not where pyoxigraph names a reason of its own (``IRI
     parsing failed``) or a token it expected, nor for an undeclared prefix. ``place``:
-    asked only where pyoxigraph's position is the end of the text (blanks after it at
-    most), where it stopped reading (a stored query's error was at line 6 of a file of
-    5, with ``FILTER(?a = )`` on line 4), the place another reading of the text finds
-    (``rdflib_sparql.syntax_error_place``: the triple or clause at fault), the tokens
-    pyoxigraph expected still said; where that reading finds none, the end of the text's
-    last character that is no blank (a line the text has). Where pyoxigraph names only
+    asked only where pyoxigraph's position is the end of the text or of a group (blanks
+    and then the end or a ``}``), where it stopped reading (a stored query's error was
+    at line 6 of a file of 5; an error in an OPTIONAL at the line of its ``}``), the
+    place another reading of the text finds (``rdflib_sparql.syntax_error_place``: the
+    triple or clause at fault, within the innermost group it is in), the tokens
+    pyoxigraph expected still said; where that reading finds none, pyoxigraph's own
+    place, or where that is past the text's last character that is no blank, the end of
+    that character (a line the text has). Where pyoxigraph names only
     tokens it expected and the text holds a common mistake (``common_mistake``: a triple
     pattern lacking its object, where pyoxigraph said 'expected OPTIONAL'), the mistake
     is said in words at its place instead, as the reference engine says it."""
@@ -937,19 +939,92 @@ def sparql_error_text(
             return said, None, None
     elif len(said) > 120:
         said = said[:117] + "..."
-    if place is not None and text is not None and _at_end(text, line, column):
+    if place is not None and text is not None and _stopped_reading(text, line, column):
         there = place()
-        line, column = there if there is not None else _line_column(text, len(text.rstrip()))
+        if there is not None:
+            line, column = there
+        elif _stopped_reading(text, line, column, group=False):
+            line, column = text_end(text)
     return said, line - lines_before, column
 
 
-def _at_end(text: str, line: int, column: int) -> bool:
+def _stopped_reading(text: str, line: int, column: int, group: bool = True) -> bool:
     """Whether ``line`` and ``column`` (from 1, as pyoxigraph counts) of ``text`` are at
-    its end, or followed by blanks only."""
+    its end or, with ``group``, at the end of a group (blanks, then the end or a ``}``
+    after them): where pyoxigraph stopped reading the text or a group it could not read."""
+    offset = offset_of(text, line, column)
+    return offset is None or text[offset:].lstrip()[:1] in ("", "}" if group else "")
+
+
+def offset_of(text: str, line: int, column: int) -> int | None:
+    """The offset in ``text`` of ``line`` and ``column`` (from 1, in characters); None
+    for a line the text lacks."""
     lines = text.split("\n")
     if line > len(lines):
-        return True
-    return not text[sum(len(n) + 1 for n in lines[: line - 1]) + column - 1 :].strip()
+        return None
+    return sum(len(n) + 1 for n in lines[: line - 1]) + column - 1
+
+
+def text_end(text: str) -> tuple[int, int]:
+    """The line and column of the end of the last character of ``text`` that is no
+    blank: where an error found at its end is said, a line the text has."""
+    return _line_column(text, len(text.rstrip()))
+
+
+#: The keywords that open a pattern in braces of a group (``inner_group_probe``); a
+#: FILTER opens one only as (NOT) EXISTS.
+_OPENS_GROUP = frozenset({"OPTIONAL", "MINUS", "GRAPH", "SERVICE", "LATERAL", "UNION", "EXISTS"})
+
+
+def inner_group_probe(text: str, line: int, column: int) -> str | None:
+    """Where a parser places an error of the query ``text`` at a construct opening a
+    group in braces (``line`` and ``column`` from 1: an OPTIONAL, MINUS, GRAPH, SERVICE,
+    UNION, (NOT) EXISTS or FILTER (NOT) EXISTS, a nested group, or a sub-SELECT's group,
+    whose own group pattern is meant): the text with that group alone as an ASK's
+    pattern, each other character a blank (the lines and columns of the group kept as
+    written, its prologue kept), for the parser to place the error within it; None
+    where nothing at that place opens a group, or the group is not closed."""
+    offset = offset_of(text, line, column)
+    if offset is None:
+        return None
+    tokens = list(_code_tokens(text))
+    _, _, first = _read_prologue(text, tokens)
+    at = next((i for i, token in enumerate(tokens) if token[0] == offset), None)
+    if at is None or first >= len(tokens) or tokens[first][2] not in _FORMS:
+        return None
+    words = [word for _, _, word in tokens[at : at + 3]]
+    if words[0] == "FILTER":
+        if words[1:] != ["NOT", "EXISTS"] and words[1:2] != ["EXISTS"]:
+            return None
+        at += words.index("EXISTS")
+    elif words[0] not in _OPENS_GROUP and text[offset] != "{":
+        return None
+    # (the brace after the keyword, a GRAPH's or SERVICE's name and SILENT between)
+    opening = next((t[0] for t in tokens[at : at + 4] if text[t[0]] == "{"), None)
+    if opening is None:
+        return None
+    following = next(_code_tokens(text, opening + 1), None)
+    if following is not None and following[2] == "SELECT":  # a sub-SELECT: its group
+        inner = _clause_brace(text, following[1])
+        if inner is None:
+            return None
+        opening = inner
+    try:
+        closing = _group_end(text, opening)
+    except AnthologyError:
+        return None
+    form = tokens[first][0]
+
+    def blank(part: str) -> str:
+        return re.sub(r"[^\n]", " ", part)
+
+    return (
+        text[:form]
+        + "ASK"
+        + blank(text[form + 3 : opening])
+        + text[opening : closing + 1]
+        + blank(text[closing + 1 :])
+    )
 
 
 def _line_column(text: str, offset: int) -> tuple[int, int]:
