@@ -203,7 +203,7 @@ def _prefixed_once(self, sparql):
 _PRE_BIND = SPARQLQueryHelper.pre_bind_variables
 _APPLY_PREFIXES = SPARQLQueryHelper.apply_prefixes
 _CHECK_INVALID = SPARQLQueryHelper.check_invalid_sparql
-#: pySHACL's words for each clause SHACL 5.2.1 forbids.
+#: pySHACL's words for each clause SHACL forbids (Appendix A, pre-binding).
 _FORBIDDEN_SAID = {
     "MINUS": "A SPARQL Constraint must not contain a MINUS clause.",
     "VALUES": "A SPARQL Constraint must not contain a VALUES clause.",

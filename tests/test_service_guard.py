@@ -230,7 +230,7 @@ def test_the_library_s_validate_refuses_a_shape_calling_service_unless_allowed(
     with pytest.raises(AnthologyError, match=r"calls a remote endpoint \(SERVICE\)"):
         validate(anthology)
     assert seen == []
-    # Allowed, the shape meets SHACL's own rule (5.2.1: no SERVICE in a constraint).
+    # Allowed, the shape meets SHACL's own rule (Appendix A: no SERVICE in a constraint).
     with pytest.raises(AnthologyError, match=r"must not contain a federated query"):
         validate(anthology, allow_service=True)
     assert seen == []

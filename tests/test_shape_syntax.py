@@ -586,22 +586,26 @@ MISNAMED = [
     (
         ("sh:targetClass ak:Entry", "sh:targetClas ak:Entry"),
         4,
-        "ak:MyShape: sh:targetClas: not a term of SHACL; did you mean 'sh:targetClass'?",
+        "ak:MyShape: sh:targetClas: not a term of SHACL 1.0 or its 2017 notes, which this tool "
+        "reads; did you mean 'sh:targetClass'?",
     ),
     (
         ("a sh:NodeShape", "a sh:NodeShap"),
         4,
-        "ak:MyShape: rdf:type sh:NodeShap: not a term of SHACL; did you mean 'sh:NodeShape'?",
+        "ak:MyShape: rdf:type sh:NodeShap: not a term of SHACL 1.0 or its 2017 notes, which "
+        "this tool reads; did you mean 'sh:NodeShape'?",
     ),
     (
         ("dcterms:title ;\n", "dcterms:title ;\n sh:minCont 1 ;\n"),
         6,
-        "a shape in ak:MyShape: sh:minCont: not a term of SHACL; did you mean 'sh:minCount'?",
+        "a shape in ak:MyShape: sh:minCont: not a term of SHACL 1.0 or its 2017 notes, which "
+        "this tool reads; did you mean 'sh:minCount'?",
     ),
     (
         ("dcterms:title ;\n", "dcterms:title ;\n sh:severity sh:Warnng ;\n"),
         6,
-        "a shape in ak:MyShape: sh:severity sh:Warnng: not a term of SHACL;"
+        "a shape in ak:MyShape: sh:severity sh:Warnng: not a term of SHACL 1.0 or its 2017 "
+        "notes, which this tool reads;"
         " did you mean 'sh:Warning'?",
     ),
     (
@@ -704,7 +708,8 @@ def test_both_engines_refuse_an_own_rule_whose_target_is_misspelt(tmp_path, engi
         " sh:targetClass ak:LiteratureRecrod: not a class the ontology declares;"
         " did you mean 'ak:LiteratureRecord'?\n"
         "ontology/shapes/mine.ttl:10: <https://example.org/my-shapes#ArmHasFramework>:"
-        " sh:targetClas: not a term of SHACL; did you mean 'sh:targetClass'?\n"
+        " sh:targetClas: not a term of SHACL 1.0 or its 2017 notes, which this tool reads;"
+        " did you mean 'sh:targetClass'?\n"
     )
 
 

@@ -152,7 +152,7 @@ def declared_prefixes(g: Graph, holder: Node) -> str:
 
 
 def forbidden_clause(text: str) -> str | None:
-    """The keyword of a clause SHACL 5.2.1 forbids in a SHACL-SPARQL query (MINUS,
+    """The keyword of a clause SHACL forbids in a SHACL-SPARQL query (Appendix A: MINUS,
     SERVICE, VALUES: the pre-bound variables would not be bound in it), read as SPARQL
     reads its terminals (``sparql_text.has_keyword``: not a name, variable, string, IRI
     or comment that spells it, ``?values``, ``ex:MINUS``); None when there is none."""
@@ -160,14 +160,14 @@ def forbidden_clause(text: str) -> str | None:
 
 
 def _check(text: str, validator: bool = True) -> None:
-    """SHACL 5.2.1 and 6.2.3.1: queries that cannot be pre-bound are refused; $value is
+    """SHACL Appendix A and 6.2.3.1: queries that cannot be pre-bound are refused; $value is
     pre-bound only in a ``validator``'s (a SPARQL constraint's may bind ?value)."""
     forbidden = forbidden_clause(text)
     if forbidden is not None:
         raise Unsupported(f"{forbidden} in a SHACL-SPARQL query")
     for projected in subquery_projections(text):
         if "this" not in projected:
-            raise Unsupported("a nested SELECT that does not project $this (SHACL 5.2.1)")
+            raise Unsupported("a nested SELECT that does not project $this (SHACL Appendix A)")
     for name in ("this", "currentShape", "shapesGraph", *(("value",) if validator else ())):
         if re.search(rf"\bAS\s+[?$]{name}\b", text, re.IGNORECASE):
             raise Unsupported(f"AS rebinds the pre-bound ${name} in a SHACL-SPARQL query")

@@ -28,7 +28,7 @@ from .compiler import CompiledConstraint, Compiler
 from .graph import ShapesGraph
 from .targets import FOCUS_NODE
 from .validator import ResultRow, run_compiled, store_select
-from .vocabulary import RDF, SH, SHACL_TERMS, XSD, Term, text
+from .vocabulary import RDF, SH, SHACL_12_DRAFT_TERMS, SHACL_TERMS, XSD, Term, text
 
 SHSH = "http://www.w3.org/ns/shacl-shacl#"
 #: The rules added to Appendix C's, in their own namespace.
@@ -201,6 +201,10 @@ def syntax_results(
     ]
 
 
+#: The SHACL this tool reads (``vocabulary.SHACL_TERMS``), as the messages name it.
+_READ = "SHACL 1.0 or its 2017 notes, which this tool reads"
+
+
 def undefined_terms(
     triples: Iterable[tuple[ox.NamedNode | ox.BlankNode, ox.NamedNode, Term]],
 ) -> list[ResultRow]:
@@ -209,7 +213,9 @@ def undefined_terms(
     which a processor reads as no term of SHACL, so that the shape written with it
     checks nothing, or not what was meant; SHACL-SHACL allows it. One row a triple (the
     first such term of it), its ``focus``, ``path`` and ``value`` the triple's, its
-    message the term at fault and the closest term SHACL has, where one is close."""
+    message the term at fault and the closest term SHACL has, where one is close; a term
+    of the SHACL 1.2 drafts (``vocabulary.SHACL_12_DRAFT_TERMS``: ``sh:reifierShape``)
+    is said to be one, which this tool does not read, with no term offered for it."""
     from ..config import did_you_mean
 
     rows = []
@@ -221,16 +227,12 @@ def undefined_terms(
             if local in SHACL_TERMS:
                 continue
             said = _shown(term) if term != value else f"{_shown(predicate)} {_shown(term)}"
-            close = did_you_mean(local, sorted(SHACL_TERMS), prefix="sh:")
-            rows.append(
-                problem_row(
-                    "VocabularyShape",
-                    subject,
-                    predicate,
-                    value,
-                    f"{said}: not a term of SHACL{close}",
-                )
-            )
+            if local in SHACL_12_DRAFT_TERMS:
+                said += f": a term of the SHACL 1.2 drafts, not of {_READ}"
+            else:
+                said += f": not a term of {_READ}"
+                said += did_you_mean(local, sorted(SHACL_TERMS), prefix="sh:")
+            rows.append(problem_row("VocabularyShape", subject, predicate, value, said))
             break
     return rows
 
@@ -241,6 +243,14 @@ def _refusal(text: str) -> str | None:
     from ..rdflib_sparql import refusal
 
     return refusal(text)
+
+
+def _place(text: str) -> tuple[int, int] | None:
+    """``rdflib_sparql.syntax_error_place`` of ``text``, rdflib read only when asked (a
+    refused text whose error pyoxigraph places where it stopped reading, the end)."""
+    from ..rdflib_sparql import syntax_error_place
+
+    return syntax_error_place(text)
 
 
 def _parse_problem(
@@ -254,7 +264,11 @@ def _parse_problem(
         parsed = empty.query(whole)
     except SyntaxError as error:
         found = sparql_error_text(
-            error, declared.count("\n") + 1, whole, functools.partial(_refusal, whole)
+            error,
+            declared.count("\n") + 1,
+            whole,
+            functools.partial(_refusal, whole),
+            functools.partial(_place, whole),
         )
         problem = f"not a SPARQL {form} query"
         if found is not None:
@@ -341,7 +355,8 @@ def _prebinding_problem(query: str) -> str | None:
 
     for keyword in ("MINUS", "VALUES"):
         if has_keyword(query, keyword):
-            return f"a {keyword} clause, which SHACL-SPARQL forbids (5.2.1: no pre-binding)"
+            said = "which SHACL-SPARQL forbids (SHACL 1.0, Appendix A: pre-binding)"
+            return f"a {keyword} clause, {said}"
     return None
 
 

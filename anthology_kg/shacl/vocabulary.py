@@ -138,3 +138,29 @@ SHACL_TERMS = (
     )
     | {""}
 )  # (and ``sh:`` itself, the vocabulary's IRI)
+#: The terms a draft of SHACL 1.2 adds to SHACL's namespace (its vocabulary,
+#: w3c/data-shapes shacl12-vocabularies/shacl.ttl, read 2026-12): list members, reifiers,
+#: single lines, node expressions, severities. This tool reads SHACL 1.0 and its 2017
+#: notes (``SHACL_TERMS``): a shape naming one of these is refused as such, not as a
+#: misspelt term.
+SHACL_12_DRAFT_TERMS = frozenset(
+    f"{component}ConstraintComponent{'-' + parameter if parameter else ''}"
+    for component, parameters in (
+        ("MemberShape", "memberShape"),
+        ("MinListLength", "minListLength"),
+        ("MaxListLength", "maxListLength"),
+        ("UniqueMembers", "uniqueMembers"),
+        ("NodeByExpression", "nodeByExpression"),
+        ("ReifierShape", "reifierShape reificationRequired"),
+        ("SingleLine", "singleLine"),
+    )
+    for parameter in ("", *parameters.split())
+) | frozenset(
+    """
+    ShapeClass Trace Debug memberShape minListLength maxListLength uniqueMembers
+    nodeByExpression reifierShape reificationRequired singleLine NodeExpression
+    NamedParameterExpression ListParameterExpression keyParameter SelectExpression
+    SelectExpression-select SelectExpression-prefixes SPARQLExprExpression
+    SPARQLExprExpression-sparqlExpr SPARQLExprExpression-prefixes sparqlExpr
+    """.split()
+)
