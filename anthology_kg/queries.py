@@ -67,6 +67,104 @@ _NUMBER = re.compile(
 )
 
 
+_TIMEZONE = r"(?:Z|[+-](?:(?:0[0-9]|1[0-3]):[0-5][0-9]|14:00))?"
+_DATE = r"([0-9]{4})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+_TIME = r"(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]+)?"
+_INTEGER = r"[+-]?[0-9]+"
+_DECIMAL = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
+_FLOAT = rf"{_DECIMAL}(?:[eE][+-]?[0-9]+)?|[+-]?INF|NaN"
+#: The lexical space of each XSD datatype a grlc suffix names whose values are checked
+#: (XSD 1.1 Part 2, section 3.3; a date's year 0001-9999 and an hour up to 23, as
+#: rdflib reads them), written in the regular expressions Python and JavaScript read
+#: alike (a site's page checks a value by the same pattern: ``lexical_rule``). The
+#: types of text (string, token, Name, anyURI, …) take any value, as rdflib's do.
+_LEXICAL = {
+    **dict.fromkeys(
+        "integer positiveInteger negativeInteger nonPositiveInteger nonNegativeInteger long "
+        "int short byte unsignedLong unsignedInt unsignedShort unsignedByte".split(),
+        _INTEGER,
+    ),
+    "decimal": _DECIMAL,
+    "float": _FLOAT,
+    "double": _FLOAT,
+    "boolean": "true|false|1|0",
+    "date": _DATE + _TIMEZONE,
+    "dateTime": f"{_DATE}T{_TIME}{_TIMEZONE}",
+    "time": _TIME + _TIMEZONE,
+    "duration": r"-?P(?=[0-9T])(?:[0-9]+Y)?(?:[0-9]+M)?(?:[0-9]+D)?"
+    r"(?:T(?=[0-9])(?:[0-9]+H)?(?:[0-9]+M)?(?:[0-9]+(?:\.[0-9]+)?S)?)?",
+    "gYearMonth": r"-?(?:[1-9][0-9]{3,}|0[0-9]{3})-(?:0[1-9]|1[0-2])" + _TIMEZONE,
+    "gYear": r"-?(?:[1-9][0-9]{3,}|0[0-9]{3})" + _TIMEZONE,
+    "gMonthDay": r"--(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])" + _TIMEZONE,
+    "gDay": r"---(?:0[1-9]|[12][0-9]|3[01])" + _TIMEZONE,
+    "gMonth": r"--(?:0[1-9]|1[0-2])" + _TIMEZONE,
+    "hexBinary": "(?:[0-9a-fA-F]{2})*",
+    "base64Binary": "(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?",
+}
+#: The least and greatest value of each bounded integer type (XSD 1.1 Part 2, 3.4).
+_BOUNDS: dict[str, tuple[int | None, int | None]] = {
+    "positiveInteger": (1, None),
+    "nonNegativeInteger": (0, None),
+    "negativeInteger": (None, -1),
+    "nonPositiveInteger": (None, 0),
+    "long": (-(2**63), 2**63 - 1),
+    "int": (-(2**31), 2**31 - 1),
+    "short": (-(2**15), 2**15 - 1),
+    "byte": (-(2**7), 2**7 - 1),
+    "unsignedLong": (0, 2**64 - 1),
+    "unsignedInt": (0, 2**32 - 1),
+    "unsignedShort": (0, 2**16 - 1),
+    "unsignedByte": (0, 2**8 - 1),
+}
+#: The blanks a value of any checked type may have around it (its whiteSpace facet is
+#: collapse: #x20, #x9, #xA, #xD).
+_BLANKS = "[ \t\n\r]*"
+
+
+def lexical_rule(datatype: str | None) -> dict[str, str]:
+    """What a value of the XSD ``datatype`` must be to be bound (``_term``), for a site's
+    page to check a value as the command line does: the ``pattern`` it matches whole,
+    blanks around it allowed (group 1-3 a date's year, month and day, where ``calendar``
+    says the day must be one of its month), and an integer type's ``min`` and ``max``;
+    nothing for a datatype whose values are not checked."""
+    local = datatype[len(_XSD) :] if datatype and datatype.startswith(_XSD) else None
+    pattern = _LEXICAL.get(local or "")
+    if local is None or pattern is None:
+        return {}
+    rule = {"pattern": f"{_BLANKS}(?:{pattern}){_BLANKS}"}
+    if local in ("date", "dateTime"):
+        rule["calendar"] = "yes"
+    least, greatest = _BOUNDS.get(local, (None, None))
+    if least is not None:
+        rule["min"] = str(least)
+    if greatest is not None:
+        rule["max"] = str(greatest)
+    return rule
+
+
+def _well_formed(datatype: str, raw: str) -> bool:
+    """Whether ``raw`` is a value of ``datatype`` by ``lexical_rule`` (any value, where
+    it has none): matched whole, a date a day of its calendar (year 0001 at least), an
+    integer within its type's bounds."""
+    rule = lexical_rule(datatype)
+    if not rule:
+        return True
+    found = re.fullmatch(rule["pattern"], raw)
+    if found is None:
+        return False
+    if "calendar" in rule:
+        year, month, day = (int(found[n]) for n in (1, 2, 3))
+        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+        days = (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
+        if year == 0 or day > days:
+            return False
+    if "min" in rule or "max" in rule:
+        value = int(raw.strip(" \t\n\r"))
+        if "min" in rule and value < int(rule["min"]) or "max" in rule and value > int(rule["max"]):
+            return False
+    return True
+
+
 @dataclass(frozen=True)
 class Spelling:
     """One variable a parameter binds (``variable``, without the ``?``), and the term its
@@ -563,7 +661,7 @@ def _term(name: str, spelling: Spelling, raw: str) -> Node:
 
     with quiet_ill_typed():
         literal = Literal(raw, datatype=URIRef(spelling.datatype), normalize=False)
-    if literal.ill_typed:
+    if literal.ill_typed or not _well_formed(spelling.datatype, raw):
         shown = spelling.datatype.replace(_XSD, "xsd:")
         raise AnthologyError(f"parameter {clipped(name)}: {clipped(raw)} is not a valid {shown}")
     return literal

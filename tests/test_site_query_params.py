@@ -74,20 +74,24 @@ RUNS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def typed(tmp_path_factory) -> tuple[Path, Path]:
-    """The bundled data with the queries above, and its site."""
+def site_of(root: Path, queries: dict[str, str]) -> tuple[Path, Path]:
+    """The bundled data at ``root`` with ``queries`` (name: text) stored, and its site."""
     from anthology_kg.resources import bundled_dir
 
-    root = tmp_path_factory.mktemp("typed")
     (root / "data").symlink_to(bundled_dir() / "data")
     (root / "queries").mkdir()
-    for name, text in QUERIES.items():
+    for name, text in queries.items():
         (root / "queries" / f"{name}.rq").write_text(text, encoding="utf-8")
     out = root / "site"
     result = run_cli("--root", str(root), "site", "-o", str(out))
     assert result.exit_code == 0, result.stderr
     return root, out
+
+
+@pytest.fixture(scope="module")
+def typed(tmp_path_factory) -> tuple[Path, Path]:
+    """The bundled data with the queries above, and its site."""
+    return site_of(tmp_path_factory.mktemp("typed"), QUERIES)
 
 
 def cli_rows(root: Path, name: str, params: dict[str, str]) -> tuple[list[str], set[tuple]]:

@@ -30,7 +30,7 @@ from ..guards import bounded, uses_service
 from ..loader import EntryIndex
 from ..local_query import run_local
 from ..namespaces import bind_prefixes
-from ..queries import StoredQuery, catalog
+from ..queries import StoredQuery, catalog, lexical_rule
 from ..query_result import QueryResult
 from ..reports import summary_line
 from ..rules import Rule, rule_catalog
@@ -960,10 +960,12 @@ class Pages:
                     "name": p.name,
                     "type": p.type,
                     "meaning": p.meaning,
-                    # What query.js binds a value to: every spelling, as bind_params.
+                    # What query.js binds a value to: every spelling, as bind_params,
+                    # and what a value of its datatype must be, as bind_params checks it.
                     "spellings": json.dumps(
                         [
                             {k: v for k, v in asdict(spelling).items() if v is not None}
+                            | lexical_rule(spelling.datatype)
                             for spelling in p.bound
                         ],
                         ensure_ascii=False,

@@ -103,8 +103,33 @@
       return sparqlString(raw) + "^^<" + XSD + (number[1] ? "integer" : number[2] ? "decimal" : "double") + ">";
     }
     if (spelling.lang) return sparqlString(raw) + "@" + spelling.lang;
-    if (spelling.datatype) return sparqlString(raw) + "^^<" + spelling.datatype + ">";
+    if (spelling.datatype) {
+      if (!wellFormed(spelling, raw)) {
+        throw new Error("parameter " + name + ": " + JSON.stringify(raw) + " is not a valid " + spelling.datatype.replace(XSD, "xsd:"));
+      }
+      return sparqlString(raw) + "^^<" + spelling.datatype + ">";
+    }
     return sparqlString(raw);
+  }
+
+  // Whether the value is one of the spelling's datatype, by the rule the command line
+  // checks (queries.lexical_rule: its pattern whole, a date a day of its month, an
+  // integer within its bounds); any value where the page carries no rule.
+  function wellFormed(rule, raw) {
+    if (!rule.pattern) return true;
+    var found = new RegExp("^(?:" + rule.pattern + ")$").exec(raw);
+    if (!found) return false;
+    if (rule.calendar) {
+      var year = +found[1], month = +found[2], day = +found[3];
+      var leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+      if (year === 0 || day > [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]) return false;
+    }
+    if (rule.min !== undefined || rule.max !== undefined) {
+      var value = BigInt(raw.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, "").replace(/^\+/, ""));
+      if (rule.min !== undefined && value < BigInt(rule.min)) return false;
+      if (rule.max !== undefined && value > BigInt(rule.max)) return false;
+    }
+    return true;
   }
 
   // The terminals of the query's own syntax, as the command line reads them
