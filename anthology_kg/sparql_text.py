@@ -1124,6 +1124,9 @@ _GROUP_WORDS = ("OPTIONAL", "MINUS", "GRAPH", "SERVICE", "FILTER", "BIND", "VALU
 #: ``_TOKEN`` reads one by one.
 _BINARY = ("=", "!=", "<", ">", "<=", ">=", "&&", "||", "!")
 _OPERATOR_CHARACTERS = "=<>!&|"
+#: The solution modifiers' keywords, which follow a WHERE clause (``_AFTER_WHERE`` but
+#: VALUES, which a group may hold).
+_MODIFIER_WORDS = ("GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET")
 _CLOSING = {"(": ")", "[": "]", "{": "}"}
 
 
@@ -1150,7 +1153,8 @@ def common_mistake(text: str, lines_before: int = 0) -> tuple[str, int, int] | N
     OPTIONAL's (MINUS', GRAPH's, …) pattern not in its brackets, an operator lacking its
     right operand, a word of no SPARQL (a keyword misspelt: the keywords it is close to
     are named), a projection separated by commas or an expression in it with no AS,
-    ORDER or GROUP without BY. The place is the start
+    ORDER or GROUP without BY, a solution modifier inside a group, two operands with no
+    operator between them. The place is the start
     of the construct at fault (the triple pattern, the ';' pair, the operator, the
     word). None for any other text, and for a text holding what the reader does not read
     (a quoted triple, an annotation): it says only what it is sure of. Lines are counted
@@ -1292,11 +1296,10 @@ class _MistakeReader:
                 said = "the variables a SELECT projects are separated by blanks, not commas"
                 raise _Mistake(said, self.offset(i))
             if written == "(":
-                end = self.expression(i)
-                if not any(self.word(k) == "AS" for k in self.top_level(i + 1, end - 1)):
+                if not self.names_one(i):
                     said = "an expression a SELECT projects is written (expression AS ?name)"
                     raise _Mistake(f"{said}: its AS ?name is missing", self.offset(i))
-                i = end
+                i = self.expression(i)
             elif word is not None and self.at(i + 1) == "(":
                 said = "an expression a SELECT projects is written in parentheses"
                 raise _Mistake(f"{said}, (expression AS ?name)", self.offset(i))
@@ -1305,6 +1308,12 @@ class _MistakeReader:
             else:
                 i += 1
         return i
+
+    def names_one(self, opening: int) -> bool:
+        """Whether the parentheses at ``opening`` hold an ``AS`` outside any bracket
+        opened within them (``(expression AS ?name)``)."""
+        inside = self.top_level(opening + 1, self.closing(opening) - 1)
+        return any(self.word(k) == "AS" for k in inside)
 
     def top_level(self, start: int, end: int) -> Iterator[int]:
         """The indexes from ``start`` to ``end`` outside any bracket opened there."""
@@ -1318,11 +1327,16 @@ class _MistakeReader:
         group); the index after its closing bracket."""
         end = self.closing(i)
         k = i + 1
+        # (SPARQL 1.2's triple terms, <<( ?s ?p ?o )>>, are terms written side by side)
+        quoted = any(self.at(n) == self.at(n + 1) == "<" for n in range(i, end))
         while k < end - 1:
             written = self.at(k)
             if self.word(k) == "EXISTS" and self.at(k + 1) == "{":
                 k = self.group(k + 1)
                 continue
+            if self.operand_ends(k) and self.operand_starts(k + 1) and not quoted:
+                said = f"'{self.at(k + 1)}' follows '{self.at(k)}' with no operator (or ',')"
+                raise _Mistake(f"{said} between them", self.offset(k + 1))
             if written in _OPERATOR_CHARACTERS and written and self.at(k + 1) in (")", ","):
                 first = k
                 while (
@@ -1336,6 +1350,27 @@ class _MistakeReader:
                     raise _Mistake(f"'{operator}' lacks its right operand", self.offset(first))
             k += 1
         return end
+
+    def operand_ends(self, i: int) -> bool:
+        """Whether the terminal ``i`` may end an operand of an expression: a variable,
+        an IRI or name, a number, a string, true or false, or a closing parenthesis."""
+        written = self.at(i)
+        if not written or written[0] == "<" and {"?", "$"} & set(written):
+            return False  # ('?x<?a&&?b>?y' reads as an IRI, <?a&&?b>: no operand)
+        return (
+            len(written) > 1
+            and written[0] in "?$\"'<"
+            or written[0].isdigit()
+            or ":" in written
+            or written == ")"
+            or self.word(i) in ("TRUE", "FALSE")
+        )
+
+    def operand_starts(self, i: int) -> bool:
+        """Whether the terminal ``i`` is an operand no operator may be missing before: a
+        variable, a string or an unsigned number (``?x -1`` is ``?x - 1``)."""
+        written = self.at(i)
+        return len(written) > 1 and written[0] in "?$\"'" or written[:1].isdigit()
 
     def modifiers(self, i: int) -> int:
         """The solution modifiers from ``i``, after a WHERE clause, up to the '}' of a
@@ -1415,13 +1450,14 @@ class _MistakeReader:
             elif word == "BIND":
                 if self.at(i + 1) != "(":
                     raise _Mistake("BIND is written BIND(expression AS ?name)", self.offset(i))
-                end = self.expression(i + 1)
-                if not any(self.word(k) == "AS" for k in self.top_level(i + 2, end - 1)):
+                if not self.names_one(i + 1):
                     said = "BIND is written BIND(expression AS ?name): its AS ?name is missing"
                     raise _Mistake(said, self.offset(i))
-                i = end
+                i = self.expression(i + 1)
             elif word == "VALUES":
                 i = self.values(i + 1)
+            elif word in _MODIFIER_WORDS:
+                raise self.misplaced_modifier(i)
             else:
                 i = self.triples(i)
 
@@ -1541,6 +1577,8 @@ class _MistakeReader:
                 continue
             if self.ends(k):
                 return k
+            if self.word(k) in _MODIFIER_WORDS:
+                raise self.misplaced_modifier(k)
             if self.node(k) is not None or self.verb(k) is not None:
                 said = (
                     f"'{self.at(k)}' follows the triple pattern '{self.written(start, k)}' "
@@ -1548,6 +1586,11 @@ class _MistakeReader:
                 )
                 raise _Mistake(said, self.offset(k))
             raise self.unknown(k, _GROUP_WORDS) if self.is_unknown(k) else _Unsure
+
+    def misplaced_modifier(self, i: int) -> _Mistake:
+        """The solution modifier ``i`` written among a group's patterns."""
+        said = f"{self.at(i)} is a solution modifier: it follows the '}}' closing a query's"
+        return _Mistake(f"{said} or a sub-SELECT's WHERE clause, not a pattern", self.offset(i))
 
     def is_unknown(self, i: int) -> bool:
         word = self.word(i)

@@ -107,6 +107,32 @@ MISTAKES = [
         8,
     ),
     (
+        "SELECT * WHERE { ?s ?p ?o FILTER(?o > 3 3) }",
+        "'3' follows '3' with no operator (or ',') between them",
+        1,
+        41,
+    ),
+    (
+        'SELECT * WHERE { ?s ?p ?o FILTER(regex(?o "x")) }',
+        "'\"x\"' follows '?o' with no operator (or ',') between them",
+        1,
+        43,
+    ),
+    (
+        "SELECT * WHERE {\n  OPTIONAL {\n    ?s ?q ?r LIMIT 3\n  }\n}",
+        "LIMIT is a solution modifier: it follows the '}' closing a query's or a sub-SELECT's "
+        "WHERE clause, not a pattern",
+        3,
+        14,
+    ),
+    (
+        "SELECT * WHERE { ?s ?p ?o . ORDER BY ?s }",
+        "ORDER is a solution modifier: it follows the '}' closing a query's or a sub-SELECT's "
+        "WHERE clause, not a pattern",
+        1,
+        29,
+    ),
+    (
         "SELECT * WHERE { ?s ?p ?o } ORDER ?s",
         "ORDER is followed by BY: ORDER BY and what it orders by",
         1,
@@ -155,6 +181,21 @@ def test_a_shape_s_select_mistake_is_said_at_its_line_of_the_select(tmp_path, en
         "sh:select: not a SPARQL SELECT query: at line 3, column 3: "
         "the triple pattern '$this ?q' lacks its object (a syntax rule of SHACL)\n"
     ), result.stderr
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SELECT * WHERE { ?s ?p ?o FILTER(?o -1 > 0) }",  # (?o - 1)
+        "SELECT * WHERE { ?s ?p ?o FILTER(?o<?a&&?b>?s) }",  # (<?a&&?b> no IRI)
+        "SELECT * WHERE { ?s ?p ?o } ORDER BY ?s LIMIT 3",
+        "SELECT * WHERE { { SELECT ?s WHERE { ?s ?p ?o } LIMIT 3 } }",
+    ],
+)
+def test_no_mistake_is_found_in_a_good_text(text):
+    from anthology_kg.sparql_text import common_mistake
+
+    assert common_mistake(text) is None
 
 
 def test_no_mistake_is_found_in_the_bundled_queries_and_shapes():
