@@ -1321,7 +1321,8 @@ _endpoint_option = _options(
 )
 
 
-def _print_result(anthology, result, fmt: str) -> None:
+def _print_result(settings: Settings, anthology, result, fmt: str) -> None:
+    """Print ``result`` in ``fmt``: a table ends with its count of rows, but for --quiet."""
     from rdflib import URIRef
 
     from .results import graph_to_turtle, to_csv, to_json, to_table, to_tsv, to_xml
@@ -1344,7 +1345,7 @@ def _print_result(anthology, result, fmt: str) -> None:
                 return anthology.identifier(node) or anthology.normalize(node)
             return str(node)
 
-        _out(to_table(result, show), nl=False)
+        _out(to_table(result, show, count=settings.verbosity >= 0), nl=False)
         return
     writer = {"csv": to_csv, "tsv": to_tsv, "json": to_json, "xml": to_xml}[fmt]
     _emit(writer(result))
@@ -1451,7 +1452,7 @@ def query(settings, name, params, fmt, endpoint, graphs, method, engine, inferen
         )
 
     anthology, result = _within_timeout(settings, endpoint, what, answer)
-    _print_result(anthology, result, fmt)
+    _print_result(settings, anthology, result, fmt)
 
 
 class _QueryFile(click.File):
@@ -1495,7 +1496,7 @@ def sparql(settings, file, fmt, endpoint, graphs, method, engine, inference) -> 
         return anthology, _run(settings, anthology, text, endpoint, what, source=source)
 
     anthology, result = _within_timeout(settings, endpoint, what, answer)
-    _print_result(anthology, result, fmt)
+    _print_result(settings, anthology, result, fmt)
 
 
 @main.command("import")
@@ -1791,6 +1792,7 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
     from .diff import diff_states
     from .diffreport import QUERY_WRITERS as QUERY_DIFF_WRITERS
     from .diffreport import WRITERS as DIFF_WRITERS
+    from .diffreport import query_text_diff, text_diff
     from .queries import parse_param_options
     from .querydiff import diff_query
     from .revisions import anthology_root, resolve_states
@@ -1812,12 +1814,18 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
             allow_service=settings.allow_service,
             timeout=settings.timeout,
         )
-        _emit(QUERY_DIFF_WRITERS[fmt](answers), output)
+        if fmt == "text" and settings.verbosity < 0:  # --quiet: the rows, not the summary
+            _emit(query_text_diff(answers, summary=False), output)
+        else:
+            _emit(QUERY_DIFF_WRITERS[fmt](answers), output)
         sys.exit(EXIT_OK if answers.equal or exit_zero else EXIT_RULES)
     if params:
         raise AnthologyError("--param needs --query")
     result = diff_states(old_state, new_state, settings.base)
-    _emit(DIFF_WRITERS[fmt](result), output)
+    if fmt == "text" and settings.verbosity < 0:  # --quiet: the entries, not the summary
+        _emit(text_diff(result, summary=False), output)
+    else:
+        _emit(DIFF_WRITERS[fmt](result), output)
     sys.exit(EXIT_OK if result.equal or exit_zero else EXIT_RULES)
 
 

@@ -85,10 +85,11 @@ def _counts(diff: AnthologyDiff) -> str:
     )
 
 
-def text_diff(diff: AnthologyDiff) -> str:
+def text_diff(diff: AnthologyDiff, summary: bool = True) -> str:
     """One heading line per entry, then ``+ fact  file:line`` and ``- fact`` lines; data
     text shown escaped, one line each, as the validation text report shows it
-    (layout.printable: ``\\n``, ``\\x1b``)."""
+    (layout.printable: ``\\n``, ``\\x1b``); then the ``summary_line`` unless ``summary``
+    is false (--quiet: nothing at all for equal graphs)."""
     lines = []
     for entry in diff.entries:
         where = _where(entry.file, entry.line)
@@ -99,8 +100,9 @@ def text_diff(diff: AnthologyDiff) -> str:
             where = _where(change.file, change.line)
             lines.append(f"  + {_fact_text(diff, entry, change)}" + (f"  {where}" if where else ""))
     lines += [f"{status} {path} (not in the graph)" for path, status in diff.rule_files]
-    lines.append(summary_line(diff))
-    return "\n".join(map(printable, lines)) + "\n"
+    if summary:
+        lines.append(summary_line(diff))
+    return "".join(printable(line) + "\n" for line in lines)
 
 
 def _rule_files_markdown(diff: AnthologyDiff) -> list[str]:
@@ -270,8 +272,9 @@ def _query_counts(diff: QueryDiff) -> str:
     return f"{len(diff.appeared)} row(s) appeared, {len(diff.disappeared)} disappeared"
 
 
-def query_text_diff(diff: QueryDiff) -> str:
-    """Aligned columns, a ``+`` or ``-`` before each row, then a summary line."""
+def query_text_diff(diff: QueryDiff, summary: bool = True) -> str:
+    """Aligned columns, a ``+`` or ``-`` before each row, then a summary line unless
+    ``summary`` is false (--quiet: nothing at all for equal answers)."""
     body = [("+", row) for row in diff.appeared] + [("-", row) for row in diff.disappeared]
     lines = []
     if body:
@@ -283,8 +286,9 @@ def query_text_diff(diff: QueryDiff) -> str:
         for sign, row in body:
             text = "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))
             lines.append(f"{sign} {text}".rstrip())
-    lines.append(printable(_query_summary(diff)))  # (the rows are escaped: querydiff.answer)
-    return "\n".join(lines) + "\n"
+    if summary:
+        lines.append(printable(_query_summary(diff)))  # (the rows are escaped: querydiff.answer)
+    return "".join(line + "\n" for line in lines)
 
 
 def query_markdown_diff(diff: QueryDiff) -> str:

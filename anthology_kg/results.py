@@ -107,9 +107,10 @@ def to_xml(result: QueryResult) -> str:
     return _write(result, ox.QueryResultsFormat.XML).replace("\r", CR_REFERENCE)
 
 
-def to_table(result: QueryResult, show: Callable[[Node], str]) -> str:
-    """Aligned columns for people; ``show`` renders a term (entries by identifier), its
-    line ends and other control characters shown escaped (layout.printable)."""
+def to_table(result: QueryResult, show: Callable[[Node], str], count: bool = True) -> str:
+    """Aligned columns for people, then ``(N rows)`` unless ``count`` is false (--quiet:
+    the rows only); ``show`` renders a term (entries by identifier), its line ends and
+    other control characters shown escaped (layout.printable)."""
     if result.kind == "ask":
         return ("yes" if result.boolean else "no") + "\n"
     label = _BlankLabels()
@@ -127,7 +128,8 @@ def to_table(result: QueryResult, show: Callable[[Node], str]) -> str:
     lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
     lines.append("  ".join("-" * w for w in widths))
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in body]
-    lines.append(f"({len(body)} row{'s' if len(body) != 1 else ''})")
+    if count:
+        lines.append(f"({len(body)} row{'s' if len(body) != 1 else ''})")
     return "\n".join(lines) + "\n"
 
 
