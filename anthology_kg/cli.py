@@ -1374,14 +1374,19 @@ def _querying_engine(
 def _refuse_without_endpoint(endpoint: str | None, **options: str) -> None:
     """An AnthologyError (exit 2) for a store's option (``options``: parameter name to
     option) given on the command line without --endpoint, where it would be ignored."""
+    if not endpoint:
+        _refuse_given("applies to --endpoint, not to the local anthology", **options)
+
+
+def _refuse_given(why: str, **options: str) -> None:
+    """An AnthologyError (exit 2), ``OPTION why``, for the first of ``options`` (parameter
+    name to option) given on the command line: the caller ignores it in this use."""
     from click.core import ParameterSource
 
-    if endpoint:
-        return
     context = click.get_current_context()
     for name, option in options.items():
         if context.get_parameter_source(name) is ParameterSource.COMMANDLINE:
-            raise AnthologyError(f"{option} applies to --endpoint, not to the local anthology")
+            raise AnthologyError(f"{option} {why}")
 
 
 def _run(settings, anthology, text, endpoint, what, bindings=None, source=None):
@@ -1777,7 +1782,10 @@ _QUERY_DIFF_USABLE = f"{', '.join(QUERY_DIFF_FORMATS[:-1])} or {QUERY_DIFF_FORMA
     "With --query: give up on a state's answer after SECONDS (exit 2); 0: no limit. "
     "Ctrl-C stops at once (exit 130)."
 )
-@_allow_service_option
+@_allow_service(
+    "With --query: let the stored query call a remote endpoint (SERVICE); refused by "
+    "default: a local query runs on the anthology alone."
+)
 @click.pass_obj
 def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output) -> None:
     """Show what changed in the graph from OLD to NEW, by entry.
@@ -1798,6 +1806,10 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
     from .revisions import anthology_root, resolve_states
 
     fmt = _output_format("diff", fmt, output, DIFF_FORMATS) or "text"
+    if query_name is None:  # (each applies to the query run in both states)
+        _refuse_given(
+            "needs --query", params="--param", timeout="--timeout", allow_service="--allow-service"
+        )
     old_state, new_state = resolve_states(settings.root or anthology_root(), old, new)
     _note_empty(settings, old_state, "everything is added")
     _note_empty(settings, new_state, "everything is removed")
@@ -1819,8 +1831,6 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
         else:
             _emit(QUERY_DIFF_WRITERS[fmt](answers), output)
         sys.exit(EXIT_OK if answers.equal or exit_zero else EXIT_RULES)
-    if params:
-        raise AnthologyError("--param needs --query")
     result = diff_states(old_state, new_state, settings.base)
     if fmt == "text" and settings.verbosity < 0:  # --quiet: the entries, not the summary
         _emit(text_diff(result, summary=False), output)
