@@ -210,7 +210,7 @@ class AnthologyGroup(click.Group):
         here = _working_folder()
         try:
             config = find_config(here) if here is not None else Config()
-            check_formats(config, _format_choices(self))
+            check_formats(config, _format_choices(self), self.commands)
             extra.setdefault("default_map", config.default_map())
         except AnthologyError as exc:
             if not _reads_no_anthology(args, extra):

@@ -296,17 +296,8 @@ def _checked(values: Any, path: Path) -> dict[str, Any]:
             isinstance(value, list) and all(isinstance(v, str) for v in value)
         ):
             raise refused(f"{key} is a list of rule codes", key)
-        if key == "format":
-            if not isinstance(value, dict):
-                raise refused("format is a table: command = format", key)
-            for command in value:
-                if command not in FORMAT_COMMANDS:
-                    raise refused(
-                        f"format: no command {clipped(command)}"
-                        f"{did_you_mean(command, FORMAT_COMMANDS)}",
-                        key,
-                        command,
-                    )
+        if key == "format" and not isinstance(value, dict):
+            raise refused("format is a table: command = format", key)
     return values
 
 
@@ -320,13 +311,23 @@ _TOML_TYPES: dict[type, str] = {
 }
 
 
-def check_formats(config: Config, choices: Mapping[str, Sequence[str]]) -> None:
-    """An AnthologyError at its line (``setting_line``) for the first ``[format]`` value
-    of ``config`` that is not one of its command's ``choices``, whichever command runs:
-    the command it sets would be the only one to notice it otherwise."""
+def check_formats(
+    config: Config, choices: Mapping[str, Sequence[str]], commands: Iterable[str] = ()
+) -> None:
+    """An AnthologyError at its line (``setting_line``) for the first ``[format]`` key of
+    ``config`` that is not one of ``FORMAT_COMMANDS`` (a command of ``choices``, those
+    with a --format, or of ``commands``, the others, is named as one), or value that is
+    not one of its command's ``choices``, whichever command runs: the command it sets
+    would be the only one to notice it otherwise."""
     if config.path is None:
         return
     for command, value in config.values.get("format", {}).items():
+        if command not in FORMAT_COMMANDS:
+            raise AnthologyError(
+                _not_configurable(command, choices, commands),
+                config.path,
+                setting_line(config.path, ("format", command)),
+            )
         allowed = choices.get(command)
         if allowed is not None and value not in allowed:
             shown = clipped(value) if isinstance(value, str) else _TOML_TYPES.get(type(value))
@@ -336,6 +337,19 @@ def check_formats(config: Config, choices: Mapping[str, Sequence[str]]) -> None:
                 config.path,
                 setting_line(config.path, ("format", command)),
             )
+
+
+def _not_configurable(
+    command: str, choices: Mapping[str, Sequence[str]], commands: Iterable[str]
+) -> str:
+    """Why ``[format]`` cannot hold ``command``: its --format is not set by the file, it
+    has none, or there is no such command."""
+    settable = f"the file sets the --format of {', '.join(FORMAT_COMMANDS)}"
+    if command in choices:
+        return f"format: {command}'s --format is given on the command line only ({settable})"
+    if command in commands:
+        return f"format: {command} has no --format ({settable})"
+    return f"format: no command {clipped(command)}{did_you_mean(command, FORMAT_COMMANDS)}"
 
 
 def _check_base(base: str, path: Path) -> None:
