@@ -2080,7 +2080,8 @@ def site(settings, output, engine) -> None:
     "count",
     type=click.IntRange(min=MIN_ENTRIES, max=MAX_ENTRIES),
     required=True,
-    help="About N entries.",
+    metavar="N",
+    help="Write exactly N entries, one file each.",
 )
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="The same seed, the same files."

@@ -1,6 +1,6 @@
 """A reproducible synthetic anthology with the real structure, for scale runs and tests.
 
-``generate(n, seed, out, violations=k)`` writes ``out/data/ID.ttl`` for about ``n``
+``generate(n, seed, out, violations=k)`` writes ``out/data/ID.ttl`` for exactly ``n``
 entries: decision records admitting the three categories, references and literature
 records of every category, state-of-the-art records, codebases, comparisons with arms,
 claims resting on codebases, notes on read entries, sweeps and tallies. It conforms to
@@ -131,7 +131,7 @@ class _Writer:
 
 
 def generate(entries: int, seed: int, out: Path, violations: int = 0) -> dict:
-    """Write a synthetic anthology of about ``entries`` entries (20 to ``MAX_ENTRIES``)
+    """Write a synthetic anthology of exactly ``entries`` entries (20 to ``MAX_ENTRIES``)
     into ``out``; return a summary. Nothing is left in ``out`` (nor a parent folder it
     made) unless the whole anthology was written, and nothing there is written over: a
     ``data`` that is not an empty folder, or is a link, and an existing
@@ -317,6 +317,13 @@ def _write_anthology(
                 budget -= 1
                 continue
         category = CATEGORIES[unit % 3]
+        if category == "infrastructure" and budget < 2:
+            # An infrastructure reference is held by an open question, written with it:
+            # the last place goes to a reference of another category, so that the
+            # anthology holds exactly ``entries`` entries.
+            category = CATEGORIES[0]
+        # The place an infrastructure unit keeps for its open question, written last.
+        kept = 1 if category == "infrastructure" else 0
         ref = f"ARXIV-{2000 + unit // 100000:04d}.{unit % 100000:05d}"
         lines = [
             f"id:{ref} a ak:Reference ;",
@@ -365,7 +372,7 @@ def _write_anthology(
         )
         w.write(ref, text)
         budget -= 1
-        if category == "infrastructure" and budget > 0:
+        if category == "infrastructure" and budget > kept:
             cb = f"CODEBASE-gen{unit}"
             simple(
                 cb,
@@ -378,7 +385,7 @@ def _write_anthology(
             )
             codebases.append(cb)
             budget -= 1
-        if budget > 0 and unit % 2 == 0:
+        if budget > kept and unit % 2 == 0:
             number = next(lit_numbers, None)
             if number is not None:
                 lit = f"LIT-{number:03d}"
@@ -403,7 +410,7 @@ def _write_anthology(
                 note = None
                 if read and lit_plant != "read-without-note":
                     # Read only with room for its note (rule 5): the last entry is unread.
-                    note = next(note_numbers, None) if budget >= 2 else None
+                    note = next(note_numbers, None) if budget >= 2 + kept else None
                     read = note is not None
                 body.append(f"    ak:readingStatus ak:{'read' if read else 'unread'} ;")
                 repro = f"{lit}-reproducible"
@@ -418,7 +425,7 @@ def _write_anthology(
                 w.write(lit, text)
                 addresses.append(lit)
                 budget -= 1
-                if note is not None and budget > 0:
+                if note is not None and budget > kept:
                     nid = f"NOTE-{note:03d}"
                     simple(
                         nid,
@@ -427,7 +434,7 @@ def _write_anthology(
                         budget,
                     )
                     budget -= 1
-        if budget > 0 and unit % 5 == 0 and sotas:
+        if budget > kept and unit % 5 == 0 and sotas:
             cmp_id = f"COMPARISON-gen{unit}"
             cmp_plant = w.take({"one-armed-comparison", DANGLING}, budget)
             arms = 1 if cmp_plant == "one-armed-comparison" else rnd.randint(2, 3)
@@ -452,7 +459,7 @@ def _write_anthology(
                 text += " .\n"
             w.write(cmp_id, text)
             budget -= 1
-        if category == "infrastructure":  # always: an infrastructure entry must be held
+        if kept:  # always: an infrastructure entry must be held (its place was kept)
             qid = f"QUESTION-gen{unit}"
             simple(
                 qid,
@@ -461,7 +468,7 @@ def _write_anthology(
                     f"    rdfs:label {_q(f'Open question {unit}')} ;\n"
                     "    ak:addressedIn " + ", ".join(f"id:{a}" for a in addresses) + " .\n"
                 ),
-                max(budget, 1),
+                budget,
             )
             budget -= 1
         if budget > 0 and unit % 50 == 0:
