@@ -299,7 +299,7 @@ class AnthologyGroup(click.Group):
                 if exc.ctx is not None:  # as the usage line names them
                     program = exc.ctx.find_root().info_name or program
                     command = exc.ctx.info_name or command
-                value = "" if param.is_flag else " …"
+                value = "" if param.is_flag or param.count else " …"  # -v takes no value
                 message = (
                     f"{exc.message} {name} is an option of anthology-kg itself: give it "
                     f"before the command ({program} {name}{value} {command} …)."
@@ -823,7 +823,9 @@ def _validated(
     "--root",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="Anthology folder whose data/ is read (default: the nearest ancestor of the "
-    "working directory holding data/, else the bundled anthology).",
+    "working directory holding data/; where none does, check, validate, fmt, new and "
+    "publish refuse, exit 2, diff compares the working directory's states, and the other "
+    "commands read the bundled sample anthology and say so).",
 )
 @click.option(
     "--base",
@@ -970,7 +972,7 @@ def _echo_json(document) -> None:
     _out(json.dumps(document, indent=2, ensure_ascii=False))
 
 
-@main.command()
+@main.command(short_help="Print triples, entries by class and category, files read.")
 @_json_option
 @click.pass_obj
 def stats(settings: Settings, fmt: str) -> None:
@@ -1036,7 +1038,9 @@ def _emit_chunks(chunks: Iterable[bytes], output: Path | None = None) -> None:
         write_atomic(output, chunks)
 
 
-@main.command(writes_input_errors=True)
+@main.command(
+    writes_input_errors=True, short_help="Validate the anthology; write a text, JSON or CI report."
+)
 @click.option(
     "--format",
     "fmt",
@@ -1156,7 +1160,7 @@ def validate(
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)
 
 
-@main.command()
+@main.command(short_help="Load and validate the anthology; print results and a summary.")
 @_fail_on_option
 @_select_options
 @_limit_options
@@ -1234,7 +1238,7 @@ def _echo_report(settings: Settings, report) -> None:
         _out(line, color=settings.color)
 
 
-@main.command()
+@main.command(short_help="List the rule shapes: rule, decision record, severity, code.")
 @_json_option
 @click.pass_obj
 def rules(settings, fmt) -> None:
@@ -1266,7 +1270,7 @@ def rules(settings, fmt) -> None:
         _out("\t".join(printable(str(field)) for field in (*fields, rule.label)))
 
 
-@main.command("queries")
+@main.command("queries", short_help="List the stored queries: name, summary and parameters.")
 @_json_option
 @click.pass_obj
 def list_queries(settings, fmt) -> None:
@@ -1419,7 +1423,7 @@ def _within_timeout(settings, endpoint, what, answer):
     return bounded(answer, settings.timeout, what)
 
 
-@main.command()
+@main.command(short_help="Run the stored query NAME (see `anthology-kg queries`).")
 @click.argument("name", shell_complete=complete_queries)
 @click.option(
     "--param",
@@ -1470,7 +1474,7 @@ class _QueryFile(click.File):
         return super().convert(value, param, ctx)
 
 
-@main.command()
+@main.command(short_help="Run an ad-hoc SPARQL query from FILE (or - for standard input).")
 @click.argument("file", type=_QueryFile("rb"))
 @_format_option
 @_endpoint_option
@@ -1504,7 +1508,7 @@ def sparql(settings, file, fmt, endpoint, graphs, method, engine, inference) -> 
     _print_result(settings, anthology, result, fmt)
 
 
-@main.command("import")
+@main.command("import", short_help="Turn printed records (RECORD.txt) into Turtle entries.")
 @click.argument("record", type=click.Path(exists=True, path_type=Path))
 @click.option(
     "-o",
@@ -1580,7 +1584,7 @@ def import_record(settings, record, output, check, replace) -> None:
         write_record(records[0], output, settings.base, replace)
 
 
-@main.command()
+@main.command(short_help="Print an entry in the anthology's printed form.")
 @click.argument("identifier", shell_complete=complete_entries)
 @click.option(
     "-o",
@@ -1598,7 +1602,7 @@ def render(settings, identifier, output) -> None:
     _emit(render_entry(anthology, anthology.resolve_entry(identifier)), output)
 
 
-@main.command()
+@main.command(short_help="Export the graph in an RDF format, for other tools.")
 @click.option(
     "--format",
     "fmt",
@@ -1662,7 +1666,7 @@ def export(settings, fmt, inferred, include, output, canonical_limit) -> None:
         _emit_chunks(export_bytes(built, fmt), output)
 
 
-@main.command("fmt")
+@main.command("fmt", short_help="Rewrite data/*.ttl in the canonical Turtle style.")
 @click.option(
     "--check",
     is_flag=True,
@@ -1742,7 +1746,7 @@ def fmt_command(settings, check, show_diff, staged) -> None:
 _QUERY_DIFF_USABLE = f"{', '.join(QUERY_DIFF_FORMATS[:-1])} or {QUERY_DIFF_FORMATS[-1]}"
 
 
-@main.command("diff")
+@main.command("diff", short_help="Show what changed in the graph from OLD to NEW, by entry.")
 @click.argument("old", required=False)
 @click.argument("new", required=False)
 @click.option(
@@ -1839,7 +1843,7 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
     sys.exit(EXIT_OK if result.equal or exit_zero else EXIT_RULES)
 
 
-@main.command()
+@main.command(short_help="Upload data, ontology and shapes to a SPARQL 1.1 store.")
 @click.option(
     "--endpoint",
     metavar="URL",
@@ -1918,7 +1922,7 @@ def publish(settings, endpoint, update_endpoint, graph, replace, add, http_timeo
         _out(f"{'replaced' if replace else 'added to'} <{sent.graph}>: {sent.triples} triples")
 
 
-@main.command()
+@main.command(short_help="Serve the anthology from an Oxigraph SPARQL server.")
 @click.option(
     "--port",
     type=click.IntRange(1, 65535),
@@ -1985,10 +1989,14 @@ _HELD_BY_THE_SERVER = (
 )
 
 
-@main.command()
+@main.command(short_help="Write data/IDENTIFIER.ttl for a new entry, then check it.")
 @click.argument("kind", type=click.Choice(sorted(ENTRY_KINDS)))
 @click.argument("identifier")
-@click.option("--title", help="The work's title (a label for other kinds); one line, not empty.")
+@click.option(
+    "--title",
+    help="The entry's title: dcterms:title of a reference (the work's title), rdfs:label "
+    "of a lit, adr, sota or note entry; one line, not empty.",
+)
 @click.option("--authors", help='As the record prints them: "Sheng et al."; one line, not empty.')
 @click.option(
     "--category",
@@ -2027,7 +2035,7 @@ def new(settings, kind, identifier, title, authors, category) -> None:
         _out(f"{identifier} passes check")
 
 
-@main.command()
+@main.command(short_help="Build a static HTML site of the anthology.")
 @click.option(
     "-o",
     "--output",
@@ -2074,7 +2082,7 @@ def site(settings, output, engine) -> None:
     )
 
 
-@main.command()
+@main.command(short_help="Write a reproducible synthetic anthology, for scale runs.")
 @click.option(
     "--entries",
     "count",
