@@ -1554,6 +1554,7 @@ def import_record(settings, record, output, check, replace) -> None:
         _say(printable(warning))
     if not paths:
         raise AnthologyError("no printed records (*.txt) in this folder", record)
+    settings.say_root()  # (the anthology's categories are the words a record may use)
     categories = anthology_categories(settings.root, settings.base)
     records = read_records(paths, settings.base, categories)
     for parsed in records:

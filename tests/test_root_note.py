@@ -87,6 +87,20 @@ def test_export_says_the_bundled_sample_is_read(tmp_path, monkeypatch):
     assert run_cli("-q", "export", "-o", "z.ttl").stderr == ""  # --quiet: results only
 
 
+def test_import_says_the_bundled_sample_is_read(tmp_path, monkeypatch):
+    """``import`` reads the anthology's categories (the words a record may use), and said
+    nothing, -v included, where it read the bundled sample's (fixM, hunt22 #1's kin)."""
+    from conftest import FIXTURES
+
+    monkeypatch.chdir(tmp_path)
+    record = str(FIXTURES / "records" / "LIT-201.txt")
+    result = run_cli("import", record, "-o", "x.ttl")
+    assert result.exit_code == 0 and result.stderr.count(BUNDLED) == 1, result.stderr
+    verbose = run_cli("-v", "import", record, "-o", "y.ttl")
+    assert f"anthology-kg: the anthology at {bundled_dir()}\n" in verbose.stderr, verbose.stderr
+    assert run_cli("-q", "import", record, "-o", "z.ttl").stderr == ""  # --quiet
+
+
 @pytest.mark.parametrize("target", ["--endpoint", "--update"])
 def test_outside_an_anthology_publish_refuses_the_sample(tmp_path, monkeypatch, target):
     """``publish --replace`` run where no anthology is found replaced a store's graphs
