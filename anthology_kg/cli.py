@@ -1,6 +1,7 @@
 """The ``anthology-kg`` command line: options in, library calls, text out.
 
-Exit codes: 0 ok; 1 the anthology breaks a rule; 2 a usage or input error.
+Exit codes: 0 ok; 1 the anthology breaks a rule (or a difference: fmt --check, import
+--check, diff); 2 a usage or input error; 130, 141, 143 stopped by a signal.
 """
 
 from __future__ import annotations
@@ -850,8 +851,10 @@ def main(
     """Keep a research anthology as an RDF knowledge graph.
 
     Reads the Turtle files of an anthology's data/ folder against the anthology-kg
-    ontology. Exit codes: 0 ok, 1 the anthology breaks a rule, 2 usage or input error.
-    Options may also come from anthology-kg.toml or [tool.anthology-kg] in pyproject.toml.
+    ontology. Exit codes: 0 ok, 1 the anthology breaks a rule (for fmt --check, import
+    --check and diff: a difference), 2 usage or input error, 130, 141, 143 stopped
+    (Ctrl-C, a closed pipe, SIGTERM). Options may also come from anthology-kg.toml or
+    [tool.anthology-kg] in pyproject.toml.
     """
 
     from .cli_context import command
