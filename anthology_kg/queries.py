@@ -99,7 +99,10 @@ _LEXICAL = {
     "gDay": r"---(?:0[1-9]|[12][0-9]|3[01])" + _TIMEZONE,
     "gMonth": r"--(?:0[1-9]|1[0-2])" + _TIMEZONE,
     "hexBinary": "(?:[0-9a-fA-F]{2})*",
-    "base64Binary": "(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?",
+    # XSD 1.1 Part 2, 3.3.16.1's grammar as its own regular expression: a blank may
+    # follow any character, and the last one before padding is one of 16 or 4.
+    "base64Binary": "(?:(?:[A-Za-z0-9+/] ?){4})*(?:(?:[A-Za-z0-9+/] ?){3}[A-Za-z0-9+/]"
+    "|(?:[A-Za-z0-9+/] ?){2}[AEIMQUYcgkosw048] ?=|[A-Za-z0-9+/] ?[AQgw] ?= ?=)?",
 }
 #: The least and greatest value of each bounded integer type (XSD 1.1 Part 2, 3.4).
 _BOUNDS: dict[str, tuple[int | None, int | None]] = {

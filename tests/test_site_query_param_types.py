@@ -122,8 +122,21 @@ VALUES = [
     *("2024-1-1", "2024-01-01Z", "2024-01-01+14:00", "2024-01-01+15:00", "10:00:00"),
     *("2024-01-01T10:00:00.5-05:00", "2024-01-01T24:00:00", "24:00:00", "P1Y2M3DT4H5M6.5S"),
     *("P", "PT", "-P1D", "P1.5Y", "-2024", "20245", "024", "2024-13", "--12-31", "---31"),
-    *("--13", "ff", "f", "YWJjZA==", "YWJjZA=", "2024\n"),
+    *("--13", "ff", "f", "YWJjZA==", "YWJjZA=", "2024\n", "QUJD RA==", "AB==", "QUI="),
 ]
+
+
+@pytest.mark.parametrize(
+    ("value", "valid"),
+    # XSD 1.1 Part 2, 3.3.16.1 (review48 #3): a blank may follow a character; the last
+    # character before "==" is one of A, Q, g, w, before "=" one of 16.
+    [("QUJD RA==", True), ("QUJDRA==", True), ("QUI=", True), ("", True), ("AB==", False)]
+    + [("QUJ=", False), ("QUJDR", False), ("Q===", False)],
+)
+def test_base64_is_read_by_xsds_grammar(value, valid):
+    from anthology_kg.queries import _well_formed
+
+    assert _well_formed("http://www.w3.org/2001/XMLSchema#base64Binary", value) is valid
 
 
 @needs_chromium
