@@ -320,11 +320,18 @@ class AnthologyGroup(click.Group):
         try:
             with _naming_the_configuration(ctx.meta.get(_CONFIGURATION)), nesting_followed():
                 return super().invoke(ctx)
-        except click.NoSuchOption as exc:
-            hinted = self._saying_where_a_global_option_goes(exc)
-            if hinted is None:
-                raise
-            raise hinted from None
+        except click.UsageError as exc:
+            if isinstance(exc, click.NoSuchOption):
+                exc = self._saying_where_a_global_option_goes(exc) or exc
+            given = ctx.meta.get(_COMMAND_LINE)
+            if given and not ctx.meta.get(_RUNNING):
+                # A bad option of the command (--fail-on bogus): written in the format the
+                # command line asks for, as an input error is, so that a report file of an
+                # earlier run is not left to be read as this one's.
+                info_name, args = given
+                error = AnthologyError(exc.format_message())
+                self._written_in_ci_format(error, info_name, args, ctx.default_map)
+            raise exc from None
         except AnthologyError as exc:
             given = ctx.meta.get(_COMMAND_LINE)
             if given and not ctx.meta.get(_RUNNING) and not isinstance(exc, _OutputLost):
