@@ -260,8 +260,9 @@ def fetch_graph(endpoint: str, graph_iri: str, connection: Connection | None = N
 def holds_graph(endpoint: str, graph_iri: str, connection: Connection | None = None) -> bool:
     """Whether the named graph ``graph_iri`` of the store at the query endpoint
     ``endpoint`` holds a triple: one small request (a SELECT, not an ASK: Virtuoso
-    answers an ASK as a row, not a boolean). A store keeps no empty graph (Oxigraph: a
-    HEAD of it is 404), so an empty graph and a missing one are alike."""
+    answers an ASK as a row, not a boolean). An empty graph and a missing one are alike
+    here: a store may keep no empty graph (one publish or a load left empty: Oxigraph's
+    HEAD of it is 404), or keep one made by CREATE GRAPH."""
     probe = f"SELECT ?s WHERE {{ GRAPH {nt_term(URIRef(graph_iri))} {{ ?s ?p ?o }} }} LIMIT 1"
     return bool(run_remote(endpoint, probe, kind="select", connection=connection).rows)
 
@@ -314,6 +315,5 @@ def empty_answer_note(endpoint: str, graph_iri: str, data: bool = True) -> str:
         )
     return (
         f"{shown(endpoint)}: the graph <{graph_iri}> (--graph) is empty or missing, so the "
-        "answer reads nothing from it (a store keeps no empty graph: is the IRI the one "
-        "the data was put in?)"
+        "answer reads nothing from it (is the IRI the one the data was put in?)"
     )

@@ -53,7 +53,7 @@ def _noted_empty(result, url: str, stdout: str) -> None:
 
 def test_a_query_on_a_store_without_the_data_graph_says_so(exported):
     """A query answers, from no data, and says why beside it: an anthology of no entries
-    yet, served or published, is such a store too (a store keeps no empty graph), and
+    yet, served or published, is such a store too (a store need keep no empty graph), and
     its empty answer is right (review47 #1: exit 2 refused it). validate refuses."""
     with Proxy(exported) as proxy:
         url = f"{proxy.url}/query"
