@@ -1210,6 +1210,7 @@ class _MistakeReader:
         return f"line {line - self.lines_before}, column {column}"
 
     def read(self) -> None:
+        self.no_query()
         self.balanced()
         form, i, n = None, 0, len(self.tokens)
         while i < n:
@@ -1227,6 +1228,25 @@ class _MistakeReader:
                 raise self.unknown(i, ("WHERE", "FROM", "NAMED"))
             else:
                 i += 1
+
+    def no_query(self) -> None:
+        """A text of comments, blanks and declarations alone (an empty file, a query
+        commented out) as a mistake, at the end of its last character that is no blank."""
+        i, n = 0, len(self.tokens)
+        while i < n:
+            word = self.word(i)
+            if word == "PREFIX":
+                i += 3  # PREFIX ex: <iri>
+            elif word == "BASE":
+                i += 2
+            else:
+                return
+        if i > n:
+            return  # a declaration cut short: the parser's words say it
+        said = "no query in the text: only comments and blanks"
+        if n:
+            said = "no query in the text: only PREFIX and BASE declarations"
+        raise _Mistake(said, len(self.text.rstrip()))
 
     def balanced(self) -> None:
         """A string not closed on its line, a bracket closed by another or by none, and
