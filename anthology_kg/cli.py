@@ -235,6 +235,14 @@ class AnthologyGroup(click.Group):
         ctx.meta[_COMMAND_LINE] = (info_name, list(args))
         return ctx
 
+    def _written_before_running(self, ctx: click.Context, error: AnthologyError) -> None:
+        """``_written_in_ci_format`` of ``error`` where it was raised before the command's
+        own code ran (which writes its errors itself) and the group has its command line."""
+        given = ctx.meta.get(_COMMAND_LINE)
+        if given and not ctx.meta.get(_RUNNING):
+            info_name, args = given
+            self._written_in_ci_format(error, info_name, args, ctx.default_map)
+
     def _written_in_ci_format(
         self, error: AnthologyError, info_name: str | None, args: list[str], default_map
     ) -> None:
@@ -323,21 +331,14 @@ class AnthologyGroup(click.Group):
         except click.UsageError as exc:
             if isinstance(exc, click.NoSuchOption):
                 exc = self._saying_where_a_global_option_goes(exc) or exc
-            given = ctx.meta.get(_COMMAND_LINE)
-            if given and not ctx.meta.get(_RUNNING):
-                # A bad option of the command (--fail-on bogus): written in the format the
-                # command line asks for, as an input error is, so that a report file of an
-                # earlier run is not left to be read as this one's.
-                info_name, args = given
-                error = AnthologyError(exc.format_message())
-                self._written_in_ci_format(error, info_name, args, ctx.default_map)
+            # A bad option of the command (--fail-on bogus): so that a report file of an
+            # earlier run is not left to be read as this one's.
+            self._written_before_running(ctx, AnthologyError(exc.format_message()))
             raise exc from None
         except AnthologyError as exc:
-            given = ctx.meta.get(_COMMAND_LINE)
-            if given and not ctx.meta.get(_RUNNING) and not isinstance(exc, _OutputLost):
+            if not isinstance(exc, _OutputLost):
                 # (a bad value of an option or of the environment, said before the command)
-                info_name, args = given
-                self._written_in_ci_format(exc, info_name, args, ctx.default_map)
+                self._written_before_running(ctx, exc)
             _say(_error_line(exc))
             ctx.exit(EXIT_INPUT)
         except MemoryError as exc:
