@@ -395,6 +395,11 @@ class Settings:
         self.color = color
         self._root_said = False  # which anthology is read: said once (engine)
 
+    @property
+    def quiet(self) -> bool:
+        """--quiet: results only, no summary, no notes."""
+        return self.verbosity < 0
+
     def say_root(self, kind: str | None = None) -> None:
         """Say once, on stderr, that the bundled anthology is read for want of a data/
         folder (with -v: which anthology is read, and on which engine ``kind``)."""
@@ -956,8 +961,8 @@ def _error_line(exc: AnthologyError) -> str:
 
 
 def _summary(settings: Settings, message: str) -> None:
-    """A closing line on stdout, left out with --quiet."""
-    if settings.verbosity >= 0:
+    """A summary line on stdout, left out with --quiet."""
+    if not settings.quiet:
         _out(message)
 
 
@@ -1243,7 +1248,7 @@ def _echo_report(settings: Settings, report) -> None:
     from .reports import text_report
 
     lines = text_report(report, color=settings.color is not False).splitlines()
-    if settings.verbosity < 0:
+    if settings.quiet:
         lines = lines[:-1]
     for line in lines:
         _out(line, color=settings.color)
@@ -1360,7 +1365,7 @@ def _print_result(settings: Settings, anthology, result, fmt: str) -> None:
                 return anthology.identifier(node) or anthology.normalize(node)
             return str(node)
 
-        _out(to_table(result, show, count=settings.verbosity >= 0), nl=False)
+        _out(to_table(result, show, count=not settings.quiet), nl=False)
         return
     writer = {"csv": to_csv, "tsv": to_tsv, "json": to_json, "xml": to_xml}[fmt]
     _emit(writer(result))
@@ -1586,8 +1591,9 @@ def import_record(settings, record, output, check, replace) -> None:
         if output is None:
             raise AnthologyError("importing a folder needs -o FOLDER to write ID.ttl files into")
         written = write_records(records, output, settings.base, replace)
-        for path in written:
-            _out(f"wrote {printable(display_path(path))}")
+        for path in written:  # --quiet: the paths alone, as a script reads them
+            shown = printable(display_path(path))
+            _out(shown if settings.quiet else f"wrote {shown}")
         _summary(settings, f"{len(written)} record(s) imported")
         return
     if output is None:
@@ -1842,13 +1848,13 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
             allow_service=settings.allow_service,
             timeout=settings.timeout,
         )
-        if fmt == "text" and settings.verbosity < 0:  # --quiet: the rows, not the summary
+        if fmt == "text" and settings.quiet:  # the rows, not the summary
             _emit(query_text_diff(answers, summary=False), output)
         else:
             _emit(QUERY_DIFF_WRITERS[fmt](answers), output)
         sys.exit(EXIT_OK if answers.equal or exit_zero else EXIT_RULES)
     result = diff_states(old_state, new_state, settings.base)
-    if fmt == "text" and settings.verbosity < 0:  # --quiet: the entries, not the summary
+    if fmt == "text" and settings.quiet:  # the entries, not the summary
         _emit(text_diff(result, summary=False), output)
     else:
         _emit(DIFF_WRITERS[fmt](result), output)
@@ -1931,7 +1937,8 @@ def publish(settings, endpoint, update_endpoint, graph, replace, add, http_timeo
     for line in store_form_warnings(anthology, _HELD_BY_A_STORE):
         _say(printable_lines(line))
     for sent in send(anthology, target, graph, replace, connection, add):
-        _out(f"{'replaced' if replace else 'added to'} <{sent.graph}>: {sent.triples} triples")
+        verb = "replaced" if replace else "added to"
+        _summary(settings, f"{verb} <{sent.graph}>: {sent.triples} triples")
 
 
 @main.command(short_help="Serve the anthology from an Oxigraph SPARQL server.")
@@ -1977,9 +1984,10 @@ def serve(settings, port, host, read_only) -> None:
 
     def started(base: str) -> None:
         _out(f"SPARQL endpoint: {base}/query   Graph Store: {base}/store")
-        _out(
+        _summary(
+            settings,
             f"try: curl -s {base}/query -H 'Accept: text/csv' "
-            "--data-urlencode 'query=SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'"
+            "--data-urlencode 'query=SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'",
         )
 
     from .literal_terms import store_form_warnings
@@ -2022,7 +2030,8 @@ def new(settings, kind, identifier, title, authors, category) -> None:
 
     Refuses an identifier of the wrong form or one the anthology has, and a category
     no decision record in force admits, as rule 1 reads them (exit 2, nothing written).
-    Prints what the rules still ask of the entry: only you can fill it in.
+    Prints what the rules still ask of the entry: only you can fill it in. With -q
+    (anthology-kg -q new …), prints only the path of the file written, for a script.
     """
     from .authoring import new_entry_graph, refuse_unusable_rules, write_new_entry
     from .resources import bundled_dir, find_root
@@ -2034,6 +2043,9 @@ def new(settings, kind, identifier, title, authors, category) -> None:
     graph = new_entry_graph(anthology, kind, identifier, title, authors, category)
     refuse_unusable_rules(anthology, settings.allow_service)
     path = write_new_entry(anthology, graph, identifier)
+    if settings.quiet:  # the result is the file written; the check's lines are for people
+        _out(printable(display_path(path)))
+        return
     _out(f"wrote {display_path(path)}")
     report = run_validation(settings.engine(validates=True), allow_service=settings.allow_service)
     todo = [r for r in report.counted if r.focus == identifier]

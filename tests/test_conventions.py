@@ -64,7 +64,8 @@ def test_quiet_prints_results_only_and_verbose_says_more(tmp_path, monkeypatch):
 
 def test_quiet_leaves_out_the_closing_lines_of_the_writers(tmp_path):
     """generate, site and import DIR printed their summary under -q (hunt9 #10); what
-    each wrote (import's files) is a result and stays."""
+    each wrote (import's files) is a result and stays: the path alone, as new -q prints
+    its file's (test_quiet_commands)."""
     generated = tmp_path / "generated"
     loud = run_cli("generate", "--entries", "20", "-o", str(generated))
     assert loud.exit_code == 0 and "planted violation(s)" in loud.stdout
@@ -80,7 +81,7 @@ def test_quiet_leaves_out_the_closing_lines_of_the_writers(tmp_path):
     (tmp_path / "out").mkdir()
     imported = run_cli("-q", "import", str(records), "-o", str(tmp_path / "out"))
     assert imported.exit_code == 0, imported.stderr
-    assert imported.stdout.splitlines() == [f"wrote {tmp_path / 'out' / 'ARXIV-2409.19256.ttl'}"]
+    assert imported.stdout.splitlines() == [f"{tmp_path / 'out' / 'ARXIV-2409.19256.ttl'}"]
 
 
 def test_colour_on_a_terminal_unless_no_color():
