@@ -522,6 +522,44 @@ def _sparql_message_filled(self: Any, message: str, bound_vars: Any) -> str:
     return _filled(message, bindings)
 
 
+_MAKE_RESULT = ConstraintComponent.make_v_result
+
+
+def _constraint_messages_alone(
+    self: Any,
+    datagraph: Any,
+    focus_node: Any,
+    value_node: Any = None,
+    result_path: Any = None,
+    constraint_component: Any = None,
+    source_constraint: Any = None,
+    extra_messages: Any = None,
+    bound_vars: Any = None,
+) -> Any:
+    """pySHACL's ``ConstraintComponent.make_v_result`` with the messages the fast engine
+    gives (``compiler.ShapeCompiler``): a result of a SPARQL-based constraint (or of a
+    constraint component's validator) whose constraint has sh:message values has those,
+    filled from its solution with their language tags (SHACL 5.3.2, 6.3), and its
+    shape's sh:message (2.1.5) only where the constraint has none. pySHACL wrote the
+    shape's beside the constraint's, two messages of one language, and dropped the tag
+    of a filled one."""
+    made = _MAKE_RESULT(
+        self, datagraph, focus_node, value_node, result_path, constraint_component,
+        source_constraint, extra_messages, bound_vars,
+    )  # fmt: skip
+    if not extra_messages:
+        return made
+    description, result, triples = made
+    triples = [t for t in triples if t[1] != SH.resultMessage]
+    for message in dict.fromkeys(extra_messages):
+        if isinstance(message, Literal) and bound_vars is not None:
+            text = _sparql_message_filled(self, str(message), bound_vars)
+            language = message.language
+            message = Literal(text, lang=language, datatype=None if language else message.datatype)
+        triples.append((result, SH.resultMessage, message))
+    return description, result, triples
+
+
 def _component_messages_filled(self: Any, param_map: Any = None) -> None:
     """pySHACL's ``SPARQLQueryHelper.bind_messages`` (an own constraint component's
     messages, from its parameters' values or a solution's) by ``_filled``."""
@@ -555,6 +593,7 @@ def _pyshacl_quiet() -> Iterator[None]:
         swapped(PatternConstraintComponent, "__init__", _pattern_as_xpath_reads_it),
         swapped(BoundShapeValidatorComponent, "evaluate", _each_result_its_own_message),
         swapped(ConstraintComponent, "_format_sparql_based_result_message", _sparql_message_filled),
+        swapped(ConstraintComponent, "make_v_result", _constraint_messages_alone),
         swapped(SPARQLQueryHelper, "bind_messages", _component_messages_filled),
         swapped(value_range_constraints, "compare_literal", _order_as_sparql),
         swapped(LessThanConstraintComponent, "_compare_lt", _pairs_compared("<")),

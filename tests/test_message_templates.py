@@ -35,9 +35,9 @@ def root(tmp_path, monkeypatch):
     return root
 
 
-# Not --format turtle: there pySHACL drops the message's language tag when it fills the
-# template in, and gives a component's validator no sh:sourceConstraint (the Oxigraph
-# engine keeps both); test_the_report_graph_keeps_the_language_tag pins the first.
+# Not --format turtle: there pySHACL gives a component's validator no sh:sourceConstraint
+# (the Oxigraph engine gives one). The language tag of a filled message is kept on both
+# (test_report_messages_alike); test_the_report_graph_keeps_the_language_tag pins it.
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_both_engines_fill_in_the_templates_alike(root, fmt):
     fast = run_cli("validate", "--format", fmt)
