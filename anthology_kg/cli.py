@@ -400,21 +400,21 @@ class Settings:
         """--quiet: results only, no summary, no notes."""
         return self.verbosity < 0
 
-    def say_root(self, kind: str | None = None) -> None:
+    def say_root(self, kind: str | None = None, read: str | None = None) -> None:
         """Say once, on stderr, that the bundled anthology is read for want of a data/
-        folder (with -v: which anthology is read, and on which engine ``kind``)."""
+        folder (with -v: which anthology is read, and on which engine ``kind``). ``read``
+        says what of it is read where that is not the anthology (a command reading a
+        store's data: its rules, its stored queries); "" says nothing."""
         from .resources import bundled_dir, nearest_root
 
         if self._root_said:
             return
         self._root_said = True
         found = self.root or nearest_root()
-        if found is None:
-            _note(
-                self,
-                "no data/ folder here or above: the bundled sample anthology is read "
-                "(--root DIR names yours)",
-            )
+        if read is None:
+            read = "the bundled sample anthology is read (--root DIR names yours)"
+        if found is None and read:
+            _note(self, f"no data/ folder here or above: {read}")
         on = f", {kind}" if kind else ""
         _note(self, f"the anthology at {display_path(found or bundled_dir())}{on}", 1)
 
@@ -816,6 +816,14 @@ def _validated(
 
     if endpoint is None:
         _refuse_the_sample(settings)
+    else:  # the data is the store's; the rules are read where the anthology would be
+        added = " and those of --shapes" if extra_shapes else ""
+        settings.say_root(
+            engine,
+            "the store's data is validated against the bundled rules (the ontology and "
+            f"shapes anthology-kg comes with){added}; --root DIR adds an anthology's own "
+            "shapes and waivers",
+        )
     seconds = settings.timeout
     if endpoint and seconds:
         # Each request to the store has the same limit and names the store when it runs
@@ -839,7 +847,9 @@ def _validated(
     help="Anthology folder whose data/ is read (default: the nearest ancestor of the "
     "working directory holding data/; where none does, check, validate, fmt, new and "
     "publish refuse, exit 2, diff compares the working directory's states, and the other "
-    "commands read the bundled sample anthology and say so).",
+    "commands read the bundled sample anthology and say so; validate --endpoint and query "
+    "--endpoint read the store's data with the bundled rules and stored queries, and say "
+    "so). Its own shapes, queries and waivers are added to the bundled ones.",
 )
 @click.option(
     "--base",
@@ -1378,14 +1388,19 @@ def _querying_engine(
     endpoint: str | None,
     graphs: tuple[str, ...],
     method: str,
+    read_for_a_store: str = "",
 ) -> Callable[[], Engine]:
     """What opens the engine ``query`` and ``sparql`` run on (in the thread --timeout
     bounds): the local anthology (with --inference), or the store at --endpoint reached
-    by --method. The options are checked now, where click's context is."""
+    by --method, with ``read_for_a_store`` said where no anthology is found (what of the
+    bundled one is read then: ``Settings.say_root``). The options are checked now, where
+    click's context is."""
     if endpoint and inference != "none":
         raise AnthologyError("--inference applies to the local anthology, not to --endpoint")
     _refuse_without_endpoint(endpoint, graphs="--graph", method="--method")
     connection = _connection(settings, method) if endpoint else None
+    if endpoint:
+        settings.say_root(engine, read_for_a_store)
     return lambda: settings.engine(
         engine, inference=inference, endpoint=endpoint, graphs=graphs, connection=connection
     )
@@ -1465,7 +1480,13 @@ def query(settings, name, params, fmt, endpoint, graphs, method, engine, inferen
     from .queries import bind_params, find_query, parse_param_options
 
     what = f"query {name}"
-    opened = _querying_engine(settings, engine, inference, endpoint, graphs, method)
+    bundled_queries = (
+        "the store's data is queried with the bundled stored queries; --root DIR adds an "
+        "anthology's own"
+    )
+    opened = _querying_engine(
+        settings, engine, inference, endpoint, graphs, method, bundled_queries
+    )
 
     def answer():
         with timeouts_named(what):
@@ -1513,6 +1534,7 @@ def sparql(settings, file, fmt, endpoint, graphs, method, engine, inference) -> 
     # Without a leading byte order mark, as a stored query is read (sources.read_source).
     text = decode_utf8(without_bom(file.read()), source)
     what = "the query from stdin" if stdin else f"the query in {display_path(source)}"
+    # (with --endpoint, no file of the bundled anthology is read: no note)
     opened = _querying_engine(settings, engine, inference, endpoint, graphs, method)
 
     def answer():
