@@ -383,30 +383,47 @@ def _uri(file: str) -> str:
     return quote(os.fsencode(file))
 
 
+def _in_file(uri: str, line: int | None, column: int | None = None) -> dict:
+    """A SARIF physical location in the file ``uri``, at ``line`` and ``column``; for no
+    line, at the file's first line. SARIF lets a region be left out for the whole file
+    (2.1.0, 3.29.4), but GitHub's code scanning requires ``region.startLine`` ("SARIF
+    support for code scanning", physicalLocation object), and its upload action computes
+    a result's fingerprint (``primaryLocationLineHash``, the one code scanning uses to
+    follow an alert from run to run) only for a location with a line: it hashes the
+    first line for an alert about a whole file, as this location says."""
+    region: dict = {"startLine": line or 1}
+    if line and column:
+        region["startColumn"] = column
+    return {"artifactLocation": {"uri": uri}, "region": region}
+
+
 def _sarif_location(
     result: RuleResult, report: Report, in_repository: Callable[[str], str]
 ) -> dict:
-    """The result's SARIF location: its file, line and column; for a result no line of a
-    file holds (about a term of the ontology, say), a region-less location at the
-    waivers file for the waivers' results and at the anthology's data folder for the
-    others, with a message saying so. GitHub's code scanning refuses a whole SARIF file
-    in which one result has no location."""
+    """The result's SARIF location: its file, line and column (``_in_file``). A result
+    no line of a file holds (about a term of the ontology, say; every result of a store
+    validated at --endpoint) is located, with a message saying so, at the waivers file's
+    first line for the waivers' results and at the anthology's data folder for the
+    others: a folder, which has no lines, with no region (the whole folder, SARIF 2.1.0,
+    3.29.4). GitHub's code scanning refuses a whole SARIF file in which one result has
+    no location."""
     if result.file:
-        location: dict = {"artifactLocation": {"uri": _uri(in_repository(result.file))}}
-        if result.line:
-            location["region"] = {"startLine": result.line}
-            if result.column:
-                location["region"]["startColumn"] = result.column
-        return {"physicalLocation": location}
+        uri = _uri(in_repository(result.file))
+        located: dict = {"physicalLocation": _in_file(uri, result.line, result.column)}
+        if not result.line:
+            located["message"] = {"text": "no line of the file holds this result: shown at line 1"}
+        return located
     engine = report.engine
     waivers = engine.rules.waivers_file if engine is not None else None
     if result.shape == WAIVER_SHAPE and waivers is not None:
-        uri, where = _uri(in_repository(display_path(waivers))), "the waivers file"
+        physical = _in_file(_uri(in_repository(display_path(waivers))), None)
+        where = "the waivers file, shown at its line 1"
     else:
         data = (engine.root if engine is not None else Path.cwd()) / "data"
-        uri, where = _uri(in_repository(display_path(data))) + "/", "the anthology's data folder"
+        physical = {"artifactLocation": {"uri": _uri(in_repository(display_path(data))) + "/"}}
+        where = "the anthology's data folder"
     return {
-        "physicalLocation": {"artifactLocation": {"uri": uri}},
+        "physicalLocation": physical,
         "message": {"text": f"no line of a file holds this result: located at {where}"},
     }
 
@@ -665,10 +682,7 @@ def sarif_error(error: AnthologyError) -> str:
     notification: dict = {"level": "error", "message": {"text": printable_lines(error.message)}}
     file, line = _error_place(error)
     if file is not None:
-        location: dict = {"artifactLocation": {"uri": _uri(file)}}
-        if line is not None:
-            location["region"] = {"startLine": line}
-        notification["locations"] = [{"physicalLocation": location}]
+        notification["locations"] = [{"physicalLocation": _in_file(_uri(file), line)}]
     invocation = {
         "executionSuccessful": False,
         "exitCode": 2,

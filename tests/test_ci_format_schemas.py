@@ -137,6 +137,30 @@ def odd_text(tmp: Path) -> tuple[tuple[str, ...], int]:
     return ("--root", "m", "validate"), 1
 
 
+#: A shape of one's own whose target no data file writes: its result is held by no line.
+NOWHERE_SHAPE = """@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+<urn:x:Nowhere> a sh:NodeShape ; sh:targetNode <urn:x:nothing> ;
+    sh:property [ sh:path rdfs:label ; sh:minCount 1 ] .
+"""
+#: Two blank waivers alike, expired: which statement is which, no line says.
+TWIN_WAIVER = """
+[] a ak:Waiver ; ak:waives <LIT-001> ; ak:rule aks:Rule9NoDanglingReference ;
+    rdfs:comment "old" ; ak:expires "2000-01-01"^^xsd:date .
+"""
+
+
+def unplaced(tmp: Path) -> tuple[tuple[str, ...], int]:
+    """Results no line of a file holds: an own shape's of a node no data file writes
+    (located at the data folder) and two blank waivers' alike (at the waivers file)."""
+    root = _copy(FIXTURES / "rules" / "rule9-bad", tmp / "u")
+    (root / "ontology" / "shapes").mkdir(parents=True)
+    (root / "ontology" / "shapes" / "nowhere.ttl").write_text(NOWHERE_SHAPE, encoding="utf-8")
+    prefixes = waiver_text("0").split("\n\n")[0]
+    (root / "waivers.ttl").write_text(prefixes + TWIN_WAIVER * 2, encoding="utf-8")
+    return ("--root", "u", "validate"), 1
+
+
 def input_error(tmp: Path) -> tuple[tuple[str, ...], int]:
     """A Turtle syntax error (exit 2), in a file whose name needs escaping."""
     root = _copy(FIXTURES / "minimal", tmp / "m")
@@ -162,6 +186,7 @@ SCENARIOS: dict[str, Callable[[Path], tuple[tuple[str, ...], int]]] = {
     "expired waiver": expired_waiver,
     "baseline": baseline,
     "no results": no_results,
+    "unplaced": unplaced,
     "odd text": odd_text,
     "input error": input_error,
     "configuration error": configuration_error,
@@ -218,14 +243,20 @@ def github_uri(uri: str) -> None:
 
 
 def github_location(location: dict) -> None:
-    """GitHub Docs, SARIF support, location and physicalLocation objects; the region's
-    numbers are positive (SARIF 2.1.0, 3.30.5, 3.30.6: the schema has startLine >= 1
-    but allows an absent region's)."""
+    """GitHub Docs, SARIF support, location and physicalLocation objects: a file's
+    region.startLine is required (and codeql-action's upload computes the fingerprint
+    code scanning follows an alert by only for a location with one, src/fingerprints.ts);
+    the region's numbers are positive (SARIF 2.1.0, 3.30.5, 3.30.6). Only a folder (a
+    URI ending in '/'), which has no lines, has no region: the whole folder (SARIF
+    2.1.0, 3.29.4), and a message says why."""
     physical = location["physicalLocation"]
-    github_uri(physical["artifactLocation"]["uri"])
+    uri = physical["artifactLocation"]["uri"]
+    github_uri(uri)
     region = physical.get("region")
-    if region is not None:
-        assert isinstance(region["startLine"], int) and region["startLine"] >= 1, region
+    if uri.endswith("/"):
+        assert region is None and location["message"]["text"].strip(), location
+    else:
+        assert isinstance(region["startLine"], int) and region["startLine"] >= 1, location
         if "startColumn" in region:
             assert isinstance(region["startColumn"], int) and region["startColumn"] >= 1
     if "message" in location:
@@ -343,6 +374,33 @@ def test_the_sarif_of_each_kind_of_run_says_what_it_is(tmp_path, monkeypatch):
     states = sorted(r["baselineState"] for r in run_of("baseline")["results"])
     assert states == ["new", "unchanged"]
     assert run_of("no results")["results"] == []
+    places = {
+        (
+            result["ruleId"],
+            json.dumps(result["locations"][0]["physicalLocation"], sort_keys=True),
+            result["locations"][0].get("message", {}).get("text"),
+        )
+        for result in run_of("unplaced")["results"]
+    }
+    unheld = "no line of a file holds this result: located at"
+    assert places == {
+        (
+            "AK009",
+            '{"artifactLocation": {"uri": "u/data/LIT-001.ttl"}, '
+            '"region": {"startColumn": 36, "startLine": 9}}',
+            None,
+        ),
+        (
+            "AK000",  # both waivers'
+            '{"artifactLocation": {"uri": "u/waivers.ttl"}, "region": {"startLine": 1}}',
+            f"{unheld} the waivers file, shown at its line 1",
+        ),
+        (
+            "urn:x:Nowhere",
+            '{"artifactLocation": {"uri": "u/data/"}}',
+            f"{unheld} the anthology's data folder",
+        ),
+    }
     for name in ("input error", "configuration error"):
         [invocation] = run_of(name)["invocations"]
         assert invocation["executionSuccessful"] is False
@@ -524,8 +582,11 @@ def test_every_annotation_reads_back_as_written(scenario):
         assert set(properties) <= ANNOTATION_PROPERTIES, properties
         result = by_message[message]
         assert name == level[result["level"]]
-        physical = result["locations"][0]["physicalLocation"]
-        if "region" in physical:
+        location = result["locations"][0]
+        physical = location["physicalLocation"]
+        if "message" in location:  # no line of a file holds it: the annotation names none
+            assert "line" not in properties, properties
+        else:
             uri = unquote(physical["artifactLocation"]["uri"], errors="surrogateescape")
             assert properties["file"] == printable(uri)
             assert properties["line"] == str(physical["region"]["startLine"])

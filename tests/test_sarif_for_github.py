@@ -71,7 +71,7 @@ def test_a_result_no_line_of_a_file_holds_is_located_at_the_data_folder(tmp_path
     }
     assert placed == {
         ("data/", False, True),  # urn:x:Nowhere's
-        ("waivers.ttl", False, True),
+        ("waivers.ttl", True, True),  # at its line 1: GitHub requires a file's startLine
         ("data/LIT-001.ttl", True, False),  # rule 1's
     }
     # Outside a work tree, named as the files are: from the working directory.
@@ -129,3 +129,42 @@ def test_files_are_named_from_the_top_of_the_work_tree(tmp_path, monkeypatch):
     shutil.rmtree(tmp_path / ".git")
     [place] = locations(run_cli(*args, "--format", "sarif").stdout)
     assert place["physicalLocation"]["artifactLocation"]["uri"] == shown.split(":")[0]
+
+
+def test_a_result_of_a_file_without_a_line_is_shown_at_its_first_line(tmp_path, monkeypatch):
+    """A result that names its file but no line (a library's own results; the writer
+    takes any) is located at the file's line 1, which GitHub's code scanning requires
+    (region.startLine), with a message saying so."""
+    root = repository(tmp_path, ".")
+    monkeypatch.chdir(root)
+    report = validate(load_fast(root))
+    report.results = [replace(r, line=None, column=None) for r in report.results]
+    [place] = locations(sarif_report(report))
+    assert place == {
+        "physicalLocation": {
+            "artifactLocation": {"uri": "data/LIT-001.ttl"},
+            "region": {"startLine": 1},
+        },
+        "message": {"text": "no line of the file holds this result: shown at line 1"},
+    }
+
+
+def test_an_input_error_of_a_whole_file_is_placed_at_its_first_line(tmp_path, monkeypatch):
+    """An input error that names a file and no line (a configuration file that cannot
+    be read) is placed at the file's line 1 too."""
+    from anthology_kg.errors import AnthologyError
+    from anthology_kg.reports import sarif_error
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "anthology-kg.toml").write_bytes(b"\xff")
+    error = AnthologyError("cannot read the configuration", tmp_path / "anthology-kg.toml")
+    [invocation] = json.loads(sarif_error(error))["runs"][0]["invocations"]
+    [notification] = invocation["toolExecutionNotifications"]
+    assert notification["locations"] == [
+        {
+            "physicalLocation": {
+                "artifactLocation": {"uri": "anthology-kg.toml"},
+                "region": {"startLine": 1},
+            }
+        }
+    ]
