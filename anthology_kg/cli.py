@@ -1139,7 +1139,14 @@ def validate(
     shapes file named *.TTL (not read) and a data/ holding no *.ttl file are warned of
     on stderr.
     """
-    from .reports import ERROR_WRITERS, WRITERS, junit_report, select_results
+    from .reports import (
+        ERROR_WRITERS,
+        WRITERS,
+        junit_report,
+        sarif_limit_warning,
+        sarif_results,
+        select_results,
+    )
     from .w3c_report import WRITERS as SHACL_WRITERS
 
     formats = REPORT_FORMATS + SHACL_REPORT_FORMATS
@@ -1183,6 +1190,10 @@ def validate(
         _emit(junit_report(report, fail_on), output)
     else:
         _emit(WRITERS[fmt](report), output)
+    if fmt == "sarif":  # (the log is written whole: other readers take any size)
+        beyond = sarif_limit_warning(len(sarif_results(report)))
+        if beyond is not None:
+            _say(f"anthology-kg: warning: {beyond}")
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)
 
 

@@ -555,6 +555,37 @@ def _shape_label(report: Report, name: str) -> str | None:
     return printable_characters(label.value) if label is not None else None
 
 
+#: GitHub's code scanning rejects a SARIF file one of whose runs holds more results than
+#: this, and keeps only the first of them by severity ("SARIF support for code
+#: scanning", Validating your SARIF file: results per run, maximum and truncation).
+GITHUB_MAX_RESULTS = 25_000
+GITHUB_SHOWN_RESULTS = 5_000
+
+
+def sarif_results(report: Report) -> list[RuleResult]:
+    """The results a SARIF log of ``report`` holds: all but those a baseline had and the
+    files no longer have (``sarif_report``)."""
+    return [r for r in report.results if r.baseline != "absent"]
+
+
+def sarif_limit_warning(count: int) -> str | None:
+    """What a SARIF log of ``count`` results meets of GitHub's code scanning limits on a
+    run: the whole upload rejected past ``GITHUB_MAX_RESULTS``, only the gravest
+    ``GITHUB_SHOWN_RESULTS`` kept past that; None within both."""
+    if count > GITHUB_MAX_RESULTS:
+        return (
+            f"the SARIF log holds {count:,} results: GitHub's code scanning rejects the "
+            f"upload of a run of more than {GITHUB_MAX_RESULTS:,} (--select or --ignore "
+            "report fewer rules)"
+        )
+    if count > GITHUB_SHOWN_RESULTS:
+        return (
+            f"the SARIF log holds {count:,} results: GitHub's code scanning keeps only "
+            f"{GITHUB_SHOWN_RESULTS:,} of a run's results, the gravest first"
+        )
+    return None
+
+
 def sarif_report(report: Report) -> str:
     """SARIF 2.1.0 with one reporting descriptor per rule code (``AK002``); the shapes
     that encode a rule are listed in its descriptor, each result names its shape.
@@ -590,7 +621,7 @@ def sarif_report(report: Report) -> str:
                 [rule.name for rule in shapes],
             )
         )
-    shown = [r for r in report.results if r.baseline != "absent"]
+    shown = sarif_results(report)
     rules += _unlisted_rules(report, shown, set(by_code))
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     in_repository = _repository_paths()
