@@ -17,7 +17,7 @@ from ..kinds import text
 from ..progress import track
 from .compiler import CompiledConstraint, Compiler
 from .graph import ShapesGraph
-from .sparql_based import TEMPLATE_PLACEHOLDER
+from .sparql_based import SPARQL_CONSTRAINT, TEMPLATE_PLACEHOLDER
 
 if TYPE_CHECKING:
     from rdflib import Graph
@@ -30,10 +30,10 @@ if TYPE_CHECKING:
 class ResultRow:
     """One SHACL validation result (SHACL 3.6.2): ``path`` is the result path (a node
     of the shapes graph, or the predicate of a closed shape's triple), ``value`` the
-    value node, ``source_constraint`` the SPARQL constraint or validator where there is
-    one, ``messages`` the result messages. Its terms are pyoxigraph's on the Oxigraph
-    engine's own path, rdflib's where a caller gave rdflib's (its shapes graph, its
-    executor's solutions)."""
+    value node, ``source_constraint`` the SPARQL-based constraint where there is one
+    (not a constraint component's validator: SHACL 5.3.2), ``messages`` the result
+    messages. Its terms are pyoxigraph's on the Oxigraph engine's own path, rdflib's
+    where a caller gave rdflib's (its shapes graph, its executor's solutions)."""
 
     focus: Term
     path: Term | None
@@ -184,6 +184,12 @@ def _results(
     templated = constraint.source_constraint is not None and any(
         TEMPLATE_PLACEHOLDER.search(text(m)) for m in constraint.messages
     )
+    # sh:sourceConstraint is a SPARQL-based constraint's (SHACL 5.3.2), not the validator
+    # of a constraint component's (the 2017 change log: "Limited sh:sourceConstraint to
+    # SPARQL-based constraints"), which pySHACL gives none either.
+    source = constraint.source_constraint
+    if text(constraint.component) != text(SPARQL_CONSTRAINT.iri):
+        source = None
     try:
         for solution in select(constraint.sparql):
             focus = solution.get("this")
@@ -215,7 +221,7 @@ def _results(
                     source_constraint_component=constraint.component,
                     severity=constraint.severity,
                     messages=messages,
-                    source_constraint=constraint.source_constraint,
+                    source_constraint=source,
                 )
             )
     except ValidationError as exc:
