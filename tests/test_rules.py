@@ -489,6 +489,30 @@ EXPECTED = {
             "ak:ReproducibiltyClaim",
         ),
     },
+    # Terms of ak: nothing defines, misspelt, as values of properties with no range:
+    # found with --inference too (tests/test_rule9_terms.py), placed at the value.
+    "rule9-term-bad": {
+        (
+            "Violation",
+            "QUESTION-q",
+            "Rule9NoDanglingReference",
+            None,
+            "QUESTION-q.ttl",
+            11,
+            "ak:concernsProperty",
+            "ak:trainedWth",
+        ),
+        (
+            "Violation",
+            "QUESTION-q",
+            "Rule9NoDanglingReference",
+            None,
+            "QUESTION-q.ttl",
+            12,
+            "ak:unknownProperty",
+            "ak:relasedOn",
+        ),
+    },
     "rule10-bad": {
         # A SPARQL constraint now ("another" compares with the focus): no value.
         ("Violation", "ADR-002", "Rule10SupersededIsReplaced", None, "ADR-002.ttl", 6, None, None),
