@@ -156,15 +156,23 @@ _COMMAND_LINE = "anthology-kg.command-line"
 _RUNNING = "anthology-kg.running"
 
 
-class AnthologyCommand(click.Command):
-    """A command whose ``--help`` prints through ``_out``. One that ``writes_input_errors``
-    writes an input error in the format it is asked for where that format carries one
-    (validate's CI formats and JSON: reports.ERROR_WRITERS) itself; the group writes
-    those raised before it runs (``_written_in_ci_format``)."""
+#: What writes a command's input error in the format it is asked for, given that format
+#: and the command's parsed options, where the format carries one (a report a workflow or
+#: a program reads where it expects the output); None where it does not.
+InputErrorWriters = Callable[
+    [str | None, Mapping[str, object]], "Callable[[AnthologyError], str] | None"
+]
 
-    def __init__(self, *args, writes_input_errors: bool = False, **kwargs):
+
+class AnthologyCommand(click.Command):
+    """A command whose ``--help`` prints through ``_out``. One given ``input_errors``
+    writes an input error in the format it is asked for where that format carries one
+    (validate's CI formats and JSON: reports.ERROR_WRITERS; diff's JSON) itself; the
+    group writes those raised before it runs (``_written_in_ci_format``)."""
+
+    def __init__(self, *args, input_errors: InputErrorWriters | None = None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.writes_input_errors = writes_input_errors
+        self.input_errors = input_errors
 
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
         return _printing_through_out(super().get_help_option(ctx))
@@ -248,14 +256,12 @@ class AnthologyGroup(click.Group):
     ) -> None:
         """Write ``error``, raised before the command ran (the configuration file's, read
         before the command line is parsed; a bad option value), where the command line
-        ``args`` asks a command that ``writes_input_errors`` for a format that carries
-        one (--format github, sarif, junit or json, or -o's extension; else the
-        configuration's ``default_map`` format), as the command writes its own: a
-        workflow reads it where it expects the report. The command line is parsed
-        again for it, its errors passed over (click's resilient parsing); one that
-        cannot be written is said on stderr."""
-        from .reports import ERROR_WRITERS
-
+        ``args`` asks a command that has ``input_errors`` for a format that carries one
+        (validate's --format github, sarif, junit or json, diff's json, or -o's
+        extension; else the configuration's ``default_map`` format), as the command
+        writes its own: a workflow reads it where it expects the report. The command
+        line is parsed again for it, its errors passed over (click's resilient
+        parsing); one that cannot be written is said on stderr."""
         probe = click.Context(
             self, info_name=info_name, resilient_parsing=True, default_map=default_map
         )
@@ -264,16 +270,17 @@ class AnthologyGroup(click.Group):
             if not rest:
                 return
             name, command, rest = self.resolve_command(probe, rest)
-            if name is None or not getattr(command, "writes_input_errors", False):
+            writers = getattr(command, "input_errors", None)
+            if name is None or command is None or writers is None:
                 return
-            assert command is not None
             with command.make_context(name, rest, parent=probe, resilient_parsing=True) as sub:
                 output = sub.params.get("output")
                 choices = _format_choices(self)[name]
                 fmt = _output_format(name, sub.params.get("fmt"), output, choices)
-                if fmt in ERROR_WRITERS:
+                writer = writers(fmt, sub.params)
+                if writer is not None:
                     try:
-                        _emit(ERROR_WRITERS[fmt](error), output)
+                        _emit(writer(error), output)
                     except AnthologyError as unwritten:
                         _say(_error_line(unwritten))
 
@@ -1064,8 +1071,16 @@ def _emit_chunks(chunks: Iterable[bytes], output: Path | None = None) -> None:
         write_atomic(output, chunks)
 
 
+def _validate_input_errors(fmt: str | None, params: Mapping[str, object]):
+    """validate's writer of an input error in ``fmt``: its CI formats' and JSON's."""
+    from .reports import ERROR_WRITERS
+
+    return ERROR_WRITERS.get(fmt) if fmt is not None else None
+
+
 @main.command(
-    writes_input_errors=True, short_help="Validate the anthology; write a text, JSON or CI report."
+    input_errors=_validate_input_errors,
+    short_help="Validate the anthology; write a text, JSON or CI report.",
 )
 @click.option(
     "--format",
@@ -1140,7 +1155,6 @@ def validate(
     on stderr.
     """
     from .reports import (
-        ERROR_WRITERS,
         WRITERS,
         junit_report,
         sarif_limit_warning,
@@ -1179,8 +1193,9 @@ def validate(
         # A workflow reading a CI format or the JSON reads the error there too (an
         # annotation at the file, a SARIF log to upload, no earlier run's JSON left
         # in -o's file); stderr says it and the exit is 2 as ever.
-        if fmt in ERROR_WRITERS:
-            _emit(ERROR_WRITERS[fmt](exc), output)
+        writer = _validate_input_errors(fmt, {})
+        if writer is not None:
+            _emit(writer(exc), output)
         raise
     if fmt in SHACL_WRITERS:
         _emit(SHACL_WRITERS[fmt](report, settings.base), output)
@@ -1797,7 +1812,22 @@ def fmt_command(settings, check, show_diff, staged) -> None:
 _QUERY_DIFF_USABLE = f"{', '.join(QUERY_DIFF_FORMATS[:-1])} or {QUERY_DIFF_FORMATS[-1]}"
 
 
-@main.command("diff", short_help="Show what changed in the graph from OLD to NEW, by entry.")
+def _diff_input_errors(fmt: str | None, params: Mapping[str, object]):
+    """diff's writer of an input error in ``fmt``: JSON's, of the diff or of the query's
+    answers (--query); the other formats are for people or a patch, and carry none."""
+    from .diffreport import json_error, query_json_error
+
+    if fmt != "json":
+        return None
+    name = params.get("query_name")
+    return json_error if name is None else lambda error: query_json_error(str(name), error)
+
+
+@main.command(
+    "diff",
+    input_errors=_diff_input_errors,
+    short_help="Show what changed in the graph from OLD to NEW, by entry.",
+)
 @click.argument("old", required=False)
 @click.argument("new", required=False)
 @click.option(
@@ -1850,7 +1880,9 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
     (origin/main...HEAD). Blank nodes are matched by content: reformatting is no change.
     With --query NAME, the rows of a stored query's answer that appeared and
     disappeared. Exit 0 when the graphs (or answers) are equal, 1 when they differ, 2 for
-    a bad revision or an unreadable state.
+    a bad revision or an unreadable state. With --format json an input error (exit 2) is
+    written as JSON too, an object holding "error" as validate's JSON report does, where
+    a program reads the diff.
     """
     from .diff import diff_states
     from .diffreport import QUERY_WRITERS as QUERY_DIFF_WRITERS
@@ -1861,32 +1893,45 @@ def diff_command(settings, old, new, fmt, exit_zero, query_name, params, output)
     from .revisions import anthology_root, resolve_states
 
     fmt = _output_format("diff", fmt, output, DIFF_FORMATS) or "text"
-    if query_name is None:  # (each applies to the query run in both states)
-        _refuse_given(
-            "needs --query", params="--param", timeout="--timeout", allow_service="--allow-service"
-        )
-    old_state, new_state = resolve_states(settings.root or anthology_root(), old, new)
-    _note_empty(settings, old_state, "everything is added")
-    _note_empty(settings, new_state, "everything is removed")
+    try:
+        if query_name is None:  # (each applies to the query run in both states)
+            _refuse_given(
+                "needs --query",
+                params="--param",
+                timeout="--timeout",
+                allow_service="--allow-service",
+            )
+        old_state, new_state = resolve_states(settings.root or anthology_root(), old, new)
+        _note_empty(settings, old_state, "everything is added")
+        _note_empty(settings, new_state, "everything is removed")
+        if query_name is None:
+            result = diff_states(old_state, new_state, settings.base)
+        else:
+            if fmt not in QUERY_DIFF_WRITERS:
+                named = _format_named("diff", fmt, output, DIFF_FORMATS)
+                raise AnthologyError(f"{named} does not apply to --query: use {_QUERY_DIFF_USABLE}")
+            answers = diff_query(
+                old_state,
+                new_state,
+                query_name,
+                parse_param_options(params),
+                settings.base,
+                allow_service=settings.allow_service,
+                timeout=settings.timeout,
+            )
+    except AnthologyError as exc:
+        # A program reading the JSON reads the error there too (no earlier run's diff
+        # left in -o's file); stderr says it and the exit is 2 as ever.
+        writer = _diff_input_errors(fmt, {"query_name": query_name})
+        if writer is not None:
+            _emit(writer(exc), output)
+        raise
     if query_name is not None:
-        if fmt not in QUERY_DIFF_WRITERS:
-            named = _format_named("diff", fmt, output, DIFF_FORMATS)
-            raise AnthologyError(f"{named} does not apply to --query: use {_QUERY_DIFF_USABLE}")
-        answers = diff_query(
-            old_state,
-            new_state,
-            query_name,
-            parse_param_options(params),
-            settings.base,
-            allow_service=settings.allow_service,
-            timeout=settings.timeout,
-        )
         if fmt == "text" and settings.quiet:  # the rows, not the summary
             _emit(query_text_diff(answers, summary=False), output)
         else:
             _emit(QUERY_DIFF_WRITERS[fmt](answers), output)
         sys.exit(EXIT_OK if answers.equal or exit_zero else EXIT_RULES)
-    result = diff_states(old_state, new_state, settings.base)
     if fmt == "text" and settings.quiet:  # the entries, not the summary
         _emit(text_diff(result, summary=False), output)
     else:

@@ -14,6 +14,10 @@ bytes. JSON is this object (``schema`` names its version)::
                   "removed": [{"subject", "predicate", "object"}]}]}
 
 ``diff --query`` writes a QueryDiff in text, Markdown or JSON (``QUERY_WRITERS``).
+An input error (exit 2) is written in either JSON as the object of no comparison, its
+``old`` and ``new`` null, ``equal`` false, no entry or row, with ``error``: ``{"message":
+str, "file": str | null, "line": int | null}``, as validate's JSON report carries one
+(``json_error``, ``query_json_error``).
 
 Facts are in words (an entry by identifier, other IRIs as prefixed names, blank nodes
 inline as ``[ ... ]``); ``iri`` is the entry's full IRI. ``ruleFiles`` lists the state's own
@@ -33,6 +37,7 @@ from collections.abc import Callable
 import pyoxigraph as ox
 
 from .diff import AnthologyDiff, Blank, EntryChange, FactChange, Term
+from .errors import AnthologyError
 from .layout import printable
 from .querydiff import QueryDiff
 
@@ -234,6 +239,36 @@ def json_diff(diff: AnthologyDiff) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
+#: What diff's JSON counts where nothing was compared (``json_error``).
+_NO_COUNTS = dict.fromkeys(
+    ("added", "removed", "renamed", "changed", "factsAdded", "factsRemoved"), 0
+)
+
+
+def _error_document(document: dict, error: AnthologyError) -> str:
+    from .reports import error_object  # (only for an error: the report writers' imports)
+
+    return (
+        json.dumps(document | {"error": error_object(error)}, indent=2, ensure_ascii=False) + "\n"
+    )
+
+
+def json_error(error: AnthologyError) -> str:
+    """``error`` as diff's JSON: nothing compared, and ``error`` (the
+    module docstring). A consumer reads why where it reads the diff, and a file written
+    with -o is not left holding an earlier run's."""
+    document: dict[str, object] = {
+        "schema": JSON_SCHEMA_ID,
+        "old": None,
+        "new": None,
+        "equal": False,
+        "counts": dict(_NO_COUNTS),
+        "ruleFiles": [],
+        "entries": [],
+    }
+    return _error_document(document, error)
+
+
 def _ox(term: Term):
     return ox.BlankNode(term.label) if isinstance(term, Blank) else term
 
@@ -318,6 +353,22 @@ def query_json_diff(diff: QueryDiff) -> str:
         "disappeared": [dict(zip(diff.variables, row, strict=True)) for row in diff.disappeared],
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def query_json_error(name: str, error: AnthologyError) -> str:
+    """``error`` as ``diff --query NAME``'s JSON: no answer compared,
+    and ``error`` (the module docstring)."""
+    document: dict[str, object] = {
+        "schema": QUERY_JSON_SCHEMA_ID,
+        "query": name,
+        "old": None,
+        "new": None,
+        "equal": False,
+        "variables": [],
+        "appeared": [],
+        "disappeared": [],
+    }
+    return _error_document(document, error)
 
 
 QUERY_WRITERS: dict[str, Callable[[QueryDiff], str]] = {

@@ -227,22 +227,28 @@ def json_report(report: Report) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
+def error_object(error: AnthologyError) -> dict:
+    """``error`` as a JSON document of the tool carries it (its ``error``): the message
+    stderr says and its file (named as results name theirs) and line, null for an error
+    of no file."""
+    file = error.path if error.path is not None and os.path.isfile(error.path) else None
+    return {
+        "message": printable_characters(error.message),
+        "file": printable_characters(display_path(file)) if file is not None else None,
+        "line": error.line if file is not None else None,
+    }
+
+
 def json_error(error: AnthologyError) -> str:
     """An input error as the JSON report: nothing validated (``conforms`` false, no
-    result) and ``error``, the message stderr says and its file (named as results name
-    theirs) and line, null for an error of no file. A consumer reads why where it reads
-    the report, and a file written with -o is not left holding an earlier run's."""
-    file = error.path if error.path is not None and os.path.isfile(error.path) else None
+    result) and ``error`` (``error_object``). A consumer reads why where it reads the
+    report, and a file written with -o is not left holding an earlier run's."""
     document = {
         "schema": JSON_SCHEMA_ID,
         "conforms": False,
         "counts": Report(results=[]).counts,
         "results": [],
-        "error": {
-            "message": printable_characters(error.message),
-            "file": printable_characters(display_path(file)) if file is not None else None,
-            "line": error.line if file is not None else None,
-        },
+        "error": error_object(error),
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
