@@ -217,8 +217,11 @@ def _read(path: Path, data: bytes | None = None) -> dict[str, Any]:
         # read_text's universal newlines give them.
         text = raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
         return _parsed(text)
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise AnthologyError(f"cannot read the configuration: {exc}", path) from None
+    except UnicodeDecodeError as exc:  # at its line, as a data file's (sources.decode_utf8)
+        line = raw[: exc.start].count(b"\n") + 1
+        raise AnthologyError("not UTF-8 text", path, line) from None
     except tomllib.TOMLDecodeError as exc:
         raise _syntax_error(exc, text, path) from None
 
