@@ -1157,8 +1157,7 @@ def validate(
     from .reports import (
         WRITERS,
         junit_report,
-        sarif_limit_warning,
-        sarif_results,
+        limit_warning,
         select_results,
     )
     from .w3c_report import WRITERS as SHACL_WRITERS
@@ -1205,10 +1204,9 @@ def validate(
         _emit(junit_report(report, fail_on), output)
     else:
         _emit(WRITERS[fmt](report), output)
-    if fmt == "sarif":  # (the log is written whole: other readers take any size)
-        beyond = sarif_limit_warning(len(sarif_results(report)))
-        if beyond is not None:
-            _say(f"anthology-kg: warning: {beyond}")
+    beyond = limit_warning(fmt, report)  # (written whole all the same: the log keeps it)
+    if beyond is not None:
+        _say(f"anthology-kg: warning: {beyond}")
     sys.exit(EXIT_RULES if report.fails(fail_on) else EXIT_OK)
 
 

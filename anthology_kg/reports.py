@@ -306,6 +306,37 @@ def _repository_paths() -> Callable[[str], str]:
     return in_repository
 
 
+def _annotation(result: RuleResult) -> str:
+    """The workflow command that annotates ``result``: error, warning or notice."""
+    return {"Violation": "error", "Warning": "warning"}.get(graded(result.severity), "notice")
+
+
+#: GitHub shows the first this many annotations of each kind (error, warning, notice) a
+#: step writes, and of a job's steps together GITHUB_JOB_ANNOTATIONS (actions/toolkit,
+#: docs/problem-matchers.md, Limitations; GitHub's REST API, check runs: "GitHub Actions
+#: are limited to 10 warning annotations and 10 error annotations per step").
+GITHUB_STEP_ANNOTATIONS = 10
+GITHUB_JOB_ANNOTATIONS = 50
+
+
+def github_limit_warning(report: Report) -> str | None:
+    """What of ``github_report(report)`` GitHub does not show: the annotations of each
+    kind past the first ``GITHUB_STEP_ANNOTATIONS``; None when none is."""
+    kinds = Counter(_annotation(r) for r in report.counted)
+    past = [
+        f"{kinds[kind]:,} {kind}"
+        for kind in ("error", "warning", "notice")
+        if kinds[kind] > GITHUB_STEP_ANNOTATIONS
+    ]
+    if not past:
+        return None
+    return (
+        f"{' and '.join(past)} annotations: GitHub shows the first "
+        f"{GITHUB_STEP_ANNOTATIONS} of each kind a step writes ({GITHUB_JOB_ANNOTATIONS} of "
+        "a job's); the step's log lists every one"
+    )
+
+
 def github_report(report: Report) -> str:
     """GitHub Actions workflow commands: ``::error file=…,line=…,title=…::message``, data
     text escaped as ``_escape_data`` says, a file named from the top of its git work tree
@@ -313,7 +344,7 @@ def github_report(report: Report) -> str:
     in_repository = _repository_paths()
     lines = []
     for r in report.counted:
-        command = {"Violation": "error", "Warning": "warning"}.get(graded(r.severity), "notice")
+        command = _annotation(r)
         props = []
         if r.file:
             props.append(f"file={_escape_property(in_repository(r.file))}")
@@ -572,6 +603,17 @@ def sarif_results(report: Report) -> list[RuleResult]:
     """The results a SARIF log of ``report`` holds: all but those a baseline had and the
     files no longer have (``sarif_report``)."""
     return [r for r in report.results if r.baseline != "absent"]
+
+
+def limit_warning(fmt: str, report: Report) -> str | None:
+    """What GitHub does not take or show of ``report`` written in ``fmt`` (its code
+    scanning of a SARIF log, its annotations of workflow commands); None for all of it
+    or another format."""
+    if fmt == "sarif":
+        return sarif_limit_warning(len(sarif_results(report)))
+    if fmt == "github":
+        return github_limit_warning(report)
+    return None
 
 
 def sarif_limit_warning(count: int) -> str | None:
