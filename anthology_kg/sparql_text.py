@@ -1147,18 +1147,22 @@ def common_mistake(text: str, lines_before: int = 0) -> tuple[str, int, int] | N
     column (from 1, as pyoxigraph counts), where it is one of the common mistakes the
     parsers said only as tokens they expected ('expected OPTIONAL', 'Expected
     SelectQuery'): a triple pattern lacking its object (or predicate and object), a ','
-    or ';' followed by no object or predicate, a term after an object with no '.'
-    between, a string not closed on its line, a bracket closed by another or by none or
-    left open (said at the end of the text's last line), a FILTER's condition or an
-    OPTIONAL's (MINUS', GRAPH's, …) pattern not in its brackets, an operator lacking its
-    right operand, a word of no SPARQL (a keyword misspelt: the keywords it is close to
-    are named), a projection separated by commas or an expression in it with no AS,
-    ORDER or GROUP without BY, a solution modifier inside a group, two operands with no
-    operator between them. The place is the start
-    of the construct at fault (the triple pattern, the ';' pair, the operator, the
-    word). None for any other text, and for a text holding what the reader does not read
-    (a quoted triple, an annotation): it says only what it is sure of. Lines are counted
-    after the first ``lines_before`` of ``text`` (declarations put in front of it)."""
+    or ';' followed by no object or predicate, a blank node's predicate lacking its
+    object, a term after an object with no '.' between, a string not closed on its
+    line, a bracket closed by another or by none or left open, a FILTER's or HAVING's
+    condition or an OPTIONAL's (MINUS', GRAPH's, …) pattern not in its brackets, an
+    operator lacking its right operand, two operands with no operator between them, a
+    ',' with no expression before or after it, a word of no SPARQL (a keyword misspelt:
+    the keywords it is close to are named), a query that starts with no query form, a
+    projection separated by commas or an expression in it with no AS, ORDER or GROUP
+    without BY, a solution modifier inside a group, LIMIT or OFFSET without a number,
+    what follows a query's WHERE clause that is no solution modifier. The place is the
+    start of the construct at fault (the triple pattern, the ';' pair, the operator, the
+    word); a bracket left open is said after the text's last terminal (a comment after
+    it is no part of the query). None for any other text, and for a text holding what
+    the reader does not read (a quoted triple, an annotation): it says only what it is
+    sure of. Lines are counted after the first ``lines_before`` of ``text``
+    (declarations put in front of it)."""
     try:
         _MistakeReader(text, lines_before).read()
     except _Mistake as found:
@@ -1212,6 +1216,7 @@ class _MistakeReader:
     def read(self) -> None:
         self.no_query()
         self.balanced()
+        self.starts_with_a_form()
         form, i, n = None, 0, len(self.tokens)
         while i < n:
             word = self.word(i)
@@ -1223,24 +1228,53 @@ class _MistakeReader:
             elif self.at(i) == "{":
                 i = self.group(i)
                 if self.word(i) not in ("WHERE", "FROM") and self.at(i) != "{":
-                    i = self.modifiers(i)
+                    i = self.modifiers(i, last=True)
             elif form is not None and word is not None and word not in _SPARQL_WORDS:
                 raise self.unknown(i, ("WHERE", "FROM", "NAMED"))
             else:
                 i += 1
 
-    def no_query(self) -> None:
-        """A text of comments, blanks and declarations alone (an empty file, a query
-        commented out) as a mistake, at the end of its last character that is no blank."""
+    def after_prologue(self) -> int:
+        """The index of the first terminal after the PREFIX, BASE and (SPARQL 1.2)
+        VERSION declarations; past the last where one is cut short."""
         i, n = 0, len(self.tokens)
         while i < n:
             word = self.word(i)
             if word == "PREFIX":
                 i += 3  # PREFIX ex: <iri>
-            elif word == "BASE":
-                i += 2
+            elif word in ("BASE", "VERSION"):
+                i += 2  # BASE <iri>, VERSION "1.2"
             else:
-                return
+                return i
+        return i
+
+    def starts_with_a_form(self) -> None:
+        """A query that starts with no SELECT, CONSTRUCT, DESCRIBE or ASK (a VALUES
+        block or a group written first, a form misspelt) as a mistake, at that start,
+        where its declarations are well formed."""
+        i = self.after_prologue()
+        if self.word(i) in _FORMS or i >= len(self.tokens) or self.at(i)[:1] == "\\":
+            return  # (a codepoint escape, \u0041SK: read by rdflib, not by pyoxigraph)
+        for k in range(i):
+            word = self.word(k)
+            declared = self.at(k + (2 if word == "PREFIX" else 1))
+            if word == "PREFIX" and not self.at(k + 1).endswith(":"):
+                raise _Unsure
+            if word in ("PREFIX", "BASE") and not declared.startswith("<"):
+                raise _Unsure
+            if word == "VERSION" and declared[:1] not in "\"'":
+                raise _Unsure
+        if self.is_unknown(i):
+            raise self.unknown(i, (*sorted(_FORMS), "PREFIX", "BASE"))
+        said = "a query starts with SELECT, CONSTRUCT, DESCRIBE or ASK (after its PREFIX"
+        raise _Mistake(f"{said} and BASE declarations), not '{self.at(i)}'", self.offset(i))
+
+    def no_query(self) -> None:
+        """A text of comments, blanks and declarations alone (an empty file, a query
+        commented out) as a mistake, at the end of its last character that is no blank."""
+        i, n = self.after_prologue(), len(self.tokens)
+        if i < n:
+            return
         if i > n:
             return  # a declaration cut short: the parser's words say it
         said = "no query in the text: only comments and blanks"
@@ -1275,11 +1309,12 @@ class _MistakeReader:
                         start,
                     )
         if opened:
+            # (said after the last terminal: a comment after it is no part of the query)
             opening = opened[-1]
             raise _Mistake(
                 f"the text ends where the '{self.text[opening]}' of {self.place(opening)} "
                 f"is open: a '{_CLOSING[self.text[opening]]}' is missing",
-                len(self.text.rstrip()),
+                self.tokens[-1][1],
             )
 
     def unknown(self, i: int, expected: tuple[str, ...]) -> _Mistake:
@@ -1354,6 +1389,13 @@ class _MistakeReader:
             if self.word(k) == "EXISTS" and self.at(k + 1) == "{":
                 k = self.group(k + 1)
                 continue
+            if written == "," and self.at(k - 1) in ("(", ","):
+                said = f"',' follows '{self.at(k - 1)}' with no expression between them"
+                raise _Mistake(said, self.offset(k))
+            if written == "," and self.at(k + 1) == ")":
+                raise _Mistake(
+                    "',' is followed by ')' with no expression between them", self.offset(k)
+                )
             if self.operand_ends(k) and self.operand_starts(k + 1) and not quoted:
                 said = f"'{self.at(k + 1)}' follows '{self.at(k)}' with no operator (or ',')"
                 raise _Mistake(f"{said} between them", self.offset(k + 1))
@@ -1392,9 +1434,9 @@ class _MistakeReader:
         written = self.at(i)
         return len(written) > 1 and written[0] in "?$\"'" or written[:1].isdigit()
 
-    def modifiers(self, i: int) -> int:
+    def modifiers(self, i: int, last: bool = False) -> int:
         """The solution modifiers from ``i``, after a WHERE clause, up to the '}' of a
-        sub-SELECT or the end; the index of that '}'."""
+        sub-SELECT or, ``last`` (the query's own), the end; the index of that '}'."""
         n = len(self.tokens)
         while i < n and self.at(i) != "}":
             word = self.word(i)
@@ -1405,17 +1447,58 @@ class _MistakeReader:
                         f"{said} and what it {'groups' if word == 'GROUP' else 'orders'} by",
                         self.offset(i),
                     )
-                i += 2
+                i = self.conditions(i + 2, i)
+            elif word == "HAVING":
+                i = self.conditions(i + 1, i)
             elif word in ("LIMIT", "OFFSET"):
-                i += 2  # (a word for its number: pyoxigraph says it expected a digit)
+                if not self.at(i + 1).isdigit():
+                    said = f"{self.at(i)} takes a whole number, {word} 10"
+                    number = self.at(i + 1)
+                    said += f": '{number}' is none" if number else ", and the text ends"
+                    raise _Mistake(said, self.offset(i + 1))
+                i += 2
             elif word == "VALUES":
                 i = self.values(i + 1)
-            elif self.at(i) in _CLOSING:
-                i = self.closing(i)
             elif word is not None and self.at(i + 1) != "(" and word not in _SPARQL_WORDS:
                 raise self.unknown(i, ("GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "VALUES"))
+            elif last:
+                said = f"'{self.at(i)}' is no solution modifier: after its WHERE clause a query"
+                raise _Mistake(
+                    f"{said} has only GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET and VALUES",
+                    self.offset(i),
+                )
             else:
+                raise _Unsure
+        return i
+
+    def conditions(self, i: int, keyword: int) -> int:
+        """The conditions from ``i`` of the GROUP BY, HAVING or ORDER BY at ``keyword``
+        (a variable, a bracketed expression, a call; ASC or DESC and a bracketed
+        expression); the index after the last."""
+        having, count = self.word(keyword) == "HAVING", 0
+        while True:
+            written, word = self.at(i), self.word(i)
+            if word in ("ASC", "DESC") and self.word(keyword) == "ORDER":
+                if self.at(i + 1) != "(":
+                    raise _Unsure
+                i = self.expression(i + 1)
+            elif written[:1] in ("?", "$") and len(written) > 1 and not having:
                 i += 1
+            elif written == "(":
+                i = self.expression(i)
+            elif self.at(i + 1) == "(" and (
+                word is not None or ":" in written or written[:1] == "<" and len(written) > 1
+            ):
+                i = self.expression(i + 1)  # a function's call
+            else:
+                break
+            count += 1
+        operator = self.at(i)[:1] in _OPERATOR_CHARACTERS + "+-*/" and bool(self.at(i))
+        if having and (count == 0 or operator):
+            said = "HAVING takes its condition in parentheses, HAVING(…)"
+            raise _Mistake(said, self.offset(keyword))
+        if count == 0 or operator:
+            raise _Unsure
         return i
 
     def values(self, i: int) -> int:
@@ -1527,9 +1610,43 @@ class _MistakeReader:
             return i + 1
         if word in ("TRUE", "FALSE"):
             return i + 1
-        if first in "[(":
+        if first == "[":
+            end = self.closing(i)
+            if end > i + 2:
+                self.property_list(i + 1, end - 1)
+            return end
+        if first == "(":
             return self.closing(i)
         return None
+
+    def property_list(self, i: int, end: int) -> None:
+        """The predicates and objects of a blank node's brackets, from ``i`` to its ']'
+        at ``end``."""
+        node = self.written(i - 1, end + 1)
+        while True:
+            verb_at = i
+            i = self.after(self.verb(i), i, ())
+            if i == end or self.at(i) in (";", ","):
+                said = f"the predicate '{self.written(verb_at, i)}' of the blank node '{node}'"
+                raise _Mistake(f"{said} lacks its object", self.offset(verb_at))
+            i = self.after(self.node(i), i, ())
+            while self.at(i) == ",":
+                if i + 1 == end or self.at(i + 1) in (";", ","):
+                    raise _Mistake("',' is followed by no object", self.offset(i))
+                i = self.after(self.node(i + 1), i + 1, ())
+            if self.at(i) != ";":
+                if i == end:
+                    return
+                if self.node(i) is not None or self.verb(i) is not None:
+                    said = f"'{self.at(i)}' follows '{self.written(verb_at, i)}' in the blank"
+                    raise _Mistake(
+                        f"{said} node '{node}' with no ';' (or ',') between them", self.offset(i)
+                    )
+                raise _Unsure
+            while self.at(i) == ";":
+                i += 1
+            if i == end:
+                return
 
     def verb(self, i: int) -> int | None:
         """The index after the predicate (a property path) at ``i``; None where none is."""

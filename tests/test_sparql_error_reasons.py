@@ -29,8 +29,8 @@ def test_the_parsers_reason_is_said(tmp_path, text, reason):
 
 def test_a_list_of_tokens_is_still_said_as_a_list(tmp_path):
     query = tmp_path / "q.rq"
-    # (not a brace left open, which sparql_text.common_mistake says in words)
-    query.write_text("SELECT ?x WHERE { ?s ?p ?x } LIMIT x", encoding="utf-8")
+    # (not a brace left open, nor LIMIT x, which sparql_text.common_mistake says in words)
+    query.write_text("SELECT ?x WHERE { ?s ?p ?x } ORDER BY ASC ?x", encoding="utf-8")
     result = run_cli("sparql", str(query))
     assert result.exit_code == 2, result.output
-    assert result.stderr.startswith(f"{query}:1: SPARQL syntax error at column 36: expected one of")
+    assert result.stderr.startswith(f"{query}:1: SPARQL syntax error at column 30: expected one of")

@@ -11,7 +11,7 @@ import pytest
 from conftest import ENGINES, run_cli
 
 #: A clause neither parser reads, and no common mistake (sparql_text.common_mistake).
-BAD = 'FILTER(regex(?r, "x",))'
+BAD = "FILTER(regex(?r))"
 
 #: (the text, the line and column of the error: the FILTER of BAD)
 INNER = [
