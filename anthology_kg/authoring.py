@@ -86,11 +86,23 @@ def new_entry_graph(
         graph.add((entry, AK.authors, Literal(authors)))
     if category is not None:
         graph.add((entry, AK.category, AK[category]))
-    if cls in (AK.Reference, AK.LiteratureRecord):
-        graph.add((entry, AK.readingStatus, AK.unread))
-    if cls == AK.DecisionRecord:
-        graph.add((entry, AK.status, AK.proposed))
+    for prop, value, _ in template_values(kind):
+        graph.add((entry, prop, value))
     return graph
+
+
+def template_values(kind: str) -> list[tuple[URIRef, URIRef, str]]:
+    """The values ``new_entry_graph`` gives an entry of ``kind`` that no option stated:
+    each property, its value and why, for ``new`` to say them (the record's author, not
+    the tool, states what the entry is; a value the template chose must be seen)."""
+    cls = KINDS[kind]
+    if cls in (AK.Reference, AK.LiteratureRecord):
+        why = "a new entry is unread; once read, ak:read with a note on it, as rule 5 asks"
+        return [(AK.readingStatus, AK.unread, why)]
+    if cls == AK.DecisionRecord:
+        why = "a proposed record admits no category for rule 1; once accepted, ak:accepted"
+        return [(AK.status, AK.proposed, why)]
+    return []
 
 
 #: The categories rule 1 admits, as the query of aks:Rule1AdmittedCategory reads them

@@ -2106,10 +2106,17 @@ def new(settings, kind, identifier, title, authors, category) -> None:
 
     Refuses an identifier of the wrong form or one the anthology has, and a category
     no decision record in force admits, as rule 1 reads them (exit 2, nothing written).
-    Prints what the rules still ask of the entry: only you can fill it in. With -q
+    Prints what the rules still ask of the entry: only you can fill it in; and the
+    values the template set that no option gave (a new reference or lit entry unread,
+    a decision record proposed), for you to change where they are not so. With -q
     (anthology-kg -q new …), prints only the path of the file written, for a script.
     """
-    from .authoring import new_entry_graph, refuse_unusable_rules, write_new_entry
+    from .authoring import (
+        new_entry_graph,
+        refuse_unusable_rules,
+        template_values,
+        write_new_entry,
+    )
     from .resources import bundled_dir, find_root
     from .validation import validate as run_validation
 
@@ -2125,12 +2132,18 @@ def new(settings, kind, identifier, title, authors, category) -> None:
     _out(f"wrote {display_path(path)}")
     report = run_validation(settings.engine(validates=True), allow_service=settings.allow_service)
     todo = [r for r in report.counted if r.focus == identifier]
+    said = set()
     for r in todo:
         # A result about a value the entry has asks to change it, not to fill it in.
         value = r.shown_value or r.value
         what = " ".join(part for part in (r.path, value) if part)
+        said.add(what)
         todo_text = f"{what} ({r.message})" if what else r.message
         _out(f"{'to change' if value else 'to fill in'}: {printable(todo_text)}")
+    for prop, value, why in template_values(kind):
+        what = f"{anthology.normalize(prop)} {anthology.normalize(value)}"
+        if what not in said:  # a rule that refuses it has said so already
+            _out(f"set by the template: {what} ({why})")
     if not todo:
         _out(f"{identifier} passes check")
 
