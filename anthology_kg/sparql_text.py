@@ -1127,6 +1127,9 @@ _OPERATOR_CHARACTERS = "=<>!&|"
 #: The solution modifiers' keywords, which follow a WHERE clause (``_AFTER_WHERE`` but
 #: VALUES, which a group may hold).
 _MODIFIER_WORDS = ("GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET")
+#: The place of each solution modifier and VALUES after a WHERE clause, in the order the
+#: grammar gives them (LIMIT and OFFSET in either order).
+_MODIFIER_STAGES = {"GROUP": 0, "HAVING": 1, "ORDER": 2, "LIMIT": 3, "OFFSET": 3, "VALUES": 4}
 _CLOSING = {"(": ")", "[": "]", "{": "}"}
 
 
@@ -1154,15 +1157,17 @@ def common_mistake(text: str, lines_before: int = 0) -> tuple[str, int, int] | N
     operator lacking its right operand, two operands with no operator between them, a
     ',' with no expression before or after it, a word of no SPARQL (a keyword misspelt:
     the keywords it is close to are named), a query that starts with no query form, a
-    projection separated by commas or an expression in it with no AS, ORDER or GROUP
-    without BY, a solution modifier inside a group, LIMIT or OFFSET without a number,
-    what follows a query's WHERE clause that is no solution modifier. The place is the
-    start of the construct at fault (the triple pattern, the ';' pair, the operator, the
-    word); a bracket left open is said after the text's last terminal (a comment after
-    it is no part of the query). None for any other text, and for a text holding what
-    the reader does not read (a quoted triple, an annotation): it says only what it is
-    sure of. Lines are counted after the first ``lines_before`` of ``text``
-    (declarations put in front of it)."""
+    SELECT projecting nothing, a projection separated by commas or an expression in it
+    with no AS, ORDER or GROUP without BY or without a condition, a solution modifier
+    inside a group, two or out of their order, LIMIT or OFFSET without a number, what
+    follows a query's WHERE clause that is no solution modifier, a pattern beside a
+    sub-SELECT, a UNION not between braces, IN without parentheses, an empty FILTER().
+    The place is the start of the construct at fault (the triple pattern, the ';' pair,
+    the operator, the word); a bracket left open is said after the text's last terminal
+    (a comment after it is no part of the query). None for any other text, and for a
+    text holding what the reader does not read (a quoted triple, an annotation): it says
+    only what it is sure of. Lines are counted after the first ``lines_before`` of
+    ``text`` (declarations put in front of it)."""
     try:
         _MistakeReader(text, lines_before).read()
     except _Mistake as found:
@@ -1343,6 +1348,10 @@ class _MistakeReader:
 
     def projection(self, i: int) -> int:
         """A SELECT's projection from ``i``; the index of what follows it."""
+        i += self.word(i) in ("DISTINCT", "REDUCED")
+        if self.word(i) in ("WHERE", "FROM") or self.at(i) == "{":
+            said = "SELECT projects nothing: SELECT * or the variables, SELECT ?s ?o"
+            raise _Mistake(said, self.offset(i))
         while i < len(self.tokens):
             word, written = self.word(i), self.at(i)
             if word in ("WHERE", "FROM") or written == "{":
@@ -1389,6 +1398,9 @@ class _MistakeReader:
             if self.word(k) == "EXISTS" and self.at(k + 1) == "{":
                 k = self.group(k + 1)
                 continue
+            if self.word(k) == "IN" and self.at(k + 1) != "(":
+                said = f"{written} takes its values in parentheses, {written.upper()} (…)"
+                raise _Mistake(said, self.offset(k))
             if written == "," and self.at(k - 1) in ("(", ","):
                 said = f"',' follows '{self.at(k - 1)}' with no expression between them"
                 raise _Mistake(said, self.offset(k))
@@ -1437,9 +1449,20 @@ class _MistakeReader:
     def modifiers(self, i: int, last: bool = False) -> int:
         """The solution modifiers from ``i``, after a WHERE clause, up to the '}' of a
         sub-SELECT or, ``last`` (the query's own), the end; the index of that '}'."""
-        n = len(self.tokens)
+        n, stage, previous = len(self.tokens), 0, -1
         while i < n and self.at(i) != "}":
             word = self.word(i)
+            if word in _MODIFIER_STAGES:
+                if previous >= 0 and (
+                    _MODIFIER_STAGES[word] < stage or self.word(previous) == word
+                ):
+                    said = f"{self.named(i)} follows {self.named(previous)}: a query's solution"
+                    raise _Mistake(
+                        f"{said} modifiers come each once, in the order GROUP BY, HAVING, "
+                        "ORDER BY, LIMIT and OFFSET (in either order), VALUES",
+                        self.offset(i),
+                    )
+                stage, previous = _MODIFIER_STAGES[word], i
             if word in ("GROUP", "ORDER"):
                 if self.word(i + 1) != "BY":
                     said = f"{self.at(i)} is followed by BY: {word} BY"
@@ -1467,6 +1490,9 @@ class _MistakeReader:
                     f"{said} has only GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET and VALUES",
                     self.offset(i),
                 )
+            elif self.node(i) is not None or self.at(i) == "{" or word in _GROUP_WORDS:
+                said = f"'{self.at(i)}' follows a sub-SELECT in its braces: a sub-SELECT is"
+                raise _Mistake(f"{said} alone in its group, {{ SELECT … }}", self.offset(i))
             else:
                 raise _Unsure
         return i
@@ -1497,6 +1523,9 @@ class _MistakeReader:
         if having and (count == 0 or operator):
             said = "HAVING takes its condition in parentheses, HAVING(…)"
             raise _Mistake(said, self.offset(keyword))
+        if count == 0 and (self.at(i) in ("", "}") or self.word(i) in _MODIFIER_STAGES):
+            said = f"{self.at(keyword)} BY is followed by no condition: a variable or an"
+            raise _Mistake(f"{said} expression in parentheses", self.offset(keyword))
         if count == 0 or operator:
             raise _Unsure
         return i
@@ -1561,6 +1590,8 @@ class _MistakeReader:
                 i = self.values(i + 1)
             elif word in _MODIFIER_WORDS:
                 raise self.misplaced_modifier(i)
+            elif word == "UNION":
+                raise self.union_unbraced(i)
             else:
                 i = self.triples(i)
 
@@ -1572,6 +1603,8 @@ class _MistakeReader:
         if word == "EXISTS":
             return self.braced(k + 1, k)
         if self.at(k) == "(":
+            if self.at(k + 1) == ")":
+                raise _Mistake(f"{self.at(i)}() holds no condition", self.offset(i))
             return self.expression(k)
         if self.at(k + 1) == "(" and (
             word is not None or ":" in self.at(k) or self.at(k)[:1] == "<"
@@ -1716,6 +1749,8 @@ class _MistakeReader:
                 return k
             if self.word(k) in _MODIFIER_WORDS:
                 raise self.misplaced_modifier(k)
+            if self.word(k) == "UNION":
+                raise self.union_unbraced(k)
             if self.node(k) is not None or self.verb(k) is not None:
                 said = (
                     f"'{self.at(k)}' follows the triple pattern '{self.written(start, k)}' "
@@ -1723,6 +1758,16 @@ class _MistakeReader:
                 )
                 raise _Mistake(said, self.offset(k))
             raise self.unknown(k, _GROUP_WORDS) if self.is_unknown(k) else _Unsure
+
+    def named(self, i: int) -> str:
+        """The solution modifier at ``i`` by its keywords as written (ORDER BY)."""
+        return self.written(i, i + 2) if self.word(i + 1) == "BY" else self.at(i)
+
+    def union_unbraced(self, i: int) -> _Mistake:
+        """The UNION ``i`` that follows no group pattern in braces."""
+        return _Mistake(
+            "UNION joins two group patterns in braces, { … } UNION { … }", self.offset(i)
+        )
 
     def misplaced_modifier(self, i: int) -> _Mistake:
         """The solution modifier ``i`` written among a group's patterns."""

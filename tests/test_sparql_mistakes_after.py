@@ -21,6 +21,12 @@ NOT_A_MODIFIER = (
     "ORDER BY, LIMIT, OFFSET and VALUES"
 )
 UNCLOSED = "the text ends where the '{' of line 1, column 16 is open: a '}' is missing"
+NO_CONDITION = "is followed by no condition: a variable or an expression in parentheses"
+ORDER = (
+    "a query's solution modifiers come each once, in the order GROUP BY, HAVING, ORDER BY, "
+    "LIMIT and OFFSET (in either order), VALUES"
+)
+NOTHING = "projects nothing: SELECT * or the variables, SELECT ?s ?o"
 
 #: (the text, what is said, line, column)
 MISTAKES = [
@@ -102,6 +108,36 @@ MISTAKES = [
         2,
         1,
     ),
+    ("SELECT * WHERE { ?s ?p ?o } GROUP BY", f"GROUP BY {NO_CONDITION}", 1, 29),
+    ("SELECT * WHERE { ?s ?p ?o } ORDER BY LIMIT 1", f"ORDER BY {NO_CONDITION}", 1, 29),
+    ("SELECT * WHERE { ?s ?p ?o } LIMIT 1 LIMIT 2", f"LIMIT follows LIMIT: {ORDER}", 1, 37),
+    (
+        "SELECT ?s WHERE { ?s ?p ?o } ORDER BY ?s GROUP BY ?s",
+        f"GROUP BY follows ORDER BY: {ORDER}",
+        1,
+        42,
+    ),
+    (
+        "SELECT * WHERE { { SELECT ?s WHERE { ?s ?p ?o } ?x ?y ?z } }",
+        "'?x' follows a sub-SELECT in its braces: a sub-SELECT is alone in its group, { SELECT … }",
+        1,
+        49,
+    ),
+    (
+        "SELECT * WHERE { ?s ?p ?o UNION { ?s ?q ?o } }",
+        "UNION joins two group patterns in braces, { … } UNION { … }",
+        1,
+        27,
+    ),
+    (
+        "SELECT * WHERE { ?s ?p ?o FILTER (?o NOT IN 1, 2) }",
+        "IN takes its values in parentheses, IN (…)",
+        1,
+        42,
+    ),
+    ("SELECT * WHERE { ?s ?p ?o FILTER() }", "FILTER() holds no condition", 1, 27),
+    ("SELECT WHERE { ?s ?p ?o }", f"SELECT {NOTHING}", 1, 8),
+    ("SELECT DISTINCT { ?s ?p ?o }", f"SELECT {NOTHING}", 1, 17),
     ("SELECT * WHERE {\n  ?s ?p ?o .\n  # a comment\n", UNCLOSED, 2, 13),
     ("SELECT * WHERE {\n  ?s ?p ?o . # a comment", UNCLOSED, 2, 13),
 ]
@@ -130,6 +166,9 @@ def test_the_mistake_is_said_at_its_place_on_both_engines(
         "CONSTRUCT WHERE { ?s ?p ?o } LIMIT 1",
         "DESCRIBE <urn:x>",
         "BASE <http://ex.org/>\nASK {} VALUES () { () }",
+        "SELECT REDUCED ?s WHERE { { ?s ?p ?o } UNION { ?s ?q ?o } FILTER(?o NOT IN (1)) }",
+        "SELECT ?s WHERE { ?s ?p ?o } OFFSET 2 LIMIT 1 VALUES ?s { <urn:x> }",
+        "SELECT * WHERE { { SELECT ?s WHERE { ?s ?p ?o } LIMIT 1 VALUES ?s { <urn:x> } } }",
     ],
 )
 def test_no_mistake_is_found_in_a_good_text(text):
