@@ -13,6 +13,7 @@ from anthology_kg.validation import validate
 RULES = FIXTURES / "rules"
 A = "ADR-032"
 ID = "dcterms:identifier"
+AL = "ak:algorithm"
 
 # (severity, focus, shape, adr, file, line, path, value): the line of the triple at
 # fault, or of the focus entry's subject where no single triple is (a missing value)
@@ -249,6 +250,13 @@ EXPECTED = {
             ("Violation", "LIT-001", "Rule6PairNotContradicted", None, "LIT-001.ttl", line, p, v)
             for line, p, v in ((18, "ak:algorithm", "ak:PPO"), (19, "ak:baseline", "ak:ES"))
         ),
+    },
+    # A figure's algorithm that is no ak:Algorithm (hunt23): a category, an entry, a
+    # text; the point figure of a claim quoting no range is not asked (-good: the
+    # vocabulary's, one the anthology declares, one of a subclass it declares).
+    "rule6-algorithm-bad": {
+        ("Violation", "LIT-001", "Rule6RangeNamesAlgorithm", None, "LIT-001.ttl", line, AL, v)
+        for line, v in ((15, "ak:infrastructure"), (17, "SOTA-001"), (19, "PPO"))
     },
     "rule6-unstated": {
         (
@@ -536,6 +544,20 @@ EXPECTED = {
             "ak:algorithm",
             None,
         ),
+    },
+    # An arm's algorithm that is no ak:Algorithm (hunt23): a category, an entry, a text.
+    "rule10-algorithm-bad": {
+        (
+            "Violation",
+            "COMPARISON-x",
+            "Rule10ArmHasAlgorithm",
+            None,
+            "COMPARISON-x.ttl",
+            line,
+            AL,
+            v,
+        )
+        for line, v in ((12, "ak:infrastructure"), (15, "SOTA-001"), (18, "PPO"))
     },
     # Replaced by itself only, or by an entry that is no decision record (hunt3 F10;
     # rule10-replaced-good: dcterms:isReplacedBy alone replaces).
