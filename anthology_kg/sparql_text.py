@@ -1115,7 +1115,7 @@ _SPARQL_WORDS = frozenset(
     STRENDS STRBEFORE STRAFTER YEAR MONTH DAY HOURS MINUTES SECONDS TIMEZONE TZ NOW UUID
     STRUUID MD SHA COALESCE IF STRLANG STRDT SAMETERM ISIRI ISURI ISBLANK ISLITERAL
     ISNUMERIC REGEX SUBSTR REPLACE TRIPLE SUBJECT PREDICATE OBJECT ISTRIPLE LANGDIR
-    STRLANGDIR HASLANG HASLANGDIR""".split()
+    STRLANGDIR HASLANG HASLANGDIR ADJUST""".split()
 )
 #: The keywords that open a pattern of a group other than a triple pattern (the grammar's
 #: GraphPatternNotTriples and Filter, and LATERAL): a triple pattern ends before one.
@@ -1131,6 +1131,8 @@ _MODIFIER_WORDS = ("GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET")
 #: grammar gives them (LIMIT and OFFSET in either order).
 _MODIFIER_STAGES = {"GROUP": 0, "HAVING": 1, "ORDER": 2, "LIMIT": 3, "OFFSET": 3, "VALUES": 4}
 _CLOSING = {"(": ")", "[": "]", "{": "}"}
+#: What may follow a term of a triple pattern or expression, not start one.
+_ENDS_A_TERM = ("", "}", ".", ";", ",", ")", "]")
 
 
 class _Mistake(Exception):
@@ -1161,7 +1163,9 @@ def common_mistake(text: str, lines_before: int = 0) -> tuple[str, int, int] | N
     with no AS, ORDER or GROUP without BY or without a condition, a solution modifier
     inside a group, two or out of their order, LIMIT or OFFSET without a number, what
     follows a query's WHERE clause that is no solution modifier, a pattern beside a
-    sub-SELECT, a UNION not between braces, IN without parentheses, an empty FILTER().
+    sub-SELECT, a UNION not between braces, IN without parentheses, an empty FILTER(),
+    a function misspelt, '@' or '^^' with no language tag or datatype, AS with no
+    variable.
     The place is the start of the construct at fault (the triple pattern, the ';' pair,
     the operator, the word); a bracket left open is said after the text's last terminal
     (a comment after it is no part of the query). None for any other text, and for a
@@ -1398,6 +1402,12 @@ class _MistakeReader:
             if self.word(k) == "EXISTS" and self.at(k + 1) == "{":
                 k = self.group(k + 1)
                 continue
+            self.function(k)
+            if self.word(k) == "AS" and self.at(k + 1)[:1] not in ("?", "$"):
+                said = "AS names the variable bound, … AS ?name"
+                if self.at(k + 1) != ")":
+                    said += f": '{self.at(k + 1)}' is no variable"
+                raise _Mistake(said, self.offset(k + 1))
             if self.word(k) == "IN" and self.at(k + 1) != "(":
                 said = f"{written} takes its values in parentheses, {written.upper()} (…)"
                 raise _Mistake(said, self.offset(k))
@@ -1424,6 +1434,19 @@ class _MistakeReader:
                     raise _Mistake(f"'{operator}' lacks its right operand", self.offset(first))
             k += 1
         return end
+
+    def function(self, i: int) -> None:
+        """The word at ``i`` called as a function that is none of SPARQL's, as a mistake
+        where it is close to one (a word far from any is left to the parsers: one of a
+        draft pyoxigraph reads, say)."""
+        word = self.word(i)
+        if word is None or word in _SPARQL_WORDS or self.at(i + 1) != "(":
+            return
+        from .config import did_you_mean
+
+        hint = did_you_mean(word, sorted(_SPARQL_WORDS))
+        if hint:
+            raise _Mistake(f"'{self.at(i)}' is no function of SPARQL{hint}", self.offset(i))
 
     def operand_ends(self, i: int) -> bool:
         """Whether the terminal ``i`` may end an operand of an expression: a variable,
@@ -1609,6 +1632,7 @@ class _MistakeReader:
         if self.at(k + 1) == "(" and (
             word is not None or ":" in self.at(k) or self.at(k)[:1] == "<"
         ):
+            self.function(k)
             return self.expression(k + 1)  # a function's call
         said = f"{self.at(i)} takes its condition in parentheses, FILTER(…)"
         raise _Mistake(said, self.offset(i))
@@ -1629,12 +1653,17 @@ class _MistakeReader:
             raise _Unsure  # (a quoted triple, an annotation)
         if first in "\"'":
             k = i + 1
-            if self.at(k) == "@" and self.word(k + 1) is not None:
+            if self.at(k) == "@" and self.word(k + 1) is None:
+                raise _Mistake("'@' is followed by no language tag, \"…\"@en", self.offset(k))
+            if self.at(k) == "@":
                 k += 2
                 while self.at(k) == "-" and self.tokens[k][1] == self.tokens[k + 1][0]:
                     k += 2
             elif self.at(k) == self.at(k + 1) == "^":
                 k += 2
+                if self.at(k) in _ENDS_A_TERM:
+                    said = "'^^' is followed by no datatype IRI, \"…\"^^xsd:integer"
+                    raise _Mistake(said, self.offset(k - 2))
                 if self.node(k) is None or self.at(k)[:1] in "\"'[(?$":
                     raise _Unsure
                 k += 1

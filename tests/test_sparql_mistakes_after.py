@@ -138,6 +138,32 @@ MISTAKES = [
     ("SELECT * WHERE { ?s ?p ?o FILTER() }", "FILTER() holds no condition", 1, 27),
     ("SELECT WHERE { ?s ?p ?o }", f"SELECT {NOTHING}", 1, 8),
     ("SELECT DISTINCT { ?s ?p ?o }", f"SELECT {NOTHING}", 1, 17),
+    (
+        "SELECT * WHERE { ?s ?p ?o FILTER(STRLENN(?o) > 1) }",
+        "'STRLENN' is no function of SPARQL; did you mean 'STRLEN'?",
+        1,
+        34,
+    ),
+    (
+        'SELECT * WHERE { ?s ?p ?o FILTER strstart(?o, "a") }',
+        "'strstart' is no function of SPARQL; did you mean 'STRSTARTS'?",
+        1,
+        34,
+    ),
+    ('SELECT * WHERE { ?s ?p "x"@ }', "'@' is followed by no language tag, \"…\"@en", 1, 27),
+    (
+        'SELECT * WHERE { ?s ?p "x"^^ . }',
+        "'^^' is followed by no datatype IRI, \"…\"^^xsd:integer",
+        1,
+        27,
+    ),
+    (
+        "SELECT * WHERE { ?s ?p ?o BIND(?o AS 1) }",
+        "AS names the variable bound, … AS ?name: '1' is no variable",
+        1,
+        38,
+    ),
+    ("SELECT (?o AS) WHERE { ?s ?p ?o }", "AS names the variable bound, … AS ?name", 1, 14),
     ("SELECT * WHERE {\n  ?s ?p ?o .\n  # a comment\n", UNCLOSED, 2, 13),
     ("SELECT * WHERE {\n  ?s ?p ?o . # a comment", UNCLOSED, 2, 13),
 ]
@@ -169,6 +195,8 @@ def test_the_mistake_is_said_at_its_place_on_both_engines(
         "SELECT REDUCED ?s WHERE { { ?s ?p ?o } UNION { ?s ?q ?o } FILTER(?o NOT IN (1)) }",
         "SELECT ?s WHERE { ?s ?p ?o } OFFSET 2 LIMIT 1 VALUES ?s { <urn:x> }",
         "SELECT * WHERE { { SELECT ?s WHERE { ?s ?p ?o } LIMIT 1 VALUES ?s { <urn:x> } } }",
+        'SELECT (STRLEN("a"@en-GB) AS ?n) WHERE { ?s ?p "1"^^<urn:t>, "2"^^xsd:integer '
+        "FILTER(isIRI(?s) && langMatches(lang(?o), '*') && ADJUST(?d, ?z) != ?d) }",
     ],
 )
 def test_no_mistake_is_found_in_a_good_text(text):
