@@ -15,4 +15,4 @@ def test_a_configuration_file_with_a_byte_order_mark_is_read(bundled_copy, monke
     monkeypatch.chdir(bundled_copy)
     result = run_cli("check")
     assert result.exit_code == 0, result.output
-    assert "not TOML" not in result.stderr and result.stdout.endswith("2 rule shapes\n")
+    assert "not TOML" not in result.stderr and result.stdout.endswith("3 rule shapes\n")

@@ -35,7 +35,7 @@ def test_an_unknown_pattern_on_the_command_line_is_an_input_error(command, optio
     ("pattern", "shapes", "code"),
     [
         ("AK002", 1, 1),
-        ("AK00", 28, 1),  # a code prefix: AK001-AK009
+        ("AK00", 29, 1),  # a code prefix: AK001-AK009
         ("AK01", 3, 0),
         ("aks:Rule2NoPracticeOnInfrastructure", 1, 1),
         ("Rule2NoPracticeOnInfrastructure", 1, 1),

@@ -473,6 +473,17 @@ EXPECTED = {
             "LIT-001",
         ),
     },
+    # What an open question concerns, and the property it asks for, written as a text
+    # (hunt23): the question is the focus, the result names the property at fault
+    # (-good: IRIs; a property as a blank node: tests/test_rule_values.py).
+    "rule9-concerns-bad": {
+        ("Violation", q, "Rule9ConcernIsNoText", None, f"{q}.ttl", line, path, value)
+        for q, line, path, value in (
+            ("QUESTION-x", 12, "ak:concerns", "COMPARISON-x-a"),
+            ("QUESTION-y", 10, "ak:concerns", "COMPARISON-x"),
+            ("QUESTION-y", 11, "ak:concernsProperty", "trainedWith"),
+        )
+    },
     # A class of ak: the ontology does not define, misspelt (hunt21 #2): the entry and
     # a claim of it, placed at the type each names.
     "rule9-class-bad": {
