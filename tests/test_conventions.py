@@ -118,8 +118,8 @@ def test_json_listings():
     stats = json.loads(run_cli("stats", "--format", "json").stdout)
     assert stats["entries"] == 8 and stats["triples"] > 0 and len(stats["files"]) == 8
     rules = json.loads(run_cli("rules", "--format", "json").stdout)
-    # 32 shapes: 30 rules and the two that report stated unknowns (Info)
-    assert len(rules) == 32 and {r["code"] for r in rules} >= {"AK001", "AK010"}
+    # 33 shapes: 31 rules and the two that report stated unknowns (Info)
+    assert len(rules) == 33 and {r["code"] for r in rules} >= {"AK001", "AK010"}
     queries = json.loads(run_cli("queries", "--format", "json").stdout)
     depends = next(q for q in queries if q["name"] == "depends-on")
     assert depends["params"][0]["name"] == "entry" and depends["params"][0]["type"] == "entry"

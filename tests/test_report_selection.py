@@ -36,7 +36,7 @@ def test_an_unknown_pattern_on_the_command_line_is_an_input_error(command, optio
     [
         ("AK002", 1, 1),
         ("AK00", 29, 1),  # a code prefix: AK001-AK009
-        ("AK01", 3, 0),
+        ("AK01", 4, 0),
         ("aks:Rule2NoPracticeOnInfrastructure", 1, 1),
         ("Rule2NoPracticeOnInfrastructure", 1, 1),
         ("ak002", 1, 1),

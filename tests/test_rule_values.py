@@ -1,6 +1,7 @@
 """The values the rules read are of the kind the vocabulary names (hunt23), with
 --inference as without, on both engines: an arm's or a range figure's ak:algorithm is an
-ak:Algorithm (rules 10 and 6); what an open question concerns is named by an IRI (rule 9).
+ak:Algorithm (rules 10 and 6); what an open question concerns is named by an IRI (rule 9);
+a decision record's status is one of the ontology's (rule 10).
 
 Under --inference a closure types every IRI value of ak:algorithm an ak:Algorithm
 (rdfs:range, rdfs3), a category or an entry included: there only a text is found, as
@@ -70,3 +71,44 @@ def test_a_property_a_question_asks_for_is_no_blank_node(engine, tmp_path):
     assert len(found) == 1, result.stdout
     assert "data/QUESTION-z.ttl:6:1: " in found[0]
     assert found[0].endswith("(QUESTION-z, ak:concernsProperty [] of QUESTION-z)")
+
+
+def test_the_statuses_rule_10_knows_are_the_ontologys():
+    """aks:Rule10KnownStatus lists the ontology's decision statuses (its members of
+    ak:DecisionStatus): one added to the ontology and not to the list would be refused;
+    and rule 1's statuses out of force are among them."""
+    from rdflib import RDF, Graph, Namespace
+    from rdflib.collection import Collection
+    from rdflib.namespace import SH
+
+    from anthology_kg import resources
+
+    ak = Namespace("https://w3id.org/anthology-kg/ns#")
+    aks = Namespace("https://w3id.org/anthology-kg/shapes#")
+    ontology = Graph().parse(resources.ontology_file())
+    statuses = set(ontology.subjects(RDF.type, ak.DecisionStatus))
+    shapes_dir = resources.bundled_dir() / "ontology" / "shapes"
+    shapes = Graph().parse(shapes_dir / "integrity.ttl")
+    listed = Collection(shapes, shapes.value(aks.Rule10KnownStatus, SH["in"]))
+    assert len(statuses) == 4 and set(listed) == statuses
+    rule1 = Graph().parse(shapes_dir / "adr-032.ttl")
+    query = " ".join(str(q) for q in rule1.objects(None, SH.select))
+    out_of_force = query[query.index("?status IN (") :].split(")")[0]
+    assert out_of_force.count("ak:") == 3
+    assert all(f"ak:{name}" in out_of_force for name in ("proposed", "superseded", "deprecated"))
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+@pytest.mark.parametrize("inference", ["rdfs", "owlrl"])
+def test_a_status_that_is_none_of_the_ontologys_is_found_under_inference(engine, inference):
+    args = ("check", "--engine", engine, "--inference", inference)
+    bad = run_cli("--root", str(RULES / "rule10-status-bad"), *args)
+    assert bad.exit_code == 1, bad.output
+    found = [line for line in bad.stdout.splitlines() if "AK010 Violation" in line]
+    assert [line.rsplit(", ", 1)[1] for line in found] == [
+        "ak:status superseded)",
+        'ak:status "deprecated"@en)',
+        "ak:status https://example.org/retired)",
+    ], bad.stdout
+    good = run_cli("--root", str(RULES / "rule10-status-good"), *args)
+    assert good.exit_code == 0, good.output

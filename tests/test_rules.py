@@ -570,6 +570,16 @@ EXPECTED = {
         )
         for line, v in ((12, "ak:infrastructure"), (15, "SOTA-001"), (18, "PPO"))
     },
+    # A status that is none of the ontology's (hunt23): a text, a language-tagged text, a
+    # status of one's own (-good: each of the ontology's four).
+    "rule10-status-bad": {
+        ("Violation", adr, "Rule10KnownStatus", None, f"{adr}.ttl", line, "ak:status", value)
+        for adr, line, value in (
+            ("ADR-002", 10, "superseded"),
+            ("ADR-003", 8, "deprecated"),
+            ("ADR-004", 9, "https://example.org/retired"),
+        )
+    },
     # Replaced by itself only, or by an entry that is no decision record (hunt3 F10;
     # rule10-replaced-good: dcterms:isReplacedBy alone replaces).
     "rule10-replaced-bad": {

@@ -175,7 +175,7 @@ def test_rules_lists_each_shape():
     result = run_cli("rules")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert len(lines) == 32
+    assert len(lines) == 33
     assert "aks:Rule2NoPracticeOnInfrastructure\trule 2\tADR-032\tViolation\t" in result.stdout
     assert any(line.split("\t")[2:4] == ["ADR-032", "Warning"] for line in lines)
 
