@@ -376,7 +376,7 @@ class _ConformanceTally:
 #: it runs beside under ``-n`` (``--dist loadscope``): both in one worker, so the shared
 #: work is done once, not once a worker. Virtuoso (stores.virtuoso): test_server,
 #: test_pushdown, test_reproducibility_loop, test_query_subclasses, test_query_one_row,
-#: test_rule6_virtuoso. The
+#: test_rule6_virtuoso, test_rule5_virtuoso. The
 #: reference engine's results of the fixtures (reference_results): test_engines,
 #: test_rules. The browser (``browser``, kept from one module to the next that uses it):
 #: test_site, test_site_reading.
@@ -386,6 +386,7 @@ BESIDE = {
     "tests/test_query_subclasses.py": "tests/test_server.py",
     "tests/test_query_one_row.py": "tests/test_server.py",
     "tests/test_rule6_virtuoso.py": "tests/test_server.py",
+    "tests/test_rule5_virtuoso.py": "tests/test_server.py",
     "tests/test_rules.py": "tests/test_engines.py",
     "tests/test_site_reading.py": "tests/test_site.py",
 }
