@@ -547,11 +547,12 @@ def _constraint_messages_alone(
         self, datagraph, focus_node, value_node, result_path, constraint_component,
         source_constraint, extra_messages, bound_vars,
     )  # fmt: skip
-    if not extra_messages:
+    messages = extra_messages or (list(self.shape.message) if bound_vars is not None else None)
+    if not messages:
         return made
     description, result, triples = made
     triples = [t for t in triples if t[1] != SH.resultMessage]
-    for message in dict.fromkeys(extra_messages):
+    for message in dict.fromkeys(messages):
         if isinstance(message, Literal) and bound_vars is not None:
             text = _sparql_message_filled(self, str(message), bound_vars)
             language = message.language

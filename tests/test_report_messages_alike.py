@@ -61,3 +61,32 @@ def test_a_constraint_s_messages_replace_its_shape_s(reports, engine):
 
 def test_the_report_graphs_are_the_same(reports):
     assert reports["fast"].stdout == reports["reference"].stdout
+
+
+TAGGED_SHAPE = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix ex: <http://example.org/shapes#> .
+ex:Multi a sh:NodeShape ; sh:targetClass ak:LiteratureRecord ;
+    sh:message "shape words"@en, "Formworte"@de ;
+    sh:sparql [ sh:select '''SELECT $this WHERE {
+        $this a <https://w3id.org/anthology-kg/ns#LiteratureRecord> }''' ] .
+"""
+
+
+def test_a_shape_s_tagged_messages_keep_their_tags_on_a_constraint_without_its_own(tmp_path):
+    """review49 #1: the constraint has no sh:message, so its results have the shape's,
+    each with its tag, on both engines (pySHACL wrote them untagged, and text then chose
+    another one to show)."""
+    root = rules_fixture_copy(tmp_path, "rule1-good", TAGGED_SHAPE)
+    written = {}
+    for fmt in ("turtle", "text"):
+        args = ("--root", str(root), "validate", "--format", fmt, "--engine")
+        outputs = {engine: run_cli(*args, engine) for engine in ("fast", "reference")}
+        assert {r.exit_code for r in outputs.values()} == {1}
+        assert outputs["fast"].stdout == outputs["reference"].stdout, fmt
+        written[fmt] = outputs["reference"].stdout
+    graph = Graph().parse(data=written["turtle"], format="turtle")
+    assert set(graph.objects(None, SH.resultMessage)) == {
+        Literal("shape words", lang="en"),
+        Literal("Formworte", lang="de"),
+    }
