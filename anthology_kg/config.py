@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import AnthologyError, clipped
+from .sources import decode_utf8, without_bom
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -212,16 +213,13 @@ def _read(path: Path, data: bytes | None = None) -> dict[str, Any]:
     """The tables of the TOML file at ``path`` (its bytes ``data`` when already read)."""
     try:
         raw = path.read_bytes() if data is None else data
-        # utf-8-sig: a byte order mark (an editor's, as data files may start with one)
-        # is read past, where tomllib calls it an invalid statement; line ends as
-        # read_text's universal newlines give them.
-        text = raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+        # A byte order mark (an editor's, as data files may start with one) is read past,
+        # where tomllib calls it an invalid statement; bytes that are not UTF-8 are said
+        # at their line, as a data file's; line ends as read_text's universal newlines.
+        text = decode_utf8(without_bom(raw), path).replace("\r\n", "\n").replace("\r", "\n")
         return _parsed(text)
     except OSError as exc:
         raise AnthologyError(f"cannot read the configuration: {exc}", path) from None
-    except UnicodeDecodeError as exc:  # at its line, as a data file's (sources.decode_utf8)
-        line = raw[: exc.start].count(b"\n") + 1
-        raise AnthologyError("not UTF-8 text", path, line) from None
     except tomllib.TOMLDecodeError as exc:
         raise _syntax_error(exc, text, path) from None
 

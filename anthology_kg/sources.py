@@ -138,12 +138,13 @@ def _not_utf8(value: str) -> str:
 
 
 def decode_utf8(data: bytes, path: Path | str | None) -> str:
-    """``data`` as text; bytes that are not UTF-8 are an AnthologyError at their line."""
+    """``data`` as text; bytes that are not UTF-8 are an AnthologyError at their line
+    (its line ends CRLF, LF or a lone CR, as the Turtle and TOML parsers count them)."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise AnthologyError("not UTF-8 text", path, line) from None
+        before = data[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        raise AnthologyError("not UTF-8 text", path, before.count(b"\n") + 1) from None
 
 
 def read_text(path: Path) -> str:

@@ -17,6 +17,8 @@ from conftest import run_cli
         ("anthology-kg.toml", b'base = "x"\nfail-on = "\xff"\n'),
         ("anthology-kg.toml", b'\xef\xbb\xbfbase = "x"\n\nfail-on = "\xff"\n'),  # after a BOM
         ("pyproject.toml", b'[tool.anthology-kg]\nfail-on = "\xff"\n'),
+        # review49 #3: right after a newline that follows a BOM (said at line 1 before)
+        ("anthology-kg.toml", b'\xef\xbb\xbfbase = "x"\n\xff = 1\n'),
     ],
 )
 def test_a_configuration_not_utf8_is_said_at_its_line(tmp_path, monkeypatch, name, text):
@@ -30,3 +32,15 @@ def test_a_configuration_not_utf8_is_said_at_its_line(tmp_path, monkeypatch, nam
     # validate's JSON carries it at that line too
     error = json.loads(run_cli("validate", "--format", "json").stdout)["error"]
     assert error == {"message": "not UTF-8 text", "file": name, "line": line}
+
+
+@pytest.mark.parametrize("name", ["anthology-kg.toml", "data/BAD.ttl"])
+def test_a_lone_carriage_return_ends_a_line_for_the_line_of_a_bad_byte(tmp_path, monkeypatch, name):
+    """review49 #3: a lone CR ends a line for the Turtle and TOML parsers' line numbers,
+    and now for the line of a byte that is not UTF-8 too (said at line 1 before)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data").mkdir()
+    text = b'base = "x"\r\xff = 1\r' if name.endswith(".toml") else b"# c\r\xff\r"
+    (tmp_path / name).write_bytes(text)
+    result = run_cli("check")
+    assert (result.exit_code, result.stderr) == (2, f"{name}:2: not UTF-8 text\n")
