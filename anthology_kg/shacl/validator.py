@@ -31,7 +31,8 @@ class ResultRow:
     """One SHACL validation result (SHACL 3.6.2): ``path`` is the result path (a node
     of the shapes graph, or the predicate of a closed shape's triple), ``value`` the
     value node, ``source_constraint`` the SPARQL-based constraint where there is one
-    (not a constraint component's validator: SHACL 5.3.2), ``messages`` the result
+    (SHACL 5.3.2 names it there; 3.6.2 makes sh:sourceConstraint a "may", and a
+    component's validator is given none, pySHACL's choice followed), ``messages`` the result
     messages. Its terms are pyoxigraph's on the Oxigraph engine's own path, rdflib's
     where a caller gave rdflib's (its shapes graph, its executor's solutions)."""
 
@@ -184,9 +185,10 @@ def _results(
     templated = constraint.source_constraint is not None and any(
         TEMPLATE_PLACEHOLDER.search(text(m)) for m in constraint.messages
     )
-    # sh:sourceConstraint is a SPARQL-based constraint's (SHACL 5.3.2), not the validator
-    # of a constraint component's (the 2017 change log: "Limited sh:sourceConstraint to
-    # SPARQL-based constraints"), which pySHACL gives none either.
+    # sh:sourceConstraint is a SPARQL-based constraint's (SHACL 5.3.2, the 2017 change
+    # log: "Limited sh:sourceConstraint to SPARQL-based constraints"). 3.6.2 makes it a
+    # "may" and forbids none: a validator is given none by choice, as pySHACL gives none,
+    # so that the report graphs are one.
     source = constraint.source_constraint
     if text(constraint.component) != text(SPARQL_CONSTRAINT.iri):
         source = None
