@@ -1550,7 +1550,7 @@ def sparql(settings, file, fmt, endpoint, graphs, method, engine, inference) -> 
     canonical Turtle `export` writes (the same bytes for the same graph).
     """
     from .guards import timeouts_named
-    from .sources import decode_utf8, without_bom
+    from .utf8 import decode_utf8, without_bom
 
     name = getattr(file, "name", "<stdin>")
     stdin = name in ("<stdin>", "-")

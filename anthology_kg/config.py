@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import AnthologyError, clipped
-from .sources import decode_utf8, without_bom
+from .utf8 import decode_utf8, without_bom
 
 if sys.version_info >= (3, 11):
     import tomllib

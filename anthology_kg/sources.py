@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, overload
 import pyoxigraph as ox
 
 from .errors import AnthologyError, clipped
+from .utf8 import decode_utf8, without_bom
 
 # rdflib only where a caller asks for rdflib terms (``term``, ``to_graph``): reading and
 # parsing the files does not need it, and ``export`` runs without it.
@@ -40,17 +41,6 @@ _REASONS = {
 
 def _reason(exc: OSError) -> str:
     return _REASONS.get(exc.errno or 0, exc.strerror or str(exc))
-
-
-#: The UTF-8 byte order mark some editors write at the start of a text file.
-_BOM = b"\xef\xbb\xbf"
-
-
-def without_bom(data: bytes) -> bytes:
-    """``data`` without a leading UTF-8 byte order mark: a file that starts with one is
-    UTF-8 text all the same (Notepad writes it), which the Turtle parser would refuse
-    as a stray character; no line changes, since the mark holds no newline."""
-    return data[3:] if data.startswith(_BOM) else data
 
 
 #: How ``read_source`` opens a file (O_NONBLOCK: see there), made once, not per file.
@@ -135,16 +125,6 @@ def _not_utf8(value: str) -> str:
         f"({encoding}): run with PYTHONUTF8=1 or a UTF-8 locale "
         "(LC_ALL=C.UTF-8)"
     )
-
-
-def decode_utf8(data: bytes, path: Path | str | None) -> str:
-    """``data`` as text; bytes that are not UTF-8 are an AnthologyError at their line
-    (its line ends CRLF, LF or a lone CR, as the Turtle and TOML parsers count them)."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = data[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        raise AnthologyError("not UTF-8 text", path, before.count(b"\n") + 1) from None
 
 
 def read_text(path: Path) -> str:
