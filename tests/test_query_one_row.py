@@ -156,3 +156,33 @@ def test_an_oxigraph_server_gives_one_row_too(others):
 def test_virtuoso_gives_one_row_too(others, virtuoso):
     dba = Connection(method="form", credentials=Credentials(virtuoso.user, virtuoso.password))
     assert _remote(others, virtuoso.sparql, virtuoso.graph_store, dba) == _local(others)
+
+
+IRI_VALUES = """@prefix ak: <https://w3id.org/anthology-kg/ns#> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+@prefix id: <https://w3id.org/anthology-kg/id/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+
+id:LIT-903 a ak:LiteratureRecord ;
+    dcterms:identifier "LIT-903" ;
+    ak:category ak:method ;
+    ak:readingStatus ak:unread ;
+    dcterms:title <http://example.org/iri-title>, "A title" .
+id:QUESTION-baselines-on-verl rdfs:label <http://example.org/iri-label> .
+"""
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_a_label_or_title_that_is_an_iri_is_none(tmp_path, engine):
+    """review49 #14: the key of an IRI label is an error, neither before nor after
+    another's, so the question was two rows (one with the IRI as its label), and an
+    entry with an IRI title two rows of unread."""
+    root = tmp_path / "iri"
+    shutil.copytree(bundled_dir() / "data", root / "data")
+    (root / "data" / "LIT-903.ttl").write_text(IRI_VALUES, encoding="utf-8")
+    option = ("--engine", engine)
+    assert answer(root, "open-questions", *option) == OPEN_QUESTIONS
+    unread = answer(root, "unread", *option)
+    assert [row for row in unread if row[0] == "LIT-903"] == [
+        ("LIT-903", "ak:LiteratureRecord", "ak:method", "A title")
+    ]
