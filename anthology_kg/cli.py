@@ -1156,6 +1156,7 @@ def validate(
     """
     from .reports import (
         WRITERS,
+        github_report,
         junit_report,
         limit_warning,
         select_results,
@@ -1202,6 +1203,8 @@ def validate(
         _echo_report(settings, report)
     elif fmt == "junit":  # its testcases fail as the exit code does
         _emit(junit_report(report, fail_on), output)
+    elif fmt == "github":  # -q: the annotations alone on stdout; a file is written whole
+        _emit(github_report(report, summary=not (settings.quiet and output is None)), output)
     else:
         _emit(WRITERS[fmt](report), output)
     beyond = limit_warning(fmt, report)  # (written whole all the same: the log keeps it)

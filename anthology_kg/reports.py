@@ -337,10 +337,11 @@ def github_limit_warning(report: Report) -> str | None:
     )
 
 
-def github_report(report: Report) -> str:
+def github_report(report: Report, summary: bool = True) -> str:
     """GitHub Actions workflow commands: ``::error file=…,line=…,title=…::message``, data
     text escaped as ``_escape_data`` says, a file named from the top of its git work tree
-    (as GitHub reads ``file=``; ``_repository_paths``)."""
+    (as GitHub reads ``file=``; ``_repository_paths``); then, with ``summary``, the
+    summary line, which the run's log shows as written."""
     in_repository = _repository_paths()
     lines = []
     for r in report.counted:
@@ -355,8 +356,9 @@ def github_report(report: Report) -> str:
         props.append(f"title={_escape_property(f'{r.code} {_tag(r)} {r.shape}')}")
         text = _escape_data(f"{r.message} ({_detail(r)})")
         lines.append(f"::{command} {','.join(props)}::{text}")
-    lines.append(summary_line(report))
-    return "\n".join(lines) + "\n"
+    if summary:
+        lines.append(summary_line(report))
+    return "".join(f"{line}\n" for line in lines)
 
 
 def junit_report(report: Report, fail_on: str = "violation") -> str:
