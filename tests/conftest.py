@@ -307,6 +307,14 @@ def answered(engine: str, *args: str, input: str | None = None) -> str:
     return found.stdout
 
 
+def sparql_refused(engine: str, text: str) -> str:
+    """What ``sparql -`` says on stderr refusing ``text`` on ``engine``, asserted to exit
+    2 with nothing on stdout."""
+    result = run_cli("sparql", "-", "--engine", engine, input=text)
+    assert result.exit_code == 2 and result.stdout == "", (engine, result.output)
+    return result.stderr
+
+
 def answered_alike(*args: str, input: str | None = None) -> str:
     """What ``answered`` gives for ``args``, asserted the same on both engines."""
     outputs = {answered(engine, *args, input=input) for engine in ENGINES}

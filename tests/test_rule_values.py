@@ -15,19 +15,25 @@ from conftest import FIXTURES, run_cli
 RULES = FIXTURES / "rules"
 
 
+def found_under_inference(fixture: str, code: str, engine: str, inference: str) -> list[str]:
+    """The ``code`` violation lines ``check`` prints for ``fixture``-bad under
+    ``inference`` on ``engine`` (exit 1), once ``fixture``-good has conformed there."""
+    args = ("check", "--engine", engine, "--inference", inference)
+    good = run_cli("--root", str(RULES / f"{fixture}-good"), *args)
+    assert good.exit_code == 0, good.output
+    bad = run_cli("--root", str(RULES / f"{fixture}-bad"), *args)
+    assert bad.exit_code == 1, bad.output
+    return [line for line in bad.stdout.splitlines() if f"{code} Violation" in line]
+
+
 @pytest.mark.parametrize("engine", ["fast", "reference"])
 @pytest.mark.parametrize("inference", ["rdfs", "owlrl"])
 @pytest.mark.parametrize(
     "fixture, code", [("rule6-algorithm", "AK006"), ("rule10-algorithm", "AK010")]
 )
 def test_an_algorithm_given_as_a_text_is_found_under_inference(engine, inference, fixture, code):
-    args = ("check", "--engine", engine, "--inference", inference)
-    bad = run_cli("--root", str(RULES / f"{fixture}-bad"), *args)
-    assert bad.exit_code == 1, bad.output
-    found = [line for line in bad.stdout.splitlines() if f"{code} Violation" in line]
-    assert len(found) == 1 and found[0].endswith("ak:algorithm PPO)"), bad.stdout
-    good = run_cli("--root", str(RULES / f"{fixture}-good"), *args)
-    assert good.exit_code == 0, good.output
+    found = found_under_inference(fixture, code, engine, inference)
+    assert len(found) == 1 and found[0].endswith("ak:algorithm PPO)"), found
 
 
 @pytest.mark.parametrize("engine", ["fast", "reference"])
@@ -35,17 +41,12 @@ def test_an_algorithm_given_as_a_text_is_found_under_inference(engine, inference
 def test_what_a_question_concerns_given_as_a_text_is_found_under_inference(engine, inference):
     """Rule 9: ak:concerns and ak:concernsProperty are named by an IRI (no range in the
     ontology, so no closure types their values)."""
-    args = ("check", "--engine", engine, "--inference", inference)
-    bad = run_cli("--root", str(RULES / "rule9-concerns-bad"), *args)
-    assert bad.exit_code == 1, bad.output
-    found = [line for line in bad.stdout.splitlines() if "AK009 Violation" in line]
+    found = found_under_inference("rule9-concerns", "AK009", engine, inference)
     assert [line.rsplit(", ", 1)[1] for line in found] == [
         "ak:concerns COMPARISON-x-a)",
         'ak:concerns "COMPARISON-x"@en)',
         "ak:concernsProperty trainedWith)",
-    ], bad.stdout
-    good = run_cli("--root", str(RULES / "rule9-concerns-good"), *args)
-    assert good.exit_code == 0, good.output
+    ], found
 
 
 @pytest.mark.parametrize("engine", ["fast", "reference"])
@@ -101,14 +102,9 @@ def test_the_statuses_rule_10_knows_are_the_ontologys():
 @pytest.mark.parametrize("engine", ["fast", "reference"])
 @pytest.mark.parametrize("inference", ["rdfs", "owlrl"])
 def test_a_status_that_is_none_of_the_ontologys_is_found_under_inference(engine, inference):
-    args = ("check", "--engine", engine, "--inference", inference)
-    bad = run_cli("--root", str(RULES / "rule10-status-bad"), *args)
-    assert bad.exit_code == 1, bad.output
-    found = [line for line in bad.stdout.splitlines() if "AK010 Violation" in line]
+    found = found_under_inference("rule10-status", "AK010", engine, inference)
     assert [line.rsplit(", ", 1)[1] for line in found] == [
         "ak:status superseded)",
         'ak:status "deprecated"@en)',
         "ak:status https://example.org/retired)",
-    ], bad.stdout
-    good = run_cli("--root", str(RULES / "rule10-status-good"), *args)
-    assert good.exit_code == 0, good.output
+    ], found

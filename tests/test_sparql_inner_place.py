@@ -8,7 +8,7 @@ of the text; and a text whose group is not closed was placed on a line it has no
 from __future__ import annotations
 
 import pytest
-from conftest import ENGINES, run_cli
+from conftest import ENGINES, run_cli, sparql_refused
 
 #: A clause neither parser reads, and no common mistake (sparql_text.common_mistake).
 BAD = "FILTER(regex(?r))"
@@ -53,9 +53,8 @@ INNER = [
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(("text", "line", "column"), INNER)
 def test_an_error_in_an_inner_group_is_placed_within_it(anthology, engine, text, line, column):
-    result = run_cli("sparql", "-", "--engine", engine, input=text)
-    assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr.startswith(f"<stdin>:{line}: SPARQL syntax error at column {column}: ")
+    said = sparql_refused(engine, text)
+    assert said.startswith(f"<stdin>:{line}: SPARQL syntax error at column {column}: ")
 
 
 def test_the_reference_parser_places_an_unclosed_group_on_a_line_the_text_has():
